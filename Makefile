@@ -1,0 +1,38 @@
+# The two commands a new user needs: `make run` and `make test`. Both create the virtual environment if needed.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+GAME ?= knizia13
+JOBS ?= auto
+
+.PHONY: run test test-long lint bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+## Play and print one demonstration game between bots (GAME=knizia13|three-thirteen|holzwurm).
+run: $(STAMP)
+	$(VENV)/bin/dreizehn demo $(GAME)
+
+## Lint, type-check and run every test (the CI profile of the property tests).
+test: $(STAMP) lint
+	$(PY) -m pytest -n $(JOBS) -q
+
+## The same with the large profile: many more random games per game and player count.
+test-long: $(STAMP) lint
+	DREIZEHN_PROFILE=long $(PY) -m pytest -n $(JOBS) -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy
+
+## Print the speed tables (games/s, actions/s, meld-solver hands/s).
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build src/*.egg-info

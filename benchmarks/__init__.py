@@ -1,0 +1,1 @@
+"""Speed tables, run by ``make bench``."""

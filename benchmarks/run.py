@@ -1,0 +1,61 @@
+"""Print the speed tables: random games through the public API, and the meld solver.
+
+Run with ``make bench`` (or ``python benchmarks/run.py [--seconds S]``). Timings belong here, never in a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import dreizehn
+from benchmarks.bench_melds import bench_melds
+
+
+def bench_games(game_id: str, players: int, seconds: float, **options: object) -> tuple[float, float]:
+    """Full random games per second and actions per second: ``apply(choice(legal_actions()))`` until over."""
+    game = dreizehn.load_game(game_id, players, options)
+    rng = random.Random(1)
+    games = actions = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        state = game.new_state(games)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            actions += 1
+        games += 1
+        elapsed = time.perf_counter() - start
+    return games / elapsed, actions / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    args = parser.parse_args()
+    print(f"Random games through the public API ({args.seconds:g} s a row, one core)")
+    print(f"{'game':<16}{'players':>8}  {'options':<20}{'games/s':>10}{'actions/s':>12}")
+    rows: list[tuple[str, int, dict[str, object]]] = [
+        ("knizia13", 4, {}),
+        ("holzwurm", 4, {}),
+        ("three-thirteen", 4, {"stock_out": "end-round"}),
+        ("three-thirteen", 2, {"stock_out": "end-round"}),
+    ]
+    for game_id, players, options in rows:
+        games, actions = bench_games(game_id, players, args.seconds, **options)
+        shown = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
+        print(f"{game_id:<16}{players:>8}  {shown:<20}{games:>10.1f}{actions:>12,.0f}")
+    print()
+    print(f"Three Thirteen meld solver ({args.seconds:g} s a row, random hands with wilds, one core)")
+    print(f"{'what':<44}{'hands/s':>12}")
+    for name, rate in bench_melds(args.seconds):
+        print(f"{name:<44}{rate:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The ``dreizehn`` command line."""

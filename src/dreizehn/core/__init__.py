@@ -1,0 +1,1 @@
+"""The game protocol, views, errors, registry, records and conformance checks shared by every game."""

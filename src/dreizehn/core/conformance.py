@@ -1,0 +1,148 @@
+"""Conformance checks that every game must pass, whatever its rules (run by tests/core/test_conformance.py).
+
+Each check plays random games through the public API and raises ``AssertionError`` with a readable message on the
+first violation: every legal action applies; every other action is refused with a ``ValueError`` and changes
+nothing; cards are conserved; games end; views hide what their seat cannot see and sampled states agree with them;
+records replay to the same scores; the text notation round-trips.
+
+>>> from dreizehn.core.conformance import check_game
+>>> report = check_game("knizia13", players=3, games=1, seed=1)
+>>> report.games, report.actions > 0
+(1, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from dreizehn.core.game import Game, State
+from dreizehn.core.record import dumps as record_dumps
+from dreizehn.core.record import loads, to_record
+from dreizehn.core.registry import load_game
+
+Policy = Callable[[State, random.Random], int]
+
+
+def random_policy(state: State, rng: random.Random) -> int:
+    """A uniformly random legal action."""
+    return rng.choice(state.legal_actions())
+
+
+@dataclass
+class Report:
+    """What a conformance run covered."""
+
+    games: int = 0
+    actions: int = 0
+    refusals: int = 0
+    views: int = 0
+    samples: int = 0
+
+
+def snapshot(state: State) -> tuple[object, ...]:
+    """Everything observable of a state, the hidden cards' order included, to detect any change."""
+    seats = range(state.game.players)
+    return (tuple(state.view(s) for s in seats), tuple(state.all_cards()), tuple(state.log),
+            tuple(state.shuffles), tuple(state.stage_scores))
+
+
+def check_refusals(state: State, rng: random.Random, report: Report, limit: int = 8) -> None:
+    """Actions that are not legal are refused with a ValueError (naming a rule) and change nothing."""
+    legal = set(state.legal_actions())
+    illegal = [a for a in range(state.game.num_actions) if a not in legal]
+    if not illegal:
+        return
+    before = snapshot(state)
+    for action in rng.sample(illegal, min(limit, len(illegal))):
+        try:
+            state.apply(action)
+        except ValueError as err:
+            assert str(err), "a refusal must say what is wrong"
+        else:
+            raise AssertionError(f"illegal action {state.game.action_to_text(action)} was accepted")
+        report.refusals += 1
+    assert snapshot(state) == before, "a refused action changed the state"
+
+
+def check_views(state: State, rng: random.Random, report: Report) -> None:
+    """Views hide what their seat cannot see; sampled states agree with the view they were sampled from."""
+    game = state.game
+    for seat in range(game.players):
+        view = state.view(seat)
+        report.views += 1
+        hidden = state.resample_hidden(seat, rng)
+        assert hidden.view(seat) == view, f"seat {seat}'s view changes when cards hidden from it are dealt anew"
+        sampled = game.sample_state(view, rng)
+        report.samples += 1
+        assert sampled.view(seat) == view, f"a state sampled from seat {seat}'s view does not agree with the view"
+        assert sorted(sampled.all_cards()) == sorted(state.all_cards()), "a sampled state has other cards"
+        assert sampled.current_player == state.current_player
+        assert sorted(sampled.legal_actions()) == sorted(state.legal_actions()) or seat != state.current_player
+        json.dumps(view.to_json())
+
+
+def check_game(
+    game_id: str,
+    players: int,
+    options: Mapping[str, object] | None = None,
+    *,
+    games: int = 10,
+    seed: int = 0,
+    policy: Policy = random_policy,
+    max_actions: int = 100_000,
+    every: int = 1,
+) -> Report:
+    """Play ``games`` random games and check every invariant; ``every`` checks views and refusals on every n-th
+    action only (the other invariants are checked on every action)."""
+    game = load_game(game_id, players, options)
+    rng = random.Random(seed)
+    report = Report()
+    _check_notation(game)
+    for _ in range(games):
+        state = game.new_state(rng.getrandbits(32))
+        deck = sorted(game.deck)
+        steps = 0
+        while not state.is_over:
+            assert sorted(state.all_cards()) == deck, f"cards are not conserved after {steps} actions"
+            legal = state.legal_actions()
+            assert legal, "a player to move has no legal action"
+            assert legal == sorted(legal), "legal actions are not in index order"
+            assert state.current_player in range(players)
+            if steps % every == 0:
+                check_refusals(state, rng, report)
+                check_views(state, rng, report)
+                for action in legal:  # every legal action applies, as a number and as its text
+                    trial = state.copy()
+                    trial.apply(game.action_to_text(action))
+            action = policy(state, rng)
+            before = state.copy()
+            state.apply(action)
+            assert before.log != state.log
+            steps += 1
+            assert steps <= max_actions, f"the game did not end within {max_actions} actions"
+        assert state.legal_actions() == [] and state.current_player == -1
+        check_views(state, rng, report)  # the final table too
+        assert len(state.stage_scores) == state.stage and state.winners
+        _check_record(state)
+        report.games += 1
+        report.actions += steps
+    return report
+
+
+def _check_notation(game: Game) -> None:
+    for action in game.action_type.all():
+        assert game.parse_action(action.text) == action and str(action) == action.text
+        assert game.action_to_text(game.parse_action(action.text)) == action.text
+    for card in game.card_type.all():
+        assert game.parse_card(card.text) == card
+
+
+def _check_record(state: State) -> None:
+    text = record_dumps(state)
+    replayed = loads(text)
+    assert replayed.stage_scores == state.stage_scores, "a record does not replay to the same scores"
+    assert replayed.log == state.log and replayed.winners == state.winners
+    assert to_record(replayed) == to_record(state)

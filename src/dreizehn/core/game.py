@@ -1,0 +1,407 @@
+"""The game protocol: a :class:`Game` (static facts and options) apart from a :class:`State` (a game in progress).
+
+Every game of the package implements this protocol, and everything else (bots, interfaces, records, research
+adapters) is written against it alone.
+
+>>> import dreizehn
+>>> state = dreizehn.new_game("knizia13", players=4, seed=7)
+>>> state.current_player
+1
+>>> action = state.legal_actions()[0]
+>>> state.apply(action)
+>>> len(state.history)
+1
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dreizehn.cards import Token
+from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError
+
+Option = Any
+"""An option's value after validation: an int, a str or a bool."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, the values it takes and the rule that defines it.
+
+    ``kind`` is ``"choice"`` (one of ``choices``), ``"seat"`` (a seat number or ``"random"``), ``"int"`` (between
+    ``low`` and ``high``, ``None`` meaning a default computed from the player count) or ``"bool"``.
+    """
+
+    name: str
+    kind: str
+    default: Option
+    rule: str
+    description: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+
+    def allowed(self, players: int) -> str:
+        """The allowed values, in words."""
+        if self.kind == "choice":
+            return " | ".join(self.choices)
+        if self.kind == "seat":
+            return f"0..{players - 1} | random"
+        if self.kind == "int":
+            return f"{self.low}..{self.high}"
+        return "true | false"
+
+    def validate(self, value: object, players: int) -> Option:
+        """Return the option's value checked and normalised; text as typed on a command line is accepted."""
+        name = self.name
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+                return value.lower() in ("true", "yes", "on", "1")
+            raise InvalidOptionError(f"option {name!r} must be true or false, not {value!r}", rule=self.rule)
+        if self.kind == "choice":
+            if isinstance(value, str) and value.lower() in self.choices:
+                return value.lower()
+            raise InvalidOptionError(
+                f"option {name!r} must be one of {', '.join(self.choices)}, not {value!r}", rule=self.rule
+            )
+        if self.kind == "seat" and isinstance(value, str) and value.lower() == "random":
+            return "random"
+        number = _as_int(value)
+        if self.kind == "seat":
+            if number is None or not 0 <= number < players:
+                raise InvalidOptionError(
+                    f"option {name!r} must be a seat from 0 to {players - 1} or 'random', not {value!r}",
+                    rule=self.rule,
+                )
+            return number
+        if number is None or not self.low <= number <= self.high:
+            raise InvalidOptionError(
+                f"option {name!r} must be a whole number from {self.low} to {self.high}, not {value!r}",
+                rule=self.rule,
+            )
+        return number
+
+
+def _as_int(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may know of a game: the base of each game's view.
+
+    ``history`` is the public course of the game: every action with the seat that made it (all actions of the three
+    games are public; what stays hidden is which cards the shuffles dealt). ``legal_actions`` is empty unless the
+    seat is to move. Views are plain values: they compare equal when they hold the same information.
+    """
+
+    game_id: str
+    players: int
+    options: Mapping[str, Option]
+    seat: int
+    current_player: int
+    is_over: bool
+    stage: int
+    stage_scores: tuple[tuple[int, ...], ...]
+    history: tuple[tuple[int, int], ...]
+    legal_actions: tuple[int, ...] = field(default=())
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Scores added up over the finished stages."""
+        return tuple(sum(column) for column in zip(*self.stage_scores, strict=True)) or (0,) * self.players
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as a JSON-ready dict, cards and actions in text notation."""
+        from dreizehn.core.registry import game_class
+
+        cls = game_class(self.game_id)
+        texts = cls.action_type._texts
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            if name == "history":
+                out[name] = [[seat, texts[action]] for seat, action in self.history]
+            elif name == "legal_actions":
+                out[name] = [texts[action] for action in self.legal_actions]
+            else:
+                out[name] = _jsonable(getattr(self, name), cls)
+        return out
+
+
+def _jsonable(value: object, cls: type[Game]) -> object:
+    if isinstance(value, Token):
+        return value.text
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v, cls) for k, v in value.items()}
+    if isinstance(value, tuple | list | frozenset | set):
+        return [_jsonable(v, cls) for v in value]
+    return value
+
+
+class Game(ABC):
+    """A game with its player count and options fixed: the static facts every state of it shares.
+
+    Subclasses set the class attributes and implement :meth:`new_state`, :meth:`sample_state` and the card/action
+    types. Construct through :func:`dreizehn.load_game` or directly::
+
+        >>> from dreizehn.games.knizia13 import Knizia13
+        >>> Knizia13(players=3).stages
+        6
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    stage_name: ClassVar[str] = "stage"
+    high_score_wins: ClassVar[bool] = False
+    card_type: ClassVar[type[Token]]
+    action_type: ClassVar[type[Token]]
+    player_rule: ClassVar[str]
+    eager_actions: ClassVar[frozenset[int]] = frozenset()
+    """Actions a random player takes whenever they are legal, so that random games end (Three Thirteen's going out)."""
+    deck: tuple[int, ...]
+    """Every card of the game (as card numbers, sorted): what a state's cards always add up to."""
+
+    def __init__(self, players: int, options: Mapping[str, object] | None = None) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOptionError(f"the number of players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptionError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}",
+                rule=self.player_rule,
+            )
+        self.players = players
+        given = dict(options or {})
+        known = {spec.name: spec for spec in self.option_specs}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise InvalidOptionError(
+                f"{self.title} has no option {unknown[0]!r} (its options: {', '.join(known) or 'none'})"
+            )
+        self.options: dict[str, Option] = {
+            name: spec.validate(given[name], players) if name in given else self._default(spec)
+            for name, spec in known.items()
+        }
+        self._check_options()
+        self.num_actions: int = len(self.action_type.all())
+        """The size of the dense action space: actions are the ints ``0 .. num_actions - 1``."""
+
+    def _default(self, spec: OptionSpec) -> Option:
+        return spec.default
+
+    def _check_options(self) -> None:
+        """Checks between options and the player count (subclasses override)."""
+
+    def parse_action(self, text: str) -> Token:
+        """The action written as ``text`` (see docs/notation.md)."""
+        return self.action_type.parse(text)
+
+    def action_to_text(self, action: int) -> str:
+        """The canonical text of an action."""
+        return self.action_type.of(action).text
+
+    def parse_card(self, text: str) -> Token:
+        """The card written as ``text``."""
+        return self.card_type.parse(text)
+
+    def resolve_seat(self, name: str, seed: int) -> int:
+        """The value of a seat option, drawing ``"random"`` from the game's seed."""
+        value = self.options[name]
+        if value == "random":
+            return random.Random(f"{seed}:{name}").randrange(self.players)
+        return int(value)
+
+    @abstractmethod
+    def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> State:
+        """A new game, shuffled from ``seed``: the same seed and the same actions give the same game.
+
+        ``shuffles`` (used to replay records) gives the order of every shuffle instead of drawing them from the seed.
+        """
+
+    def resolved_options(self, seed: int) -> dict[str, Option]:
+        """The options with every ``"random"`` seat drawn from ``seed``."""
+        return {
+            spec.name: (self.resolve_seat(spec.name, seed) if spec.kind == "seat" else self.options[spec.name])
+            for spec in self.option_specs
+        }
+
+    @abstractmethod
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """A complete state consistent with ``view``, uniform over what its seat cannot see.
+
+        Its future shuffles are drawn from ``rng``, never from the real game's seed.
+        """
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self._default_for_repr(k)}
+        extra = f", options={changed!r}" if changed else ""
+        return f"dreizehn.load_game({self.id!r}, players={self.players}{extra})"
+
+    def _default_for_repr(self, name: str) -> Option:
+        return next(self._default(s) for s in self.option_specs if s.name == name)
+
+
+class State(ABC):
+    """A game in progress. The engine owns it; interfaces and bots see it only through :meth:`view`.
+
+    The base class keeps what every game shares: the game, the shuffles as they fell, the log of actions and the
+    scores of the finished stages. Subclasses keep the cards.
+    """
+
+    __slots__ = ("_forced", "_seed", "_shuffle_no", "game", "log", "options", "shuffles", "stage_scores")
+
+    game: Game
+    options: dict[str, Option]
+    log: list[tuple[int, int]]
+    shuffles: list[tuple[int, ...]]
+    stage_scores: list[tuple[int, ...]]
+
+    def _init_base(self, game: Game, seed: int, forced: Sequence[Sequence[int]] | None = None) -> None:
+        self.game = game
+        self.options = game.resolved_options(seed)
+        self._seed = seed
+        self._shuffle_no = 0
+        self._forced: list[tuple[int, ...]] | None = [tuple(s) for s in forced] if forced is not None else None
+        self.log = []
+        self.shuffles = []
+        self.stage_scores = []
+
+    def _copy_base(self, other: State) -> None:
+        other.game = self.game
+        other.options = self.options
+        other._seed = self._seed
+        other._shuffle_no = self._shuffle_no
+        other._forced = None if self._forced is None else list(self._forced)
+        other.log = self.log.copy()
+        other.shuffles = self.shuffles.copy()
+        other.stage_scores = self.stage_scores.copy()
+
+    def _shuffle(self, cards: Sequence[int]) -> list[int]:
+        """The cards in shuffled order, top first: drawn from the seed, or taken from a record being replayed."""
+        if self._forced is not None:
+            if not self._forced:
+                raise RecordError(f"the record has too few shuffles (shuffle {self._shuffle_no + 1} is missing)")
+            order = self._forced.pop(0)
+            if sorted(order) != sorted(cards):
+                raise RecordError(
+                    f"shuffle {self._shuffle_no + 1} is not an order of the {len(cards)} cards being shuffled"
+                )
+            result = list(order)
+        else:
+            result = list(cards)
+            random.Random(f"{self._seed}:{self._shuffle_no}").shuffle(result)
+        self._shuffle_no += 1
+        self.shuffles.append(tuple(result))
+        return result
+
+    # -- the protocol ---------------------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, or -1 once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    @abstractmethod
+    def stage(self) -> int:
+        """The number of the stage (round, game of a match) being played, from 0; equals the number of stages once
+        the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Token]:
+        """The actions the player to move may take, in index order (empty once the game is over)."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be an action number; raise before changing anything if illegal."""
+
+    @abstractmethod
+    def copy(self) -> State:
+        """An independent copy (cheap: bots copy states millions of times)."""
+
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know, under the game's information rule."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int, rng: random.Random) -> State:
+        """A copy in which everything hidden from ``seat`` is dealt anew at random from the true state (for tests
+        that check views leak nothing: the view of ``seat`` must not change)."""
+
+    @abstractmethod
+    def all_cards(self) -> list[int]:
+        """Every card in play, wherever it lies (hands, piles, table, unseen): the conservation checks compare it
+        with :attr:`Game.deck`. Empty once the game is over."""
+
+    # -- shared behaviour -----------------------------------------------------------------------------------------
+
+    def apply(self, action: int | str) -> None:
+        """Apply an action, given as its number or its text. An illegal one raises (naming the rule) and changes
+        nothing."""
+        if isinstance(action, str):
+            action = self.game.action_type.parse(action)
+        elif isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidActionError(f"an action is a number or a text, not {action!r}")
+        elif not 0 <= action < self.game.num_actions:
+            raise InvalidActionError(f"{action} is not an action number of {self.game.title}")
+        if self.is_over:
+            raise GameOverError("the game is over: no more actions")
+        seat = self.current_player
+        self._apply(action)
+        self.log.append((seat, action))
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every action so far with the seat that made it."""
+        return tuple(self.log)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Scores added up over the finished stages."""
+        totals = [0] * self.game.players
+        for scores in self.stage_scores:
+            for seat, points in enumerate(scores):
+                totals[seat] += points
+        return tuple(totals)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the best total once the game is over (ties share the win); empty before."""
+        if not self.is_over:
+            return ()
+        totals = self.totals
+        best = max(totals) if self.game.high_score_wins else min(totals)
+        return tuple(seat for seat, points in enumerate(totals) if points == best)
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat: 1 for a sole win, 1/k for a win shared by k seats, 0 otherwise (0 for all before the end)."""
+        winners = self.winners
+        return tuple((1.0 / len(winners) if seat in winners else 0.0) for seat in range(self.game.players))
+
+    def legal_texts(self) -> list[str]:
+        """The legal actions in text notation."""
+        return [a.text for a in self.legal_actions()]
+
+    def __repr__(self) -> str:
+        turn = "over" if self.is_over else f"seat {self.current_player} to move"
+        return f"<{type(self).__name__} {self.game.id} players={self.game.players} {self.game.stage_name} " \
+               f"{self.stage + (0 if self.is_over else 1)}, {turn}, {len(self.log)} actions>"

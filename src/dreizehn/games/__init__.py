@@ -1,0 +1,1 @@
+"""One module per game: ``knizia13``, ``three_thirteen`` (with its meld solver, ``melds``) and ``holzwurm``."""

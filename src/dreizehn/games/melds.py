@@ -1,0 +1,824 @@
+"""Exact meld solver for Three Thirteen (rules T2, T7, T8, T11).
+
+A card kind is an ``int`` ``k = suit * 13 + (rank - 1)`` (suits 0..3 = clubs, diamonds, hearts, spades; ranks
+1..13 = A, 2..10, J, Q, K).  A hand is a sequence of kinds; with several decks a kind may repeat, and identical
+cards are interchangeable.  Every card of the round's wild rank ``wild_rank`` (3..13) is wild.
+
+* :func:`min_penalty` -- the fewest penalty points (T11) of the unmatched cards over every way to meld the hand.
+* :func:`arrange` -- one arrangement reaching that minimum.
+* :func:`go_out_discards` -- the kinds whose discard leaves a hand that melds completely (T8).
+* :func:`is_meld` -- whether some cards form one set or run (T2, T7).
+* :func:`card_value` -- the penalty of one unmatched card (T11).
+
+The ace option of T2 is the keyword ``aces_high``: :data:`ACES_LOW` (``False``, aces are low only) or
+:data:`ACES_LOW_OR_HIGH` (``True``, an ace may also follow the king, never wrapping round, and costs 15 unmatched).
+The option ``all_wild_melds`` of T7 is ``True`` when melds made only of wild cards are allowed.  The solver
+honours it, but it can never change an answer: the only wilds are the cards of the wild rank, and a meld made only
+of such cards is always a set of the wild rank in which every card stands for itself (a natural set).
+
+>>> min_penalty([0, 1, 2, 24, 37], wild_rank=13)    # A-2-3 of clubs melded; queens of diamonds and hearts left
+20
+>>> go_out_discards([0, 1, 2, 16, 29, 42, 33], wild_rank=5)   # A-2-3 of clubs, three 4s: the 8 of hearts goes
+(33,)
+
+The search runs in numba kernels (compiled on the first call and cached on disk; :func:`warm_up` compiles them
+ahead).  It works on counts of natural cards per suit and position (1..13, with 14 for an ace used above the king)
+and on the number of wild cards: the lowest remaining natural card is unmatched, joins the set of its rank, or
+starts a run of its suit (taking the natural card at each next position when one is left, wild cards for the
+gaps), with branch and bound on the penalty.  Wild cards left over go into any set, or a run with room, or form a
+set of the wild rank of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "ACES_LOW",
+    "ACES_LOW_OR_HIGH",
+    "Arrangement",
+    "arrange",
+    "card_value",
+    "go_out_discards",
+    "is_meld",
+    "min_penalty",
+    "warm_up",
+]
+
+ACES_LOW: Final = False
+"""T2 default: aces are low only (A-2-3 is a run, Q-K-A is not).  Pass as ``aces_high``; equal to 0."""
+ACES_LOW_OR_HIGH: Final = True
+"""T2 option "low-or-high": an ace may also follow the king (Q-K-A), never wrapping round (K-A-2 is never a
+run); an unmatched ace then costs 15.  Pass as ``aces_high``; equal to 1."""
+
+_RANK_VALUE: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_INF: Final = 1 << 40
+
+# Kernel decision codes, as recorded in an arrangement's path: (code, suit, position, run end).
+_RUN: Final = 0
+_HIGH: Final = 1
+_SET: Final = 2
+_DEAD: Final = 3
+
+
+def card_value(kind: int, aces_high: bool = False) -> int:
+    """Penalty of one unmatched card (T11): ace 1 (15 when ``aces_high``), 2..10 face value, J Q K 10.
+
+    An unmatched wild card costs what its rank costs.
+
+    >>> card_value(0, False), card_value(0, True), card_value(8, False), card_value(50, False)
+    (1, 15, 9, 10)
+    """
+    if not 0 <= kind < 52:
+        raise ValueError(f"card kind {kind} is not in 0..51")
+    rank = kind % 13 + 1
+    if rank == 1 and aces_high:
+        return 15
+    return _RANK_VALUE[rank]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# numba kernels.  Natural cards are counted in ``cnt[suit * 16 + position]``; position 1..13 is the rank, and 14
+# holds aces set aside (under aces high) to end a run above the king.
+
+
+@nb.njit(cache=True)
+def _build(hand: npt.NDArray[np.int64], wild_rank: int, cnt: npt.NDArray[np.int64]) -> int:  # pragma: no cover
+    """Fill ``cnt`` with the natural cards of ``hand``; return the number of wild cards, or -1 if a kind is bad."""
+    wilds = 0
+    for i in range(hand.shape[0]):
+        k = hand[i]
+        if k < 0 or k > 51:
+            return -1
+        rank = k % 13 + 1
+        if rank == wild_rank:
+            wilds += 1
+        else:
+            cnt[(k // 13) * 16 + rank] += 1
+    return wilds
+
+
+@nb.njit(cache=True)
+def _meldable(cnt: npt.NDArray[np.int64], s: int, p: int, wilds: int, maxpos: int) -> bool:  # pragma: no cover
+    """Whether the natural card at suit ``s``, position ``p`` (1..13) could be in some meld of the whole hand."""
+    total = 0
+    for t in range(4):
+        total += cnt[t * 16 + p]
+    if total + wilds >= 3:
+        return True
+    if wilds >= 2:
+        return True
+    # Three-card windows of positions around p (a longer run contains such a window with no more gaps).
+    for q0 in range(p - 2, p + 1):
+        if q0 < 1 or q0 + 2 > 13:
+            continue
+        present = 0
+        for q in range(q0, q0 + 3):
+            if cnt[s * 16 + q] > 0:
+                present += 1
+        if 3 - present <= wilds:
+            return True
+    if maxpos == 14 and (p == 1 or p >= 12):
+        present = 1
+        if p != 12 and cnt[s * 16 + 12] > 0:
+            present += 1
+        if p != 13 and cnt[s * 16 + 13] > 0:
+            present += 1
+        if p != 1 and cnt[s * 16 + 1] > 0:
+            present += 1
+        if 3 - present <= wilds:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _isolate(
+    cnt: npt.NDArray[np.int64], wilds: int, maxpos: int, iso: npt.NDArray[np.int64]
+) -> None:  # pragma: no cover
+    """Move the natural cards that can be in no meld at all from ``cnt`` to ``iso``."""
+    for s in range(4):
+        for p in range(1, 14):
+            if cnt[s * 16 + p] > 0 and not _meldable(cnt, s, p, wilds, maxpos):
+                iso[s * 16 + p] = cnt[s * 16 + p]
+    for i in range(64):
+        cnt[i] -= iso[i]
+
+
+@nb.njit(cache=True)
+def _two_smallest(a1: int, a2: int, b1: int, b2: int) -> tuple[int, int]:  # pragma: no cover
+    """The two smallest of ``a1 <= a2`` and ``b1 <= b2``."""
+    if a1 <= b1:
+        return a1, (a2 if a2 < b1 else b1)
+    return b1, (b2 if b2 < a1 else a1)
+
+
+@nb.njit(cache=True)
+def _leftover_cost(left: int, nsets: int, cap: int, m1: int, m2: int, wv: int) -> int:  # pragma: no cover
+    """Cheapest way to place ``left`` spare wild cards.
+
+    They join a set (``nsets`` > 0), fill the ``cap`` free places of the runs, or, three or more, make a set of the
+    wild rank.  Otherwise each spare wild is unmatched (``wv`` points), or takes the place of a natural card of a
+    run, which becomes unmatched (``m1 <= m2``: the cheapest natural cards in runs).
+    """
+    if left == 0 or nsets > 0 or left <= cap or left >= 3:
+        return 0
+    e = left - cap
+    best = e * wv
+    alt = m1 + (e - 1) * wv
+    if alt < best:
+        best = alt
+    if e == 2 and m1 + m2 < best:
+        best = m1 + m2
+    return best
+
+
+@nb.njit(cache=True)
+def _set_possible(cnt: npt.NDArray[np.int64], p: int, s: int, setk: int, wilds: int) -> bool:  # pragma: no cover
+    """Whether the set of rank ``p`` can still reach three cards if the card at suit ``s`` joins it."""
+    total = setk + wilds
+    for t in range(s, 4):
+        total += cnt[t * 16 + p]
+    return total >= 3
+
+
+@nb.njit(cache=True)
+def _rec_min(
+    cnt: npt.NDArray[np.int64],
+    p: int,
+    s: int,
+    lt: int,
+    le: int,
+    wilds: int,
+    pen: int,
+    setk: int,
+    dwk: int,
+    nsets: int,
+    cap: int,
+    m1: int,
+    m2: int,
+    maxpos: int,
+    wv: int,
+    vals: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    path: npt.NDArray[np.int64],
+    depth: int,
+    bpath: npt.NDArray[np.int64],
+    record: bool,
+) -> int:  # pragma: no cover
+    """Branch and bound over the remaining natural cards, in order of position then suit.
+
+    ``lt``/``le``: for further copies of the current kind, the least decision code allowed and the highest run end
+    (identical cards are decided in a canonical order).  ``setk``/``dwk``: cards of the current rank put in its set
+    or left unmatched.  ``nsets``, ``cap``: sets made so far, free places in the runs made so far; ``m1 <= m2`` the
+    cheapest natural cards in those runs.
+    """
+    # Constants as plain int64 values: a literal argument would make numba compile (and cache) a literal-typed
+    # twin of this recursive function, which crashes when loaded back from the disk cache.
+    i0 = int(np.int64(0))
+    i1 = int(np.int64(1))
+    i2 = int(np.int64(2))
+    i3 = int(np.int64(3))
+    i99 = int(np.int64(99))
+    if pen >= best[0]:
+        return 0
+    while True:
+        if p > maxpos:
+            total = pen + _leftover_cost(wilds, nsets, cap, m1, m2, wv)
+            if total < best[0]:
+                best[0] = total
+                if record:
+                    best[1] = depth
+                    for i in range(depth):
+                        for j in range(4):
+                            bpath[i, j] = path[i, j]
+            return 0
+        if cnt[s * 16 + p] > 0:
+            break
+        lt = 0
+        le = 99
+        s += 1
+        if s == 4:
+            if setk > 0:
+                need = 3 - setk if setk < 3 else 0
+                if need > wilds:
+                    return 0
+                wilds -= need
+                nsets += 1
+                setk = 0
+            dwk = 0
+            s = 0
+            p += 1
+    if p == 14:
+        return 0  # an ace set aside for a high run that no run took
+    k = s * 16 + p
+    v = vals[p]
+    if record:
+        path[depth, 1] = s
+        path[depth, 2] = p
+    # Run whose lowest natural card is this one.
+    if lt == 0:
+        cnt[k] -= 1
+        hi = p + 12
+        if hi > maxpos:
+            hi = maxpos
+        if hi > le:
+            hi = le
+        # (A run of this card and two wild cards is never better than a set of the same three cards.)
+        r1 = v
+        r2 = _INF
+        gaps = 0
+        used = 0
+        q = p + 1
+        while q <= hi:
+            kq = s * 16 + q
+            if cnt[kq] > 0:
+                cnt[kq] -= 1
+                used |= 1 << q
+                vq = vals[q]
+                if vq < r1:
+                    r2 = r1
+                    r1 = vq
+                elif vq < r2:
+                    r2 = vq
+                span = q - p + 1
+                need = gaps
+                length = span
+                if span < 3:
+                    need += 3 - span
+                    length = 3
+                if need <= wilds:
+                    n1, n2 = _two_smallest(m1, m2, r1, r2)
+                    if record:
+                        path[depth, 0] = _RUN
+                        path[depth, 1] = s
+                        path[depth, 2] = p
+                        path[depth, 3] = q
+                    _rec_min(cnt, p, s, i0, q, wilds - need, pen, setk, dwk, nsets, cap + 13 - length, n1, n2,
+                             maxpos, wv, vals, best, path, depth + 1, bpath, record)
+            else:
+                gaps += 1
+                if gaps > wilds:
+                    break
+            q += 1
+        for qq in range(p + 1, 15):
+            if used & (1 << qq):
+                cnt[s * 16 + qq] += 1
+        cnt[k] += 1
+        if record:
+            path[depth, 1] = s
+            path[depth, 2] = p
+    # Ace kept for the top of a run (aces high).
+    if lt <= 1 and p == 1 and maxpos == 14:
+        cnt[k] -= 1
+        cnt[s * 16 + 14] += 1
+        if record:
+            path[depth, 0] = _HIGH
+        _rec_min(cnt, p, s, i1, i99, wilds, pen, setk, dwk, nsets, cap, m1, m2,
+                 maxpos, wv, vals, best, path, depth + 1, bpath, record)
+        cnt[s * 16 + 14] -= 1
+        cnt[k] += 1
+    # In the set of its rank (never beside an unmatched card of that rank: that card would rather join the set).
+    if lt <= 2 and dwk == 0 and _set_possible(cnt, p, s, setk, wilds):
+        cnt[k] -= 1
+        if record:
+            path[depth, 0] = _SET
+        _rec_min(cnt, p, s, i2, i99, wilds, pen, setk + 1, dwk, nsets, cap, m1, m2,
+                 maxpos, wv, vals, best, path, depth + 1, bpath, record)
+        cnt[k] += 1
+    # Unmatched.
+    if setk == 0 and pen + v < best[0]:
+        cnt[k] -= 1
+        if record:
+            path[depth, 0] = _DEAD
+        _rec_min(cnt, p, s, i3, i99, wilds, pen + v, setk, dwk + 1, nsets, cap, m1, m2,
+                 maxpos, wv, vals, best, path, depth + 1, bpath, record)
+        cnt[k] += 1
+    return 0
+
+
+@nb.njit(cache=True)
+def _solve_min(
+    hand: npt.NDArray[np.int64],
+    wild_rank: int,
+    aces_high: bool,
+    record: bool,
+    bpath: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+) -> int:  # pragma: no cover
+    """Fewest penalty of ``hand`` (or -1 for a bad kind).
+
+    With ``record``, ``bpath[:out[0]]`` receives the decisions of a best arrangement.
+    """
+    cnt = np.zeros(64, np.int64)
+    wilds = _build(hand, wild_rank, cnt)
+    if wilds < 0:
+        return -1
+    maxpos = 14 if aces_high else 13
+    vals = np.empty(15, np.int64)
+    vals[0] = 0
+    for r in range(1, 14):
+        vals[r] = r if r <= 10 else 10
+    if aces_high:
+        vals[1] = 15
+    vals[14] = 15
+    wv = vals[wild_rank]
+    iso = np.zeros(64, np.int64)
+    _isolate(cnt, wilds, maxpos, iso)
+    base = 0
+    depth = 0
+    n = hand.shape[0]
+    path = np.empty((n + 1, 4), np.int64)
+    for s in range(4):
+        for p in range(1, 14):
+            c = iso[s * 16 + p]
+            base += c * vals[p]
+            if record:
+                for _ in range(c):
+                    path[depth, 0] = _DEAD
+                    path[depth, 1] = s
+                    path[depth, 2] = p
+                    path[depth, 3] = p
+                    depth += 1
+    best = np.empty(2, np.int64)
+    best[0] = _INF
+    best[1] = 0
+    zero = int(np.int64(0))  # plain int64 arguments, not literals (see _rec_min)
+    one = int(np.int64(1))
+    inf = int(np.int64(_INF))
+    _rec_min(cnt, one, zero, zero, int(np.int64(99)), int(np.int64(wilds)), int(np.int64(base)), zero, zero, zero,
+             zero, inf, inf, int(np.int64(maxpos)), int(np.int64(wv)), vals, best, path, int(np.int64(depth)), bpath,
+             record)
+    out[0] = best[1]
+    return int(best[0])
+
+
+@nb.njit(cache=True)
+def _rec_out(
+    cnt: npt.NDArray[np.int64],
+    p: int,
+    s: int,
+    lt: int,
+    le: int,
+    wilds: int,
+    nd: int,
+    dk: int,
+    setk: int,
+    nsets: int,
+    cap: int,
+    maxpos: int,
+    marks: npt.NDArray[np.int64],
+) -> int:  # pragma: no cover
+    """Search for full arrangements leaving at most one natural card (``dk``) unmatched.
+
+    Marks ``marks[dk]`` when the rest melds; sets ``marks[0]`` when a wild card can be the one left over (then
+    every card can: it may take the place of any other card in its meld).
+    """
+    # Constants as plain int64 values: a literal argument would make numba compile (and cache) a literal-typed
+    # twin of this recursive function, which crashes when loaded back from the disk cache.
+    i0 = int(np.int64(0))
+    i1 = int(np.int64(1))
+    i2 = int(np.int64(2))
+    i3 = int(np.int64(3))
+    i99 = int(np.int64(99))
+    if marks[0] != 0:
+        return 0
+    if nd == 1 and marks[dk] != 0:
+        return 0
+    while True:
+        if p > maxpos:
+            if nd == 1:
+                if wilds == 0 or nsets > 0 or wilds <= cap or wilds >= 3:
+                    marks[dk] = 1
+            elif wilds >= 1:
+                left = wilds - 1
+                if left == 0 or nsets > 0 or left <= cap or left >= 3:
+                    marks[0] = 1
+            return 0
+        if cnt[s * 16 + p] > 0:
+            break
+        lt = 0
+        le = 99
+        s += 1
+        if s == 4:
+            if setk > 0:
+                need = 3 - setk if setk < 3 else 0
+                if need > wilds:
+                    return 0
+                wilds -= need
+                nsets += 1
+                setk = 0
+            s = 0
+            p += 1
+    if p == 14:
+        return 0
+    k = s * 16 + p
+    if lt == 0:
+        cnt[k] -= 1
+        hi = p + 12
+        if hi > maxpos:
+            hi = maxpos
+        if hi > le:
+            hi = le
+        gaps = 0
+        used = 0
+        q = p + 1
+        while q <= hi:
+            kq = s * 16 + q
+            if cnt[kq] > 0:
+                cnt[kq] -= 1
+                used |= 1 << q
+                span = q - p + 1
+                need = gaps
+                length = span
+                if span < 3:
+                    need += 3 - span
+                    length = 3
+                if need <= wilds:
+                    _rec_out(cnt, p, s, i0, q, wilds - need, nd, dk, setk, nsets, cap + 13 - length, maxpos, marks)
+            else:
+                gaps += 1
+                if gaps > wilds:
+                    break
+            q += 1
+        for qq in range(p + 1, 15):
+            if used & (1 << qq):
+                cnt[s * 16 + qq] += 1
+        cnt[k] += 1
+    if lt <= 1 and p == 1 and maxpos == 14:
+        cnt[k] -= 1
+        cnt[s * 16 + 14] += 1
+        _rec_out(cnt, p, s, i1, i99, wilds, nd, dk, setk, nsets, cap, maxpos, marks)
+        cnt[s * 16 + 14] -= 1
+        cnt[k] += 1
+    if lt <= 2 and _set_possible(cnt, p, s, setk, wilds):
+        cnt[k] -= 1
+        _rec_out(cnt, p, s, i2, i99, wilds, nd, dk, setk + 1, nsets, cap, maxpos, marks)
+        cnt[k] += 1
+    if nd == 0 and marks[k] == 0:
+        cnt[k] -= 1
+        _rec_out(cnt, p, s, i3, i99, wilds, i1, k, setk, nsets, cap, maxpos, marks)
+        cnt[k] += 1
+    return 0
+
+
+@nb.njit(cache=True)
+def _solve_out(
+    hand: npt.NDArray[np.int64], wild_rank: int, aces_high: bool, marks: npt.NDArray[np.int64]
+) -> int:  # pragma: no cover
+    """Fill ``marks`` (64, zeroed) for :func:`go_out_discards`: ``marks[s*16+p]`` for natural discards, ``marks[0]``
+    when any card may go.  Returns -1 for a bad kind, else 0."""
+    cnt = np.zeros(64, np.int64)
+    wilds = _build(hand, wild_rank, cnt)
+    if wilds < 0:
+        return -1
+    maxpos = 14 if aces_high else 13
+    iso = np.zeros(64, np.int64)
+    _isolate(cnt, wilds, maxpos, iso)
+    nd = 0
+    dk = 0
+    for i in range(64):
+        if iso[i] > 0:
+            nd += iso[i]
+            dk = i
+    if nd > 1:
+        return 0
+    zero = int(np.int64(0))  # plain int64 arguments, not literals (see _rec_min)
+    _rec_out(cnt, int(np.int64(1)), zero, zero, int(np.int64(99)), int(np.int64(wilds)), int(np.int64(nd)),
+             int(np.int64(dk)), zero, zero, zero, int(np.int64(maxpos)), marks)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Python API
+
+
+def _check_wild_rank(wild_rank: int) -> None:
+    if not 3 <= wild_rank <= 13:
+        raise ValueError(f"wild rank {wild_rank} is not in 3..13 (T3)")
+
+
+def _as_array(hand: Sequence[int]) -> npt.NDArray[np.int64]:
+    try:
+        return np.array(hand, dtype=np.int64).reshape(-1)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"hand {hand!r} is not a sequence of card kinds") from exc
+
+
+def _bad_hand(hand: Sequence[int]) -> ValueError:
+    return ValueError(f"hand {list(hand)!r} has a card kind outside 0..51")
+
+
+def min_penalty(hand: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True) -> int:
+    """Fewest penalty points (T11) of the unmatched cards of ``hand`` over all arrangements in melds (T2, T7).
+
+    ``all_wild_melds`` is accepted for completeness; it cannot change the answer (see the module docstring).
+
+    >>> min_penalty([0, 1, 2, 10, 23, 36], wild_rank=4)   # A-2-3 of clubs, three jacks
+    0
+    >>> min_penalty([11, 12, 0], wild_rank=4), min_penalty([11, 12, 0], wild_rank=4, aces_high=True)
+    (21, 0)
+    """
+    _check_wild_rank(wild_rank)
+    result = int(_solve_min(_as_array(hand), wild_rank, bool(aces_high), False, _NO_PATH, _OUT))
+    if result < 0:
+        raise _bad_hand(hand)
+    return result
+
+
+_NO_PATH: Final = np.empty((1, 4), np.int64)
+_OUT: Final = np.zeros(1, np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One way to lay out a hand: ``melds`` (each a tuple of the hand's card kinds, runs in rank order, a wild card
+    in the place it stands for), the unmatched ``deadwood`` (sorted) and its ``penalty`` (T11).
+
+    >>> arrange([11, 12, 0, 5], wild_rank=4, aces_high=True)
+    Arrangement(melds=((11, 12, 0),), deadwood=(5,), penalty=6)
+    """
+
+    melds: tuple[tuple[int, ...], ...]
+    deadwood: tuple[int, ...]
+    penalty: int
+
+
+def arrange(
+    hand: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True
+) -> Arrangement:
+    """An arrangement of ``hand`` with the fewest penalty points (the same as :func:`min_penalty`).
+
+    Melds and deadwood together are exactly the hand.  Every meld holds a natural card (a meld of wild cards only is
+    a set of the wild rank), so the arrangement is valid whatever ``all_wild_melds``.
+
+    >>> arrange([0, 1, 2, 10, 23, 36, 7], wild_rank=13)
+    Arrangement(melds=((0, 1, 2), (10, 23, 36)), deadwood=(7,), penalty=8)
+    >>> arrange([0, 2, 12], wild_rank=13).melds    # the king of clubs stands for the two
+    ((0, 12, 2),)
+    """
+    _check_wild_rank(wild_rank)
+    aces_high = bool(aces_high)
+    arr = _as_array(hand)
+    bpath = np.empty((arr.shape[0] + 1, 4), np.int64)
+    out = np.zeros(1, np.int64)
+    penalty = int(_solve_min(arr, wild_rank, aces_high, True, bpath, out))
+    if penalty < 0:
+        raise _bad_hand(hand)
+    return _replay(arr, wild_rank, aces_high, bpath[: int(out[0])].tolist(), penalty)
+
+
+def _replay(
+    arr: npt.NDArray[np.int64], wild_rank: int, aces_high: bool, path: list[list[int]], penalty: int
+) -> Arrangement:
+    """Turn the kernel's recorded decisions into melds, placing the wild cards."""
+    cnt = [[0] * 15 for _ in range(4)]
+    wild_cards: list[int] = []
+    for k in arr.tolist():
+        rank = k % 13 + 1
+        if rank == wild_rank:
+            wild_cards.append(k)
+        else:
+            cnt[k // 13][rank] += 1
+
+    def kind(s: int, pos: int) -> int:
+        return s * 13 + (0 if pos == 14 else pos - 1)
+
+    def value(s: int, pos: int) -> int:
+        return card_value(kind(s, pos), aces_high)
+
+    deadwood: list[int] = []
+    sets: dict[int, list[int]] = {}  # rank -> natural kinds
+    runs: list[tuple[int, list[int | None]]] = []  # (suit, natural position or None for a wild, per place)
+    starts: list[int] = []
+    for code, s, p, e in path:
+        if code == _DEAD:
+            cnt[s][p] -= 1
+            deadwood.append(kind(s, p))
+        elif code == _SET:
+            cnt[s][p] -= 1
+            sets.setdefault(p, []).append(kind(s, p))
+        elif code == _HIGH:
+            cnt[s][1] -= 1
+            cnt[s][14] += 1
+        else:
+            places: list[int | None] = []
+            for q in range(p, e + 1):
+                if cnt[s][q] > 0:
+                    cnt[s][q] -= 1
+                    places.append(q)
+                else:
+                    places.append(None)
+            start = p
+            while len(places) < 3:  # pad up if there is room, else down
+                if start + len(places) <= (14 if aces_high else 13):
+                    places.append(None)
+                else:
+                    places.insert(0, None)
+                    start -= 1
+            runs.append((s, places))
+            starts.append(start)
+    if any(c for row in cnt for c in row):  # pragma: no cover - kernel/replay mismatch
+        raise RuntimeError("meld solver replay left cards over")
+
+    maxpos = 14 if aces_high else 13
+    set_melds: list[list[int | None]] = []
+    for rank in sorted(sets):
+        members: list[int | None] = list(sets[rank])
+        while len(members) < 3:
+            members.append(None)
+        set_melds.append(members)
+    used = sum(m.count(None) for m in set_melds) + sum(pl.count(None) for _, pl in runs)
+    left = len(wild_cards) - used
+    if left < 0:  # pragma: no cover - kernel/replay mismatch
+        raise RuntimeError("meld solver replay used too many wild cards")
+    wild_sets: list[list[int | None]] = []
+    room = sum(13 - len(places) for _, places in runs)
+    if left > 0 and set_melds:
+        set_melds[0].extend([None] * left)
+    elif left > room and left >= 3:
+        wild_sets.append([None] * left)
+    elif left > 0:
+        for i, (_, places) in enumerate(runs):
+            while left > 0 and len(places) < 13:
+                if starts[i] + len(places) <= maxpos:
+                    places.append(None)
+                else:
+                    places.insert(0, None)
+                    starts[i] -= 1
+                left -= 1
+        # Each spare wild left is unmatched, or takes the place of a cheaper natural card of a run.
+        cands = sorted(
+            (value(s, pos), i, j) for i, (s, places) in enumerate(runs) for j, pos in enumerate(places)
+            if pos is not None
+        )
+        for v, i, j in cands[:left]:
+            s, places = runs[i]
+            pos = places[j]
+            if v < _RANK_VALUE[wild_rank] and pos is not None:
+                deadwood.append(kind(s, pos))
+                places[j] = None
+    # Hand out the wild cards: a wild card of a run's suit where it stands for itself, the rest in order.
+    pool = sorted(wild_cards)
+    run_melds: list[list[int]] = []
+    chosen: list[list[int | None]] = []
+    for i, (s, places) in enumerate(runs):
+        row: list[int | None] = []
+        for j, pos in enumerate(places):
+            if pos is not None:
+                row.append(kind(s, pos))
+                continue
+            here = starts[i] + j
+            own = s * 13 + wild_rank - 1
+            if here == wild_rank and own in pool:
+                pool.remove(own)
+                row.append(own)
+            else:
+                row.append(None)
+        chosen.append(row)
+    for row in chosen:
+        run_melds.append([c if c is not None else pool.pop() for c in row])
+    melds: list[tuple[int, ...]] = []
+    for members in set_melds + wild_sets:
+        melds.append(tuple([c for c in members if c is not None] + [pool.pop() for c in members if c is None]))
+    melds.extend(tuple(m) for m in run_melds)
+    melds.sort(key=lambda m: (min(m), m))
+    deadwood.extend(pool)  # spare wild cards nobody could take
+    dead = tuple(sorted(deadwood))
+    total = sum(card_value(k, aces_high) for k in dead)
+    if total != penalty:  # pragma: no cover - kernel/replay mismatch
+        raise RuntimeError(f"meld solver replay found penalty {total}, kernel {penalty}")
+    return Arrangement(melds=tuple(melds), deadwood=dead, penalty=penalty)
+
+
+def go_out_discards(
+    hand: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True
+) -> tuple[int, ...]:
+    """Sorted distinct kinds ``d`` such that ``hand`` less one ``d`` melds completely, so discarding ``d`` goes out
+    (T8).  One search, allowing exactly one card left over.
+
+    The empty hand has no discard; a one-card hand may discard its card (nothing is left, trivially melded, as
+    ``min_penalty([]) == 0``).
+
+    >>> go_out_discards([0, 1, 2, 3, 20], wild_rank=13)    # A-2-3-4 of clubs: the 8 of diamonds goes
+    (20,)
+    >>> go_out_discards([0, 1, 2, 3, 20, 21], wild_rank=13)
+    ()
+    """
+    _check_wild_rank(wild_rank)
+    arr = _as_array(hand)
+    marks = np.zeros(64, np.int64)
+    if _solve_out(arr, wild_rank, bool(aces_high), marks) < 0:
+        raise _bad_hand(hand)
+    if marks[0]:
+        return tuple(sorted(set(arr.tolist())))
+    out: list[int] = []
+    for i in np.flatnonzero(marks).tolist():
+        s, pos = divmod(i, 16)
+        out.append(s * 13 + pos - 1)
+    return tuple(sorted(out))
+
+
+def is_meld(cards: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True) -> bool:
+    """Whether ``cards`` form one meld (T7): a set or a run (T2), wild cards standing for any card.
+
+    With ``all_wild_melds`` false, some card must stand for itself (a natural card, or a wild card used as itself).
+
+    >>> is_meld([11, 12, 0], wild_rank=5), is_meld([11, 12, 0], wild_rank=5, aces_high=True)
+    (False, True)
+    >>> is_meld([4, 17, 30], wild_rank=5, all_wild_melds=False)   # three fives: a natural set of the wild rank
+    True
+    """
+    _check_wild_rank(wild_rank)
+    kinds = [int(k) for k in cards]
+    if any(not 0 <= k < 52 for k in kinds):
+        raise _bad_hand(cards)
+    n = len(kinds)
+    if n < 3:
+        return False
+    naturals = [k for k in kinds if k % 13 + 1 != wild_rank]
+    wild_suits = [k // 13 for k in kinds if k % 13 + 1 == wild_rank]
+    # A set: every natural card has one rank r; the wild cards stand for cards of rank r (or are r, if r is wild).
+    ranks = {k % 13 + 1 for k in naturals}
+    if len(ranks) <= 1 and (all_wild_melds or naturals or wild_suits):
+        return True  # with no natural card, r = wild rank makes every card stand for itself
+    # A run: one suit, n consecutive positions within 1..13 (or 2..14 with a high ace); wild cards fill the rest.
+    if n > 13:
+        return False
+    suits = {k // 13 for k in naturals}
+    if len(suits) > 1:
+        return False
+    maxpos = 14 if aces_high else 13
+    for suit in suits or set(wild_suits):
+        for start in range(1, maxpos - n + 2):
+            window = range(start, start + n)
+            taken: set[int] = set()
+            ok = True
+            for k in naturals:
+                rank = k % 13 + 1
+                pos = 14 if rank == 1 and 14 in window else rank
+                if pos not in window or pos in taken:
+                    ok = False
+                    break
+                taken.add(pos)
+            if not ok:
+                continue
+            if all_wild_melds or naturals or (suit * 13 + wild_rank - 1 in kinds and wild_rank in window):
+                return True
+    return False
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) every kernel, so the first real call is fast.
+
+    >>> warm_up()
+    """
+    for aces_high in (False, True):
+        min_penalty([0, 1, 2, 12], 13, aces_high)
+        arrange([0, 1, 2, 12], 13, aces_high)
+        go_out_discards([0, 1, 2, 12], 13, aces_high)
