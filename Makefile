@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run test test-long lint bench clean
+.PHONY: run test test-long warm lint bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,12 +19,16 @@ run: $(STAMP)
 	$(VENV)/bin/dreizehn demo $(GAME)
 
 ## Lint, type-check and run every test (the CI profile of the property tests).
-test: $(STAMP) lint
+test: $(STAMP) lint warm
 	$(PY) -m pytest -n $(JOBS) -q
 
 ## The same with the large profile: many more random games per game and player count.
-test-long: $(STAMP) lint
+test-long: $(STAMP) lint warm
 	DREIZEHN_PROFILE=long $(PY) -m pytest -n $(JOBS) -q
+
+# Compile the meld solver once (numba caches it), before parallel test workers would each compile it.
+warm: $(STAMP)
+	$(PY) -c "from dreizehn.games.melds import warm_up; warm_up()"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -27,7 +27,7 @@ CASES: list[tuple[str, int, dict[str, object]]] = (
     + [("three-thirteen", p, END_ROUND) for p in range(2, 9)]
 )
 # Games per case in the cheap tier: (ci, long).
-VOLUME = {"knizia13": (1000, 10000), "holzwurm": (1000, 10000), "three-thirteen": (60, 1000)}
+VOLUME = {"knizia13": (2000, 20000), "holzwurm": (2000, 20000), "three-thirteen": (150, 2000)}
 # Games per case in the expensive tier, and how often (every n-th action) it checks.
 DEEP = {"knizia13": (3, 40, 5), "holzwurm": (4, 40, 3), "three-thirteen": (1, 10, 13)}
 

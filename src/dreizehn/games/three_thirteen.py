@@ -57,7 +57,7 @@ from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidActionError, InvalidOptionError
 from dreizehn.core.game import Game, Option, OptionSpec, State, View
 from dreizehn.core.registry import register
-from dreizehn.games.melds import arrange, go_out_discards, min_penalty
+from dreizehn.games.melds import arrange, go_out_discards
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """The rank texts, rank 1 (ace) to 13 (king)."""
@@ -200,6 +200,7 @@ class ThreeThirteen(Game):
     player_rule: ClassVar[str] = "T1"
     stage_name: ClassVar[str] = "round"
     high_score_wins: ClassVar[bool] = False
+    eager_actions: ClassVar[frozenset[int]] = frozenset(range(OUT, OUT + KINDS))
     card_type: ClassVar[type[Token]] = ThreeThirteenCard
     action_type: ClassVar[type[Token]] = ThreeThirteenAction
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -503,7 +504,7 @@ class ThreeThirteenState(State):
                 continue
             hand = self.hands[seat]
             arrangement = arrange(hand, self.wild, self._aces_high, self._all_wild)
-            scores.append(min_penalty(hand, self.wild, self._aces_high, self._all_wild))
+            scores.append(arrangement.penalty)
             hands.append(tuple(_CARDS[k] for k in hand))
             melds.append(tuple(tuple(_CARDS[k] for k in meld) for meld in arrangement.melds))
             deadwood.append(tuple(_CARDS[k] for k in sorted(arrangement.deadwood)))
