@@ -182,18 +182,16 @@ def test_k10_always_a_legal_play() -> None:
 
 
 def test_k11_example_1() -> None:
-    """K11, example 1 (the rulebook): a target at 11; a blue 2 makes 13 and nothing happens; then a blue 4 makes 17
-    and that player takes the three cards that lay there; the blue 4 stays."""
-    state = position(hands={1: ["B2"], 2: ["B4"]}, targets=[["B5", "B4"], [], []], stock=[], turn=1)
-    # 5 + 4 + 2 = 11 before the 2? The example: target at 11, then +2 = 13.
-    state.targets[0] = kinds("B5", "B5", "B1")
-    state.sums[0] = 11
+    """K11, example 1 (the rulebook): a target at 11; Ben's 2 makes 13 and nothing happens; then Marina's 4 makes 17:
+    she takes the three cards that lay there, and her 4 stays."""
+    state = position(hands={1: ["B2"], 2: ["B4"]}, targets=[["B7", "B4"], [], []], stock=[], turn=1)
     state.taken = [[] for _ in range(4)]
+    assert state.sums[0] == 11
     state.apply("B2")
-    assert state.sums[0] == 13 and state.targets[0] == kinds("B5", "B5", "B1", "B2") and state.taken[1] == []
+    assert state.sums[0] == 13 and len(state.targets[0]) == 3 and state.taken[1] == []
     state.apply("B4")
     assert state.sums[0] == 4 and state.targets[0] == kinds("B4")
-    assert sorted(state.taken[2]) == sorted(kinds("B5", "B5", "B1", "B2"))
+    assert sorted(state.taken[2]) == sorted(kinds("B7", "B4", "B2")) and len(state.taken[2]) == 3
 
 
 def test_k11_example_2() -> None:

@@ -86,6 +86,24 @@ def card_value(kind: int, aces_high: bool = False) -> int:
 # --------------------------------------------------------------------------------------------------------------
 # numba kernels.  Natural cards are counted in ``cnt[suit * 16 + position]``; position 1..13 is the rank, and 14
 # holds aces set aside (under aces high) to end a run above the king.
+#
+# Why the search is exact (the brute force in tests/games/test_melds.py checks it):
+# * Cards of the wild rank are interchangeable jokers: one used as itself is a wild card standing for itself.  An
+#   arrangement is then fixed, up to where its wild cards sit, by the natural cards of each meld.  A set of k
+#   naturals needs max(0, 3 - k) wild cards; a run needs one for each gap between its lowest and highest natural
+#   card, and pads to three.  Further ("spare") wild cards go into any set, into a run with room (a run is at most
+#   13 long), or, three or more, make a set of the wild rank; else each is unmatched, or takes the place of a
+#   natural card of a run that becomes unmatched (``_leftover_cost``).
+# * Two sets of one rank merge into one; an unmatched natural card beside a set of its rank would rather join it
+#   (not when going out, where exactly one card is left over).  One natural card with two wild cards is a set
+#   rather than a run (same cards, more room).
+# * Cards are decided in order of position, then suit, so a run is built from its lowest natural card upwards,
+#   ending at each later natural card in turn.  At each position it takes the natural card when one is left
+#   (exchange argument: if a wild card sat there instead, swap the two; the natural card's other role, in a set
+#   or another run, is as well played by the wild card, and if it was unmatched the wild card becomes spare,
+#   which the spare-card rule above prices, swap back included).
+# * Identical cards are decided in a fixed order (runs with non-increasing ends, then set, then unmatched), and
+#   natural cards that no meld of the whole hand could hold are unmatched from the start (``_isolate``).
 
 
 @nb.njit(cache=True)
@@ -296,8 +314,6 @@ def _rec_min(
                     n1, n2 = _two_smallest(m1, m2, r1, r2)
                     if record:
                         path[depth, 0] = _RUN
-                        path[depth, 1] = s
-                        path[depth, 2] = p
                         path[depth, 3] = q
                     _rec_min(cnt, p, s, i0, q, wilds - need, pen, setk, dwk, nsets, cap + 13 - length, n1, n2,
                              maxpos, wv, vals, best, path, depth + 1, bpath, record)
@@ -310,9 +326,6 @@ def _rec_min(
             if used & (1 << qq):
                 cnt[s * 16 + qq] += 1
         cnt[k] += 1
-        if record:
-            path[depth, 1] = s
-            path[depth, 2] = p
     # Ace kept for the top of a run (aces high).
     if lt <= 1 and p == 1 and maxpos == 14:
         cnt[k] -= 1
@@ -394,7 +407,8 @@ def _solve_min(
     _rec_min(cnt, one, zero, zero, int(np.int64(99)), int(np.int64(wilds)), int(np.int64(base)), zero, zero, zero,
              zero, inf, inf, int(np.int64(maxpos)), int(np.int64(wv)), vals, best, path, int(np.int64(depth)), bpath,
              record)
-    out[0] = best[1]
+    if record:
+        out[0] = best[1]
     return int(best[0])
 
 
@@ -508,11 +522,8 @@ def _rec_out(
 
 
 @nb.njit(cache=True)
-def _solve_out(
-    hand: npt.NDArray[np.int64], wild_rank: int, aces_high: bool, marks: npt.NDArray[np.int64]
-) -> int:  # pragma: no cover
-    """Fill ``marks`` (64, zeroed) for :func:`go_out_discards`: ``marks[s*16+p]`` for natural discards, ``marks[0]``
-    when any card may go.  Returns -1 for a bad kind, else 0."""
+def _solve_out(hand: npt.NDArray[np.int64], wild_rank: int, aces_high: bool) -> int:  # pragma: no cover
+    """For :func:`go_out_discards`: the discards as a bit mask of kinds (bit k for kind k), or -1 for a bad kind."""
     cnt = np.zeros(64, np.int64)
     wilds = _build(hand, wild_rank, cnt)
     if wilds < 0:
@@ -528,14 +539,29 @@ def _solve_out(
             dk = i
     if nd > 1:
         return 0
+    marks = np.zeros(64, np.int64)
     zero = int(np.int64(0))  # plain int64 arguments, not literals (see _rec_min)
     _rec_out(cnt, int(np.int64(1)), zero, zero, int(np.int64(99)), int(np.int64(wilds)), int(np.int64(nd)),
              int(np.int64(dk)), zero, zero, zero, int(np.int64(maxpos)), marks)
-    return 0
+    mask = 0
+    if marks[0] != 0:  # any card may go
+        for i in range(hand.shape[0]):
+            mask |= 1 << hand[i]
+        return mask
+    for s in range(4):
+        for p in range(1, 14):
+            if marks[s * 16 + p] != 0:
+                mask |= 1 << (s * 13 + p - 1)
+    return mask
 
 
 # --------------------------------------------------------------------------------------------------------------
 # Python API
+
+
+# Placeholders for the path outputs of _solve_min when it records nothing (it never writes them then).
+_NO_PATH: Final = np.zeros((1, 4), np.int64)
+_OUT: Final = np.zeros(1, np.int64)
 
 
 def _check_wild_rank(wild_rank: int) -> None:
@@ -545,9 +571,12 @@ def _check_wild_rank(wild_rank: int) -> None:
 
 def _as_array(hand: Sequence[int]) -> npt.NDArray[np.int64]:
     try:
-        return np.array(hand, dtype=np.int64).reshape(-1)
+        arr = np.array(hand, dtype=np.int64)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"hand {hand!r} is not a sequence of card kinds") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"hand {hand!r} is not a flat sequence of card kinds")
+    return arr
 
 
 def _bad_hand(hand: Sequence[int]) -> ValueError:
@@ -569,10 +598,6 @@ def min_penalty(hand: Sequence[int], wild_rank: int, aces_high: bool = False, al
     if result < 0:
         raise _bad_hand(hand)
     return result
-
-
-_NO_PATH: Final = np.empty((1, 4), np.int64)
-_OUT: Final = np.zeros(1, np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -751,17 +776,15 @@ def go_out_discards(
     ()
     """
     _check_wild_rank(wild_rank)
-    arr = _as_array(hand)
-    marks = np.zeros(64, np.int64)
-    if _solve_out(arr, wild_rank, bool(aces_high), marks) < 0:
+    mask = int(_solve_out(_as_array(hand), wild_rank, bool(aces_high)))
+    if mask < 0:
         raise _bad_hand(hand)
-    if marks[0]:
-        return tuple(sorted(set(arr.tolist())))
     out: list[int] = []
-    for i in np.flatnonzero(marks).tolist():
-        s, pos = divmod(i, 16)
-        out.append(s * 13 + pos - 1)
-    return tuple(sorted(out))
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 def is_meld(cards: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True) -> bool:
