@@ -262,13 +262,15 @@ class State(ABC):
     scores of the finished stages. Subclasses keep the cards.
     """
 
-    __slots__ = ("_forced", "_seed", "_shuffle_no", "game", "log", "options", "shuffles", "stage_scores")
+    __slots__ = ("_forced", "_seed", "_shuffle_no", "game", "log", "options", "shuffles", "stage_scores", "turn")
 
     game: Game
     options: dict[str, Option]
     log: list[tuple[int, int]]
     shuffles: list[tuple[int, ...]]
     stage_scores: list[tuple[int, ...]]
+    turn: int
+    """The seat to move, -1 once the game is over."""
 
     def _init_base(self, game: Game, seed: int, forced: Sequence[Sequence[int]] | None = None) -> None:
         self.game = game
@@ -289,6 +291,7 @@ class State(ABC):
         other.log = self.log.copy()
         other.shuffles = self.shuffles.copy()
         other.stage_scores = self.stage_scores.copy()
+        other.turn = self.turn
 
     def _shuffle(self, cards: Sequence[int]) -> list[int]:
         """The cards in shuffled order, top first: drawn from the seed, or taken from a record being replayed."""
@@ -311,14 +314,14 @@ class State(ABC):
     # -- the protocol ---------------------------------------------------------------------------------------------
 
     @property
-    @abstractmethod
     def current_player(self) -> int:
         """The seat to move, or -1 once the game is over."""
+        return self.turn
 
     @property
-    @abstractmethod
     def is_over(self) -> bool:
         """Whether the game has ended."""
+        return self.turn < 0
 
     @property
     @abstractmethod
@@ -341,6 +344,24 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int) -> View:
         """What ``seat`` may know, under the game's information rule."""
+
+    def _view_fields(self, seat: int) -> dict[str, Any]:
+        """The fields every game's view shares, for ``seat`` (checked)."""
+        n = self.game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidActionError(f"there is no seat {seat!r} in a game of {n} players")
+        return {
+            "game_id": self.game.id,
+            "players": n,
+            "options": self.options,
+            "seat": seat,
+            "current_player": self.turn,
+            "is_over": self.turn < 0,
+            "stage": self.stage,
+            "stage_scores": tuple(self.stage_scores),
+            "history": tuple(self.log),
+            "legal_actions": tuple(self.legal_actions()) if seat == self.turn else (),
+        }
 
     @abstractmethod
     def resample_hidden(self, seat: int, rng: random.Random) -> State:

@@ -325,7 +325,7 @@ class HolzwurmState(State):
 
     __slots__ = (
         "colour_row", "fate", "games", "hands", "known", "occupied", "open_rows", "removed", "row_colour", "rows",
-        "stage_no", "starter", "turn",
+        "stage_no", "starter",
     )
 
     colour_row: list[int]
@@ -340,7 +340,6 @@ class HolzwurmState(State):
     rows: list[tuple[int, ...]]
     stage_no: int
     starter: int
-    turn: int
 
     def _deal(self) -> None:
         """Shuffle the 65 woodworm cards, lay the fate row (H5) and deal from the starting seat (H6, H7)."""
@@ -373,14 +372,6 @@ class HolzwurmState(State):
         for s in range(SLOTS):
             if self.rows[s] and self.row_colour[s] >= 0:
                 self.colour_row[self.row_colour[s]] = s
-
-    @property
-    def current_player(self) -> int:
-        return self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.turn < 0
 
     @property
     def stage(self) -> int:
@@ -524,25 +515,12 @@ class HolzwurmState(State):
         other.rows = self.rows.copy()  # rows are tuples
         other.stage_no = self.stage_no
         other.starter = self.starter
-        other.turn = self.turn
         return other
 
     def view(self, seat: int) -> HolzwurmView:
-        n = self.game.players
-        if not 0 <= seat < n:
-            raise InvalidActionError(f"there is no seat {seat} in a game of {n} players")
         cards = _CARDS
         return HolzwurmView(
-            game_id=self.game.id,
-            players=n,
-            options=self.options,
-            seat=seat,
-            current_player=self.turn,
-            is_over=self.turn < 0,
-            stage=self.stage_no,
-            stage_scores=tuple(self.stage_scores),
-            history=tuple(self.log),
-            legal_actions=tuple(self.legal_actions()) if seat == self.turn else (),
+            **self._view_fields(seat),
             starter=self.starter,
             hand=tuple(cards[k] for k in self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from dreizehn.cards import Token
-from dreizehn.core.errors import IllegalActionError, InvalidActionError
+from dreizehn.core.errors import IllegalActionError
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import register
 
@@ -246,7 +246,7 @@ class Knizia13(Game):
 class Knizia13State(State):
     """A game of 13 in progress."""
 
-    __slots__ = ("dealer", "hands", "plays", "stage_no", "stages", "stock", "sums", "taken", "targets", "turn")
+    __slots__ = ("dealer", "hands", "plays", "stage_no", "stages", "stock", "sums", "taken", "targets")
 
     dealer: int
     hands: list[list[int]]
@@ -257,7 +257,6 @@ class Knizia13State(State):
     sums: list[int]
     taken: list[list[int]]
     targets: list[list[int]]
-    turn: int
 
     def _deal(self) -> None:
         """Shuffle all 50 cards and deal 5 to each player, one at a time from the dealer's left (K7)."""
@@ -274,14 +273,6 @@ class Knizia13State(State):
         self.taken = [[] for _ in range(n)]
         self.plays = 0
         self.turn = first  # K8
-
-    @property
-    def current_player(self) -> int:
-        return self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.turn < 0
 
     @property
     def stage(self) -> int:
@@ -348,25 +339,12 @@ class Knizia13State(State):
         other.sums = self.sums.copy()
         other.taken = [t.copy() for t in self.taken]
         other.targets = [t.copy() for t in self.targets]
-        other.turn = self.turn
         return other
 
     def view(self, seat: int) -> Knizia13View:
-        n = self.game.players
-        if not 0 <= seat < n:
-            raise InvalidActionError(f"there is no seat {seat} in a game of {n} players")
         cards = _CARDS
         return Knizia13View(
-            game_id=self.game.id,
-            players=n,
-            options=self.options,
-            seat=seat,
-            current_player=self.turn,
-            is_over=self.turn < 0,
-            stage=self.stage_no,
-            stage_scores=tuple(self.stage_scores),
-            history=tuple(self.log),
-            legal_actions=tuple(self.legal_actions()) if seat == self.turn else (),
+            **self._view_fields(seat),
             dealer=self.dealer,
             hand=tuple(cards[k] for k in sorted(self.hands[seat])),
             hand_sizes=tuple(len(h) for h in self.hands),

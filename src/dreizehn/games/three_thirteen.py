@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dreizehn.cards import Token
-from dreizehn.core.errors import IllegalActionError, InvalidActionError, InvalidOptionError
+from dreizehn.core.errors import IllegalActionError, InvalidOptionError
 from dreizehn.core.game import Game, Option, OptionSpec, State, View
 from dreizehn.core.registry import register
 from dreizehn.games.melds import arrange, go_out_discards
@@ -309,7 +309,7 @@ class ThreeThirteenState(State):
 
     __slots__ = (
         "_aces_high", "_all_wild", "_end_round", "_outs", "dealer", "drawn", "drawn_since", "hands", "known", "laid",
-        "out_order", "pile", "previous", "reshuffled", "round_no", "stock", "turn", "turns_left", "wild",
+        "out_order", "pile", "previous", "reshuffled", "round_no", "stock", "turns_left", "wild",
     )
 
     _aces_high: bool
@@ -328,7 +328,6 @@ class ThreeThirteenState(State):
     reshuffled: tuple[int, ...] | None
     round_no: int
     stock: list[int]
-    turn: int
     turns_left: int
     wild: int
 
@@ -336,6 +335,19 @@ class ThreeThirteenState(State):
         self._aces_high = self.options["aces"] == "low-or-high"
         self._all_wild = self.options["all_wild_melds"] == "allowed"
         self._end_round = self.options["stock_out"] == "end-round"
+
+    def _clear_round(self, hands: list[list[int]], stock: list[int], pile: list[int]) -> None:
+        """Lay out a round's cards and forget what the last round made known."""
+        n = self.game.players
+        self.hands = hands
+        self.stock = stock
+        self.pile = pile
+        self.known = [[] for _ in range(n)]
+        self.laid = [() for _ in range(n)]
+        self.out_order = []
+        self.turns_left = -1
+        self.reshuffled = None
+        self.drawn_since = [[] for _ in range(n)]
 
     def _deal(self) -> None:
         """Shuffle the whole deck, deal r + 2 cards each from the dealer's left, turn up the next card (T3–T5)."""
@@ -348,29 +360,13 @@ class ThreeThirteenState(State):
             hands[(first + i) % n].append(order[i])
         for hand in hands:
             hand.sort()
-        self.hands = hands
-        self.pile = [order[size * n]]
-        self.stock = order[size * n + 1 :][::-1]  # the top of the stock is the last element
-        self.known = [[] for _ in range(n)]
-        self.laid = [() for _ in range(n)]
-        self.out_order = []
-        self.turns_left = -1
-        self.reshuffled = None
-        self.drawn_since = [[] for _ in range(n)]
+        self._clear_round(hands, order[size * n + 1 :][::-1], [order[size * n]])  # the stock's top is its end
         self.drawn = False
         self.wild = size
         self._outs = None
         self.turn = first
 
     # -- the protocol ---------------------------------------------------------------------------------------------
-
-    @property
-    def current_player(self) -> int:
-        return self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.turn < 0
 
     @property
     def stage(self) -> int:
@@ -515,15 +511,7 @@ class ThreeThirteenState(State):
         self.drawn = False
         if self.round_no == ROUNDS:  # T12
             self.turn = -1
-            self.hands = [[] for _ in range(n)]
-            self.stock = []
-            self.pile = []
-            self.known = [[] for _ in range(n)]
-            self.laid = [() for _ in range(n)]
-            self.out_order = []
-            self.turns_left = -1
-            self.reshuffled = None
-            self.drawn_since = [[] for _ in range(n)]
+            self._clear_round([[] for _ in range(n)], [], [])
             return
         self.dealer = (self.dealer + 1) % n  # T4
         self._deal()
@@ -547,7 +535,6 @@ class ThreeThirteenState(State):
         other.reshuffled = self.reshuffled
         other.round_no = self.round_no
         other.stock = self.stock.copy()
-        other.turn = self.turn
         other.turns_left = self.turns_left
         other.wild = self.wild
         return other
@@ -559,24 +546,11 @@ class ThreeThirteenState(State):
         return _minus(self.reshuffled, self.drawn_since[seat])
 
     def view(self, seat: int) -> ThreeThirteenView:
-        n = self.game.players
-        if not 0 <= seat < n:
-            raise InvalidActionError(f"there is no seat {seat} in a game of {n} players")
         cards = _CARDS
         candidates = self.stock_candidates(seat)
-        over = self.turn < 0
         round_no = min(self.round_no, ROUNDS - 1) + 1
         return ThreeThirteenView(
-            game_id=self.game.id,
-            players=n,
-            options=self.options,
-            seat=seat,
-            current_player=self.turn,
-            is_over=over,
-            stage=self.round_no,
-            stage_scores=tuple(self.stage_scores),
-            history=tuple(self.log),
-            legal_actions=tuple(self.legal_actions()) if seat == self.turn else (),
+            **self._view_fields(seat),
             round=round_no,
             wild_rank=deal_size(round_no),
             dealer=self.dealer,
