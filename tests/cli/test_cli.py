@@ -21,10 +21,15 @@ def test_games_lists_games_and_options() -> None:
 
 def test_simulate_writes_valid_records(tmp_path: Path) -> None:
     result = runner.invoke(app, ["simulate", "holzwurm", "--players", "3", "--games", "4", "--seed", "7",
-                                 "--records", str(tmp_path), "-o", "games=1"])
+                                 "--records", str(tmp_path / "records"), "-o", "games=1", "--bots", "heuristic,random",
+                                 "--json", str(tmp_path / "run.json"), "--plot", str(tmp_path / "scores.png")])
     assert result.exit_code == 0, result.output
-    assert "mean score" in result.output and "win rate" in result.output
-    files = sorted(tmp_path.glob("*.json"))
+    assert "heuristic" in result.output and "random" in result.output and "%" in result.output
+    doc = json.loads((tmp_path / "run.json").read_text())
+    assert doc["games"] == 4 and [s["bot"] for s in doc["summary"]] == ["heuristic", "random"]
+    assert sum(s["wins"] for s in doc["summary"]) == 4
+    assert (tmp_path / "scores.png").read_bytes()[:4] == b"\x89PNG"
+    files = sorted((tmp_path / "records").glob("*.json"))
     assert len(files) == 4
     for file in files:
         check = runner.invoke(app, ["replay", str(file)])
@@ -69,3 +74,20 @@ def test_demo_prints_a_game() -> None:
     result = runner.invoke(app, ["demo", "knizia13", "--players", "3", "--seed", "2"])
     assert result.exit_code == 0
     assert "stage 6" in result.output and "winner" in result.output
+
+
+def test_tournament_prints_ratings_and_matrix(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tournament", "knizia13", "--bots", "heuristic,random", "--games", "6",
+                                 "--jobs", "1", "--json", str(tmp_path / "t.json"), "--plot", str(tmp_path / "r.png")])
+    assert result.exit_code == 0, result.output
+    assert "ratings" in result.output and "head to head" in result.output
+    doc = json.loads((tmp_path / "t.json").read_text())
+    assert {r["bot"] for r in doc["ratings"]} == {"heuristic", "random"} and doc["games"] == 6
+    assert (tmp_path / "r.png").stat().st_size > 1000
+
+
+def test_bad_bot_is_refused() -> None:
+    result = runner.invoke(app, ["simulate", "knizia13", "-p", "4", "-n", "1", "--bots", "genius"])
+    assert result.exit_code == 2 and "no bot 'genius'" in result.output
+    result = runner.invoke(app, ["simulate", "knizia13", "-p", "4", "-n", "1", "--bots", "ismcts:iterations=-1"])
+    assert result.exit_code == 2 and "iterations" in result.output

@@ -1,1 +1,10 @@
-"""Players that see only views: the random player here; stronger bots build on the same interface."""
+"""Players that see only views, found by name: ``random``, ``heuristic``, ``ismcts`` (see docs/bots.md).
+
+>>> from dreizehn.bots import bot_names
+>>> bot_names()
+('random', 'heuristic', 'ismcts')
+"""
+
+from dreizehn.bots.base import Bot, bot_names, make_bot, register_bot
+
+__all__ = ["Bot", "bot_names", "make_bot", "register_bot"]

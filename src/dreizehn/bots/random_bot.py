@@ -13,7 +13,9 @@ True
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
+from dreizehn.bots.base import Bot, register_bot
 from dreizehn.core.game import View
 from dreizehn.core.registry import game_class
 
@@ -29,3 +31,13 @@ def random_action(view: View, rng: random.Random) -> int:
         if finishing:
             return rng.choice(finishing)
     return rng.choice(legal)
+
+
+@register_bot
+class RandomBot(Bot):
+    """``random``: a uniformly random legal action (going out whenever it can in Three Thirteen)."""
+
+    name: ClassVar[str] = "random"
+
+    def act(self, view: View, rng: random.Random) -> int:
+        return random_action(view, rng)

@@ -5,7 +5,7 @@ Run ``dreizehn --help`` for the commands; each has ``--help`` too.
 
 from __future__ import annotations
 
-import random
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,12 +15,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dreizehn.bots.random import random_action
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import load as load_record
-from dreizehn.core.record import save as save_record
 from dreizehn.core.registry import game_class, game_ids, load_game
+from dreizehn.plots import plot_ratings, plot_scores
+from dreizehn.sim import Run, play, seating
+from dreizehn.sim import simulate as sim_simulate
+from dreizehn.sim import tournament as sim_tournament
+from dreizehn.stats import mean_sd
 
 app = typer.Typer(
     help="dreizehn: three card games built on the number 13 (knizia13, three-thirteen, holzwurm).",
@@ -79,61 +82,138 @@ def games() -> None:
         console.print(table)
 
 
+BotList = Annotated[
+    str,
+    typer.Option("--bots", "-b", help="Bots seat by seat, comma-separated (random, heuristic, ismcts:iterations=500,"
+                 " ...); the last fills the remaining seats; seats rotate from game to game."),
+]
+
+
+def _progress() -> Progress:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("eta"), TimeRemainingColumn())
+    return Progress(*columns, console=errors, transient=True)
+
+
+def _prepare_dir(path: Path | None) -> None:
+    if path is not None:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise _fail(f"cannot create {path}: {err.strerror}") from None
+
+
 @app.command()
 def simulate(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")],
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
     count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
+    bots: BotList = "random",
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores).")] = None,
     records: Annotated[Path | None, typer.Option("--records", help="Write one record per game here.")] = None,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write the numbers here as JSON.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the score distributions into this PNG.")] = None,
     option: OptionList = None,
 ) -> None:
-    """Play GAMES games between random players and summarise the scores and wins per seat."""
+    """Play GAMES games between bots and summarise each bot: win rate with its 95% interval, scores, move times."""
     game = _load(game_id, players, option)
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise _fail(f"cannot create {records}: {err.strerror}") from None
-    totals = [0.0] * players
-    wins = [0.0] * players
-    actions = 0
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("eta"), TimeRemainingColumn())
-    with Progress(*columns, console=errors, transient=True) as progress:
-        task = progress.add_task(f"{game_id}, {players} players", total=count)
-        for i in range(count):
-            state = play_game(game, seed + i)
-            actions += len(state.history)
-            for seat, points in enumerate(state.totals):
-                totals[seat] += points
-            for seat, share in enumerate(state.returns()):
-                wins[seat] += share
-            if records is not None:
-                save_record(state, records / f"{game_id}-{seed + i:06d}.json", names=["random"] * players)
-            progress.advance(task)
-    table = Table(title=f"{count} games of {game_id} ({game.title}), {players} random players, seeds {seed}.."
-                        f"{seed + count - 1}", title_justify="left")
-    table.add_column("seat", justify="right")
-    table.add_column("mean score", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    for seat in range(players):
-        table.add_row(str(seat), f"{totals[seat] / count:.2f}", f"{wins[seat]:g}", f"{wins[seat] / count:.1%}")
-    console.print(table)
-    better = "highest" if game.high_score_wins else "lowest"
-    console.print(f"{actions} actions in all; the {better} total wins, a shared win counts as a fraction.")
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    _prepare_dir(records)
+    try:
+        seating(specs, players, 0)
+        with _progress() as progress:
+            task = progress.add_task(f"{game_id}, {players} players", total=count)
+            run = sim_simulate(game_id, players, specs, games=count, seed=seed, options=game.options, jobs=jobs,
+                               records=records, progress=lambda k: progress.advance(task, k))
+    except (DreizehnError, ValueError) as err:
+        raise _fail(str(err)) from None
+    _print_run(run, game)
+    if json_file is not None:
+        json_file.write_text(json.dumps(run.to_json(), indent=1) + "\n")
+        console.print(f"numbers written to {json_file}")
+    if plot is not None:
+        plot_scores(run, plot)
+        console.print(f"score distributions drawn in {plot}")
     if records is not None:
         console.print(f"{count} records written to {records}/")
 
 
-def play_game(game: Game, seed: int) -> State:
-    """One game between random players (who see only their own views)."""
-    state = game.new_state(seed)
-    rng = random.Random(seed)
-    while not state.is_over:
-        state.apply(random_action(state.view(state.current_player), rng))
-    return state
+def _print_run(run: Run, game: Game) -> None:
+    table = Table(title=f"{len(run.games)} games of {run.game_id} ({game.title}), {run.players} players, seeds "
+                        f"{run.seed}..{run.seed + len(run.games) - 1}", title_justify="left")
+    for name, justify in (("bot", "left"), ("games", "right"), ("win rate", "right"), ("95% interval", "right"),
+                          ("mean score", "right"), ("sd", "right"), ("mean move", "right"), ("worst move", "right")):
+        table.add_column(name, justify=justify, no_wrap=name == "bot")  # type: ignore[arg-type]
+    for s in run.summaries():
+        mean, sd = mean_sd(s.scores)
+        low, high = s.interval
+        table.add_row(s.bot, str(s.games), f"{s.win_rate:.1%}", f"{low:.1%} to {high:.1%}", f"{mean:.2f}",
+                      f"{sd:.2f}", _ms(s.mean_move), _ms(s.worst))
+    console.print(table)
+    better = "highest" if game.high_score_wins else "lowest"
+    console.print(f"The {better} total wins; a shared win counts as a fraction. Seats rotate from game to game.")
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+@app.command()
+def tournament(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")],
+    bots: BotList,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
+                                                "game's smallest number).")] = None,
+    count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games in all.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores).")] = None,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write the numbers here as JSON.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings into this PNG.")] = None,
+    option: OptionList = None,
+) -> None:
+    """Every bot meets every other in rotated seatings: an openskill ratings table and the head-to-head matrix."""
+    cls = _class(game_id)
+    game = _load(game_id, players or cls.min_players, option)
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        with _progress() as progress:
+            task = progress.add_task(f"{game_id} tournament", total=count)
+            result = sim_tournament(game_id, game.players, specs, games=count, seed=seed, options=game.options,
+                                    jobs=jobs, progress=lambda k: progress.advance(task, k))
+    except (DreizehnError, ValueError) as err:
+        raise _fail(str(err)) from None
+    ratings = result.ratings()
+    table = Table(title=f"{len(result.run.games)} games of {game_id}, {game.players} players: ratings",
+                  title_justify="left")
+    for name in ("rank", "bot", "rating (mu - 3 sigma)", "mu", "sigma"):
+        table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name == "bot")
+    for place, r in enumerate(ratings, 1):
+        table.add_row(str(place), r.bot, f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}")
+    console.print(table)
+    pairs = result.head_to_head()
+    names = [r.bot for r in ratings]
+    matrix = Table(title="head to head: the row bot's score against the column bot (1 ahead, 1/2 level)",
+                   title_justify="left")
+    matrix.add_column("", no_wrap=True)
+    for name in names:
+        matrix.add_column(name, justify="right")
+    for a in names:
+        cells = []
+        for b in names:
+            score, met = pairs.get((a, b), (0.0, 0))
+            cells.append("" if a == b or not met else f"{score / met:.0%} of {met}")
+        matrix.add_row(a, *cells)
+    console.print(matrix)
+    if json_file is not None:
+        doc = {"game": game_id, "players": game.players, "games": len(result.run.games), "seed": seed,
+               "ratings": [{"bot": r.bot, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in ratings],
+               "head_to_head": [{"bot": a, "against": b, "score": s, "games": m} for (a, b), (s, m) in pairs.items()]}
+        json_file.write_text(json.dumps(doc, indent=1) + "\n")
+        console.print(f"numbers written to {json_file}")
+    if plot is not None:
+        plot_ratings(result, plot)
+        console.print(f"ratings drawn in {plot}")
 
 
 @app.command()
@@ -192,13 +272,21 @@ def demo(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")] = "knizia13",
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    bots: BotList = "heuristic,random",
     option: OptionList = None,
 ) -> None:
     """Play one game between bots and print its course and scores."""
     cls = _class(game_id)
     game = _load(game_id, players or min(4, cls.max_players), option)
-    console.print(f"[bold]{cls.title}[/] ({game_id}), {game.players} random players, seed {seed}")
-    print_course(play_game(game, seed))
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        seats = seating(specs, game.players, 0)
+        _, state = play(game, seats, seed)
+    except (DreizehnError, ValueError) as err:
+        raise _fail(str(err)) from None
+    console.print(f"[bold]{cls.title}[/] ({game_id}), seed {seed}: " +
+                  ", ".join(f"seat {seat} {bot}" for seat, bot in enumerate(seats)), highlight=False)
+    print_course(state)
 
 
 def _class(game_id: str) -> type[Game]:

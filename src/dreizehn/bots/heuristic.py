@@ -1,0 +1,45 @@
+"""``heuristic``: plays each game by its rulebook's own advice, from the view alone (see :mod:`.heuristics`).
+
+13: never over 13 when a safe play exists, the cheapest take otherwise (majority rule in mind), nasty fours dumped
+where they hurt others. Three Thirteen: go out as soon as possible, take the top discard when it builds a meld,
+discard to keep the fewest penalty points and the most promising cards. Holzwurm: "go out" or "collect points" by the
+plus cards in hand, and watch the end.
+
+Ties are broken by the ``rng`` given to :meth:`HeuristicBot.act`, so the bot is not predictable, yet deterministic
+for a given ``rng``.
+
+>>> import random, dreizehn
+>>> game = dreizehn.load_game("holzwurm", players=4)
+>>> state = game.new_state(seed=1)
+>>> bot = HeuristicBot(game)
+>>> bot.act(state.view(state.current_player), random.Random(0)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.heuristics import HEURISTICS
+from dreizehn.core.game import View
+
+
+@register_bot
+class HeuristicBot(Bot):
+    """``heuristic``: the rulebooks' advice for each game, decided from the view alone."""
+
+    name: ClassVar[str] = "heuristic"
+
+    def act(self, view: View, rng: random.Random) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} is not to move")
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            heuristic = HEURISTICS[view.game_id]
+        except KeyError:
+            raise ValueError(f"the heuristic bot does not know the game {view.game_id!r}") from None
+        return heuristic(view, rng)

@@ -1,0 +1,345 @@
+"""Play many games between bots: seats rotated, on several processes, reproducible whatever the number of processes.
+
+Game ``i`` of a run uses the seed ``seed + i`` for its deal and for every bot's random generator, and seats the bots
+rotated by ``i`` places, so the same seed gives the same games for the same bots and budgets (in iteration mode),
+whether they are played on one process or on many.
+
+>>> result = simulate("knizia13", 3, ["heuristic", "random"], games=3, seed=1, jobs=1)
+>>> [len(g.seats) for g in result.games], result.games[1].seats
+([3, 3, 3], ('random', 'heuristic', 'random'))
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dreizehn.bots.base import make_bot
+from dreizehn.core.game import Game, State
+from dreizehn.core.record import save as save_record
+from dreizehn.core.registry import load_game
+from dreizehn.stats import mean_sd, ranks, wilson_interval
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: who sat where, the totals, each seat's share of the win and its move times."""
+
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    totals: tuple[int, ...]
+    shares: tuple[float, ...]
+    ranks: tuple[float, ...]
+    move_times: tuple[tuple[float, int, float], ...]
+    """Per seat: total seconds spent deciding, number of moves, the longest move in seconds."""
+    actions: int
+
+
+@dataclass
+class BotSummary:
+    """The numbers of one bot over a run (every seat it held)."""
+
+    bot: str
+    games: int = 0
+    wins: float = 0.0
+    scores: list[int] = field(default_factory=list)
+    think: float = 0.0
+    moves: int = 0
+    worst: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_move(self) -> float:
+        return self.think / self.moves if self.moves else 0.0
+
+
+@dataclass
+class Run:
+    """The games of one simulation, in game order."""
+
+    game_id: str
+    players: int
+    options: dict[str, object]
+    bots: tuple[str, ...]
+    seed: int
+    games: list[GameResult]
+
+    def summaries(self) -> list[BotSummary]:
+        """One summary per distinct bot, in the order the bots were named. A bot seated twice in a game counts once
+        for that game's win (its best share) and with every seat for its scores."""
+        table: dict[str, BotSummary] = {bot: BotSummary(bot) for bot in dict.fromkeys(self.bots)}
+        for game in self.games:
+            share: dict[str, float] = {}
+            for seat, bot in enumerate(game.seats):
+                summary = table[bot]
+                summary.scores.append(game.totals[seat])
+                think, moves, worst = game.move_times[seat]
+                summary.think += think
+                summary.moves += moves
+                summary.worst = max(summary.worst, worst)
+                share[bot] = share.get(bot, 0.0) + game.shares[seat]
+            for bot, won in share.items():
+                table[bot].games += 1
+                table[bot].wins += won
+        return list(table.values())
+
+    def to_json(self) -> dict[str, object]:
+        """The run's numbers, ready for ``json.dump``."""
+        out = []
+        for s in self.summaries():
+            mean, sd = mean_sd(s.scores)
+            low, high = s.interval
+            out.append({"bot": s.bot, "games": s.games, "wins": s.wins, "win_rate": s.win_rate,
+                        "win_rate_95": [low, high], "score_mean": mean, "score_sd": sd,
+                        "move_mean_s": s.mean_move, "move_worst_s": s.worst})
+        return {
+            "game": self.game_id, "players": self.players, "options": self.options, "bots": list(self.bots),
+            "seed": self.seed, "games": len(self.games), "summary": out,
+            "results": [{"seed": g.seed, "seats": list(g.seats), "totals": list(g.totals)} for g in self.games],
+        }
+
+
+def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
+    """The bots of game ``index``: the list filled up to ``players`` seats by repeating its last bot, then rotated
+    by ``index`` places.
+
+    >>> seating(["ismcts", "heuristic"], 4, 1)
+    ('heuristic', 'ismcts', 'heuristic', 'heuristic')
+    """
+    if not bots:
+        raise ValueError("name at least one bot")
+    if len(bots) > players:
+        raise ValueError(f"{len(bots)} bots named for {players} seats")
+    filled = list(bots) + [bots[-1]] * (players - len(bots))
+    shift = index % players
+    return tuple(filled[-shift:] + filled[:-shift]) if shift else tuple(filled)
+
+
+def play(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> tuple[GameResult, State]:
+    """Play one game; each seat's bot gets only its view and its own random generator."""
+    bots = [make_bot(spec, game) for spec in seats]
+    rngs = [random.Random(f"{seed}:bot:{seat}") for seat in range(game.players)]
+    state = game.new_state(seed)
+    think = [0.0] * game.players
+    moves = [0] * game.players
+    worst = [0.0] * game.players
+    clock = time.perf_counter
+    while not state.is_over:
+        seat = state.current_player
+        view = state.view(seat)
+        start = clock()
+        action = bots[seat].act(view, rngs[seat])
+        spent = clock() - start
+        think[seat] += spent
+        moves[seat] += 1
+        worst[seat] = max(worst[seat], spent)
+        state.apply(action)
+    totals = state.totals
+    result = GameResult(
+        index=index, seed=seed, seats=tuple(seats), totals=totals, shares=state.returns(),
+        ranks=tuple(ranks(totals, game.high_score_wins)),
+        move_times=tuple(zip(think, moves, worst, strict=True)), actions=len(state.history),
+    )
+    return result, state
+
+
+@dataclass(frozen=True)
+class _Job:
+    game_id: str
+    players: int
+    options: Mapping[str, object]
+    seed: int
+    records: str | None
+    tasks: tuple[tuple[int, tuple[str, ...]], ...]
+
+
+def _run_job(job: _Job) -> list[GameResult]:
+    game = load_game(job.game_id, job.players, job.options)
+    out = []
+    for index, seats in job.tasks:
+        result, state = play(game, seats, job.seed + index, index)
+        if job.records is not None:
+            save_record(state, Path(job.records) / f"{job.game_id}-{job.seed + index:06d}.json", names=list(seats))
+        out.append(result)
+    return out
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def run_games(
+    game_id: str,
+    players: int,
+    plan: Sequence[tuple[str, ...]],
+    *,
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    jobs: int | None = None,
+    records: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play one game per entry of ``plan`` (its seating), game ``i`` with seed ``seed + i``; results in game order."""
+    options = dict(options or {})
+    game = load_game(game_id, players, options)  # refuse bad input before starting processes
+    for seats in plan:
+        for spec in dict.fromkeys(seats):
+            make_bot(spec, game)
+    if records is not None:
+        Path(records).mkdir(parents=True, exist_ok=True)
+    tasks = list(enumerate(plan))
+    jobs = max(1, min(jobs or default_jobs(), len(tasks) or 1))
+    record_dir = None if records is None else str(records)
+    if jobs == 1:
+        results = []
+        for index, seats in tasks:
+            results.extend(_run_job(_Job(game_id, players, options, seed, record_dir, ((index, seats),))))
+            if progress:
+                progress(1)
+        return results
+    chunk = max(1, min(8, len(tasks) // (jobs * 4) or 1))
+    batches = [tuple(tasks[i : i + chunk]) for i in range(0, len(tasks), chunk)]
+    results = []
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        for batch in pool.map(_run_job, (_Job(game_id, players, options, seed, record_dir, b) for b in batches)):
+            results.extend(batch)
+            if progress:
+                progress(len(batch))
+    return sorted(results, key=lambda r: r.index)
+
+
+def simulate(
+    game_id: str,
+    players: int,
+    bots: Sequence[str],
+    *,
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    jobs: int | None = None,
+    records: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Run:
+    """Play ``games`` games between ``bots`` (seats filled and rotated by :func:`seating`)."""
+    plan = [seating(bots, players, i) for i in range(games)]
+    results = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, records=records,
+                        progress=progress)
+    return Run(game_id, players, dict(options or {}), tuple(bots), seed, results)
+
+
+def pairings(bots: Sequence[str], players: int, games: int) -> Iterator[tuple[str, ...]]:
+    """The seatings of a round-robin tournament: every pair of bots in turn, the seats alternating between the two
+    and rotated, until ``games`` games.
+
+    >>> list(pairings(["a", "b", "c"], 2, 6))
+    [('a', 'b'), ('a', 'c'), ('b', 'c'), ('b', 'a'), ('c', 'a'), ('c', 'b')]
+    """
+    distinct = list(dict.fromkeys(bots))
+    if len(distinct) < 2:
+        raise ValueError("a tournament needs at least two different bots")
+    pairs = [(a, b) for i, a in enumerate(distinct) for b in distinct[i + 1 :]]
+    produced = 0
+    rotation = 0
+    while produced < games:
+        for a, b in pairs:
+            if produced == games:
+                return
+            seats = tuple(a if s % 2 == 0 else b for s in range(players))
+            shift = rotation % players
+            yield seats[shift:] + seats[:shift] if shift else seats
+            produced += 1
+        rotation += 1
+
+
+
+@dataclass
+class Rating:
+    """A bot's openskill rating: ``mu`` with uncertainty ``sigma``; ``ordinal`` = mu - 3 sigma ranks the table."""
+
+    bot: str
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class Tournament:
+    """A round-robin between bots: the games, the ratings and the head-to-head results."""
+
+    run: Run
+
+    def _bot_ranks(self, game: GameResult) -> dict[str, float]:
+        """Each bot's mean place (1 = best) over the seats it held in a game."""
+        places: dict[str, list[float]] = {}
+        for seat, bot in enumerate(game.seats):
+            places.setdefault(bot, []).append(game.ranks[seat])
+        return {bot: sum(p) / len(p) for bot, p in places.items()}
+
+    def ratings(self) -> list[Rating]:
+        """openskill (Plackett-Luce) ratings from every game, best first."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        bots = list(dict.fromkeys(self.run.bots))
+        current = {bot: model.rating(name=bot) for bot in bots}
+        for game in self.run.games:
+            placed = self._bot_ranks(game)
+            names = list(placed)
+            teams = [[current[name]] for name in names]
+            rated = model.rate(teams, ranks=[placed[name] for name in names])
+            for name, team in zip(names, rated, strict=True):
+                current[name] = team[0]
+        table = [Rating(bot, current[bot].mu, current[bot].sigma) for bot in bots]
+        return sorted(table, key=lambda r: -r.ordinal)
+
+    def head_to_head(self) -> dict[tuple[str, str], tuple[float, int]]:
+        """For each ordered pair (a, b) that met: a's score against b (1 per game a finished ahead, 1/2 per tie) and
+        the number of games they met in."""
+        out: dict[tuple[str, str], tuple[float, int]] = {}
+        for game in self.run.games:
+            placed = self._bot_ranks(game)
+            for a, ra in placed.items():
+                for b, rb in placed.items():
+                    if a == b:
+                        continue
+                    score, count = out.get((a, b), (0.0, 0))
+                    out[(a, b)] = (score + (1.0 if ra < rb else 0.5 if ra == rb else 0.0), count + 1)
+        return out
+
+
+def tournament(
+    game_id: str,
+    players: int,
+    bots: Sequence[str],
+    *,
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    jobs: int | None = None,
+    records: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Tournament:
+    """Every bot meets every other in rotated seatings (:func:`pairings`), ``games`` games in all."""
+    plan = list(pairings(bots, players, games))
+    results = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, records=records,
+                        progress=progress)
+    return Tournament(Run(game_id, players, dict(options or {}), tuple(dict.fromkeys(bots)), seed, results))

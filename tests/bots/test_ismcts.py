@@ -1,0 +1,227 @@
+"""The ``ismcts`` bot: legal, deterministic, view-only, within its time budget, sensible, and strict about options."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import gc
+import random
+import time
+
+import pytest
+
+import dreizehn
+from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.bots.random_bot import random_action
+from dreizehn.core.game import Game, State, View
+from dreizehn.games.holzwurm import HolzwurmState
+from dreizehn.games.knizia13 import Knizia13State
+
+CASES = [
+    ("knizia13", 3),
+    ("knizia13", 4),
+    ("knizia13", 6),
+    ("three-thirteen", 2),
+    ("three-thirteen", 4),
+    ("holzwurm", 2),
+    ("holzwurm", 4),
+    ("holzwurm", 6),
+]
+
+
+def random_views(game: Game, count: int, seed: int) -> list[View]:
+    """``count`` views of the seat to move, drawn over random games (random players)."""
+    rng = random.Random(seed)
+    views: list[View] = []
+    number = 0
+    while len(views) < count:
+        state = game.new_state(seed * 1000 + number)
+        number += 1
+        seen: list[View] = []
+        while not state.is_over:
+            view = state.view(state.current_player)
+            seen.append(view)
+            state.apply(random_action(view, rng))
+        views.extend(rng.sample(seen, min(len(seen), 4, count - len(views))))
+    return views
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_legal_actions_over_random_positions(game_id: str, players: int) -> None:
+    game = dreizehn.load_game(game_id, players)
+    bot = IsmctsBot(game, iterations=12)
+    rng = random.Random(3)
+    for view in random_views(game, 13, seed=players):
+        action = bot.act(view, rng)
+        assert isinstance(action, int)
+        assert action in view.legal_actions
+
+
+@pytest.mark.parametrize("horizon", ["stage", "game"])
+@pytest.mark.parametrize("reward", ["margin", "win"])
+@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+def test_options_give_legal_actions(game_id: str, horizon: str, reward: str) -> None:
+    game = dreizehn.load_game(game_id, 3)
+    bot = IsmctsBot(game, iterations=15, horizon=horizon, reward=reward)
+    for view in random_views(game, 3, seed=11):
+        assert bot.act(view, random.Random(0)) in view.legal_actions
+
+
+@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+def test_deterministic_for_a_seed(game_id: str) -> None:
+    game = dreizehn.load_game(game_id, 4)
+    views = [v for v in random_views(game, 8, seed=5) if len(v.legal_actions) > 1]
+    assert views
+    for view in views:
+        first = IsmctsBot(game, iterations=60)
+        second = IsmctsBot(game, iterations=60)
+        a = first.act(view, random.Random(42))
+        b = second.act(copy.deepcopy(view), random.Random(42))
+        assert a == b
+        assert first.last_stats == second.last_stats
+        assert first.last_iterations == 60
+        assert sum(s.visits for s in first.last_stats) == 60
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through references (the gc's view), classes and modules aside."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type) or type(obj).__name__ == "module":
+            continue
+        seen[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+def test_only_the_view_is_used(game_id: str) -> None:
+    game = dreizehn.load_game(game_id, 4)
+    state = game.new_state(seed=9)
+    rng = random.Random(0)
+    for _ in range(7):
+        state.apply(random_action(state.view(state.current_player), rng))
+    view = state.view(state.current_player)
+    # Nothing of the real game is reachable from what the bot receives.
+    assert not any(isinstance(obj, State) for obj in _reachable(view))
+    before = [state.view(seat) for seat in range(4)]
+    action = IsmctsBot(game, iterations=40).act(view, random.Random(1))
+    assert action in state.legal_actions()
+    assert [state.view(seat) for seat in range(4)] == before  # the real game is untouched
+    # A view rebuilt field by field (no engine object behind it) gives the same search.
+    rebuilt = dataclasses.replace(view)
+    assert IsmctsBot(game, iterations=40).act(rebuilt, random.Random(1)) == action
+
+
+@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+def test_time_budget(game_id: str) -> None:
+    game = dreizehn.load_game(game_id, 4)
+    view = next(v for v in random_views(game, 6, seed=2) if len(v.legal_actions) > 1)
+    bot = IsmctsBot(game, time=0.1)
+    start = time.perf_counter()
+    assert bot.act(view, random.Random(0)) in view.legal_actions
+    elapsed = time.perf_counter() - start
+    assert elapsed < 0.5
+    assert bot.last_iterations >= 1
+
+
+def test_time_zero_runs_one_iteration() -> None:
+    game = dreizehn.load_game("knizia13", 4)
+    state = game.new_state(seed=1)
+    bot = IsmctsBot(game, time=0)
+    assert bot.act(state.view(state.current_player), random.Random(0)) in state.legal_actions()
+    assert bot.last_iterations == 1
+
+
+def test_plays_out_for_the_bonus_in_holzwurm() -> None:
+    # Seat 0 holds one card, the grey 2, and a yellow row of three cards lies. Playing the 2 onto a new row empties
+    # its hand: the game ends and it scores +30 (H14a, H15). Playing it onto the row takes the row (2 <= 3 cards,
+    # H12): -21 points of yellow cards and a fate card in hand, and the game goes on.
+    game = dreizehn.load_game("holzwurm", 4, {"games": 1})
+    grey_two, row = 55, (4, 6, 8)  # N2; Y5, Y7, Y9
+    states = (game.new_state(seed) for seed in range(100))
+    state = next(s for s in states if isinstance(s, HolzwurmState) and not {grey_two, *row} & set(s.fate))
+    assert isinstance(state, HolzwurmState)
+    hands = state.hands
+    rest = [k for k in hands[0] if k != grey_two]
+    for hand in hands:
+        hand[:] = [k for k in hand if k not in (grey_two, *row)]
+    hands[0][:] = [grey_two]
+    hands[1][:] = sorted(hands[1] + rest)
+    state.rows[0] = row
+    state.row_colour[0] = 0
+    state._index_rows()
+    assert state.current_player == 0
+    assert sorted(state.all_cards()) == sorted(game.deck)
+    view = state.view(0)
+    ends = {}
+    for action in view.legal_actions:
+        trial = state.copy()
+        trial.apply(action)
+        ends[action] = trial.is_over
+    assert sorted(ends.values()) == [False, True]
+    best = IsmctsBot(game, iterations=100).act(view, random.Random(0))
+    assert ends[best], "the bot did not play out its last card for the +30"
+
+
+def test_avoids_a_big_target_in_13() -> None:
+    # 13 (K11): a card that pushes a target over 13 takes the cards that lay there. With a target loaded with nasty
+    # fours and a safe play elsewhere, the bot plays safe.
+    game = dreizehn.load_game("knizia13", 4)
+    for seed in range(3000):
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if state.is_over:
+                break
+            view = state.view(state.current_player)
+            costs = {}
+            for action in view.legal_actions:
+                trial = state.copy()
+                assert isinstance(trial, Knizia13State)
+                before = len(trial.taken[trial.current_player])
+                trial.apply(action)
+                if trial.stage != state.stage:
+                    break
+                costs[action] = len(trial.taken[state.current_player]) - before
+            else:
+                if costs and min(costs.values()) == 0 and max(costs.values()) >= 5:
+                    best = IsmctsBot(game, iterations=300).act(view, random.Random(0))
+                    assert costs[best] < 3, f"took {costs[best]} cards when a safe play existed: {costs}"
+                    return
+            state.apply(random_action(view, rng))
+    pytest.skip("no position with a safe play beside a big target")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"iterations": -1}, "iterations"),
+        ({"iterations": 2.5}, "iterations"),
+        ({"c": "x"}, "c"),
+        ({"time": "soon"}, "time"),
+        ({"horizon": "forever"}, "horizon"),
+        ({"reward": "money"}, "reward"),
+        ({"scale": 0}, "scale"),
+        ({"depth": 3}, "depth"),
+    ],
+)
+def test_bad_options(options: dict[str, object], words: str) -> None:
+    game = dreizehn.load_game("knizia13", 4)
+    with pytest.raises(ValueError, match=words):
+        IsmctsBot(game, **options)
+
+
+def test_found_by_name() -> None:
+    from dreizehn.bots.base import make_bot
+
+    game = dreizehn.load_game("holzwurm", 4)
+    bot = make_bot("ismcts:iterations=50:c=0.5:horizon=game", game)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.spec == "ismcts:iterations=50:c=0.5:horizon=game"
+    assert (bot.iterations, bot.c, bot.horizon) == (50, 0.5, "game")
+    assert IsmctsBot(game).iterations > 0
+    with pytest.raises(ValueError, match="iterations"):
+        make_bot("ismcts:iterations=-1", game)
