@@ -1,4 +1,4 @@
-"""Print the speed tables: random games through the public API, and the meld solver.
+"""Print the speed tables: random games through the public API, the meld solver, and the bots.
 
 Run with ``make bench`` (or ``python benchmarks/run.py [--seconds S]``). Timings belong here, never in a test.
 """
@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
+from benchmarks.bench_ismcts import speed_table
 from benchmarks.bench_melds import bench_melds
 
 
@@ -32,6 +33,18 @@ def bench_games(game_id: str, players: int, seconds: float, **options: object) -
         games += 1
         elapsed = time.perf_counter() - start
     return games / elapsed, actions / elapsed
+
+
+def heuristic_times() -> list[tuple[str, int, float, float]]:
+    """Mean and worst seconds per move of the heuristic bot over positions of random games."""
+    from benchmarks.bench_ismcts import ROWS, move_times, positions
+
+    rows = []
+    for game_id, players in ROWS:
+        game = dreizehn.load_game(game_id, players)
+        mean, worst = move_times(game, positions(game, 200), spec="heuristic")
+        rows.append((game_id, players, mean, worst))
+    return rows
 
 
 def main() -> None:
@@ -55,6 +68,15 @@ def main() -> None:
     print(f"{'what':<44}{'hands/s':>12}")
     for name, rate in bench_melds(args.seconds):
         print(f"{name:<44}{rate:>12,.0f}")
+    print()
+    print("Bots: ISMCTS iterations per second and time per move at its default budget (20 positions a row)")
+    print(f"{'game':<16}{'players':>8}{'iterations':>12}{'iter/s':>10}{'mean s/move':>13}{'worst s/move':>14}")
+    for game_id, players, default, rate, mean, worst in speed_table(20):
+        print(f"{game_id:<16}{players:>8}{default:>12}{rate:>10,.0f}{mean:>13.3f}{worst:>14.3f}", flush=True)
+    print()
+    print("Bots: heuristic time per move (200 positions a row)")
+    for game_id, players, mean, worst in heuristic_times():
+        print(f"{game_id:<16}{players:>8}  mean {mean * 1e6:8.0f} µs   worst {worst * 1e6:8.0f} µs")
 
 
 if __name__ == "__main__":

@@ -270,7 +270,6 @@ class IsmctsBot(Bot):
                 movers.append(mover)
                 node = best
             # Playout.
-            history = state.log
             steps = 0
             points: Sequence[int] | None = None
             while state.turn >= 0 and (whole_game or state.stage == root_stage):
@@ -283,10 +282,7 @@ class IsmctsBot(Bot):
                 if eager and not eager.isdisjoint(legal):
                     legal = [a for a in legal if a in eager]
                 action = legal[int(random_() * len(legal))]
-                # The action is legal: skip apply's checks of the input (the log is kept all the same).
-                seat = state.turn
-                state._apply(action)
-                history.append((seat, action))
+                state.apply_legal(action)
                 steps += 1
             rewards = score(state, root_stage, points, players)
             # Backup.

@@ -390,6 +390,13 @@ class State(ABC):
         self._apply(action)
         self.log.append((seat, action))
 
+    def apply_legal(self, action: int) -> None:
+        """Apply an action taken from :meth:`legal_actions`, skipping the checks of the input (for searches that
+        apply millions of actions; the rules are still enforced)."""
+        seat = self.turn
+        self._apply(action)
+        self.log.append((seat, action))
+
     @property
     def history(self) -> tuple[tuple[int, int], ...]:
         """Every action so far with the seat that made it."""
