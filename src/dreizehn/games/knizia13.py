@@ -140,6 +140,35 @@ def stage_points(taken: Sequence[Sequence[int]]) -> tuple[int, ...]:
     return tuple(points)
 
 
+def replay_plays(
+    plays: Sequence[tuple[int, int]], players: int
+) -> tuple[list[list[int]], list[int], list[list[int]]]:
+    """The targets, their sums and the taken piles after ``plays`` (seat, action) from the start of a stage (K11).
+
+    Every play is public, so anyone can follow the table and the taken piles this way (K18).
+    """
+    targets: list[list[int]] = [[], [], []]
+    sums = [0, 0, 0]
+    taken: list[list[int]] = [[] for _ in range(players)]
+    for seat, action in plays:
+        kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
+        total = sums[target] + CARD_VALUE[kind]
+        if total > 13:
+            taken[seat].extend(targets[target])
+            targets[target] = [kind]
+            sums[target] = CARD_VALUE[kind]
+        else:
+            targets[target].append(kind)
+            sums[target] = total
+    return targets, sums, taken
+
+
+def stage_plays(view: View) -> tuple[tuple[int, int], ...]:
+    """The plays of the stage in progress (of the last stage, once the game is over): every stage is 50 plays."""
+    played = len(view.history) % len(DECK) or (len(DECK) if view.is_over else 0)
+    return view.history[len(view.history) - played :]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Knizia13View(View):
     """What one seat may know (K18).
@@ -205,24 +234,10 @@ class Knizia13(Game):
         state.stage_no = view.stage
         state.dealer = view.dealer
         state.turn = view.current_player
-        # The targets and taken piles follow from the public plays of this stage (K11, K18); once the game is over,
-        # the last stage's table stays as it was.
-        played = len(view.history) % len(DECK) or (len(DECK) if view.is_over else 0)
-        stage_log = view.history[len(view.history) - played :]
+        # The targets and taken piles follow from the public plays of this stage (K11, K18).
+        stage_log = stage_plays(view)
         state.plays = len(stage_log)
-        targets: list[list[int]] = [[], [], []]
-        sums = [0, 0, 0]
-        taken: list[list[int]] = [[] for _ in range(n)]
-        for seat, action in stage_log:
-            kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
-            total = sums[target] + CARD_VALUE[kind]
-            if total > 13:
-                taken[seat].extend(targets[target])
-                targets[target] = [kind]
-                sums[target] = CARD_VALUE[kind]
-            else:
-                targets[target].append(kind)
-                sums[target] = total
+        targets, sums, taken = replay_plays(stage_log, n)
         state.targets, state.sums, state.taken = targets, sums, taken
         unseen = Counter(DECK)
         unseen.subtract(int(c) for c in view.hand)

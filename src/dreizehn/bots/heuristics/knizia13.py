@@ -24,10 +24,9 @@ from collections.abc import Sequence
 
 from dreizehn.bots.heuristics import pick_best
 from dreizehn.core.game import View
-from dreizehn.games.knizia13 import CARD_VALUE, DECK, NASTY, Knizia13View
+from dreizehn.games.knizia13 import CARD_VALUE, NASTY, Knizia13View, replay_plays, stage_plays
 
 LIMIT = 13
-STAGE_PLAYS = len(DECK)
 
 # Weights of the safe-play score, tuned in games against cautious bots (a random safe play, else the cheapest take):
 # against random players every setting wins nearly every game (benchmarks/strength_heuristic.py).
@@ -50,22 +49,9 @@ def taken_piles(view: Knizia13View) -> list[list[int]]:
     """Each seat's taken pile in this stage, from the view (``open_piles``) or rebuilt from the public plays."""
     if view.taken is not None:
         return [[int(c) for c in pile] for pile in view.taken]
-    played = len(view.history) % STAGE_PLAYS
-    log = view.history[len(view.history) - played :] if played else ()
-    targets: list[list[int]] = [[], [], []]
-    sums = [0, 0, 0]
-    taken: list[list[int]] = [[] for _ in range(view.players)]
-    for seat, action in log:
-        kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
-        total = sums[target] + CARD_VALUE[kind]
-        if total > LIMIT:
-            taken[seat].extend(targets[target])
-            targets[target] = [kind]
-            sums[target] = CARD_VALUE[kind]
-        else:
-            targets[target].append(kind)
-            sums[target] = total
-    return taken
+    if view.is_over:
+        return [[] for _ in range(view.players)]
+    return replay_plays(stage_plays(view), view.players)[2]
 
 
 def colour_counts(taken: Sequence[Sequence[int]]) -> list[list[int]]:
