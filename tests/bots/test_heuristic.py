@@ -1,6 +1,6 @@
 """The ``heuristic`` bot: legal from views alone, deterministic given its rng, and following each rulebook's advice.
 
-Its strength (one heuristic against three random bots) is measured in ``benchmarks/strength_heuristic.py``, never
+Its strength (one heuristic against three random bots) is measured in ``benchmarks/strength.py``, never
 asserted here on a few games.
 """
 

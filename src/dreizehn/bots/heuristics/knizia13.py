@@ -29,7 +29,7 @@ from dreizehn.games.knizia13 import CARD_VALUE, NASTY, Knizia13View, replay_play
 LIMIT = 13
 
 # Weights of the safe-play score, tuned in games against cautious bots (a random safe play, else the cheapest take):
-# against random players every setting wins nearly every game (benchmarks/strength_heuristic.py).
+# against random players every setting wins nearly every game (benchmarks/strength.py).
 W_VALUE = 2.0
 """Per point of the card played: high cards are the ones that go over later, so play them while they fit."""
 W_KEEP = 2.0
