@@ -43,7 +43,7 @@ def main() -> None:
             summary = run.summaries()[0]
             low, high = summary.interval
             print(f"{game_id:<16}{bot:<12}{opponent:<12}{summary.games:>7}{summary.win_rate:>10.1%}"
-                  f"{f'{low:.1%} to {high:.1%}':>18}{summary.mean_move * 1000:>9.1f}ms"
+                  f"{f'{low:.1%} to {high:.1%}':>18}{summary.mean_move * 1000:>9.2f}ms"
                   f"{time.perf_counter() - start:>9.0f}", flush=True)
 
 
