@@ -272,9 +272,17 @@ class State(ABC):
     turn: int
     """The seat to move, -1 once the game is over."""
 
-    def _init_base(self, game: Game, seed: int, forced: Sequence[Sequence[int]] | None = None) -> None:
+    def _init_base(
+        self,
+        game: Game,
+        seed: int,
+        forced: Sequence[Sequence[int]] | None = None,
+        options: Mapping[str, Option] | None = None,
+    ) -> None:
+        """Set up the shared fields; ``options`` (already resolved, as a view holds them) skips drawing the
+        ``"random"`` seats from ``seed``."""
         self.game = game
-        self.options = game.resolved_options(seed)
+        self.options = dict(options) if options is not None else game.resolved_options(seed)
         self._seed = seed
         self._shuffle_no = 0
         self._forced: list[tuple[int, ...]] | None = [tuple(s) for s in forced] if forced is not None else None

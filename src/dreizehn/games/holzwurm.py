@@ -272,8 +272,7 @@ class Holzwurm(Game):
         assert isinstance(view, HolzwurmView)
         n = self.players
         state = HolzwurmState.__new__(HolzwurmState)
-        state._init_base(self, rng.getrandbits(63))
-        state.options = dict(view.options)
+        state._init_base(self, rng.getrandbits(63), options=view.options)
         state.log = list(view.history)
         state.stage_scores = list(view.stage_scores)
         state.games = int(view.options["games"])

@@ -226,8 +226,7 @@ class Knizia13(Game):
         assert isinstance(view, Knizia13View)
         n = self.players
         state = Knizia13State.__new__(Knizia13State)
-        state._init_base(self, rng.getrandbits(63))
-        state.options = dict(view.options)
+        state._init_base(self, rng.getrandbits(63), options=view.options)
         state.log = list(view.history)
         state.stage_scores = list(view.stage_scores)
         state.stages = self.stages

@@ -263,8 +263,7 @@ class ThreeThirteen(Game):
         assert isinstance(view, ThreeThirteenView)
         n = self.players
         state = ThreeThirteenState.__new__(ThreeThirteenState)
-        state._init_base(self, rng.getrandbits(63))
-        state.options = dict(view.options)
+        state._init_base(self, rng.getrandbits(63), options=view.options)
         state._set_flags()
         state.log = list(view.history)
         state.stage_scores = list(view.stage_scores)
