@@ -2,27 +2,120 @@
 
 Run with ``python benchmarks/strength.py --games 1000 [--jobs J] [--game G ...] [--matchup BOT,OPPONENT ...]``.
 The default match-ups are the project's targets at 4 players: one ``heuristic`` against three ``random`` (a fair
-share is 25%) and one ``ismcts`` (default budget) against three ``heuristic``. Game i uses seed ``seed + i``; a win
-shared by k players counts 1/k. Three Thirteen is played under ``stock_out=end-round`` with ``--end-round``.
+share is 25%) and one ``ismcts`` (default budget) against three ``heuristic``. Game i uses seed ``seed + i`` and the
+seating rotated by i places; a win shared by k players counts 1/k. Three Thirteen is played under
+``stock_out=end-round`` with ``--end-round``.
+
+Long runs (an ISMCTS game takes seconds) can be played in parts: with ``--results FILE`` every finished game is
+appended to FILE (one JSON line), a later run with the same arguments plays only the games still missing, and
+``--minutes M`` stops starting new games after M minutes. The lines carry a fingerprint of the bots' and games'
+source; games played by other code are not counted (the table says how many were left out), so a part played before
+a change to a bot never mixes with one played after it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from dreizehn.sim import simulate
+from dreizehn.sim import GameResult, Run, run_games, seating
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 MATCHUPS = (("heuristic", "random"), ("ismcts", "heuristic"))
+SOURCE = Path(__file__).resolve().parent.parent / "src" / "dreizehn"
+PART = 10
+"""Games per part between two saves, per process."""
+
+
+def fingerprint() -> str:
+    """A hash of the source that decides how the bots play: ``dreizehn/bots``, ``dreizehn/games`` and ``sim.py``."""
+    digest = hashlib.sha256()
+    files = sorted([*SOURCE.glob("bots/**/*.py"), *SOURCE.glob("games/*.py"), SOURCE / "sim.py"])
+    for path in files:
+        digest.update(path.relative_to(SOURCE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _key(game_id: str, players: int, options: Mapping[str, object], bots: tuple[str, str], seed: int) -> str:
+    return json.dumps([game_id, players, dict(sorted(options.items())), list(bots), seed])
+
+
+def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult], int]:
+    """The saved games of one match-up played by this code, by game index, and how many by other code."""
+    games: dict[int, GameResult] = {}
+    other = 0
+    if path is None or not path.exists():
+        return games, other
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if row["key"] != key:
+                continue
+            if row["code"] != code:
+                other += 1
+                continue
+            r = row["result"]
+            games[r["index"]] = GameResult(
+                index=r["index"], seed=r["seed"], seats=tuple(r["seats"]), totals=tuple(r["totals"]),
+                shares=tuple(r["shares"]), ranks=tuple(r["ranks"]),
+                move_times=tuple(tuple(t) for t in r["move_times"]),
+                actions=r["actions"],
+            )
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{path}:{n}: not a saved game ({error})") from None
+    return games, other
+
+
+def _save(path: Path, key: str, code: str, results: list[GameResult]) -> None:
+    with path.open("a") as out:
+        for r in results:
+            row = {"key": key, "code": code, "result": {
+                "index": r.index, "seed": r.seed, "seats": list(r.seats), "totals": list(r.totals),
+                "shares": list(r.shares), "ranks": list(r.ranks), "move_times": [list(t) for t in r.move_times],
+                "actions": r.actions}}
+            out.write(json.dumps(row) + "\n")
+
+
+def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed: int, options: dict[str, object],
+            jobs: int | None, results: Path | None, deadline: float | None) -> tuple[Run, int]:
+    """Play (or resume) one match-up; the run holds the games played so far, in order, and the count left out."""
+    code = fingerprint()
+    key = _key(game_id, players, options, bots, seed)
+    done, other = _load(results, key, code)
+    missing = [i for i in range(games) if i not in done]
+    part = PART * (jobs or 2)
+    while missing and (deadline is None or time.time() < deadline):
+        batch, missing = missing[:part], missing[part:]
+        # consecutive indices run as one plan; a gap (a game saved earlier) splits the batch
+        runs: list[list[int]] = []
+        for i in batch:
+            if runs and runs[-1][-1] + 1 == i:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for indices in runs:
+            plan = [seating(list(bots), players, i) for i in indices]
+            played = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, start=indices[0])
+            if results is not None:
+                _save(results, key, code, played)
+            for r in played:
+                done[r.index] = r
+    ordered = [done[i] for i in sorted(done) if i < games]
+    return Run(game_id, players, options, bots, seed, ordered), other
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="games per row (default 1000)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
@@ -30,21 +123,31 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
     parser.add_argument("--matchup", action="append", help="BOT,OPPONENT (repeatable)")
     parser.add_argument("--end-round", action="store_true", help="Three Thirteen under stock_out=end-round")
+    parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
+    parser.add_argument("--minutes", type=float, help="start no new games after this many minutes")
     args = parser.parse_args()
-    matchups = [tuple(m.split(",", 1)) for m in args.matchup] if args.matchup else list(MATCHUPS)
+    matchups: list[tuple[str, str]] = []
+    for m in args.matchup or [",".join(m) for m in MATCHUPS]:
+        bot, comma, opponent = m.partition(",")
+        if not comma or not bot or not opponent:
+            parser.error(f"--matchup takes BOT,OPPONENT, not {m!r}")
+        matchups.append((bot, opponent))
+    deadline = None if args.minutes is None else time.time() + args.minutes * 60
     print(f"{'game':<16}{'bot':<12}{'against':<12}{'games':>7}{'win rate':>10}{'95% interval':>18}"
-          f"{'mean move':>11}{'seconds':>9}")
+          f"{'mean move':>11}{'worst':>9}{'seconds':>9}")
     for game_id in args.game or GAMES:
-        options = {"stock_out": "end-round"} if game_id == "three-thirteen" and args.end_round else {}
+        options: dict[str, object] = {"stock_out": "end-round"} if game_id == "three-thirteen" and args.end_round \
+            else {}
         for bot, opponent in matchups:
             start = time.perf_counter()
-            run = simulate(game_id, args.players, [bot, opponent], games=args.games, seed=args.seed,
-                           options=options, jobs=args.jobs)
+            run, other = measure(game_id, args.players, (bot, opponent), args.games, args.seed, options, args.jobs,
+                                 args.results, deadline)
             summary = run.summaries()[0]
             low, high = summary.interval
+            note = f"  ({other} games by other code left out)" if other else ""
             print(f"{game_id:<16}{bot:<12}{opponent:<12}{summary.games:>7}{summary.win_rate:>10.1%}"
                   f"{f'{low:.1%} to {high:.1%}':>18}{summary.mean_move * 1000:>9.2f}ms"
-                  f"{time.perf_counter() - start:>9.0f}", flush=True)
+                  f"{summary.worst * 1000:>7.0f}ms{time.perf_counter() - start:>9.0f}{note}", flush=True)
 
 
 if __name__ == "__main__":

@@ -193,8 +193,11 @@ def run_games(
     jobs: int | None = None,
     records: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    start: int = 0,
 ) -> list[GameResult]:
-    """Play one game per entry of ``plan`` (its seating), game ``i`` with seed ``seed + i``; results in game order."""
+    """Play one game per entry of ``plan`` (its seating), the ``i``-th as game ``start + i`` with seed
+    ``seed + start + i``; results in game order. ``start`` lets a long run be played in parts that add up to the
+    same games as one run."""
     options = dict(options or {})
     game = load_game(game_id, players, options)  # refuse bad input before starting processes
     for seats in plan:
@@ -202,7 +205,7 @@ def run_games(
             make_bot(spec, game)
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
-    tasks = list(enumerate(plan))
+    tasks = list(enumerate(plan, start))
     jobs = max(1, min(jobs or default_jobs(), len(tasks) or 1))
     record_dir = None if records is None else str(records)
     if jobs == 1:

@@ -67,6 +67,41 @@ def test_options_give_legal_actions(game_id: str, horizon: str, reward: str) -> 
         assert bot.act(view, random.Random(0)) in view.legal_actions
 
 
+@pytest.mark.parametrize(("root", "playout", "cutoff"), [("ucb", "random", 12), ("paired", "greedy", 0),
+                                                         ("paired", "random", 2), ("ucb", "greedy", 4)])
+@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+def test_search_variants_give_legal_actions(game_id: str, root: str, playout: str, cutoff: int) -> None:
+    game = dreizehn.load_game(game_id, 2 if game_id == "three-thirteen" else 3)
+    bot = IsmctsBot(game, iterations=20, root=root, playout=playout, cutoff=cutoff)
+    assert bot.root == root
+    for view in random_views(game, 4, seed=12):
+        assert bot.act(view, random.Random(0)) in view.legal_actions
+
+
+def test_root_defaults_per_game() -> None:
+    assert IsmctsBot(dreizehn.load_game("three-thirteen", 2)).root == "paired"
+    assert IsmctsBot(dreizehn.load_game("knizia13", 4)).root == "ucb"
+    assert IsmctsBot(dreizehn.load_game("holzwurm", 4), root="paired").root == "paired"
+
+
+def test_goes_out_without_searching() -> None:
+    # T8: once a Three Thirteen hand can go out with one discard only, that is the move, found at once.
+    game = dreizehn.load_game("three-thirteen", 2)
+    rng = random.Random(5)
+    for seed in range(400):
+        state = game.new_state(seed)
+        while not state.is_over and state.stage == 0:
+            view = state.view(state.current_player)
+            outs = [a for a in view.legal_actions if a in game.eager_actions]
+            if len(outs) == 1:
+                bot = IsmctsBot(game, iterations=50)
+                assert bot.act(view, random.Random(0)) == outs[0]
+                assert bot.last_iterations == 0
+                return
+            state.apply(random_action(view, rng))
+    pytest.fail("no position with a single way to go out")
+
+
 @pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
 def test_deterministic_for_a_seed(game_id: str) -> None:
     game = dreizehn.load_game(game_id, 4)
@@ -79,8 +114,12 @@ def test_deterministic_for_a_seed(game_id: str) -> None:
         b = second.act(copy.deepcopy(view), random.Random(42))
         assert a == b
         assert first.last_stats == second.last_stats
-        assert first.last_iterations == 60
-        assert sum(s.visits for s in first.last_stats) == 60
+        assert sum(s.visits for s in first.last_stats) == first.last_iterations
+        if first.root == "paired":  # whole determinizations, every root action on each
+            assert 60 <= first.last_iterations < 60 + len(view.legal_actions)
+            assert len({s.visits for s in first.last_stats}) == 1
+        else:
+            assert first.last_iterations == 60
 
 
 def _reachable(root: object) -> list[object]:
@@ -206,6 +245,8 @@ def test_avoids_a_big_target_in_13() -> None:
         ({"reward": "money"}, "reward"),
         ({"scale": 0}, "scale"),
         ({"depth": 3}, "depth"),
+        ({"root": "widest"}, "root"),
+        ({"playout": "clever"}, "playout"),
     ],
 )
 def test_bad_options(options: dict[str, object], words: str) -> None:
