@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dreizehn.sim import pairings, seating, simulate, tournament
+from dreizehn.sim import GameResult, pairings, run_games, seating, simulate, tournament
 
 
 def test_seating_fills_and_rotates() -> None:
@@ -52,3 +52,15 @@ def test_tournament_ratings_and_head_to_head() -> None:
     pairs = result.head_to_head()
     ab, ba = pairs[("heuristic", "random")], pairs[("random", "heuristic")]
     assert ab[1] == ba[1] == 8 and ab[0] + ba[0] == pytest.approx(8.0)
+
+
+def test_a_run_played_in_parts_gives_the_same_games() -> None:
+    bots = ["heuristic", "random"]
+    whole = simulate("holzwurm", 3, bots, games=7, seed=4, jobs=1).games
+    first = run_games("holzwurm", 3, [seating(bots, 3, i) for i in range(3)], seed=4, jobs=1)
+    rest = run_games("holzwurm", 3, [seating(bots, 3, i) for i in range(3, 7)], seed=4, jobs=2, start=3)
+    assert [r.index for r in first + rest] == list(range(7))
+    def key(games: list[GameResult]) -> list[tuple[object, ...]]:
+        return [(g.index, g.seed, g.seats, g.totals, g.shares, g.actions) for g in games]
+
+    assert key(first + rest) == key(whole)
