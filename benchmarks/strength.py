@@ -16,16 +16,18 @@ a change to a bot never mixes with one played after it.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from dreizehn.sim import GameResult, Run, run_games, seating
+from dreizehn.sim import GameResult, Run, default_jobs, run_games, seating
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 MATCHUPS = (("heuristic", "random"), ("ismcts", "heuristic"))
@@ -64,13 +66,9 @@ def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult]
             if row["code"] != code:
                 other += 1
                 continue
-            r = row["result"]
-            games[r["index"]] = GameResult(
-                index=r["index"], seed=r["seed"], seats=tuple(r["seats"]), totals=tuple(r["totals"]),
-                shares=tuple(r["shares"]), ranks=tuple(r["ranks"]),
-                move_times=tuple(tuple(t) for t in r["move_times"]),
-                actions=r["actions"],
-            )
+            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in row["result"].items()}
+            fields["move_times"] = tuple(tuple(t) for t in fields["move_times"])
+            games[fields["index"]] = GameResult(**fields)
         except (ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"{path}:{n}: not a saved game ({error})") from None
     return games, other
@@ -79,11 +77,7 @@ def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult]
 def _save(path: Path, key: str, code: str, results: list[GameResult]) -> None:
     with path.open("a") as out:
         for r in results:
-            row = {"key": key, "code": code, "result": {
-                "index": r.index, "seed": r.seed, "seats": list(r.seats), "totals": list(r.totals),
-                "shares": list(r.shares), "ranks": list(r.ranks), "move_times": [list(t) for t in r.move_times],
-                "actions": r.actions}}
-            out.write(json.dumps(row) + "\n")
+            out.write(json.dumps({"key": key, "code": code, "result": dataclasses.asdict(r)}) + "\n")
 
 
 def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed: int, options: dict[str, object],
@@ -93,7 +87,7 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
     key = _key(game_id, players, options, bots, seed)
     done, other = _load(results, key, code)
     missing = [i for i in range(games) if i not in done]
-    part = PART * (jobs or 2)
+    part = PART * (jobs or default_jobs())
     while missing and (deadline is None or time.time() < deadline):
         batch, missing = missing[:part], missing[part:]
         # consecutive indices run as one plan; a gap (a game saved earlier) splits the batch

@@ -71,7 +71,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from dreizehn.bots.base import Bot, register_bot
 from dreizehn.bots.playouts import ESTIMATES, POLICIES, Estimate, Policy
@@ -88,6 +88,16 @@ DEFAULT_SCALE: dict[str, float] = {"knizia13": 5.0, "holzwurm": 30.0, "three-thi
 """About one standard deviation of a seat's point advantage over the mean of the others in one stage of random
 play, at 4 players (measured: 13 4.3-6.1 points for 3-6 players, Holzwurm 22-32, Three Thirteen 22-29)."""
 FALLBACK_SCALE = 10.0
+A = TypeVar("A", bound=int)
+
+
+def searched(legal: Sequence[A], eager: frozenset[int]) -> Sequence[A]:
+    """The actions searched among ``legal``: the eager ones if any is legal (Three Thirteen's going out), else all."""
+    if eager and not eager.isdisjoint(legal):
+        return [a for a in legal if a in eager]
+    return legal
+
+
 def _whole(value: object) -> int:
     """An option that :class:`Bot` converted to a whole number already (its default being one)."""
     assert isinstance(value, int)
@@ -187,9 +197,9 @@ class IsmctsBot(Bot):
         legal = view.legal_actions
         if view.seat != view.current_player or not legal:
             raise ValueError(f"seat {view.seat} is not to move")
-        eager = [int(a) for a in legal if a in self.eager]
-        if len(legal) == 1 or len(eager) == 1:
-            only = eager[0] if eager else int(legal[0])
+        candidates = searched(legal, self.eager)
+        if len(candidates) == 1:
+            only = int(candidates[0])
             self.last_stats = (RootStat(only, 0, 0, 0.0),)
             self.last_iterations = 0
             return only
@@ -230,8 +240,8 @@ class IsmctsBot(Bot):
                 if state.turn < 0 or (not whole_game and state.stage != root_stage):
                     break
                 legal = state.legal_actions()
-                if eager and not eager.isdisjoint(legal):
-                    legal = [a for a in legal if a in eager]
+                if eager:
+                    legal = searched(legal, eager)
                 children = node.children
                 untried = 0
                 best: _Node | None = None
@@ -281,8 +291,8 @@ class IsmctsBot(Bot):
                     state.apply_legal(policy(state, random_))
                 else:
                     legal = state.legal_actions()
-                    if eager and not eager.isdisjoint(legal):
-                        legal = [a for a in legal if a in eager]
+                    if eager:
+                        legal = searched(legal, eager)
                     state.apply_legal(legal[int(random_() * len(legal))])
                 steps += 1
             rewards = score(state, root_stage, points, players)
@@ -307,9 +317,7 @@ class IsmctsBot(Bot):
                 iterate(state, root, randrange, random_)
                 continue
             # Paired: every root action on this sample, each followed by the same stream of random numbers.
-            legal = state.legal_actions()
-            if eager and not eager.isdisjoint(legal):
-                legal = [a for a in legal if a in eager]
+            legal = searched(state.legal_actions(), eager)
             stream = rng.getrandbits(64)
             last = len(legal) - 1
             for i, action in enumerate(legal):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dreizehn.core.game import State
-from dreizehn.games.melds import min_penalty
+from dreizehn.games.melds import card_value, min_penalty
 from dreizehn.games.three_thirteen import DISCARD, DRAW, OUT, TAKE, ThreeThirteenState
 
 Policy = Callable[[State, Callable[[], float]], int]
@@ -28,8 +28,8 @@ Estimate = Callable[[State], "list[int] | None"]
 TAKE_SKIP = 0.25
 """How often the greedy Three Thirteen player draws a blind card where it would take a natural one from the pile:
 greedy players otherwise pass a few cards round in a cycle for ever."""
-_VALUE = [min(k % 13 + 1, 10) for k in range(52)]
-"""Three Thirteen's penalty points per kind, aces low (T11)."""
+_VALUE = [card_value(k) for k in range(52)]
+"""Three Thirteen's penalty points per kind, aces low (T11), looked up on the playouts' hot path."""
 
 
 def _partners(kind: int, hand: list[int], wild: int) -> float:
@@ -140,9 +140,7 @@ def three_thirteen_estimate(state: State) -> list[int] | None:
     assert isinstance(state, ThreeThirteenState)
     if state.drawn:
         return None
-    aces_high = state.options["aces"] == "low-or-high"
-    all_wild = state.options["all_wild_melds"] == "allowed"
-    wild = state.wild
+    wild, aces_high, all_wild = state.wild, state._aces_high, state._all_wild
     return [
         0 if state.laid[seat] else min_penalty(hand, wild, aces_high, all_wild) for seat, hand in enumerate(state.hands)
     ]
