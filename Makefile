@@ -11,7 +11,7 @@ JOBS ?= auto
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research]'
 	@touch $(STAMP)
 
 ## Play and print one demonstration game between bots (GAME=knizia13|three-thirteen|holzwurm).

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
+import inspect
 import json
 import sys
 import time
@@ -27,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from dreizehn.sim import GameResult, Run, default_jobs, run_games, seating
+from dreizehn.sim import GameResult, Run, default_jobs, play, run_games, seating
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 MATCHUPS = (("heuristic", "random"), ("ismcts", "heuristic"))
@@ -37,13 +38,32 @@ PART = 10
 
 
 def fingerprint() -> str:
-    """A hash of the source that decides how the bots play: ``dreizehn/bots``, ``dreizehn/games`` and ``sim.py``."""
+    """A hash of the source that decides how the games are played: ``dreizehn/bots``, ``dreizehn/games``, and the
+    functions of ``sim.py`` that seat the bots and play a game (not the ones that share games out to processes)."""
     digest = hashlib.sha256()
-    files = sorted([*SOURCE.glob("bots/**/*.py"), *SOURCE.glob("games/*.py"), SOURCE / "sim.py"])
+    files = sorted([*SOURCE.glob("bots/**/*.py"), *SOURCE.glob("games/*.py")])
     for path in files:
         digest.update(path.relative_to(SOURCE).as_posix().encode())
         digest.update(path.read_bytes())
+    for function in (seating, play):
+        digest.update(inspect.getsource(function).encode())
     return digest.hexdigest()[:16]
+
+
+def adopt(path: Path, old: str) -> int:
+    """Count the games saved by the code ``old`` as played by this code: rewrite their fingerprint. Only for a change
+    shown not to alter play (say so in the commit); returns how many games were adopted."""
+    code = fingerprint()
+    lines = path.read_text().splitlines()
+    adopted = 0
+    for i, line in enumerate(lines):
+        row = json.loads(line) if line.strip() else None
+        if row is not None and row["code"] == old:
+            row["code"] = code
+            lines[i] = json.dumps(row)
+            adopted += 1
+    path.write_text("".join(f"{line}\n" for line in lines))
+    return adopted
 
 
 def _key(game_id: str, players: int, options: Mapping[str, object], bots: tuple[str, str], seed: int) -> str:
@@ -119,7 +139,14 @@ def main() -> None:
     parser.add_argument("--end-round", action="store_true", help="Three Thirteen under stock_out=end-round")
     parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
     parser.add_argument("--minutes", type=float, help="start no new games after this many minutes")
+    parser.add_argument("--adopt", metavar="CODE", help="count the games saved under the fingerprint CODE as this "
+                        "code's (after a change shown not to alter play), then stop")
     args = parser.parse_args()
+    if args.adopt:
+        if args.results is None:
+            parser.error("--adopt needs --results FILE")
+        print(f"{adopt(args.results, args.adopt)} games adopted by the code {fingerprint()}")
+        return
     matchups: list[tuple[str, str]] = []
     for m in args.matchup or [",".join(m) for m in MATCHUPS]:
         bot, comma, opponent = m.partition(",")

@@ -15,6 +15,7 @@ from dreizehn.core.errors import (
     InvalidActionError,
     InvalidOptionError,
     RecordError,
+    ShuffleNeeded,
     UnknownGameError,
 )
 from dreizehn.core.game import Game, OptionSpec, State, View
@@ -31,6 +32,7 @@ __all__ = [
     "InvalidOptionError",
     "OptionSpec",
     "RecordError",
+    "ShuffleNeeded",
     "State",
     "UnknownGameError",
     "View",

@@ -1,8 +1,10 @@
-"""Play many games between bots: seats rotated, on several processes, reproducible whatever the number of processes.
+"""Play many games between bots: seats rotated, on several processes or a Ray cluster, reproducible whatever the
+number of processes.
 
 Game ``i`` of a run uses the seed ``seed + i`` for its deal and for every bot's random generator, and seats the bots
 rotated by ``i`` places, so the same seed gives the same games for the same bots and budgets (in iteration mode),
-whether they are played on one process or on many.
+whether they are played on one process, on many, or on a Ray cluster (``backend="ray"``, see
+:mod:`dreizehn.distributed`).
 
 >>> result = simulate("knizia13", 3, ["heuristic", "random"], games=3, seed=1, jobs=1)
 >>> [len(g.seats) for g in result.games], result.games[1].seats
@@ -21,10 +23,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dreizehn.bots.base import make_bot
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import save as save_record
 from dreizehn.core.registry import load_game
 from dreizehn.stats import mean_sd, ranks, wilson_interval
+
+BACKENDS = ("processes", "ray")
+"""Where :func:`run_games` plays: on local processes (the default) or as tasks on a Ray cluster."""
+
+
+class BackendError(DreizehnError):
+    """A backend that does not exist, cannot be used here, or an option that does not fit it."""
 
 
 @dataclass(frozen=True)
@@ -167,15 +177,50 @@ class _Job:
     tasks: tuple[tuple[int, tuple[str, ...]], ...]
 
 
+def record_file(records: str | Path, game_id: str, seed: int) -> Path:
+    """Where the record of the game with ``seed`` goes in the directory ``records``.
+
+    >>> record_file("out", "knizia13", 7).as_posix()
+    'out/knizia13-000007.json'
+    """
+    return Path(records) / f"{game_id}-{seed:06d}.json"
+
+
 def _run_job(job: _Job) -> list[GameResult]:
     game = load_game(job.game_id, job.players, job.options)
     out = []
     for index, seats in job.tasks:
         result, state = play(game, seats, job.seed + index, index)
         if job.records is not None:
-            save_record(state, Path(job.records) / f"{job.game_id}-{job.seed + index:06d}.json", names=list(seats))
+            save_record(state, record_file(job.records, job.game_id, job.seed + index), names=list(seats))
         out.append(result)
     return out
+
+
+def split(tasks: Sequence[tuple[int, tuple[str, ...]]], workers: int) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
+    """The tasks in batches for ``workers`` workers: about four batches per worker, at most 8 games a batch.
+
+    >>> [len(b) for b in split([(i, ("random",)) for i in range(10)], 2)]
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> [len(b) for b in split([(i, ("random",)) for i in range(100)], 2)]
+    [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4]
+    """
+    chunk = max(1, min(8, len(tasks) // (workers * 4) or 1))
+    return [tuple(tasks[i : i + chunk]) for i in range(0, len(tasks), chunk)]
+
+
+def check_backend(backend: str, address: str | None = None) -> None:
+    """Refuse a backend that does not exist, and an address given without the ray backend.
+
+    >>> check_backend("threads")
+    Traceback (most recent call last):
+    ...
+    dreizehn.sim.BackendError: unknown backend 'threads'; choose 'processes' or 'ray'
+    """
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r}; choose {' or '.join(map(repr, BACKENDS))}")
+    if address is not None and backend != "ray":
+        raise BackendError(f"an address ({address}) names a Ray cluster; give it together with the ray backend")
 
 
 def default_jobs() -> int:
@@ -194,10 +239,18 @@ def run_games(
     records: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     start: int = 0,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> list[GameResult]:
     """Play one game per entry of ``plan`` (its seating), the ``i``-th as game ``start + i`` with seed
     ``seed + start + i``; results in game order. ``start`` lets a long run be played in parts that add up to the
-    same games as one run."""
+    same games as one run.
+
+    ``backend`` is ``"processes"`` (``jobs`` local processes, all cores by default) or ``"ray"``: the games are
+    played as tasks on the Ray cluster at ``address`` (a local Ray instance when no address is given), at most
+    ``jobs`` batches at a time (all the cluster's CPUs by default); see :func:`dreizehn.distributed.run_on_ray`.
+    Both give the same games for the same seed. ``progress`` is called with the number of games just finished."""
+    check_backend(backend, address)
     options = dict(options or {})
     game = load_game(game_id, players, options)  # refuse bad input before starting processes
     for seats in plan:
@@ -206,6 +259,11 @@ def run_games(
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
     tasks = list(enumerate(plan, start))
+    if backend == "ray":
+        from dreizehn.distributed import run_on_ray
+
+        return run_on_ray(game_id, players, options, seed, tasks, address=address, jobs=jobs, records=records,
+                          progress=progress)
     jobs = max(1, min(jobs or default_jobs(), len(tasks) or 1))
     record_dir = None if records is None else str(records)
     if jobs == 1:
@@ -215,8 +273,7 @@ def run_games(
             if progress:
                 progress(1)
         return results
-    chunk = max(1, min(8, len(tasks) // (jobs * 4) or 1))
-    batches = [tuple(tasks[i : i + chunk]) for i in range(0, len(tasks), chunk)]
+    batches = split(tasks, jobs)
     results = []
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
@@ -238,11 +295,14 @@ def simulate(
     jobs: int | None = None,
     records: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> Run:
-    """Play ``games`` games between ``bots`` (seats filled and rotated by :func:`seating`)."""
+    """Play ``games`` games between ``bots`` (seats filled and rotated by :func:`seating`); ``jobs``, ``backend``
+    and ``address`` as for :func:`run_games`."""
     plan = [seating(bots, players, i) for i in range(games)]
     results = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, records=records,
-                        progress=progress)
+                        progress=progress, backend=backend, address=address)
     return Run(game_id, players, dict(options or {}), tuple(bots), seed, results)
 
 
@@ -340,9 +400,12 @@ def tournament(
     jobs: int | None = None,
     records: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> Tournament:
-    """Every bot meets every other in rotated seatings (:func:`pairings`), ``games`` games in all."""
+    """Every bot meets every other in rotated seatings (:func:`pairings`), ``games`` games in all; ``jobs``,
+    ``backend`` and ``address`` as for :func:`run_games`."""
     plan = list(pairings(bots, players, games))
     results = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, records=records,
-                        progress=progress)
+                        progress=progress, backend=backend, address=address)
     return Tournament(Run(game_id, players, dict(options or {}), tuple(dict.fromkeys(bots)), seed, results))

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -20,7 +22,7 @@ from dreizehn.core.game import Game, State
 from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.plots import plot_ratings, plot_scores
-from dreizehn.sim import Run, play, seating
+from dreizehn.sim import Run, check_backend, play, seating
 from dreizehn.sim import simulate as sim_simulate
 from dreizehn.sim import tournament as sim_tournament
 from dreizehn.stats import mean_sd
@@ -41,7 +43,7 @@ OptionList = Annotated[
 
 
 def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}", highlight=False)
+    errors.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(2)
 
 
@@ -89,6 +91,38 @@ BotList = Annotated[
 ]
 
 
+class Backend(StrEnum):
+    """Where the games are played."""
+
+    processes = "processes"
+    ray = "ray"
+
+
+BackendOption = Annotated[
+    Backend,
+    typer.Option("--backend", help="Play the games on local processes, or as tasks on a Ray cluster (ray; needs the"
+                 " research extra). The same seed gives the same games on either."),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option("--address", metavar="ADDR", help="With --backend ray: the Ray cluster, HOST:PORT as 'ray start"
+                 " --head' prints it, auto, or ray://HOST:PORT. Default: a cluster started on this machine, else a"
+                 " new local Ray instance."),
+]
+JobsOption = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores); with --backend ray, the most batches of"
+                 " games running at once (default: all the cluster's CPUs)."),
+]
+
+
+def _check_backend(backend: Backend, address: str | None) -> None:
+    try:
+        check_backend(backend.value, address)
+    except ValueError as err:
+        raise _fail(str(err)) from None
+
+
 def _progress() -> Progress:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("eta"), TimeRemainingColumn())
@@ -110,13 +144,16 @@ def simulate(
     count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
     bots: BotList = "random",
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores).")] = None,
+    jobs: JobsOption = None,
     records: Annotated[Path | None, typer.Option("--records", help="Write one record per game here.")] = None,
     json_file: Annotated[Path | None, typer.Option("--json", help="Write the numbers here as JSON.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Draw the score distributions into this PNG.")] = None,
     option: OptionList = None,
+    backend: BackendOption = Backend.processes,
+    address: AddressOption = None,
 ) -> None:
     """Play GAMES games between bots and summarise each bot: win rate with its 95% interval, scores, move times."""
+    _check_backend(backend, address)
     game = _load(game_id, players, option)
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     _prepare_dir(records)
@@ -125,7 +162,8 @@ def simulate(
         with _progress() as progress:
             task = progress.add_task(f"{game_id}, {players} players", total=count)
             run = sim_simulate(game_id, players, specs, games=count, seed=seed, options=game.options, jobs=jobs,
-                               records=records, progress=lambda k: progress.advance(task, k))
+                               records=records, progress=lambda k: progress.advance(task, k),
+                               backend=backend.value, address=address)
     except (DreizehnError, ValueError) as err:
         raise _fail(str(err)) from None
     _print_run(run, game)
@@ -167,12 +205,15 @@ def tournament(
                                                 "game's smallest number).")] = None,
     count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games in all.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s")] = 0,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores).")] = None,
+    jobs: JobsOption = None,
     json_file: Annotated[Path | None, typer.Option("--json", help="Write the numbers here as JSON.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings into this PNG.")] = None,
     option: OptionList = None,
+    backend: BackendOption = Backend.processes,
+    address: AddressOption = None,
 ) -> None:
     """Every bot meets every other in rotated seatings: an openskill ratings table and the head-to-head matrix."""
+    _check_backend(backend, address)
     cls = _class(game_id)
     game = _load(game_id, players or cls.min_players, option)
     specs = [b.strip() for b in bots.split(",") if b.strip()]
@@ -180,7 +221,8 @@ def tournament(
         with _progress() as progress:
             task = progress.add_task(f"{game_id} tournament", total=count)
             result = sim_tournament(game_id, game.players, specs, games=count, seed=seed, options=game.options,
-                                    jobs=jobs, progress=lambda k: progress.advance(task, k))
+                                    jobs=jobs, progress=lambda k: progress.advance(task, k),
+                                    backend=backend.value, address=address)
     except (DreizehnError, ValueError) as err:
         raise _fail(str(err)) from None
     ratings = result.ratings()

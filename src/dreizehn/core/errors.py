@@ -45,3 +45,16 @@ class InvalidOptionError(DreizehnError):
 
 class RecordError(DreizehnError):
     """A game record that is malformed or does not replay (names the field or action that is wrong)."""
+
+
+class ShuffleNeeded(RecordError):
+    """A state that takes its shuffles from given orders needed one it was not given.
+
+    ``cards`` are the cards (card numbers, sorted) the state wanted to shuffle. Replaying a record, this means the
+    record is short of a shuffle; a state set to :meth:`~dreizehn.core.game.State.await_shuffles` raises it on purpose,
+    so that the caller (the OpenSpiel adapter, which deals as chance nodes) can choose the order and apply again.
+    """
+
+    def __init__(self, message: str, cards: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.cards = cards

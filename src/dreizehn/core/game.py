@@ -19,10 +19,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from dreizehn.cards import Token
-from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError
+from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError, ShuffleNeeded
 
 Option = Any
 """An option's value after validation: an int, a str or a bool."""
@@ -123,8 +123,13 @@ class View:
         """Scores added up over the finished stages."""
         return tuple(sum(column) for column in zip(*self.stage_scores, strict=True)) or (0,) * self.players
 
-    def to_json(self) -> dict[str, Any]:
-        """The view as a JSON-ready dict, cards and actions in text notation."""
+    def __deepcopy__(self, memo: dict[int, object]) -> View:
+        """A view is a value that never changes: a deep copy is the view itself."""
+        return self
+
+    def to_json(self, history: bool = True) -> dict[str, Any]:
+        """The view as a JSON-ready dict, cards and actions in text notation (``history=False`` leaves the history
+        out)."""
         from dreizehn.core.registry import game_class
 
         cls = game_class(self.game_id)
@@ -132,7 +137,8 @@ class View:
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
             if name == "history":
-                out[name] = [[seat, texts[action]] for seat, action in self.history]
+                if history:
+                    out[name] = [[seat, texts[action]] for seat, action in self.history]
             elif name == "legal_actions":
                 out[name] = [texts[action] for action in self.legal_actions]
             else:
@@ -141,11 +147,20 @@ class View:
 
 
 def _jsonable(value: object, cls: type[Game]) -> object:
+    kind = type(value)
+    if kind is tuple or kind is list:
+        items = cast(Sequence[Any], value)
+        if items and isinstance(items[0], Token):  # the tuples of a view hold one kind of token each
+            texts = type(items[0])._texts
+            return [texts[v] for v in items]
+        return [_jsonable(v, cls) for v in items]
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
     if isinstance(value, Token):
         return value.text
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v, cls) for k, v in value.items()}
-    if isinstance(value, tuple | list | frozenset | set):
+    if isinstance(value, tuple | list | frozenset | set):  # named tuples (a view's rows) and sets
         return [_jsonable(v, cls) for v in value]
     return value
 
@@ -305,7 +320,9 @@ class State(ABC):
         """The cards in shuffled order, top first: drawn from the seed, or taken from a record being replayed."""
         if self._forced is not None:
             if not self._forced:
-                raise RecordError(f"the record has too few shuffles (shuffle {self._shuffle_no + 1} is missing)")
+                raise ShuffleNeeded(
+                    f"the record has too few shuffles (shuffle {self._shuffle_no + 1} is missing)", tuple(sorted(cards))
+                )
             order = self._forced.pop(0)
             if sorted(order) != sorted(cards):
                 raise RecordError(
@@ -318,6 +335,17 @@ class State(ABC):
         self._shuffle_no += 1
         self.shuffles.append(tuple(result))
         return result
+
+    def await_shuffles(self, orders: Sequence[Sequence[int]] = ()) -> None:
+        """Take the next shuffles from ``orders`` (top card first), in turn, instead of drawing them from the seed;
+        a shuffle beyond them raises :class:`~dreizehn.core.errors.ShuffleNeeded`, naming the cards to shuffle.
+        The action that needed it may be left half done, so apply actions to a copy while shuffles are awaited.
+
+        This is how an adapter makes the shuffles explicit chance events: apply an action to a copy, and if it
+        raises ``ShuffleNeeded``, choose an order of its ``cards`` and apply the action again to a fresh copy with
+        the order given.
+        """
+        self._forced = [tuple(order) for order in orders]
 
     # -- the protocol ---------------------------------------------------------------------------------------------
 
@@ -348,6 +376,10 @@ class State(ABC):
     @abstractmethod
     def copy(self) -> State:
         """An independent copy (cheap: bots copy states millions of times)."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """``copy.deepcopy`` is :meth:`copy`: the cards are copied, the game (static facts) is shared."""
+        return self.copy()
 
     @abstractmethod
     def view(self, seat: int) -> View:

@@ -1,0 +1,299 @@
+"""Fixed-size tensors of what a seat may know: the observation layouts shared by every research adapter.
+
+An :class:`Encoder` turns a seat's :class:`~dreizehn.core.game.View` (never a state) into a flat ``float32`` vector
+made of named blocks. Seats are counted *relative to the observer*: index 0 of every per-seat block is the observing
+seat, index 1 the next seat clockwise, and so on. Card multisets are counts per card kind (kinds in the order of the
+game's card type, see docs/notation.md). ``docs/envs.md`` prints every layout; :meth:`Layout.describe` gives it as
+data.
+
+The *information state* adds to the observation the last ``HISTORY`` actions of the game, oldest first, each as a
+one-hot seat (relative) and a one-hot action: everything before is summed up in the observation (the scores of the
+finished stages, the cards known to be in each hand, the table).
+
+>>> import dreizehn
+>>> from dreizehn.envs.encoding import encoder_for
+>>> state = dreizehn.new_game("knizia13", players=4, seed=7)
+>>> encoder = encoder_for(state.game)
+>>> vector = encoder.observation(state.view(0))
+>>> vector.shape == (encoder.observation_layout.size,)
+True
+>>> int(encoder.observation_layout.block(vector, "hand").sum())
+5
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.core.game import Game, View
+from dreizehn.games.holzwurm import HolzwurmView
+from dreizehn.games.knizia13 import Knizia13, Knizia13View
+from dreizehn.games.three_thirteen import ThreeThirteenView
+
+Vector = npt.NDArray[np.float32]
+
+HISTORY = 48
+"""Actions of the history held in an information-state tensor."""
+
+DEFAULT_PLAYERS = {"knizia13": 4, "three-thirteen": 2, "holzwurm": 4}
+"""The player count of an environment or OpenSpiel game made without one."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named part of a flat vector: where it starts, its shape, and what it holds."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    description: str
+
+    size: int
+    """The number of entries: the product of the shape."""
+
+
+class Layout:
+    """Named blocks laid end to end in one flat vector."""
+
+    def __init__(self, blocks: Iterable[tuple[str, tuple[int, ...], str]]) -> None:
+        self.blocks: list[Block] = []
+        self._by_name: dict[str, Block] = {}
+        offset = 0
+        for name, shape, description in blocks:
+            block = Block(name, offset, tuple(shape), description, math.prod(shape))
+            self.blocks.append(block)
+            self._by_name[name] = block
+            offset += block.size
+        self.size = offset
+
+    def block(self, vector: Vector, name: str) -> Vector:
+        """The part of ``vector`` named ``name``, shaped (a view into it: writing to it writes the vector)."""
+        b = self._by_name[name]
+        return vector[b.offset : b.offset + b.size].reshape(b.shape)
+
+    def describe(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """Every block as ``(name, offset, shape, description)``."""
+        return [(b.name, b.offset, b.shape, b.description) for b in self.blocks]
+
+
+def _counts(out: Vector, cards: Iterable[int]) -> None:
+    for card in cards:
+        out[card] += 1.0
+
+
+class Encoder:
+    """The observation and information-state tensors of one game (its player count and options fixed)."""
+
+    def __init__(self, game: Game, blocks: Sequence[tuple[str, tuple[int, ...], str]],
+                 fill: Callable[[Encoder, View, Vector], None], stages: int) -> None:
+        n = game.players
+        self.game = game
+        self.players = n
+        self.stages = stages
+        self.num_cards = len(game.card_type.all())
+        self.num_actions = game.num_actions
+        common = [
+            ("to_move", (n,), "1 at the seat to move (relative); all 0 once the game is over"),
+            ("stage", (stages,), f"1 at the {game.stage_name} being played (the last one once the game is over)"),
+            ("totals", (n,), "points of each seat over the finished stages (relative seats, unscaled)"),
+        ]
+        self.observation_layout = Layout([*common, *blocks])
+        self.information_state_layout = Layout([
+            *common, *blocks,
+            ("history_seat", (HISTORY, n), f"the last {HISTORY} actions, oldest first: the seat that made each "
+                                           "(relative); rows of 0 before the first action"),
+            ("history_action", (HISTORY, self.num_actions), "the same actions, one-hot by action index"),
+        ])
+        self._fill = fill
+
+    def rel(self, view: View, seat: int) -> int:
+        """``seat`` counted from the observer."""
+        return (seat - view.seat) % self.players
+
+    def seats(self, view: View) -> range:
+        """The seats in relative order, as absolute seat numbers."""
+        return range(view.seat, view.seat + self.players)
+
+    def _common(self, view: View, layout: Layout, out: Vector) -> None:
+        n = self.players
+        if not view.is_over:
+            layout.block(out, "to_move")[self.rel(view, view.current_player)] = 1.0
+        layout.block(out, "stage")[min(view.stage, self.stages - 1)] = 1.0
+        totals = view.totals
+        block = layout.block(out, "totals")
+        for i in range(n):
+            block[i] = totals[(view.seat + i) % n]
+
+    def observation(self, view: View, out: Vector | None = None) -> Vector:
+        """The observation tensor of ``view`` (written into ``out`` when given, which is zeroed first)."""
+        layout = self.observation_layout
+        if out is None:
+            out = np.zeros(layout.size, np.float32)
+        else:
+            out.fill(0.0)
+        self._common(view, layout, out)
+        self._fill(self, view, out)
+        return out
+
+    def information_state(self, view: View, out: Vector | None = None) -> Vector:
+        """The information-state tensor of ``view``: its observation and the last actions of its history."""
+        layout = self.information_state_layout
+        if out is None:
+            out = np.zeros(layout.size, np.float32)
+        else:
+            out.fill(0.0)
+        self._common(view, layout, out)
+        self._fill(self, view, out)
+        seats = layout.block(out, "history_seat")
+        actions = layout.block(out, "history_action")
+        recent = view.history[-HISTORY:]
+        for row, (seat, action) in enumerate(recent):
+            seats[row, self.rel(view, seat)] = 1.0
+            actions[row, action] = 1.0
+        return out
+
+
+# -- the games --------------------------------------------------------------------------------------------------
+
+
+def _knizia13(game: Game) -> Encoder:
+    n, k = game.players, len(game.card_type.all())
+
+    def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+        view = cast(Knizia13View, any_view)
+        b = enc.observation_layout.block
+        b(out, "dealer")[enc.rel(view, view.dealer)] = 1.0
+        _counts(b(out, "hand"), view.hand)
+        b(out, "stock_size")[0] = view.stock_size
+        targets = b(out, "targets")
+        for t, pile in enumerate(view.targets):
+            _counts(targets[t], pile)
+        sizes, taken_sizes, taken = b(out, "hand_sizes"), b(out, "taken_sizes"), b(out, "taken")
+        for i, seat in enumerate(enc.seats(view)):
+            s = seat % n
+            sizes[i] = view.hand_sizes[s]
+            taken_sizes[i] = view.taken_sizes[s]
+            if view.taken is not None:
+                _counts(taken[i], view.taken[s])
+
+    blocks = [
+        ("dealer", (n,), "1 at the dealer of this stage (relative)"),
+        ("hand", (k,), "the observer's cards, counts per card kind"),
+        ("hand_sizes", (n,), "cards in each hand (relative seats)"),
+        ("stock_size", (1,), "cards left in the stock"),
+        ("targets", (3, k), "the blue, yellow and green targets: counts per card kind"),
+        ("taken_sizes", (n,), "cards in each seat's taken pile (relative seats)"),
+        ("taken", (n, k), "each taken pile's cards, counts per kind; all 0 unless the open_piles option is on "
+                          "(K12 hides them)"),
+    ]
+    return Encoder(game, blocks, fill, cast(Knizia13, game).stages)
+
+
+HOLZWURM_COLOURS = ("yellow", "red", "green", "purple", "blue")
+
+
+def _holzwurm(game: Game) -> Encoder:
+    n, k = game.players, len(game.card_type.all())
+    slots, fate_rows = 5, 6
+
+    def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+        view = cast(HolzwurmView, any_view)
+        b = enc.observation_layout.block
+        b(out, "starter")[enc.rel(view, view.starter)] = 1.0
+        _counts(b(out, "hand"), view.hand)
+        fate = b(out, "fate")
+        for i, card in enumerate(view.fate[:fate_rows]):
+            fate[i, card] = 1.0
+        rows = b(out, "rows")
+        for slot, row in enumerate(view.rows):
+            if row is None:
+                continue
+            rows[slot, 0] = 1.0
+            rows[slot, 1 + (HOLZWURM_COLOURS.index(row.colour) if row.colour is not None else 5)] = 1.0
+            for card in row.cards:
+                rows[slot, 7 + card] = 1.0
+        sizes, known = b(out, "hand_sizes"), b(out, "known")
+        for i, seat in enumerate(enc.seats(view)):
+            s = seat % n
+            sizes[i] = view.hand_sizes[s]
+            _counts(known[i], view.known[s])
+        b(out, "removed")[0] = view.removed
+
+    blocks = [
+        ("starter", (n,), "1 at the seat that started this game of the match (relative)"),
+        ("hand", (k,), "the observer's cards, 1 per card held"),
+        ("hand_sizes", (n,), "cards in each hand (relative seats)"),
+        ("fate", (fate_rows, k), "the fate row, bottom (the thirteen) first: one card per row, all 0 once taken"),
+        ("rows", (slots, 7 + k), "slots 1..5: [occupied, colour yellow/red/green/purple/blue/open, then 1 per "
+                                 "card in the row]"),
+        ("known", (n, k), "cards known to be in each hand (relative seats)"),
+        ("removed", (1,), "cards removed unseen (H6)"),
+    ]
+    return Encoder(game, blocks, fill, int(game.options["games"]))
+
+
+def _three_thirteen(game: Game) -> Encoder:
+    n, k = game.players, len(game.card_type.all())
+
+    def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+        view = cast(ThreeThirteenView, any_view)
+        b = enc.observation_layout.block
+        b(out, "dealer")[enc.rel(view, view.dealer)] = 1.0
+        b(out, "wild_rank")[view.wild_rank - 1] = 1.0
+        _counts(b(out, "hand"), view.hand)
+        b(out, "stock_size")[0] = view.stock_size
+        pile = view.discard_pile
+        if pile:
+            b(out, "discard_top")[pile[-1]] = 1.0
+        _counts(b(out, "discard_pile"), pile)
+        b(out, "drawn")[0] = float(view.drawn)
+        b(out, "turns_left")[0] = view.turns_left
+        if view.stock_candidates is not None:
+            _counts(b(out, "stock_candidates"), view.stock_candidates)
+        sizes, known, out_melds, went_out = b(out, "hand_sizes"), b(out, "known"), b(out, "out_melds"), b(out, "out")
+        for i, seat in enumerate(enc.seats(view)):
+            s = seat % n
+            sizes[i] = view.hand_sizes[s]
+            _counts(known[i], view.known[s])
+            for meld in view.out_melds[s]:
+                _counts(out_melds[i], meld)
+            if s in view.out_seats:
+                went_out[i] = 1.0 + view.out_seats.index(s)
+
+    blocks = [
+        ("dealer", (n,), "1 at the dealer of this round (relative)"),
+        ("wild_rank", (13,), "the round's wild rank, ace .. king (T3)"),
+        ("hand", (k,), "the observer's cards, counts per card kind"),
+        ("hand_sizes", (n,), "cards in each hand (relative seats)"),
+        ("stock_size", (1,), "cards in the stock"),
+        ("discard_top", (k,), "1 at the top card of the discard pile"),
+        ("discard_pile", (k,), "the whole discard pile, counts per card kind"),
+        ("drawn", (1,), "1 when the seat to move has drawn this turn"),
+        ("known", (n, k), "cards known to be in each hand (taken from the discard pile, T13)"),
+        ("out", (n,), "0, or the order (1, 2, ...) in which each seat went out this round"),
+        ("out_melds", (n, k), "the cards each seat laid when going out"),
+        ("turns_left", (1,), "turns still to play once someone went out, -1 before"),
+        ("stock_candidates", (k,), "after a reshuffle: the cards that may still be in the stock; all 0 before"),
+    ]
+    return Encoder(game, blocks, fill, 11)
+
+
+ENCODERS: dict[str, Callable[[Game], Encoder]] = {
+    "knizia13": _knizia13,
+    "holzwurm": _holzwurm,
+    "three-thirteen": _three_thirteen,
+}
+
+
+def encoder_for(game: Game) -> Encoder:
+    """The encoder of ``game`` (its player count and options)."""
+    try:
+        return ENCODERS[game.id](game)
+    except KeyError:
+        raise ValueError(f"there is no tensor encoding of the game {game.id!r}") from None

@@ -1,0 +1,457 @@
+"""The games as Gymnasium environments: one learning seat against bots.
+
+``import dreizehn.envs.gymnasium`` registers ``dreizehn/Knizia13-v0``, ``dreizehn/ThreeThirteen-v0`` and
+``dreizehn/Holzwurm-v0``; ``gymnasium.make("dreizehn.envs.gymnasium:dreizehn/Knizia13-v0")`` imports it itself.
+
+>>> import gymnasium
+>>> import dreizehn.envs.gymnasium
+>>> env = gymnasium.make("dreizehn/Knizia13-v0", opponents="heuristic")
+>>> obs, info = env.reset(seed=7)
+>>> obs.shape, obs.dtype.name, info["seat"], int(info["action_mask"].sum())
+((153,), 'float32', 0, 5)
+>>> action = int(info["action_mask"].argmax())
+>>> obs, reward, terminated, truncated, info = env.step(action)
+>>> reward, terminated, truncated
+(0.0, False, False)
+
+* **Observation**: the learning seat's tensor (:mod:`dreizehn.envs.encoding`), made from its view only: the
+  observation (``observation_type="observation"``, the default) or the information state (``"information_state"``,
+  which adds the last actions). A ``Box`` of ``float32`` with finite bounds that every observation keeps.
+* **Actions**: ``Discrete(game.num_actions)``, the engine's dense action numbers; ``info["action_mask"]`` (``int8``)
+  marks the legal ones and :meth:`DreizehnEnv.action_masks` gives it as booleans (for maskable algorithms).
+* **Opponents**: bots by their specs (docs/bots.md), one spec for every other seat or a list with one per other
+  seat, clockwise from the learning seat. Each bot sees only its seat's view and plays with its own generator,
+  ``random.Random(f"{seed}:bot:{seat}")`` for the game seed ``seed``: the same seed and the same actions give the
+  same episode.
+* **Reward**: ``reward="win"`` (the default) gives the seat's share of the win at the end (1, 1/k for a k-way tie,
+  0), as the engine's ``returns()``; ``reward="score"`` gives each finished stage's points when the stage ends,
+  signed so that more is better (minus the points in 13 and Three Thirteen, the points in Holzwurm): an episode's
+  rewards add up to the seat's signed total.
+* **Illegal actions**: by default (``illegal_action="terminate"``) an illegal action ends the episode with
+  ``illegal_reward`` (-1.0), the game unchanged and the engine's reason in ``info["illegal_action"]``; with
+  ``illegal_action="raise"`` it raises the engine's :class:`~dreizehn.core.errors.IllegalActionError`.
+* **Info**: ``action_mask`` and ``seat`` (the learning seat) always; ``seed`` (the game's seed:
+  ``game.new_state(seed)`` deals the same game) after ``reset``; ``totals`` and ``returns`` once the game is over.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Final, cast
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from dreizehn.bots.base import Bot, make_bot
+from dreizehn.core.errors import (
+    DreizehnError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidOptionError,
+)
+from dreizehn.core.game import Game, State, View
+from dreizehn.core.registry import game_class, game_ids, load_game
+from dreizehn.envs.encoding import DEFAULT_PLAYERS, Encoder, Layout, Vector, encoder_for
+
+Mask = npt.NDArray[np.int8]
+ActionLike = int | np.integer[Any] | str
+
+ENV_IDS: Final = {
+    "knizia13": "dreizehn/Knizia13-v0",
+    "three-thirteen": "dreizehn/ThreeThirteen-v0",
+    "holzwurm": "dreizehn/Holzwurm-v0",
+}
+"""The Gymnasium id of each game."""
+OBSERVATION_TYPES: Final = ("observation", "information_state")
+REWARDS: Final = ("win", "score")
+ILLEGAL_ACTIONS: Final = ("terminate", "raise")
+RENDER_MODES: Final = ("human", "ansi")
+
+
+# -- shared with the PettingZoo adapter -----------------------------------------------------------------------------
+
+
+def make_game(game: str, players: int | None, options: dict[str, object]) -> Game:
+    """The engine's game for an environment: ``players`` ``None`` means the game's default count (checked by the
+    engine, which refuses bad counts and options with its own message).
+
+    >>> make_game("holzwurm", None, {"games": 1}).players
+    4
+    """
+    cls = game_class(game)
+    return load_game(cls.id, DEFAULT_PLAYERS.get(cls.id, cls.min_players) if players is None else players, options)
+
+
+def choose(name: str, value: object, allowed: Sequence[str]) -> str:
+    """``value`` if it is one of ``allowed``, else a clear refusal naming the parameter.
+
+    >>> choose("reward", "score", REWARDS)
+    'score'
+    """
+    if isinstance(value, str) and value in allowed:
+        return value
+    raise InvalidOptionError(f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+
+
+def _totals_bounds(game: Game, stages: int) -> tuple[float, float]:
+    """Bounds of a seat's total over a whole game, from the scoring rules (K14, T11, H3/H15)."""
+    if game.id == "knizia13":
+        from dreizehn.games.knizia13 import NASTY
+
+        # A stage costs each seat at most every card it could take: 1 a colour card, 2 a nasty four.
+        per_stage = sum(2 if kind == NASTY else 1 for kind in game.deck)
+        return 0.0, float(per_stage * stages)
+    if game.id == "three-thirteen":
+        from dreizehn.games.melds import card_value
+
+        # Round r scores a hand of r + 2 cards, each unmatched card at most the dearest card's penalty.
+        aces_high = game.options["aces"] == "low-or-high"
+        dearest = max(card_value(kind, aces_high) for kind in range(52))
+        return 0.0, float(dearest * sum(r + 2 for r in range(1, stages + 1)))
+    if game.id == "holzwurm":
+        from dreizehn.games.holzwurm import BONUS, CARD_POINTS
+
+        # A game gives each seat at most every plus card and the bonus, at least every minus card.
+        low = sum(p for p in CARD_POINTS if p < 0)
+        high = sum(p for p in CARD_POINTS if p > 0) + BONUS
+        return float(low * stages), float(high * stages)
+    return -np.inf, np.inf
+
+
+def observation_bounds(encoder: Encoder, layout: Layout) -> tuple[Vector, Vector]:
+    """The lowest and highest value every entry of ``layout`` (one of ``encoder``'s layouts) can take.
+
+    One-hot blocks and flags lie in [0, 1], card counts in [0, copies of a kind], sizes of hands and piles in
+    [0, cards in the game], scores between what the scoring rules allow over a whole game. A block this function
+    does not know is left unbounded (the tests check that none is).
+
+    >>> import dreizehn
+    >>> encoder = encoder_for(dreizehn.load_game("knizia13", players=4))
+    >>> low, high = observation_bounds(encoder, encoder.observation_layout)
+    >>> float(low.min()), float(high.max())
+    (0.0, 232.0)
+    """
+    game = encoder.game
+    copies = float(max(Counter(game.deck).values()))
+    cards = float(len(game.deck))
+    n = float(encoder.players)
+    per_block: dict[str, tuple[float, float]] = {
+        "totals": _totals_bounds(game, encoder.stages),
+        "turns_left": (-1.0, n),
+        "out": (0.0, n),
+    }
+    for name in ("to_move", "stage", "dealer", "starter", "wild_rank", "discard_top", "drawn", "fate", "rows",
+                 "history_seat", "history_action"):
+        per_block[name] = (0.0, 1.0)
+    for name in ("hand", "targets", "taken", "known", "discard_pile", "out_melds", "stock_candidates"):
+        per_block[name] = (0.0, copies)
+    for name in ("hand_sizes", "stock_size", "taken_sizes", "removed"):
+        per_block[name] = (0.0, cards)
+    low = np.full(layout.size, -np.inf, np.float32)
+    high = np.full(layout.size, np.inf, np.float32)
+    for block in layout.blocks:
+        if block.name in per_block:
+            low[block.offset : block.offset + block.size], high[block.offset : block.offset + block.size] = (
+                per_block[block.name]
+            )
+    return low, high
+
+
+def observation_box(encoder: Encoder, observation_type: str) -> tuple[spaces.Box, Layout]:
+    """The ``Box`` of an observation type (``"observation"`` or ``"information_state"``) and its layout."""
+    layout = encoder.observation_layout if observation_type == "observation" else encoder.information_state_layout
+    low, high = observation_bounds(encoder, layout)
+    return spaces.Box(low, high, (layout.size,), np.float32), layout
+
+
+def encode(encoder: Encoder, view: View, observation_type: str) -> Vector:
+    """A new tensor of ``view``."""
+    if observation_type == "observation":
+        return encoder.observation(view)
+    return encoder.information_state(view)
+
+
+def action_mask(view: View, num_actions: int) -> Mask:
+    """A new ``int8`` vector with 1 at each legal action of ``view`` (all 0 unless its seat is to move).
+
+    >>> import dreizehn
+    >>> state = dreizehn.new_game("knizia13", players=4, seed=7)
+    >>> mask = action_mask(state.view(state.current_player), state.game.num_actions)
+    >>> [int(a) for a in mask.nonzero()[0]] == [int(a) for a in state.legal_actions()]
+    True
+    """
+    mask = np.zeros(num_actions, np.int8)
+    mask[list(view.legal_actions)] = 1
+    return mask
+
+
+def action_number(action: object, game: Game) -> int | str:
+    """An action as the engine takes it: a whole number (Python's or NumPy's) or a text in notation.
+
+    >>> import dreizehn
+    >>> action_number(np.int64(3), dreizehn.load_game("knizia13", players=4))
+    3
+    """
+    if isinstance(action, str):
+        return action
+    if not isinstance(action, bool | np.bool_):
+        try:
+            return operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidActionError(
+        f"an action of {game.title} is a whole number from 0 to {game.num_actions - 1} (or its text), not {action!r}"
+    )
+
+
+def view_text(view: View, stages: int, title: str, stage_name: str) -> str:
+    """What a seat sees, as lines of text (the view without its history)."""
+    if view.is_over:
+        head = f"{title}: the game is over; totals {list(view.totals)}"
+    else:
+        head = (f"{title}, {stage_name} {view.stage + 1} of {stages}: seat {view.current_player} to move")
+    lines = [f"{head} (the view of seat {view.seat})"]
+    skip = {"game_id", "players", "options", "seat", "current_player", "is_over", "stage"}
+    for key, value in view.to_json(history=False).items():
+        if key not in skip and value not in (None, [], ()):
+            lines.append(f"  {key}: {json.dumps(value, separators=(',', ':'))}")
+    return "\n".join(lines)
+
+
+# -- the environment --------------------------------------------------------------------------------------------------
+
+
+class DreizehnEnv(gymnasium.Env[Vector, ActionLike]):
+    """One seat of a game against bots (see the module's documentation).
+
+    ``game`` is a game id (``knizia13``, ``three-thirteen``, ``holzwurm``); ``players`` the player count (default 4,
+    2 and 4); ``seat`` the learning seat, or ``"random"`` to draw it anew from each game's seed; further keywords are
+    the game's options (``dreizehn games`` lists them), refused by the engine when bad.
+
+    >>> env = DreizehnEnv("three-thirteen", players=3, opponents=["heuristic", "random"], seat="random",
+    ...                   stock_out="end-round")
+    >>> obs, info = env.reset(seed=2)
+    >>> info["seat"], [env.game.action_to_text(a) for seat, a in env.view().history]
+    (2, ['take', 'discard 2S'])
+    >>> [env.game.action_to_text(a) for a in info["action_mask"].nonzero()[0]]
+    ['draw', 'take']
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        opponents: str | Sequence[str] = "random",
+        seat: int | str = 0,
+        reward: str = "win",
+        observation_type: str = "observation",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **options: object,
+    ) -> None:
+        self.game: Game = make_game(game, players, options)
+        n = self.game.players
+        self.reward_type = choose("reward", reward, REWARDS)
+        self.observation_type = choose("observation_type", observation_type, OBSERVATION_TYPES)
+        self.illegal_action = choose("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise InvalidOptionError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
+        if render_mode is not None:
+            choose("render_mode", render_mode, RENDER_MODES)
+        self.render_mode = render_mode
+        if seat == "random":
+            self.seat_option: int | str = "random"
+        elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
+            self.seat_option = seat
+        else:
+            raise InvalidOptionError(f"seat must be a seat from 0 to {n - 1} or 'random', not {seat!r}")
+        self.opponents: tuple[Bot, ...] = self._make_opponents(opponents)
+        """The bots, clockwise from the seat after the learning seat."""
+        self.encoder = encoder_for(self.game)
+        box, _ = observation_box(self.encoder, self.observation_type)
+        self.observation_space = cast("spaces.Space[Vector]", box)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._sign = 1 if self.game.high_score_wins else -1
+        self._state: State | None = None
+        self._seat = 0
+        self._seed = 0
+        self._bot_rngs: dict[int, random.Random] = {}
+        self._done = False
+
+    def _make_opponents(self, opponents: str | Sequence[str]) -> tuple[Bot, ...]:
+        others = self.game.players - 1
+        if isinstance(opponents, str):
+            if "," in opponents:
+                raise InvalidOptionError(
+                    f"opponents is one bot spec for every other seat, or a list of {others} specs, one per seat: "
+                    f"not the text {opponents!r}"
+                )
+            specs: list[str] = [opponents] * others
+        elif isinstance(opponents, Sequence) and all(isinstance(spec, str) for spec in opponents):
+            specs = list(opponents)
+            if len(specs) != others:
+                raise InvalidOptionError(
+                    f"opponents lists {len(specs)} bot spec{'s' if len(specs) != 1 else ''}, but a game of "
+                    f"{self.game.players} players has {others} opponent seat{'s' if others != 1 else ''}"
+                )
+        else:
+            raise InvalidOptionError(f"opponents must be a bot spec or a list of bot specs, not {opponents!r}")
+        return tuple(make_bot(spec, self.game) for spec in specs)
+
+    # -- what the learner sees --------------------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> State:
+        """The engine's state of the game being played, hidden cards and all: for evaluation and tests, never for
+        the agent (raises before the first :meth:`reset`)."""
+        if self._state is None:
+            raise DreizehnError("the environment has no game yet: call reset() first")
+        return self._state
+
+    @property
+    def game_seed(self) -> int:
+        """The seed of the game being played: ``game.new_state(game_seed)`` deals the same game."""
+        return self._seed
+
+    @property
+    def seat(self) -> int:
+        """The learning seat of the current game."""
+        return self._seat
+
+    def view(self) -> View:
+        """The learning seat's view of the current game."""
+        return self.engine.view(self._seat)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the learning seat as booleans (what maskable algorithms call)."""
+        return action_mask(self.view(), self.game.num_actions).astype(bool)
+
+    def _observation(self) -> Vector:
+        return encode(self.encoder, self.view(), self.observation_type)
+
+    def _info(self) -> dict[str, Any]:
+        view = self.view()
+        info: dict[str, Any] = {"action_mask": action_mask(view, self.game.num_actions), "seat": self._seat}
+        if view.is_over:
+            info["totals"] = view.totals
+            info["returns"] = self.engine.returns()
+        return info
+
+    # -- the episode ------------------------------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Vector, dict[str, Any]]:
+        """Deal a new game and let the bots play until the learning seat is to move.
+
+        ``seed`` is the game's seed (a new one is drawn from the environment's generator when ``None``); ``options``
+        is accepted as Gymnasium asks and not used: the game's options are fixed when the environment is made.
+        ``info["seed"]`` holds the game's seed, with which the engine deals the same game.
+        """
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
+        self._seed = game_seed
+        self._state = self.game.new_state(game_seed)
+        n = self.game.players
+        if self.seat_option == "random":
+            self._seat = random.Random(f"{game_seed}:seat").randrange(n)
+        else:
+            self._seat = int(self.seat_option)
+        self._bot_rngs = {
+            (self._seat + 1 + i) % n: random.Random(f"{game_seed}:bot:{(self._seat + 1 + i) % n}")
+            for i in range(n - 1)
+        }
+        self._play_bots()
+        self._done = self._state.is_over  # never at the start of these games: every seat moves early in a game
+        info = self._info()
+        info["seed"] = game_seed
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), info
+
+    def _play_bots(self) -> float:
+        """Let the bots move until the learning seat is to move or the game ends; the reward that came of it."""
+        state = self.engine
+        n = self.game.players
+        reward = 0.0
+        while not state.is_over and state.current_player != self._seat:
+            seat = state.current_player
+            bot = self.opponents[(seat - self._seat - 1) % n]
+            reward += self._apply(bot.act(state.view(seat), self._bot_rngs[seat]))
+        return reward
+
+    def _apply(self, action: int | str) -> float:
+        """Apply an action of the seat to move; the learner's reward for it."""
+        state = self.engine
+        stages = len(state.stage_scores)
+        state.apply(action)
+        reward = 0.0
+        if self.reward_type == "score":
+            for scores in state.stage_scores[stages:]:
+                reward += self._sign * scores[self._seat]
+        elif state.is_over:
+            reward = state.returns()[self._seat]
+        return reward
+
+    def step(self, action: ActionLike) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
+        """Play the learning seat's action, then the bots' until the learning seat is to move again or the game ends.
+
+        An illegal action ends the episode with ``illegal_reward`` and changes nothing (``illegal_action=
+        "terminate"``), or raises the engine's :class:`~dreizehn.core.errors.IllegalActionError` (``"raise"``).
+        Something that is no action of the game at all raises :class:`~dreizehn.core.errors.InvalidActionError`.
+        """
+        state = self.engine
+        if self._done:
+            raise GameOverError("the episode is over: call reset() to deal a new game")
+        number = action_number(action, self.game)
+        try:
+            reward = self._apply(number)
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = str(err)
+            return self._observation(), self.illegal_reward, True, False, info
+        reward += self._play_bots()
+        self._done = state.is_over
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self._done, False, self._info()
+
+    def render(self) -> str | None:
+        """The learning seat's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: make the environment with "
+                                  "render_mode='ansi' or 'human'")
+            return None
+        text = view_text(self.view(), self.encoder.stages, self.game.title, self.game.stage_name)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release: the game is dropped."""
+        self._state = None
+
+
+def _register() -> None:
+    for game_id in game_ids():
+        env_id = ENV_IDS.get(game_id)
+        if env_id is not None and env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:DreizehnEnv", kwargs={"game": game_id})
+
+
+_register()

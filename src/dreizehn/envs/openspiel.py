@@ -1,0 +1,392 @@
+"""The games as OpenSpiel Python games: ``import dreizehn.envs.openspiel`` registers them with ``pyspiel``.
+
+>>> import pyspiel
+>>> import dreizehn.envs.openspiel
+>>> game = pyspiel.load_game("dreizehn_three_thirteen", {"players": 2, "stock_out": "end-round"})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 52)
+
+Names: ``dreizehn_knizia13``, ``dreizehn_three_thirteen`` and ``dreizehn_holzwurm``. Parameters: ``players`` and the
+game's options (``dreizehn games`` lists them); a seat option takes a seat number (OpenSpiel games have no hidden
+seed to draw a ``random`` seat from), and Three Thirteen's ``decks`` takes 0 for its default for the player count.
+
+* **Chance nodes.** Every shuffle is dealt card by card: a chance node picks the next card of the shuffled order
+  (top first) among the cards not yet placed, each kind with the probability of its share of them; the chance
+  action is the card's number (its kind). The last card of a shuffle needs no chance node.
+* **Actions** are the engine's dense action numbers, ``0 .. num_distinct_actions - 1`` (docs/envs.md).
+* **Returns** are the engine's: 1 for a sole win, 1/k for a win shared by k players, 0 otherwise (a constant-sum
+  game of utility sum 1), given at the end.
+* **Observations** are made from a seat's view only (:mod:`dreizehn.envs.encoding`): the information state is the
+  view with the whole history (string) or its last actions (tensor); the observation leaves the history out.
+* **Resampling.** ``state.resample_from_infostate(player, sampler)`` deals what ``player`` cannot see anew
+  (:meth:`~dreizehn.core.game.Game.sample_state`); the resampled state's own ``history()`` is empty, as the hidden
+  past is not resampled, so it can be played on and cloned, but not serialized.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from dreizehn.core.errors import InvalidOptionError, ShuffleNeeded
+from dreizehn.core.game import Game, OptionSpec, State, View
+from dreizehn.core.registry import game_class, game_ids
+from dreizehn.envs.encoding import DEFAULT_PLAYERS, Encoder, Layout, encoder_for
+
+PREFIX = "dreizehn_"
+UNBOUNDED_LENGTH = 1 << 20
+"""The ``max_game_length`` given for Three Thirteen, whose rounds have no bound: players who take the discard instead
+of drawing can go on for ever. Uniformly random play takes 1,300 to 3,200 actions a game under
+``stock_out=end-round`` and 2,000 to 25,000 under ``reshuffle``."""
+
+
+_SHARED = frozenset(("game", "log", "options", "shuffles"))
+"""Fields of a state left out of its text: the game, and what its history and shuffles already tell."""
+
+
+def short_name(game_id: str) -> str:
+    """The OpenSpiel name of a game: ``dreizehn_`` and its id with ``_`` for ``-``."""
+    return PREFIX + game_id.replace("-", "_")
+
+
+def _parameter(spec: OptionSpec) -> object:
+    if spec.kind == "int" and spec.default is None:
+        return 0
+    return spec.default
+
+
+def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
+    """The engine's game for OpenSpiel parameters (checked: a bad one raises with the engine's message)."""
+    cls = game_class(game_id)
+    given = dict(params)
+    players = given.pop("players", DEFAULT_PLAYERS[game_id])
+    options: dict[str, object] = {}
+    specs = {spec.name: spec for spec in cls.option_specs}
+    for name, value in given.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise InvalidOptionError(f"{cls.title} has no parameter {name!r} (its parameters: players, "
+                                     f"{', '.join(specs)})")
+        if spec.kind == "int" and spec.default is None and value == 0:
+            continue
+        if spec.kind == "seat" and value == "random":
+            raise InvalidOptionError(f"parameter {name!r} takes a seat number in OpenSpiel: an OpenSpiel game has "
+                                     "no hidden seed to draw a random seat from", rule=spec.rule)
+        options[name] = value
+    if not isinstance(players, int):
+        raise InvalidOptionError(f"the number of players must be a whole number, not {players!r}")
+    return cls(players, options)
+
+
+def max_game_length(game: Game) -> int:
+    """An upper bound on the number of player actions of a game (see :data:`UNBOUNDED_LENGTH`)."""
+    if game.id == "knizia13":
+        return int(game.stages) * len(game.deck)  # type: ignore[attr-defined]  # every action plays a card
+    if game.id == "holzwurm":
+        return int(game.options["games"]) * len(game.deck)
+    return UNBOUNDED_LENGTH
+
+
+class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
+    """One of the games for OpenSpiel (made by ``pyspiel.load_game``, not directly): each game has a subclass,
+    :data:`GAMES`, that sets its id and OpenSpiel game type."""
+
+    game_id: ClassVar[str]
+    game_type: ClassVar[Any]
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        given = dict(params or {})
+        game_type = self.game_type
+        self.engine = engine_game(self.game_id, given)
+        self.encoder: Encoder = encoder_for(self.engine)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.engine.num_actions,
+            max_chance_outcomes=len(self.engine.card_type.all()),
+            num_players=self.engine.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=max_game_length(self.engine),
+        )
+        super().__init__(game_type, info, given)
+        try:
+            self.engine.new_state(0, shuffles=())
+        except ShuffleNeeded as needed:
+            self.first_shuffle: tuple[int, ...] = needed.cards
+        else:
+            raise AssertionError(f"{self.engine.title} starts without a shuffle")
+
+    def new_initial_state(self) -> DreizehnState:
+        """The game before the first shuffle: a chance node."""
+        return DreizehnState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None) -> Observer:
+        """An observer of one seat's information: the information state under perfect recall, else the
+        observation."""
+        if params:
+            raise ValueError(f"the observers take no parameters, not {dict(params)!r}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError("the observers give one seat's private and public information together only")
+        return Observer(self.encoder, bool(iig_obs_type.perfect_recall))
+
+
+class DreizehnState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress for OpenSpiel: the engine's state, and the shuffle being dealt when at a chance node."""
+
+    def __init__(self, game: DreizehnGame, engine: State | None = None) -> None:
+        super().__init__(game)
+        self._engine: State | None = engine
+        self._action: int | None = None
+        """The player action waiting for its shuffles (``None`` while dealing the first one)."""
+        self._orders: list[tuple[int, ...]] = []
+        """The shuffles chosen so far for the action (or the start) being completed."""
+        self._dealt: list[int] = []
+        """The order of the shuffle being dealt, top card first."""
+        self._left: list[int] = []
+        """The cards of that shuffle still to place, sorted."""
+        self._history: tuple[int, str] = (0, "")
+        self._texts: dict[int, str] = {}
+        """Each seat's text of this state, kept until the next action."""
+        self._views: dict[int, View] = {}
+        """Each seat's view of this state, kept until the next action."""
+        if engine is None:  # the first shuffle, found once per game (a clone comes through here too)
+            if len(game.first_shuffle) > 1:
+                self._left = list(game.first_shuffle)
+            else:
+                self._resume(game.engine)
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know: the engine's view (of the state before the shuffle being dealt, if one is)."""
+        view = self._views.get(seat)
+        if view is None:
+            assert self._engine is not None
+            view = self._views[seat] = self._engine.view(seat)
+        return view
+
+    @property
+    def engine(self) -> State | None:
+        """The engine's state (``None`` while the first shuffle is being dealt). Between the chance nodes of a
+        shuffle it is the state before the action that needed the shuffle."""
+        return self._engine
+
+    # -- moving on --------------------------------------------------------------------------------------------
+
+    def _resume(self, game: Game) -> None:
+        """Apply the waiting action (or start the game) with the shuffles chosen so far, or open the next shuffle."""
+        while True:
+            try:
+                if self._engine is None:
+                    engine = game.new_state(0, shuffles=self._orders)
+                else:
+                    engine = self._engine.copy()
+                    engine.await_shuffles(self._orders)
+                    assert self._action is not None
+                    engine.apply_legal(self._action)
+            except ShuffleNeeded as needed:
+                if len(needed.cards) > 1:
+                    self._left = list(needed.cards)
+                    self._dealt = []
+                    return
+                self._orders.append(needed.cards)  # one card or none: nothing to choose
+                continue
+            self._engine = engine
+            self._action = None
+            self._orders = []
+            return
+
+    def current_player(self) -> int:
+        if self._left:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert self._engine is not None
+        if self._engine.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self._engine.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._engine is not None and player == self._engine.current_player
+        return [int(a) for a in self._engine.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card of the shuffle: each kind left with the probability of its share of the cards left."""
+        total = len(self._left)
+        return [(card, count / total) for card, count in sorted(Counter(self._left).items())]
+
+    def _apply_action(self, action: int) -> None:
+        game = self.get_game().engine
+        self._texts = {}
+        self._views = {}
+        if self._left:
+            i = bisect_left(self._left, action)
+            if i == len(self._left) or self._left[i] != action:
+                raise ValueError(f"{action} is not a card left to deal ({game.card_type.of(action).text} is not)"
+                                 if 0 <= action < len(game.card_type.all()) else f"{action} is not a card number")
+            del self._left[i]
+            self._dealt.append(action)
+            if len(self._left) == 1:
+                self._dealt.append(self._left.pop())
+            if not self._left:
+                self._orders.append(tuple(self._dealt))
+                self._dealt = []
+                self._resume(game)
+            return
+        assert self._engine is not None
+        self._action = int(action)
+        self._orders = []
+        self._resume(game)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game = self.get_game().engine
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {game.card_type.of(action).text}"
+        return str(game.action_to_text(action))
+
+    def is_terminal(self) -> bool:
+        return not self._left and self._engine is not None and self._engine.is_over
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self.get_game().num_players()
+        assert self._engine is not None
+        return list(self._engine.returns())
+
+    # -- what the seats know ----------------------------------------------------------------------------------
+
+    def _dealing(self) -> dict[str, object] | None:
+        """The shuffle being dealt, as every seat sees it: how many cards, how many placed, after which action."""
+        if not self._left:
+            return None
+        game = self.get_game().engine
+        placed = sum(len(order) for order in self._orders) + len(self._dealt)
+        after = None if self._action is None else game.action_to_text(self._action)
+        return {"after": after, "placed": placed, "cards_left": len(self._left)}
+
+    def seat_text(self, player: int, history: bool) -> str:
+        """What ``player`` knows, as JSON: its view without the history, the shuffle being dealt, and with
+        ``history`` a second line with every action so far (``seat:action`` in notation)."""
+        text = self._texts.get(player)
+        if text is None:
+            if self._engine is None:
+                text = json.dumps({"seat": player, "dealing": self._dealing()}, separators=(",", ":"))
+            else:
+                view = self.view(player).to_json(history=False)
+                view["dealing"] = self._dealing()
+                text = json.dumps(view, separators=(",", ":"))
+            self._texts[player] = text
+        if history and self._engine is not None:
+            return f"{text}\n{self._history_text()}"
+        return text
+
+    def _history_text(self) -> str:
+        """The history in notation, kept between calls (a clone copies it) so that long games stay linear."""
+        assert self._engine is not None
+        log = self._engine.log
+        done, text = self._history
+        if done > len(log):
+            done, text = 0, ""
+        if done < len(log):
+            texts = self._engine.game.action_type._texts
+            text += "".join(f" {seat}:{texts[action]}" for seat, action in log[done:])
+            self._history = (len(log), text)
+        return text
+
+    def __str__(self) -> str:
+        game = self.get_game().engine
+        if self._engine is None:
+            return f"dealing the first shuffle: {' '.join(game.card_type.of(c).text for c in self._dealt)} | " \
+                   f"{len(self._left)} left"
+        engine = self._engine
+        lines = [repr(engine)]
+        for cls in type(engine).__mro__:  # every card, wherever it lies: the state's own fields
+            for name in getattr(cls, "__slots__", ()):
+                if not name.startswith("_") and name not in _SHARED:
+                    lines.append(f"{name}: {getattr(engine, name, None)!r}")
+        if self._left:
+            lines.append(f"dealing: {' '.join(game.card_type.of(c).text for c in self._dealt)} | "
+                         f"{len(self._left)} left")
+        return "\n".join(lines)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> DreizehnState:
+        """A state ``player_id`` cannot tell from this one, what it cannot see dealt anew at random."""
+        if self._left or self._engine is None:
+            raise ValueError("a state can be resampled at a player's decision, not while a shuffle is being dealt")
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        game = self.get_game()
+        engine = game.engine.sample_state(self._engine.view(player_id), rng)
+        engine.await_shuffles()
+        return DreizehnState(game, engine)
+
+
+class Observer:
+    """OpenSpiel's observer protocol: one seat's tensor (``tensor``, its blocks in ``dict``) and string."""
+
+    def __init__(self, encoder: Encoder, perfect_recall: bool) -> None:
+        self.encoder = encoder
+        self.perfect_recall = perfect_recall
+        layout: Layout = encoder.information_state_layout if perfect_recall else encoder.observation_layout
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {block.name: layout.block(self.tensor, block.name) for block in layout.blocks}
+
+    def set_from(self, state: DreizehnState, player: int) -> None:
+        """Write what ``player`` knows of ``state`` into :attr:`tensor` (all 0 before the first deal is done)."""
+        engine = state.engine
+        if engine is None:
+            self.tensor.fill(0.0)
+            return
+        view = state.view(player)
+        if self.perfect_recall:
+            self.encoder.information_state(view, out=self.tensor)
+        else:
+            self.encoder.observation(view, out=self.tensor)
+
+    def string_from(self, state: DreizehnState, player: int) -> str:
+        """What ``player`` knows of ``state`` as text (the history included under perfect recall)."""
+        return state.seat_text(player, history=self.perfect_recall)
+
+
+def _register(game_id: str) -> None:
+    cls = game_class(game_id)
+    name = short_name(game_id)
+    parameters: dict[str, object] = {"players": DEFAULT_PLAYERS[game_id]}
+    parameters.update({spec.name: _parameter(spec) for spec in cls.option_specs})
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"{cls.title} (dreizehn)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+    # A class, not a function: pyspiel drops its reference after the interpreter has stopped, and a class (which
+    # refers to itself) is never freed then, where a function would be, without the GIL, aborting the process.
+    cls_name = "".join(part.capitalize() for part in game_id.split("-")) + "Game"
+    GAMES[game_id] = type(cls_name, (DreizehnGame,), {"game_id": game_id, "game_type": game_type,
+                                                      "__module__": __name__})
+    pyspiel.register_game(game_type, GAMES[game_id])
+
+
+GAMES: dict[str, type[DreizehnGame]] = {}
+"""The OpenSpiel game class of each game, by the game's id."""
+
+
+for _id in game_ids():
+    if short_name(_id) not in pyspiel.registered_names():
+        _register(_id)

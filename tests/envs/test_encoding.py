@@ -1,0 +1,116 @@
+"""The observation and information-state tensors: their layouts, what they hold, and that they leak nothing."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import dreizehn
+from dreizehn.core.game import State
+from dreizehn.envs.encoding import HISTORY, Encoder, encoder_for
+
+CASES = [("knizia13", 3), ("knizia13", 6), ("holzwurm", 2), ("holzwurm", 5), ("three-thirteen", 2),
+         ("three-thirteen", 4)]
+
+
+def _positions(game_id: str, players: int, count: int, seed: int = 0) -> list[State]:
+    """States met in random games (the game's eager actions taken, so that Three Thirteen's rounds end)."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    game = dreizehn.load_game(game_id, players)
+    while len(out) < count:
+        state = game.new_state(rng.randrange(10**6))
+        while not state.is_over and len(out) < count:
+            if rng.random() < 0.2:
+                out.append(state.copy())
+            legal = state.legal_actions()
+            eager = [a for a in legal if a in game.eager_actions]
+            state.apply(rng.choice(eager or legal))
+        if state.is_over:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_layouts_tile_the_vector(game_id: str, players: int) -> None:
+    encoder = encoder_for(dreizehn.load_game(game_id, players))
+    for layout in (encoder.observation_layout, encoder.information_state_layout):
+        end = 0
+        for _, offset, shape, description in layout.describe():
+            assert offset == end and description
+            end += int(np.prod(shape))
+        assert end == layout.size
+    extra = encoder.information_state_layout.size - encoder.observation_layout.size
+    assert extra == HISTORY * (players + encoder.num_actions)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_tensors_hold_the_view(game_id: str, players: int) -> None:
+    for state in _positions(game_id, players, 60):
+        encoder = encoder_for(state.game)
+        for seat in range(players):
+            view = state.view(seat)
+            obs = encoder.observation(view)
+            layout = encoder.observation_layout
+            assert obs.dtype == np.float32 and obs.shape == (layout.size,)
+            hand = layout.block(obs, "hand")
+            assert hand.sum() == len(view.hand)  # type: ignore[attr-defined]
+            for card in set(view.hand):  # type: ignore[attr-defined]
+                assert hand[card] == view.hand.count(card)  # type: ignore[attr-defined]
+            sizes = layout.block(obs, "hand_sizes")
+            assert [int(x) for x in sizes] == [view.hand_sizes[(seat + i) % players]  # type: ignore[attr-defined]
+                                               for i in range(players)]
+            assert sizes[0] == len(view.hand)  # type: ignore[attr-defined]  # relative: 0 is the observer
+            totals = layout.block(obs, "totals")
+            assert [int(x) for x in totals] == [view.totals[(seat + i) % players] for i in range(players)]
+            to_move = layout.block(obs, "to_move")
+            if state.is_over:
+                assert to_move.sum() == 0
+            else:
+                assert to_move[(state.current_player - seat) % players] == 1 and to_move.sum() == 1
+            info = encoder.information_state(view)
+            assert np.array_equal(info[: layout.size], obs)
+            recent = view.history[-HISTORY:]
+            actions = encoder.information_state_layout.block(info, "history_action")
+            assert actions.sum() == len(recent)
+            if recent:
+                assert actions[len(recent) - 1, recent[-1][1]] == 1
+
+
+def test_observation_written_in_place() -> None:
+    state = _positions("three-thirteen", 3, 5)[-1]
+    encoder = encoder_for(state.game)
+    out = np.full(encoder.observation_layout.size, 7.0, np.float32)
+    assert encoder.observation(state.view(1), out=out) is out
+    assert np.array_equal(out, encoder.observation(state.view(1)))
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_tensors_leak_nothing(game_id: str, players: int) -> None:
+    """Dealing anew everything a seat cannot see leaves its tensors exactly as they were."""
+    rng = random.Random(5)
+    for state in _positions(game_id, players, 40, seed=3):
+        encoder: Encoder = encoder_for(state.game)
+        for seat in range(players):
+            other = state.resample_hidden(seat, rng)
+            assert np.array_equal(encoder.information_state(state.view(seat)),
+                                  encoder.information_state(other.view(seat)))
+
+
+def test_hidden_cards_change_the_tensor_of_their_owner() -> None:
+    """The check above can fail: the owner of a hand sees it in its tensor."""
+    rng = random.Random(1)
+    state = dreizehn.new_game("holzwurm", players=3, seed=4)
+    encoder = encoder_for(state.game)
+    other = state.resample_hidden(0, rng)
+    assert not np.array_equal(encoder.observation(state.view(1)), encoder.observation(other.view(1)))
+
+
+def test_unknown_game_refused() -> None:
+    class Fake:
+        id = "chess"
+
+    with pytest.raises(ValueError, match="no tensor encoding of the game 'chess'"):
+        encoder_for(Fake())  # type: ignore[arg-type]

@@ -1,0 +1,250 @@
+"""The OpenSpiel adapter: OpenSpiel's own checker for every game and player count, full games against the engine,
+no leaks through the strings and tensors, resampling, and OpenSpiel's ISMCTS bot playing the games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import dreizehn
+from dreizehn.core.game import State
+from dreizehn.core.registry import game_class, game_ids
+
+pyspiel = pytest.importorskip("pyspiel")
+openspiel = pytest.importorskip("dreizehn.envs.openspiel")
+
+SHORT = {"stock_out": "end-round"}
+"""Three Thirteen under ``stock_out=end-round`` for OpenSpiel's checker: uniformly random play takes 10,000 to
+25,000 actions a game under the default reshuffle, and the checker keeps a copy of every state it passes."""
+
+
+def _params(game_id: str, players: int) -> dict[str, Any]:
+    return {"players": players, **(SHORT if game_id == "three-thirteen" else {})}
+
+
+EVERY_COUNT = [(g, n) for g in game_ids() for n in range(game_class(g).min_players, game_class(g).max_players + 1)]
+
+
+@pytest.mark.parametrize(("game_id", "players"), EVERY_COUNT)
+def test_random_sim_test(game_id: str, players: int, scale: Callable[[int, int], int]) -> None:
+    """OpenSpiel's own checker: random games with clones, serialization round trips, chance outcomes, observations,
+    returns and the game length bound."""
+    game = pyspiel.load_game(openspiel.short_name(game_id), _params(game_id, players))
+    pyspiel.random_sim_test(game, num_sims=scale(1, 5), serialize=True, verbose=False)
+
+
+def test_registered_names_and_parameters() -> None:
+    names = set(pyspiel.registered_names())
+    assert {"dreizehn_knizia13", "dreizehn_three_thirteen", "dreizehn_holzwurm"} <= names
+    game = pyspiel.load_game("dreizehn_three_thirteen")
+    assert game.num_players() == 2
+    assert game.get_parameters()["decks"] == 0 and game.get_parameters()["stock_out"] == "reshuffle"
+    assert game.engine.options["decks"] == 1  # 0 is the default for the player count
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    four = pyspiel.load_game("dreizehn_knizia13", {"players": 4, "open_piles": True})
+    assert four.num_players() == 4 and four.engine.options["open_piles"] is True
+    assert four.num_distinct_actions() == four.engine.num_actions
+    assert four.max_chance_outcomes() == 16
+    assert four.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert (four.min_utility(), four.max_utility(), four.utility_sum()) == (0.0, 1.0, 1.0)
+
+
+def test_bad_parameters_refused() -> None:
+    with pytest.raises(ValueError, match=r"13 is for 3 to 6 players, not 2 \(K4\)"):
+        pyspiel.load_game("dreizehn_knizia13", {"players": 2})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
+        pyspiel.load_game("dreizehn_knizia13", {"colour": "red"})
+    with pytest.raises(ValueError, match=r"option 'dealer' must be a seat from 0 to 3"):
+        pyspiel.load_game("dreizehn_knizia13", {"dealer": 7})
+    with pytest.raises(ValueError, match="stock_out"):
+        pyspiel.load_game("dreizehn_three_thirteen", {"stock_out": "never"})
+
+
+def _reference(game_id: str, players: int, seed: int, options: dict[str, Any]) -> State:
+    """A whole game on the engine: random moves, the eager ones (going out) whenever legal."""
+    state = dreizehn.load_game(game_id, players, options).new_state(seed)
+    rng = random.Random(seed)
+    eager = state.game.eager_actions
+    while not state.is_over:
+        legal = state.legal_actions()
+        state.apply(rng.choice([a for a in legal if a in eager] or legal))
+    return state
+
+
+def _replay(game: Any, reference: State) -> Any:
+    """The same game through the adapter: the reference's shuffles dealt at the chance nodes, its actions played."""
+    outcomes: Iterator[int] = iter([card for order in reference.shuffles if len(order) > 1 for card in order[:-1]])
+    actions = iter(reference.history)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            card = next(outcomes)
+            assert card in dict(state.chance_outcomes())
+            state.apply_action(card)
+        else:
+            seat, action = next(actions)
+            assert state.current_player() == seat
+            assert state.legal_actions() == [int(a) for a in state.engine.legal_actions()]
+            state.apply_action(action)
+    assert next(outcomes, None) is None and next(actions, None) is None
+    return state
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), [
+    ("knizia13", 3, {}), ("knizia13", 5, {"open_piles": True}), ("holzwurm", 2, {}), ("holzwurm", 4, {}),
+    ("three-thirteen", 2, {}), ("three-thirteen", 4, {}), ("three-thirteen", 3, SHORT),
+])
+def test_full_game_matches_engine(game_id: str, players: int, options: dict[str, Any]) -> None:
+    game = pyspiel.load_game(openspiel.short_name(game_id), {"players": players, **options})
+    reshuffles = 0
+    for seed in range(3):
+        reference = _reference(game_id, players, seed, options)
+        state = _replay(game, reference)
+        assert state.engine.totals == reference.totals
+        assert state.returns() == list(reference.returns())
+        assert state.engine.shuffles == reference.shuffles
+        assert len(state.history()) == len(reference.history) + sum(max(0, len(o) - 1) for o in reference.shuffles)
+        reshuffles += len(reference.shuffles) - len(reference.stage_scores)  # one deal a stage, the rest reshuffles
+        restored = game.deserialize_state(state.serialize())
+        assert str(restored) == str(state) and restored.returns() == state.returns()
+    if game_id == "three-thirteen" and not options:
+        assert reshuffles > 0  # the stock ran out at least once: mid-round shuffles are chance nodes too
+
+
+def _step(state: Any, rng: random.Random) -> None:
+    """One random move: a chance outcome by its probability, or a legal action (an eager one when there is)."""
+    if state.is_chance_node():
+        cards, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(cards, probs)[0])
+    else:
+        legal = state.legal_actions()
+        state.apply_action(rng.choice([a for a in legal if a in state.engine.game.eager_actions] or legal))
+
+
+def _positions(game: Any, count: int, seed: int) -> list[Any]:
+    """Player nodes and chance nodes met in random games through the adapter."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(out) < count:
+            if rng.random() < 0.05:
+                out.append(state.clone())
+            _step(state, rng)
+    return out
+
+
+LEAK_CASES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2), ("three-thirteen", 4)]
+
+
+@pytest.mark.parametrize(("game_id", "players"), LEAK_CASES)
+def test_strings_and_tensors_leak_nothing(game_id: str, players: int) -> None:
+    """A player's strings and tensors stay the same when everything it cannot see is dealt anew."""
+    game = pyspiel.load_game(openspiel.short_name(game_id), {"players": players})
+    rng = random.Random(2)
+    for state in _positions(game, 60, seed=1):
+        if state.engine is None or state.is_chance_node():
+            continue
+        for seat in range(players):
+            other = openspiel.DreizehnState(game, state.engine.resample_hidden(seat, rng))
+            assert other.information_state_string(seat) == state.information_state_string(seat)
+            assert other.observation_string(seat) == state.observation_string(seat)
+            assert np.array_equal(other.information_state_tensor(seat), state.information_state_tensor(seat))
+            assert np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat))
+
+
+def test_partial_deal_is_hidden() -> None:
+    """While a shuffle is being dealt, no player can tell which cards came first."""
+    game = pyspiel.load_game("dreizehn_knizia13", {"players": 3})
+    state = game.new_initial_state()
+    for _ in range(10):
+        state.apply_action(state.chance_outcomes()[0][0])
+    a, b = state.clone(), state.clone()
+    a.apply_action(a.chance_outcomes()[0][0])
+    b.apply_action(b.chance_outcomes()[-1][0])
+    assert str(a) != str(b)
+    for seat in range(3):
+        assert a.information_state_string(seat) == b.information_state_string(seat)
+        assert np.array_equal(a.information_state_tensor(seat), b.information_state_tensor(seat))
+
+
+def test_chance_outcomes_follow_the_cards_left() -> None:
+    game = pyspiel.load_game("dreizehn_knizia13", {"players": 4})
+    state = game.new_initial_state()
+    outcomes = dict(state.chance_outcomes())
+    assert outcomes[15] == pytest.approx(8 / 50)  # eight nasty fours (K2) among 50 cards
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 15) == "deal R4"
+    with pytest.raises(ValueError, match="not a card left to deal"):
+        for _ in range(9):
+            state.apply_action(15)
+
+
+def test_illegal_action_refused_with_the_rule() -> None:
+    game = pyspiel.load_game("dreizehn_three_thirteen", {"players": 2})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    before = str(state), state.history()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(ValueError, match=r"\(T\d+\)"):
+        state.apply_action(illegal)
+    assert (str(state), state.history()) == before
+
+
+@pytest.mark.parametrize(("game_id", "players"), LEAK_CASES)
+def test_resample_from_infostate(game_id: str, players: int) -> None:
+    game = pyspiel.load_game(openspiel.short_name(game_id), {"players": players})
+    rng = random.Random(7)
+    differs = 0
+    for state in _positions(game, 40, seed=4):
+        if state.is_chance_node():
+            with pytest.raises(ValueError, match="while a shuffle is being dealt"):
+                state.resample_from_infostate(0, rng.random)
+            continue
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        sample = state.resample_from_infostate(player, rng.random)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert np.array_equal(sample.information_state_tensor(player), state.information_state_tensor(player))
+        assert sample.legal_actions() == state.legal_actions()
+        differs += str(sample) != str(state)
+        for _ in range(300):  # the sample plays on, its shuffles as chance nodes
+            if sample.is_terminal():
+                break
+            _step(sample, rng)
+    assert differs > 0
+
+
+@pytest.mark.parametrize(("game_id", "params", "from_stage"), [
+    ("holzwurm", {"players": 2, "games": 1}, 0),
+    ("knizia13", {"players": 3}, 5),
+    ("three-thirteen", {"players": 2, "stock_out": "end-round"}, 10),
+])
+def test_openspiel_ismcts_plays(game_id: str, params: dict[str, Any], from_stage: int) -> None:
+    """OpenSpiel's own information-set MCTS bot plays a game to its end from the start of ``from_stage`` (the last
+    stage of 13 and Three Thirteen: its random rollouts play the rest of the whole game, and they are slow), keyed by
+    our information-state strings and resampling through ``resample_from_infostate``."""
+    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    game = pyspiel.load_game(openspiel.short_name(game_id), params)
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=4, random_state=rs)
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.current_player() == 0 and state.engine.stage >= from_stage:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        else:
+            _step(state, rng)
+    assert moves > 0 and sum(state.returns()) == pytest.approx(1.0)
