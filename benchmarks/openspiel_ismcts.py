@@ -8,6 +8,9 @@ evaluator, UCT constant 2, one rollout per leaf) gets the OpenSpiel state and re
 held by each bot equally often (with an odd number of players one bot holds one seat more in each game; the shares
 are per seat held). The shuffles are dealt at the chance nodes from the seed ``seed + i``.
 
+With ``--results FILE`` every game is saved as one JSON line as it ends, and a later run with the same arguments
+plays only the games still missing (the games so far: ``benchmarks/results/openspiel_ismcts.jsonl``).
+
 The table gives each bot's share of the wins per seat held with its 95% Wilson interval (a fair share is 1/players),
 its mean points, and its mean and worst time per move. Needs ``pip install 'dreizehn[research]'``.
 """
@@ -15,6 +18,7 @@ its mean points, and its mean and worst time per move. Needs ``pip install 'drei
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -70,6 +74,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--minutes", type=float, help="start no new game after this many minutes")
+    parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
     args = parser.parse_args()
     import dreizehn.envs.openspiel  # noqa: F401  (registers the games)
 
@@ -80,25 +85,43 @@ def main() -> None:
             parser.error(f"--option takes NAME=VALUE, not {pair!r}")
         params[name] = int(value) if value.lstrip("-").isdigit() else value
     game = pyspiel.load_game(short_name(args.game), params)
+    key = json.dumps([str(game), args.iterations, args.seed])
+    done: dict[int, dict[str, Any]] = {}
+    if args.results is not None and args.results.exists():
+        for line in args.results.read_text().splitlines():
+            row = json.loads(line) if line.strip() else None
+            if row is not None and row["key"] == key:
+                done[row["index"]] = row
     deadline = None if args.minutes is None else time.time() + 60 * args.minutes
+    for i in range(args.games):
+        if i in done:
+            continue
+        if deadline is not None and time.time() > deadline:
+            break
+        seats, returns, totals, spent = play(game, args.iterations, args.seed + i, i)
+        row = {"key": key, "index": i, "seats": seats, "returns": returns, "totals": totals, "times": spent}
+        done[i] = row
+        if args.results is not None:
+            with args.results.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+        print(f"game {i}: {' '.join(f'{b.split()[0]}={r:.2f}' for b, r in zip(seats, returns, strict=True))}",
+              file=sys.stderr, flush=True)
     wins = {OURS: 0.0, THEIRS: 0.0}
     held = {OURS: 0, THEIRS: 0}
     points: dict[str, list[int]] = {OURS: [], THEIRS: []}
     times: dict[str, list[float]] = {OURS: [], THEIRS: []}
     played = 0
-    for i in range(args.games):
-        if deadline is not None and time.time() > deadline:
-            break
-        seats, returns, totals, spent = play(game, args.iterations, args.seed + i, i)
-        for seat, bot in enumerate(seats):
-            wins[bot] += returns[seat]
+    for i in sorted(done):
+        if i >= args.games:
+            continue
+        row = done[i]
+        for seat, bot in enumerate(row["seats"]):
+            wins[bot] += row["returns"][seat]
             held[bot] += 1
-            points[bot].append(totals[seat])
+            points[bot].append(row["totals"][seat])
         for bot in times:
-            times[bot].extend(spent[bot])
+            times[bot].extend(row["times"][bot])
         played += 1
-        print(f"game {i}: {' '.join(f'{b.split()[0]}={r:.2f}' for b, r in zip(seats, returns, strict=True))}",
-              file=sys.stderr, flush=True)
     print(f"{game}: {played} games, {args.iterations} iterations a move, fair share {1 / args.players:.1%}")
     print(f"{'bot':<18}{'seats':>7}{'win share':>11}{'95% interval':>18}{'mean points':>13}{'mean move':>11}"
           f"{'worst':>9}")

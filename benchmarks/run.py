@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
+from benchmarks.bench_envs import envs_table
 from benchmarks.bench_ismcts import speed_table
 from benchmarks.bench_melds import bench_melds
 
@@ -77,6 +78,15 @@ def main() -> None:
     print("Bots: heuristic time per move (200 positions a row)")
     for game_id, players, mean, worst in heuristic_times():
         print(f"{game_id:<16}{players:>8}  mean {mean * 1e6:8.0f} µs   worst {worst * 1e6:8.0f} µs")
+    print()
+    table = envs_table(args.seconds)
+    if table is None:
+        print("Research adapters: left out (pip install 'dreizehn[research]')")
+        return
+    print(f"Research adapters: random play, the observation tensor read every step ({args.seconds:g} s a row)")
+    print(f"{'adapter':<12}{'game':<16}{'players':>8}{'steps/s':>10}")
+    for adapter, game_id, players, rate in table:
+        print(f"{adapter:<12}{game_id:<16}{players:>8}{rate:>10,.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -130,9 +130,8 @@ class Encoder:
         for i in range(n):
             block[i] = totals[(view.seat + i) % n]
 
-    def observation(self, view: View, out: Vector | None = None) -> Vector:
-        """The observation tensor of ``view`` (written into ``out`` when given, which is zeroed first)."""
-        layout = self.observation_layout
+    def _encode(self, layout: Layout, view: View, out: Vector | None) -> Vector:
+        """``out`` (a new vector when ``None``) zeroed, then the blocks every layout shares filled in."""
         if out is None:
             out = np.zeros(layout.size, np.float32)
         else:
@@ -141,15 +140,14 @@ class Encoder:
         self._fill(self, view, out)
         return out
 
+    def observation(self, view: View, out: Vector | None = None) -> Vector:
+        """The observation tensor of ``view`` (written into ``out`` when given, which is zeroed first)."""
+        return self._encode(self.observation_layout, view, out)
+
     def information_state(self, view: View, out: Vector | None = None) -> Vector:
         """The information-state tensor of ``view``: its observation and the last actions of its history."""
         layout = self.information_state_layout
-        if out is None:
-            out = np.zeros(layout.size, np.float32)
-        else:
-            out.fill(0.0)
-        self._common(view, layout, out)
-        self._fill(self, view, out)
+        out = self._encode(layout, view, out)
         seats = layout.block(out, "history_seat")
         actions = layout.block(out, "history_action")
         recent = view.history[-HISTORY:]
