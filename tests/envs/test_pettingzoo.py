@@ -298,9 +298,9 @@ def test_observation_bounds_are_finite_and_hold(game_id: str) -> None:
     game = dreizehn.load_game(game_id, 3)
     encoder = encoder_for(game)
     for layout in (encoder.observation_layout, encoder.information_state_layout):
-        low, high = gym_env.observation_bounds(encoder, layout)
+        low, high = layout.bounds()
         assert np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()
-    low, high = gym_env.observation_bounds(encoder, encoder.observation_layout)
+    low, high = encoder.observation_layout.bounds()
     totals = encoder.observation_layout.block(high, "totals")
     bound = {"knizia13": 58 * 6, "three-thirteen": 88 * 10, "holzwurm": 210 * 3}[game_id]
     assert (totals == bound).all()

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -32,8 +33,11 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.core.game import Game, View
+from dreizehn.games.holzwurm import BONUS as HOLZWURM_BONUS
+from dreizehn.games.holzwurm import CARD_POINTS as HOLZWURM_POINTS
 from dreizehn.games.holzwurm import HolzwurmView
-from dreizehn.games.knizia13 import Knizia13, Knizia13View
+from dreizehn.games.knizia13 import NASTY, Knizia13, Knizia13View
+from dreizehn.games.melds import card_value
 from dreizehn.games.three_thirteen import ThreeThirteenView
 
 Vector = npt.NDArray[np.float32]
@@ -45,6 +49,13 @@ DEFAULT_PLAYERS = {"knizia13": 4, "three-thirteen": 2, "holzwurm": 4}
 """The player count of an environment or OpenSpiel game made without one."""
 
 
+FLAG = (0.0, 1.0)
+"""The bounds of a one-hot block or a flag."""
+
+BlockSpec = tuple[str, tuple[int, ...], str, tuple[float, float]]
+"""A block as a layout is given it: name, shape, description, and (least, greatest) value."""
+
+
 @dataclass(frozen=True)
 class Block:
     """One named part of a flat vector: where it starts, its shape, and what it holds."""
@@ -53,20 +64,22 @@ class Block:
     offset: int
     shape: tuple[int, ...]
     description: str
-
     size: int
     """The number of entries: the product of the shape."""
+    low: float
+    high: float
+    """The least and the greatest value any entry of the block can take, by the rules."""
 
 
 class Layout:
     """Named blocks laid end to end in one flat vector."""
 
-    def __init__(self, blocks: Iterable[tuple[str, tuple[int, ...], str]]) -> None:
+    def __init__(self, blocks: Iterable[BlockSpec]) -> None:
         self.blocks: list[Block] = []
         self._by_name: dict[str, Block] = {}
         offset = 0
-        for name, shape, description in blocks:
-            block = Block(name, offset, tuple(shape), description, math.prod(shape))
+        for name, shape, description, (low, high) in blocks:
+            block = Block(name, offset, tuple(shape), description, math.prod(shape), float(low), float(high))
             self.blocks.append(block)
             self._by_name[name] = block
             offset += block.size
@@ -81,6 +94,15 @@ class Layout:
         """Every block as ``(name, offset, shape, description)``."""
         return [(b.name, b.offset, b.shape, b.description) for b in self.blocks]
 
+    def bounds(self) -> tuple[Vector, Vector]:
+        """The least and the greatest value of every entry (for an observation space's ``Box``)."""
+        low = np.empty(self.size, np.float32)
+        high = np.empty(self.size, np.float32)
+        for b in self.blocks:
+            low[b.offset : b.offset + b.size] = b.low
+            high[b.offset : b.offset + b.size] = b.high
+        return low, high
+
 
 def _counts(out: Vector, cards: Iterable[int]) -> None:
     for card in cards:
@@ -90,25 +112,26 @@ def _counts(out: Vector, cards: Iterable[int]) -> None:
 class Encoder:
     """The observation and information-state tensors of one game (its player count and options fixed)."""
 
-    def __init__(self, game: Game, blocks: Sequence[tuple[str, tuple[int, ...], str]],
-                 fill: Callable[[Encoder, View, Vector], None], stages: int) -> None:
+    def __init__(self, game: Game, blocks: Sequence[BlockSpec], fill: Callable[[Encoder, View, Vector], None],
+                 stages: int, totals: tuple[float, float]) -> None:
         n = game.players
         self.game = game
         self.players = n
         self.stages = stages
         self.num_cards = len(game.card_type.all())
         self.num_actions = game.num_actions
-        common = [
-            ("to_move", (n,), "1 at the seat to move (relative); all 0 once the game is over"),
-            ("stage", (stages,), f"1 at the {game.stage_name} being played (the last one once the game is over)"),
-            ("totals", (n,), "points of each seat over the finished stages (relative seats, unscaled)"),
+        common: list[BlockSpec] = [
+            ("to_move", (n,), "1 at the seat to move (relative); all 0 once the game is over", FLAG),
+            ("stage", (stages,), f"1 at the {game.stage_name} being played (the last one once the game is over)",
+             FLAG),
+            ("totals", (n,), "points of each seat over the finished stages (relative seats, unscaled)", totals),
         ]
         self.observation_layout = Layout([*common, *blocks])
         self.information_state_layout = Layout([
             *common, *blocks,
             ("history_seat", (HISTORY, n), f"the last {HISTORY} actions, oldest first: the seat that made each "
-                                           "(relative); rows of 0 before the first action"),
-            ("history_action", (HISTORY, self.num_actions), "the same actions, one-hot by action index"),
+                                           "(relative); rows of 0 before the first action", FLAG),
+            ("history_action", (HISTORY, self.num_actions), "the same actions, one-hot by action index", FLAG),
         ])
         self._fill = fill
 
@@ -157,6 +180,11 @@ class Encoder:
         return out
 
 
+def _limits(game: Game) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The bounds of a count of one card kind (0 to its copies in the game) and of a number of cards."""
+    return (0.0, float(max(Counter(game.deck).values()))), (0.0, float(len(game.deck)))
+
+
 # -- the games --------------------------------------------------------------------------------------------------
 
 
@@ -180,17 +208,21 @@ def _knizia13(game: Game) -> Encoder:
             if view.taken is not None:
                 _counts(taken[i], view.taken[s])
 
-    blocks = [
-        ("dealer", (n,), "1 at the dealer of this stage (relative)"),
-        ("hand", (k,), "the observer's cards, counts per card kind"),
-        ("hand_sizes", (n,), "cards in each hand (relative seats)"),
-        ("stock_size", (1,), "cards left in the stock"),
-        ("targets", (3, k), "the blue, yellow and green targets: counts per card kind"),
-        ("taken_sizes", (n,), "cards in each seat's taken pile (relative seats)"),
+    count, size = _limits(game)
+    blocks: list[BlockSpec] = [
+        ("dealer", (n,), "1 at the dealer of this stage (relative)", FLAG),
+        ("hand", (k,), "the observer's cards, counts per card kind", count),
+        ("hand_sizes", (n,), "cards in each hand (relative seats)", size),
+        ("stock_size", (1,), "cards left in the stock", size),
+        ("targets", (3, k), "the blue, yellow and green targets: counts per card kind", count),
+        ("taken_sizes", (n,), "cards in each seat's taken pile (relative seats)", size),
         ("taken", (n, k), "each taken pile's cards, counts per kind; all 0 unless the open_piles option is on "
-                          "(K12 hides them)"),
+                          "(K12 hides them)", count),
     ]
-    return Encoder(game, blocks, fill, cast(Knizia13, game).stages)
+    stages = cast(Knizia13, game).stages
+    # K14: a stage costs a seat at most every card it could take, 1 a colour card and 2 a nasty four
+    per_stage = sum(2 if kind == NASTY else 1 for kind in game.deck)
+    return Encoder(game, blocks, fill, stages, (0.0, float(per_stage * stages)))
 
 
 HOLZWURM_COLOURS = ("yellow", "red", "green", "purple", "blue")
@@ -223,17 +255,23 @@ def _holzwurm(game: Game) -> Encoder:
             _counts(known[i], view.known[s])
         b(out, "removed")[0] = view.removed
 
-    blocks = [
-        ("starter", (n,), "1 at the seat that started this game of the match (relative)"),
-        ("hand", (k,), "the observer's cards, 1 per card held"),
-        ("hand_sizes", (n,), "cards in each hand (relative seats)"),
-        ("fate", (fate_rows, k), "the fate row, bottom (the thirteen) first: one card per row, all 0 once taken"),
+    count, size = _limits(game)
+    blocks: list[BlockSpec] = [
+        ("starter", (n,), "1 at the seat that started this game of the match (relative)", FLAG),
+        ("hand", (k,), "the observer's cards, 1 per card held", count),
+        ("hand_sizes", (n,), "cards in each hand (relative seats)", size),
+        ("fate", (fate_rows, k), "the fate row, bottom (the thirteen) first: one card a row; rows past its end "
+                                 "are 0", FLAG),
         ("rows", (slots, 7 + k), "slots 1..5: [occupied, colour yellow/red/green/purple/blue/open, then 1 per "
-                                 "card in the row]"),
-        ("known", (n, k), "cards known to be in each hand (relative seats)"),
-        ("removed", (1,), "cards removed unseen (H6)"),
+                                 "card in the row]", FLAG),
+        ("known", (n, k), "cards known to be in each hand (relative seats)", count),
+        ("removed", (1,), "cards removed unseen (H6)", size),
     ]
-    return Encoder(game, blocks, fill, int(game.options["games"]))
+    games = int(game.options["games"])
+    # H3, H15: a game gives a seat at most every plus card and the bonus, at least every minus card
+    low = sum(p for p in HOLZWURM_POINTS if p < 0)
+    high = sum(p for p in HOLZWURM_POINTS if p > 0) + HOLZWURM_BONUS
+    return Encoder(game, blocks, fill, games, (float(low * games), float(high * games)))
 
 
 def _three_thirteen(game: Game) -> Encoder:
@@ -264,22 +302,26 @@ def _three_thirteen(game: Game) -> Encoder:
             if s in view.out_seats:
                 went_out[i] = 1.0 + view.out_seats.index(s)
 
-    blocks = [
-        ("dealer", (n,), "1 at the dealer of this round (relative)"),
-        ("wild_rank", (13,), "the round's wild rank, ace .. king (T3)"),
-        ("hand", (k,), "the observer's cards, counts per card kind"),
-        ("hand_sizes", (n,), "cards in each hand (relative seats)"),
-        ("stock_size", (1,), "cards in the stock"),
-        ("discard_top", (k,), "1 at the top card of the discard pile"),
-        ("discard_pile", (k,), "the whole discard pile, counts per card kind"),
-        ("drawn", (1,), "1 when the seat to move has drawn this turn"),
-        ("known", (n, k), "cards known to be in each hand (taken from the discard pile, T13)"),
-        ("out", (n,), "0, or the order (1, 2, ...) in which each seat went out this round"),
-        ("out_melds", (n, k), "the cards each seat laid when going out"),
-        ("turns_left", (1,), "turns still to play once someone went out, -1 before"),
-        ("stock_candidates", (k,), "after a reshuffle: the cards that may still be in the stock; all 0 before"),
+    count, size = _limits(game)
+    blocks: list[BlockSpec] = [
+        ("dealer", (n,), "1 at the dealer of this round (relative)", FLAG),
+        ("wild_rank", (13,), "the round's wild rank, ace .. king (T3)", FLAG),
+        ("hand", (k,), "the observer's cards, counts per card kind", count),
+        ("hand_sizes", (n,), "cards in each hand (relative seats)", size),
+        ("stock_size", (1,), "cards in the stock", size),
+        ("discard_top", (k,), "1 at the top card of the discard pile", FLAG),
+        ("discard_pile", (k,), "the whole discard pile, counts per card kind", count),
+        ("drawn", (1,), "1 when the seat to move has drawn this turn", FLAG),
+        ("known", (n, k), "cards known to be in each hand (taken from the discard pile, T13)", count),
+        ("out", (n,), "0, or the order (1, 2, ...) in which each seat went out this round", (0.0, float(n))),
+        ("out_melds", (n, k), "the cards each seat laid when going out", count),
+        ("turns_left", (1,), "turns still to play once someone went out, -1 before", (-1.0, float(n))),
+        ("stock_candidates", (k,), "after a reshuffle: the cards that may still be in the stock; all 0 before",
+         count),
     ]
-    return Encoder(game, blocks, fill, 11)
+    # T11: round r scores a hand of r + 2 cards, each unmatched card at most the dearest card's penalty
+    dearest = max(card_value(kind, game.options["aces"] == "low-or-high") for kind in range(k))
+    return Encoder(game, blocks, fill, 11, (0.0, float(dearest * sum(r + 2 for r in range(1, 12)))))
 
 
 ENCODERS: dict[str, Callable[[Game], Encoder]] = {

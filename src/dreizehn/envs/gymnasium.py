@@ -39,7 +39,6 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
@@ -100,74 +99,10 @@ def choose(name: str, value: object, allowed: Sequence[str]) -> str:
     raise InvalidOptionError(f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
 
 
-def _totals_bounds(game: Game, stages: int) -> tuple[float, float]:
-    """Bounds of a seat's total over a whole game, from the scoring rules (K14, T11, H3/H15)."""
-    if game.id == "knizia13":
-        from dreizehn.games.knizia13 import NASTY
-
-        # A stage costs each seat at most every card it could take: 1 a colour card, 2 a nasty four.
-        per_stage = sum(2 if kind == NASTY else 1 for kind in game.deck)
-        return 0.0, float(per_stage * stages)
-    if game.id == "three-thirteen":
-        from dreizehn.games.melds import card_value
-
-        # Round r scores a hand of r + 2 cards, each unmatched card at most the dearest card's penalty.
-        aces_high = game.options["aces"] == "low-or-high"
-        dearest = max(card_value(kind, aces_high) for kind in range(52))
-        return 0.0, float(dearest * sum(r + 2 for r in range(1, stages + 1)))
-    if game.id == "holzwurm":
-        from dreizehn.games.holzwurm import BONUS, CARD_POINTS
-
-        # A game gives each seat at most every plus card and the bonus, at least every minus card.
-        low = sum(p for p in CARD_POINTS if p < 0)
-        high = sum(p for p in CARD_POINTS if p > 0) + BONUS
-        return float(low * stages), float(high * stages)
-    return -np.inf, np.inf
-
-
-def observation_bounds(encoder: Encoder, layout: Layout) -> tuple[Vector, Vector]:
-    """The lowest and highest value every entry of ``layout`` (one of ``encoder``'s layouts) can take.
-
-    One-hot blocks and flags lie in [0, 1], card counts in [0, copies of a kind], sizes of hands and piles in
-    [0, cards in the game], scores between what the scoring rules allow over a whole game. A block this function
-    does not know is left unbounded (the tests check that none is).
-
-    >>> import dreizehn
-    >>> encoder = encoder_for(dreizehn.load_game("knizia13", players=4))
-    >>> low, high = observation_bounds(encoder, encoder.observation_layout)
-    >>> float(low.min()), float(high.max())
-    (0.0, 232.0)
-    """
-    game = encoder.game
-    copies = float(max(Counter(game.deck).values()))
-    cards = float(len(game.deck))
-    n = float(encoder.players)
-    per_block: dict[str, tuple[float, float]] = {
-        "totals": _totals_bounds(game, encoder.stages),
-        "turns_left": (-1.0, n),
-        "out": (0.0, n),
-    }
-    for name in ("to_move", "stage", "dealer", "starter", "wild_rank", "discard_top", "drawn", "fate", "rows",
-                 "history_seat", "history_action"):
-        per_block[name] = (0.0, 1.0)
-    for name in ("hand", "targets", "taken", "known", "discard_pile", "out_melds", "stock_candidates"):
-        per_block[name] = (0.0, copies)
-    for name in ("hand_sizes", "stock_size", "taken_sizes", "removed"):
-        per_block[name] = (0.0, cards)
-    low = np.full(layout.size, -np.inf, np.float32)
-    high = np.full(layout.size, np.inf, np.float32)
-    for block in layout.blocks:
-        if block.name in per_block:
-            low[block.offset : block.offset + block.size], high[block.offset : block.offset + block.size] = (
-                per_block[block.name]
-            )
-    return low, high
-
-
 def observation_box(encoder: Encoder, observation_type: str) -> tuple[spaces.Box, Layout]:
     """The ``Box`` of an observation type (``"observation"`` or ``"information_state"``) and its layout."""
     layout = encoder.observation_layout if observation_type == "observation" else encoder.information_state_layout
-    low, high = observation_bounds(encoder, layout)
+    low, high = layout.bounds()
     return spaces.Box(low, high, (layout.size,), np.float32), layout
 
 
