@@ -248,3 +248,19 @@ def test_openspiel_ismcts_plays(game_id: str, params: dict[str, Any], from_stage
         else:
             _step(state, rng)
     assert moves > 0 and sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_docs_examples_run() -> None:
+    """The OpenSpiel examples of docs/envs.md run as written (the bot example after the game example)."""
+    import re
+    import textwrap
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "pyspiel" in b or "open_spiel" in b]
+    assert len(blocks) >= 2
+    scope: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(textwrap.dedent(block), "docs/envs.md", "exec"), scope)
+    assert scope["state"].is_terminal()  # type: ignore[attr-defined]
+    assert scope["bot"] is not None
