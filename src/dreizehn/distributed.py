@@ -25,8 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from dreizehn.core.record import dumps
-from dreizehn.core.registry import load_game
-from dreizehn.sim import BackendError, GameResult, _Job, play, record_file, split
+from dreizehn.sim import BackendError, GameResult, _Job, played, record_file, split
 
 MISSING = "the ray backend needs the research extra: pip install 'dreizehn[research]'"
 
@@ -65,12 +64,7 @@ def cluster_cpus() -> int:
 
 def _run_batch(job: _Job, keep_records: bool) -> list[tuple[GameResult, str | None]]:
     """Play one batch on a Ray worker: each game's result and, if asked, its record as JSON text."""
-    game = load_game(job.game_id, job.players, job.options)
-    out: list[tuple[GameResult, str | None]] = []
-    for index, seats in job.tasks:
-        result, state = play(game, seats, job.seed + index, index)
-        out.append((result, dumps(state, names=list(seats)) if keep_records else None))
-    return out
+    return [(result, dumps(state, names=list(seats)) if keep_records else None) for result, state, seats in played(job)]
 
 
 def run_on_ray(

@@ -186,13 +186,19 @@ def record_file(records: str | Path, game_id: str, seed: int) -> Path:
     return Path(records) / f"{game_id}-{seed:06d}.json"
 
 
-def _run_job(job: _Job) -> list[GameResult]:
+def played(job: _Job) -> Iterator[tuple[GameResult, State, tuple[str, ...]]]:
+    """Play the games of a batch, in turn: each one's result, final state and seating."""
     game = load_game(job.game_id, job.players, job.options)
-    out = []
     for index, seats in job.tasks:
         result, state = play(game, seats, job.seed + index, index)
+        yield result, state, seats
+
+
+def _run_job(job: _Job) -> list[GameResult]:
+    out = []
+    for result, state, seats in played(job):
         if job.records is not None:
-            save_record(state, record_file(job.records, job.game_id, job.seed + index), names=list(seats))
+            save_record(state, record_file(job.records, job.game_id, result.seed), names=list(seats))
         out.append(result)
     return out
 

@@ -139,19 +139,17 @@ class Encoder:
         """``seat`` counted from the observer."""
         return (seat - view.seat) % self.players
 
-    def seats(self, view: View) -> range:
-        """The seats in relative order, as absolute seat numbers."""
-        return range(view.seat, view.seat + self.players)
+    def seats(self, view: View) -> list[int]:
+        """The seats in relative order (the observer first), as absolute seat numbers."""
+        n = self.players
+        return [(view.seat + i) % n for i in range(n)]
 
     def _common(self, view: View, layout: Layout, out: Vector) -> None:
-        n = self.players
         if not view.is_over:
             layout.block(out, "to_move")[self.rel(view, view.current_player)] = 1.0
         layout.block(out, "stage")[min(view.stage, self.stages - 1)] = 1.0
         totals = view.totals
-        block = layout.block(out, "totals")
-        for i in range(n):
-            block[i] = totals[(view.seat + i) % n]
+        layout.block(out, "totals")[:] = [totals[s] for s in self.seats(view)]
 
     def _encode(self, layout: Layout, view: View, out: Vector | None) -> Vector:
         """``out`` (a new vector when ``None``) zeroed, then the blocks every layout shares filled in."""
@@ -201,8 +199,7 @@ def _knizia13(game: Game) -> Encoder:
         for t, pile in enumerate(view.targets):
             _counts(targets[t], pile)
         sizes, taken_sizes, taken = b(out, "hand_sizes"), b(out, "taken_sizes"), b(out, "taken")
-        for i, seat in enumerate(enc.seats(view)):
-            s = seat % n
+        for i, s in enumerate(enc.seats(view)):
             sizes[i] = view.hand_sizes[s]
             taken_sizes[i] = view.taken_sizes[s]
             if view.taken is not None:
@@ -249,8 +246,7 @@ def _holzwurm(game: Game) -> Encoder:
             for card in row.cards:
                 rows[slot, 7 + card] = 1.0
         sizes, known = b(out, "hand_sizes"), b(out, "known")
-        for i, seat in enumerate(enc.seats(view)):
-            s = seat % n
+        for i, s in enumerate(enc.seats(view)):
             sizes[i] = view.hand_sizes[s]
             _counts(known[i], view.known[s])
         b(out, "removed")[0] = view.removed
@@ -293,8 +289,7 @@ def _three_thirteen(game: Game) -> Encoder:
         if view.stock_candidates is not None:
             _counts(b(out, "stock_candidates"), view.stock_candidates)
         sizes, known, out_melds, went_out = b(out, "hand_sizes"), b(out, "known"), b(out, "out_melds"), b(out, "out")
-        for i, seat in enumerate(enc.seats(view)):
-            s = seat % n
+        for i, s in enumerate(enc.seats(view)):
             sizes[i] = view.hand_sizes[s]
             _counts(known[i], view.known[s])
             for meld in view.out_melds[s]:

@@ -160,10 +160,52 @@ def view_text(view: View, stages: int, title: str, stage_name: str) -> str:
     return "\n".join(lines)
 
 
+class Table:
+    """What both adapters keep of the game being played: the engine's state, its seed, the sign that makes more
+    points better, and the rendering of a view. Subclasses set ``game``, ``encoder`` and ``render_mode``."""
+
+    game: Game
+    encoder: Encoder
+    render_mode: str | None
+    _state: State | None = None
+    _seed: int = 0
+
+    @property
+    def engine(self) -> State:
+        """The engine's state of the game being played, hidden cards and all: for evaluation and tests, never for
+        a learner (raises before the first ``reset``)."""
+        if self._state is None:
+            raise DreizehnError("the environment has no game yet: call reset() first")
+        return self._state
+
+    @property
+    def game_seed(self) -> int:
+        """The seed of the game being played: ``game.new_state(game_seed)`` deals the same game."""
+        return self._seed
+
+    def stage_points(self, before: int) -> list[tuple[int, ...]]:
+        """The points of the stages finished since ``before`` stages were, signed so that more is better (minus
+        the points in 13 and Three Thirteen, the points in Holzwurm)."""
+        sign = 1 if self.game.high_score_wins else -1
+        return [tuple(sign * p for p in scores) for scores in self.engine.stage_scores[before:]]
+
+    def _render(self, view: View) -> str | None:
+        """``view`` as text: returned (``"ansi"``) or printed (``"human"``); a warning without a render mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: make the environment with "
+                                  "render_mode='ansi' or 'human'")
+            return None
+        text = view_text(view, self.encoder.stages, self.game.title, self.game.stage_name)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+
 # -- the environment --------------------------------------------------------------------------------------------------
 
 
-class DreizehnEnv(gymnasium.Env[Vector, ActionLike]):
+class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
     """One seat of a game against bots (see the module's documentation).
 
     ``game`` is a game id (``knizia13``, ``three-thirteen``, ``holzwurm``); ``players`` the player count (default 4,
@@ -217,10 +259,7 @@ class DreizehnEnv(gymnasium.Env[Vector, ActionLike]):
         box, _ = observation_box(self.encoder, self.observation_type)
         self.observation_space = cast("spaces.Space[Vector]", box)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self._sign = 1 if self.game.high_score_wins else -1
-        self._state: State | None = None
         self._seat = 0
-        self._seed = 0
         self._bot_rngs: dict[int, random.Random] = {}
         self._done = False
 
@@ -245,19 +284,6 @@ class DreizehnEnv(gymnasium.Env[Vector, ActionLike]):
         return tuple(make_bot(spec, self.game) for spec in specs)
 
     # -- what the learner sees --------------------------------------------------------------------------------------
-
-    @property
-    def engine(self) -> State:
-        """The engine's state of the game being played, hidden cards and all: for evaluation and tests, never for
-        the agent (raises before the first :meth:`reset`)."""
-        if self._state is None:
-            raise DreizehnError("the environment has no game yet: call reset() first")
-        return self._state
-
-    @property
-    def game_seed(self) -> int:
-        """The seed of the game being played: ``game.new_state(game_seed)`` deals the same game."""
-        return self._seed
 
     @property
     def seat(self) -> int:
@@ -333,8 +359,7 @@ class DreizehnEnv(gymnasium.Env[Vector, ActionLike]):
         state.apply(action)
         reward = 0.0
         if self.reward_type == "score":
-            for scores in state.stage_scores[stages:]:
-                reward += self._sign * scores[self._seat]
+            reward = float(sum(points[self._seat] for points in self.stage_points(stages)))
         elif state.is_over:
             reward = state.returns()[self._seat]
         return reward
@@ -367,15 +392,7 @@ class DreizehnEnv(gymnasium.Env[Vector, ActionLike]):
 
     def render(self) -> str | None:
         """The learning seat's view as text: returned (``"ansi"``) or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: make the environment with "
-                                  "render_mode='ansi' or 'human'")
-            return None
-        text = view_text(self.view(), self.encoder.stages, self.game.title, self.game.stage_name)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self._render(self.view())
 
     def close(self) -> None:
         """Nothing to release: the game is dropped."""

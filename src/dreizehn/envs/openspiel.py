@@ -86,13 +86,10 @@ def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
     return cls(players, options)
 
 
-def max_game_length(game: Game) -> int:
-    """An upper bound on the number of player actions of a game (see :data:`UNBOUNDED_LENGTH`)."""
-    if game.id == "knizia13":
-        return int(game.stages) * len(game.deck)  # type: ignore[attr-defined]  # every action plays a card
-    if game.id == "holzwurm":
-        return int(game.options["games"]) * len(game.deck)
-    return UNBOUNDED_LENGTH
+def max_game_length(game: Game, stages: int) -> int:
+    """An upper bound on the number of player actions of a game of ``stages`` stages (see
+    :data:`UNBOUNDED_LENGTH`): in 13 and Holzwurm every action plays a card, at most the deck a stage."""
+    return UNBOUNDED_LENGTH if game.id == "three-thirteen" else stages * len(game.deck)
 
 
 class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
@@ -114,7 +111,7 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=max_game_length(self.engine),
+            max_game_length=max_game_length(self.engine, self.encoder.stages),
         )
         super().__init__(game_type, info, given)
         try:
@@ -290,9 +287,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         """The history in notation, kept between calls (a clone copies it) so that long games stay linear."""
         assert self._engine is not None
         log = self._engine.log
-        done, text = self._history
-        if done > len(log):
-            done, text = 0, ""
+        done, text = self._history  # a state's log only grows
         if done < len(log):
             texts = self._engine.game.action_type._texts
             text += "".join(f" {seat}:{texts[action]}" for seat, action in log[done:])

@@ -34,27 +34,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 
-from dreizehn.core.errors import DreizehnError, InvalidOptionError
-from dreizehn.core.game import Game, State
+from dreizehn.core.errors import InvalidOptionError
+from dreizehn.core.game import Game
 from dreizehn.envs.encoding import encoder_for
 from dreizehn.envs.gymnasium import (
     OBSERVATION_TYPES,
     RENDER_MODES,
     REWARDS,
+    Table,
     action_mask,
     action_number,
     choose,
     encode,
     make_game,
     observation_box,
-    view_text,
 )
 
 Observation = dict[str, np.ndarray[Any, Any]]
@@ -69,7 +68,7 @@ def env_name(game_id: str) -> str:
     return f"dreizehn_{game_id.replace('-', '_')}_v0"
 
 
-class DreizehnAEC(AECEnv):  # type: ignore[misc]
+class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
     """A game with every seat an agent (see the module's documentation); made by :func:`env` or :func:`raw_env`.
 
     >>> aec = DreizehnAEC("holzwurm", players=2, reward="score", games=1)
@@ -107,10 +106,7 @@ class DreizehnAEC(AECEnv):  # type: ignore[misc]
             agent: spaces.Dict({"observation": box, "action_mask": mask_box}) for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents}
-        self._sign = 1 if self.game.high_score_wins else -1
         self._np_random, _ = seeding.np_random()
-        self._state: State | None = None
-        self._seed = 0
 
     # -- spaces and observations ------------------------------------------------------------------------------------
 
@@ -121,19 +117,6 @@ class DreizehnAEC(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Discrete:
         """``Discrete(game.num_actions)``, the same object on every call."""
         return self.action_spaces[agent]
-
-    @property
-    def engine(self) -> State:
-        """The engine's state of the game being played, hidden cards and all: for evaluation and tests, never for
-        the agents (raises before the first :meth:`reset`)."""
-        if self._state is None:
-            raise DreizehnError("the environment has no game yet: call reset() first")
-        return self._state
-
-    @property
-    def game_seed(self) -> int:
-        """The seed of the game being played: ``game.new_state(seed)`` deals the same game."""
-        return self._seed
 
     def seat(self, agent: str) -> int:
         """The seat of an agent: ``player_2`` sits at seat 2."""
@@ -190,9 +173,9 @@ class DreizehnAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.reward_type == "score":
-            for scores in state.stage_scores[stages:]:
+            for points in self.stage_points(stages):
                 for s, name in enumerate(self.possible_agents):
-                    self.rewards[name] += float(self._sign * scores[s])
+                    self.rewards[name] += float(points[s])
         if state.is_over:
             if self.reward_type == "win":
                 for s, share in enumerate(state.returns()):
@@ -208,16 +191,7 @@ class DreizehnAEC(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The view of the agent to move as text: returned (``"ansi"``) or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: make the environment with "
-                                  "render_mode='ansi' or 'human'")
-            return None
-        view = self.engine.view(self.seat(self.agent_selection))
-        text = view_text(view, self.encoder.stages, self.game.title, self.game.stage_name)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self._render(self.engine.view(self.seat(self.agent_selection)))
 
     def close(self) -> None:
         """Nothing to release."""
