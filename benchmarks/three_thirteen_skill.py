@@ -1,0 +1,157 @@
+"""How far apart good and weak play lie in 2-player Three Thirteen, against the luck of the cards.
+
+Run with ``python benchmarks/three_thirteen_skill.py [--games 1000] [--jobs J] [--results FILE]``. Each row plays
+one player against ``heuristic`` over ``--games`` games, seats rotated, game ``i`` with seed ``--seed + i``, and
+prints its win rate (95% Wilson interval), its mean point margin over the heuristic (its total minus the
+heuristic's, with a 95% interval; lower is better, the fewest points win), the spread of that margin, and the mean
+margin that would win 60% of the games at that spread (a normal approximation: ``z(0.40) * spread``).
+
+The players:
+
+* ``heuristic``: the heuristic against itself. Its spread is the luck of the cards (and of the tie-breaks).
+* ``heuristic, no meld potential``: the heuristic with ``W_POTENTIAL = 0``: it discards to the fewest penalty points
+  without keeping pairs and near-runs.
+* ``heuristic, feeds``: the heuristic with ``W_FEED = 0``: it no longer holds back cards the next player is known to
+  collect.
+* ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (:mod:`dreizehn.bots.playouts`),
+  played as a bot on a state sampled from its view. It reads only its own hand and the table.
+* ``ismcts`` (default budget): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
+  ``benchmarks/strength.py --players 2 --game three-thirteen --matchup ismcts,heuristic``, at any fingerprint), not
+  played here; its games use seeds 0-999.
+
+The ablated heuristics change the heuristic's module weights only for the duration of their own moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import ClassVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import dreizehn.bots.heuristics.three_thirteen as rules
+from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.heuristic import HeuristicBot
+from dreizehn.bots.playouts import three_thirteen_playout
+from dreizehn.core.game import View
+from dreizehn.sim import run_games, seating
+from dreizehn.stats import wilson_interval
+
+GAME = "three-thirteen"
+Z40 = statistics.NormalDist().inv_cdf(0.40)
+
+
+@contextmanager
+def _weights(potential: float, feed: float) -> Iterator[None]:
+    saved = rules.W_POTENTIAL, rules.W_FEED
+    rules.W_POTENTIAL, rules.W_FEED = potential, feed
+    try:
+        yield
+    finally:
+        rules.W_POTENTIAL, rules.W_FEED = saved
+
+
+@register_bot
+class NoPotential(HeuristicBot):
+    """The heuristic without the meld-potential term of its discards."""
+
+    name: ClassVar[str] = "heuristic-nopotential"
+
+    def act(self, view: View, rng: random.Random) -> int:
+        with _weights(0.0, rules.W_FEED):
+            return super().act(view, rng)
+
+
+@register_bot
+class Feeds(HeuristicBot):
+    """The heuristic without the term that holds back cards the next player collects."""
+
+    name: ClassVar[str] = "heuristic-feeds"
+
+    def act(self, view: View, rng: random.Random) -> int:
+        with _weights(rules.W_POTENTIAL, 0.0):
+            return super().act(view, rng)
+
+
+@register_bot
+class GreedyPolicy(Bot):
+    """The Three Thirteen playout policy of ``ismcts``, on a state sampled from the view."""
+
+    name: ClassVar[str] = "greedy-policy"
+
+    def act(self, view: View, rng: random.Random) -> int:
+        return three_thirteen_playout(self.game.sample_state(view, rng), rng.random)
+
+
+PLAYERS = (
+    ("heuristic", "heuristic"),
+    ("heuristic, no meld potential", "heuristic-nopotential"),
+    ("heuristic, feeds", "heuristic-feeds"),
+    ("greedy playout policy", "greedy-policy"),
+)
+
+
+def margins(bot: str, games: int, seed: int, jobs: int | None) -> tuple[list[float], list[float]]:
+    """The shares won and point margins of ``bot`` (its first seat) against ``heuristic``."""
+    plan = [seating([bot, "heuristic"], 2, i) for i in range(games)]
+    shares: list[float] = []
+    diffs: list[float] = []
+    for r in run_games(GAME, 2, plan, seed=seed, jobs=jobs):
+        mine = r.index % 2  # seating() rotates the two seats by the game index
+        shares.append(r.shares[mine])
+        diffs.append(r.totals[mine] - r.totals[1 - mine])
+    return shares, diffs
+
+
+def saved(path: Path) -> tuple[list[float], list[float]]:
+    """The shares and margins of ``ismcts`` against ``heuristic`` saved by ``benchmarks/strength.py``."""
+    key = json.dumps([GAME, 2, {}, ["ismcts", "heuristic"], 0])
+    by_index: dict[int, tuple[float, float]] = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line) if line.strip() else None
+        if row is None or row["key"] != key:
+            continue
+        r = row["result"]
+        mine = r["seats"].index("ismcts")
+        by_index[r["index"]] = (r["shares"][mine], r["totals"][mine] - r["totals"][1 - mine])
+    rows = [by_index[i] for i in sorted(by_index)]
+    return [s for s, _ in rows], [d for _, d in rows]
+
+
+def line(name: str, shares: list[float], diffs: list[float]) -> str:
+    n = len(shares)
+    low, high = wilson_interval(sum(shares), n)
+    mean = statistics.fmean(diffs)
+    spread = statistics.stdev(diffs)
+    half = 1.96 * spread / math.sqrt(n)
+    return (f"{name:<32}{n:>6}{sum(shares) / n:>9.1%}{f'{low:.1%} to {high:.1%}':>17}"
+            f"{f'{mean:+.1f} ± {half:.1f}':>15}{spread:>8.1f}{Z40 * spread:>+10.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000, help="games per row (default 1000)")
+    parser.add_argument("--seed", type=int, default=20_000, help="seed of game 0 (default 20000)")
+    parser.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--results", type=Path, help="strength.py's saved games, for the ismcts row")
+    args = parser.parse_args()
+    print(f"{'2-player Three Thirteen, against heuristic':<32}{'games':>6}{'won':>9}{'95% interval':>17}"
+          f"{'margin':>15}{'spread':>8}{'60% needs':>10}")
+    for name, bot in PLAYERS:
+        print(line(name, *margins(bot, args.games, args.seed, args.jobs)), flush=True)
+    if args.results is not None:
+        shares, diffs = saved(args.results)
+        if len(shares) > 1:
+            print(line("ismcts (default budget)", shares, diffs))
+
+
+if __name__ == "__main__":
+    main()
