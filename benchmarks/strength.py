@@ -22,7 +22,7 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +50,16 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def adopt(path: Path, old: str) -> int:
-    """Count the games saved by the code ``old`` as played by this code: rewrite their fingerprint. Only for a change
-    shown not to alter play (say so in the commit); returns how many games were adopted."""
+def adopt(path: Path, old: str, games: Sequence[str] = ()) -> int:
+    """Count the games saved by the code ``old`` as played by this code: rewrite their fingerprint; only those of
+    ``games`` (game ids) where any are named. Only for a change shown not to alter play in those games (say so in
+    the commit); returns how many games were adopted."""
     code = fingerprint()
     lines = path.read_text().splitlines()
     adopted = 0
     for i, line in enumerate(lines):
         row = json.loads(line) if line.strip() else None
-        if row is not None and row["code"] == old:
+        if row is not None and row["code"] == old and (not games or json.loads(row["key"])[0] in games):
             row["code"] = code
             lines[i] = json.dumps(row)
             adopted += 1
@@ -140,12 +141,12 @@ def main() -> None:
     parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
     parser.add_argument("--minutes", type=float, help="start no new games after this many minutes")
     parser.add_argument("--adopt", metavar="CODE", help="count the games saved under the fingerprint CODE as this "
-                        "code's (after a change shown not to alter play), then stop")
+                        "code's (after a change shown not to alter play; only those of --game where given), then stop")
     args = parser.parse_args()
     if args.adopt:
         if args.results is None:
             parser.error("--adopt needs --results FILE")
-        print(f"{adopt(args.results, args.adopt)} games adopted by the code {fingerprint()}")
+        print(f"{adopt(args.results, args.adopt, args.game or ())} games adopted by the code {fingerprint()}")
         return
     matchups: list[tuple[str, str]] = []
     for m in args.matchup or [",".join(m) for m in MATCHUPS]:

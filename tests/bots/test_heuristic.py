@@ -21,7 +21,13 @@ from dreizehn.games.holzwurm import CARD_COLOUR as HZ_COLOUR
 from dreizehn.games.holzwurm import HolzwurmAction, HolzwurmCard, HolzwurmState
 from dreizehn.games.knizia13 import CARD_VALUE as K_VALUE
 from dreizehn.games.knizia13 import Knizia13Action, Knizia13Card, Knizia13State
-from dreizehn.games.three_thirteen import ThreeThirteenAction, ThreeThirteenCard, ThreeThirteenState
+from dreizehn.games.three_thirteen import (
+    OUT,
+    ThreeThirteenAction,
+    ThreeThirteenCard,
+    ThreeThirteenState,
+    ThreeThirteenView,
+)
 
 PLAYER_COUNTS = {"knizia13": range(3, 7), "three-thirteen": range(2, 9), "holzwurm": range(2, 7)}
 OPTIONS: dict[str, dict[str, object]] = {
@@ -260,6 +266,38 @@ def _takes(state: HolzwurmState, text: str) -> bool:
     action = HolzwurmAction.parse(text)
     row = state.rows[action.destination] if action.destination < 5 else ()
     return bool(row) and action.card.value <= len(row)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_three_thirteen_ranking_puts_the_heuristics_discard_first(players: int) -> None:
+    # The ranking ismcts:prune uses orders the discards the heuristic weighs, its own choice first (ties aside).
+    from dreizehn.bots.heuristics.three_thirteen import discard_scores, three_thirteen_ranking
+
+    game = load_game("three-thirteen", players)
+    rng = random.Random(players)
+    ranked_positions = 0
+    for seed in range(6):
+        state = game.new_state(seed)
+        while not state.is_over:
+            view = state.view(state.current_player)
+            ranked = three_thirteen_ranking(view)
+            assert isinstance(view, ThreeThirteenView)
+            if not view.drawn or any(a >= OUT for a in view.legal_actions):
+                assert ranked is None
+            else:
+                ranked_positions += 1
+                assert ranked is not None
+                hand = [int(c) for c in view.hand]
+                aces = view.options.get("aces") == "low-or-high"
+                discards, scores = discard_scores(hand, view, view.legal_actions, view.wild_rank, aces)
+                assert sorted(ranked) == sorted(discards)
+                assert set(ranked) <= set(view.legal_actions)
+                by_action = dict(zip(discards, scores, strict=True))
+                assert [by_action[a] for a in ranked] == sorted(scores, reverse=True)
+                chosen = HeuristicBot(game).act(view, random.Random(0))
+                assert by_action[chosen] == by_action[ranked[0]]
+            state.apply(HeuristicBot(game).act(view, rng))
+    assert ranked_positions > 100
 
 
 def test_holzwurm_low_plus_hand_plays_a_low_card_rather_than_taking_a_row() -> None:

@@ -16,6 +16,7 @@ from dreizehn.bots.random_bot import random_action
 from dreizehn.core.game import Game, State, View
 from dreizehn.games.holzwurm import HolzwurmState
 from dreizehn.games.knizia13 import Knizia13State
+from dreizehn.games.three_thirteen import ThreeThirteenView
 
 CASES = [
     ("knizia13", 3),
@@ -78,6 +79,66 @@ def test_search_variants_give_legal_actions(game_id: str, root: str, playout: st
         assert bot.act(view, random.Random(0)) in view.legal_actions
 
 
+@pytest.mark.parametrize("root", ["paired", "ucb"])
+def test_prune_searches_only_the_heuristics_best_discards(root: str) -> None:
+    # With prune=K, a Three Thirteen discard is searched among the heuristic's K best only; draws, the ways out and
+    # decisions with K or fewer discards are searched whole.
+    from dreizehn.bots.heuristics import RANKINGS
+
+    game = dreizehn.load_game("three-thirteen", 2)
+    bot = IsmctsBot(game, iterations=40, prune=2, root=root)
+    whole = IsmctsBot(game, iterations=40, root=root)
+    pruned = 0
+    for view in random_views(game, 40, seed=21):
+        action = bot.act(view, random.Random(0))
+        assert action in view.legal_actions
+        searched = {s.action for s in bot.last_stats}
+        ranked = RANKINGS["three-thirteen"](view)
+        if ranked is not None and len(ranked) > 2:
+            pruned += 1
+            assert searched == set(ranked[:2])
+            assert action in ranked[:2]
+        elif bot.last_iterations:
+            whole.act(view, random.Random(0))
+            assert searched == {s.action for s in whole.last_stats}
+    assert pruned >= 5
+
+
+def test_prune_defaults_per_game() -> None:
+    # Three Thirteen plays the heuristic's discard without a search and searches the rest; prune=0 searches all.
+    from dreizehn.bots.heuristics import RANKINGS
+
+    game = dreizehn.load_game("three-thirteen", 2)
+    bot, whole = IsmctsBot(game, iterations=30), IsmctsBot(game, iterations=30, prune=0)
+    assert (bot.prune, whole.prune) == (1, 0)
+    assert IsmctsBot(dreizehn.load_game("knizia13", 4)).prune == 0
+    assert IsmctsBot(dreizehn.load_game("holzwurm", 4), prune="auto").prune == 0
+    discards = draws = 0
+    for view in random_views(game, 40, seed=8):
+        assert isinstance(view, ThreeThirteenView)
+        ranked = RANKINGS["three-thirteen"](view)
+        action = bot.act(view, random.Random(0))
+        if ranked is not None and len(ranked) > 1:
+            discards += 1
+            assert action == ranked[0]
+            assert bot.last_iterations == 0
+            whole.act(view, random.Random(0))
+            assert set(ranked) <= {s.action for s in whole.last_stats}  # (and the wild cards, which it ranks not)
+        elif ranked is None and len(view.legal_actions) > 1 and not view.drawn:
+            draws += 1
+            assert bot.last_iterations >= 30
+    assert discards >= 5 and draws >= 5
+
+
+def test_prune_leaves_a_game_without_ranking_alone() -> None:
+    # Holzwurm's heuristic ranks nothing, so prune leaves its search exactly as it was.
+    game = dreizehn.load_game("holzwurm", 3)
+    pruned, whole = IsmctsBot(game, iterations=30, prune=1), IsmctsBot(game, iterations=30)
+    for view in random_views(game, 4, seed=5):
+        assert pruned.act(view, random.Random(0)) == whole.act(view, random.Random(0))
+        assert pruned.last_stats == whole.last_stats
+
+
 def test_root_defaults_per_game() -> None:
     assert IsmctsBot(dreizehn.load_game("three-thirteen", 2)).root == "paired"
     assert IsmctsBot(dreizehn.load_game("knizia13", 4)).root == "ucb"
@@ -108,8 +169,8 @@ def test_deterministic_for_a_seed(game_id: str) -> None:
     views = [v for v in random_views(game, 8, seed=5) if len(v.legal_actions) > 1]
     assert views
     for view in views:
-        first = IsmctsBot(game, iterations=60)
-        second = IsmctsBot(game, iterations=60)
+        first = IsmctsBot(game, iterations=60, prune=0)  # the search itself, Three Thirteen's discards included
+        second = IsmctsBot(game, iterations=60, prune=0)
         a = first.act(view, random.Random(42))
         b = second.act(copy.deepcopy(view), random.Random(42))
         assert a == b
@@ -247,6 +308,9 @@ def test_avoids_a_big_target_in_13() -> None:
         ({"depth": 3}, "depth"),
         ({"root": "widest"}, "root"),
         ({"playout": "clever"}, "playout"),
+        ({"prune": -1}, "prune"),
+        ({"prune": "some"}, "prune"),
+        ({"prune": 1.5}, "prune"),
     ],
 )
 def test_bad_options(options: dict[str, object], words: str) -> None:

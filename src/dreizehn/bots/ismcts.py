@@ -29,6 +29,15 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   the round is scored as if it ended then (each hand at its fewest penalty points,
   :func:`~dreizehn.games.melds.min_penalty`). A short look ahead scored exactly beat long playouts against the
   heuristic (at 300 iterations, paired: cutoff 4 won 40% of 40 games, 12 won 34%; unpaired, 40 did worst).
+* **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
+  (:data:`~dreizehn.bots.heuristics.RANKINGS`: Three Thirteen's discards), only its ``K`` best actions are searched,
+  so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's
+  action is played without a search. Three Thirteen's default is 1 (elsewhere 0, no pruning): in 2-player games
+  against ``heuristic`` on seeds 0-99, searching every discard lost 9.7 points a game to it and won 40.0%, while
+  playing the heuristic's discards and searching only the draws came level (0.0 points, 47.5%; 9.7 ± 5.4 points
+  a game better on the same seeds), and searching the heuristic's best 3 discards lay between (+4.4 points, 47.0%).
+  The search judges a discard by a short greedy playout and the hands' penalty points, which knows less than the
+  heuristic's own weighing of penalty, meld potential and feeding.
 * **Backup** of a reward *vector*, one value per seat in [0, 1]; a node's statistics are those of the seat that
   moved into it.
 
@@ -53,7 +62,8 @@ Thirteen about 0.18 / 0.27; ``benchmarks/bench_ismcts.py``). A seat with one leg
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
-``random``), ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere).
+``random``), ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
+1 in Three Thirteen, 0, no pruning, elsewhere).
 
 >>> import random, dreizehn
 >>> from dreizehn.bots.base import make_bot
@@ -74,6 +84,7 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.heuristics import RANKINGS, Ranking
 from dreizehn.bots.playouts import ESTIMATES, POLICIES, Estimate, Policy
 from dreizehn.core.errors import InvalidOptionError
 from dreizehn.core.game import Game, State, View
@@ -84,6 +95,9 @@ FALLBACK_ITERATIONS = 500
 """For a game not in :data:`DEFAULT_ITERATIONS`."""
 DEFAULT_ROOT: dict[str, str] = {"three-thirteen": "paired"}
 """The games searched with ``root=paired`` unless told otherwise (``ucb`` elsewhere)."""
+DEFAULT_PRUNE: dict[str, int] = {"three-thirteen": 1}
+"""The games searched with ``prune`` unless told otherwise (0, no pruning, elsewhere): Three Thirteen plays the
+heuristic's discard and searches its draws (see the module docstring)."""
 DEFAULT_SCALE: dict[str, float] = {"knizia13": 5.0, "holzwurm": 30.0, "three-thirteen": 25.0}
 """About one standard deviation of a seat's point advantage over the mean of the others in one stage of random
 play, at 4 players (measured: 13 4.3-6.1 points for 3-6 players, Holzwurm 22-32, Three Thirteen 22-29)."""
@@ -140,7 +154,8 @@ class IsmctsBot(Bot):
     (UCB exploration, rewards lie in [0, 1]), ``horizon`` (``stage`` or ``game``), ``reward`` (``margin`` or
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
     Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy`` or ``random``),
-    ``root`` (``auto``, ``ucb`` or ``paired``).
+    ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
+    root actions where it ranks them; 0: all).
     """
 
     name: ClassVar[str] = "ismcts"
@@ -154,6 +169,7 @@ class IsmctsBot(Bot):
         "cutoff": 4,
         "playout": "greedy",
         "root": "auto",
+        "prune": "auto",
     }
 
     def __init__(self, game: Game, **options: object) -> None:
@@ -178,6 +194,15 @@ class IsmctsBot(Bot):
         root = self._choice("root", ("auto", "ucb", "paired"))
         self.root = DEFAULT_ROOT.get(gid, "ucb") if root == "auto" else root
         self.policy: Policy | None = POLICIES.get(gid) if self.playout == "greedy" else None
+        prune = str(opts["prune"]).lower()
+        if prune == "auto":
+            self.prune = DEFAULT_PRUNE.get(gid, 0)
+        elif prune.isdigit():
+            self.prune = int(prune)
+        else:
+            raise InvalidOptionError(f"bot option ismcts:prune must be auto or a whole number of 0 or more, not "
+                                     f"{opts['prune']!r}")
+        self.ranking: Ranking | None = RANKINGS.get(gid)
         self.last_stats: tuple[RootStat, ...] = ()
         """The root statistics of the latest search, in action order."""
         self.last_iterations = 0
@@ -198,8 +223,9 @@ class IsmctsBot(Bot):
         if view.seat != view.current_player or not legal:
             raise ValueError(f"seat {view.seat} is not to move")
         candidates = searched(legal, self.eager)
-        if len(candidates) == 1:
-            only = int(candidates[0])
+        kept = self._kept(view)
+        if len(candidates) == 1 or len(kept) == 1:
+            only = int(candidates[0]) if len(candidates) == 1 else next(iter(kept))
             self.last_stats = (RootStat(only, 0, 0, 0.0),)
             self.last_iterations = 0
             return only
@@ -225,6 +251,7 @@ class IsmctsBot(Bot):
         cutoff = self.cutoff if estimate is not None else 0
         score = self._score
         policy = self.policy
+        keep = self._kept(view)
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         limit = self.iterations
@@ -242,6 +269,8 @@ class IsmctsBot(Bot):
                 legal = state.legal_actions()
                 if eager:
                     legal = searched(legal, eager)
+                if keep and node is root:
+                    legal = [a for a in legal if a in keep]
                 children = node.children
                 untried = 0
                 best: _Node | None = None
@@ -318,6 +347,8 @@ class IsmctsBot(Bot):
                 continue
             # Paired: every root action on this sample, each followed by the same stream of random numbers.
             legal = searched(state.legal_actions(), eager)
+            if keep:
+                legal = [a for a in legal if a in keep]
             stream = rng.getrandbits(64)
             last = len(legal) - 1
             for i, action in enumerate(legal):
@@ -341,6 +372,16 @@ class IsmctsBot(Bot):
             for a, n in sorted(root.children.items())
         )
         return self.last_stats
+
+    def _kept(self, view: View) -> frozenset[int]:
+        """The root actions left by ``prune``: the heuristic's best ``prune`` where it ranks the decision and there
+        are more, else none (no pruning)."""
+        if not self.prune or self.ranking is None:
+            return frozenset()
+        ranked = self.ranking(view)
+        if ranked is None or len(ranked) <= self.prune:
+            return frozenset()
+        return frozenset(int(a) for a in ranked[: self.prune])
 
     def _score(self, state: State, root_stage: int, partial: Sequence[int] | None, players: int) -> list[float]:
         """The reward vector of a playout that ended in ``state`` (``partial``: the estimated points of a stage cut

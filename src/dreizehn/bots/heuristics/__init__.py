@@ -18,6 +18,9 @@ from collections.abc import Callable, Sequence
 from dreizehn.core.game import View
 
 Heuristic = Callable[[View, random.Random], int]
+Ranking = Callable[[View], "list[int] | None"]
+"""The legal actions of a view in a heuristic's order of preference, best first, or ``None`` where it does not rank
+that decision."""
 
 
 def pick_best(actions: Sequence[int], scores: Sequence[float], rng: random.Random, eps: float = 1e-9) -> int:
@@ -42,4 +45,14 @@ def _registry() -> dict[str, Heuristic]:
 HEURISTICS: dict[str, Heuristic] = _registry()
 """The heuristic of each game, by game id."""
 
-__all__ = ["HEURISTICS", "Heuristic", "pick_best"]
+
+def _rankings() -> dict[str, Ranking]:
+    from dreizehn.bots.heuristics.three_thirteen import three_thirteen_ranking
+
+    return {"three-thirteen": three_thirteen_ranking}
+
+
+RANKINGS: dict[str, Ranking] = _rankings()
+"""The games whose heuristic ranks a decision's actions (Three Thirteen's discards), for ``ismcts:prune``."""
+
+__all__ = ["HEURISTICS", "RANKINGS", "Heuristic", "Ranking", "pick_best"]

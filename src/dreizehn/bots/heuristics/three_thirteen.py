@@ -115,6 +115,15 @@ def _take(hand: list[int], view: ThreeThirteenView, wild: int, aces_high: bool) 
 def _discard(
     hand: list[int], view: ThreeThirteenView, legal: Sequence[int], wild: int, aces_high: bool, rng: random.Random
 ) -> int:
+    discards, scores = discard_scores(hand, view, legal, wild, aces_high)
+    return pick_best(discards, scores, rng)
+
+
+def discard_scores(
+    hand: list[int], view: ThreeThirteenView, legal: Sequence[int], wild: int, aces_high: bool
+) -> tuple[list[int], list[float]]:
+    """The discards the heuristic weighs (the natural ones, unless every card is wild) and their scores, higher
+    better: the fewest penalty points left, plus the meld potential kept, minus feeding the next player."""
     discards = [a for a in legal if DISCARD <= a < OUT]
     naturals = [a for a in discards if not _wild(a - DISCARD, wild)]
     if naturals:
@@ -135,4 +144,27 @@ def _discard(
                 score -= W_FEED
         score += 0.001 * card_value(kind, aces_high)
         scores.append(score)
-    return pick_best(discards, scores, rng)
+    return discards, scores
+
+
+def three_thirteen_ranking(view: View) -> list[int] | None:
+    """The discards in the heuristic's order of preference, best first (ties by action number), or ``None`` where
+    the seat is not to discard (a draw, or a way out: those are not ranked).
+
+    >>> import dreizehn
+    >>> state = dreizehn.new_game("three-thirteen", players=2, seed=3)
+    >>> state.apply("draw")
+    >>> view = state.view(state.current_player)
+    >>> [str(card) for card in view.hand], view.wild_rank
+    (['7C', 'JC', '4H', '2S'], 3)
+    >>> [str(action) for action in three_thirteen_ranking(view)]   # no melds: the highest card goes first
+    ['discard JC', 'discard 7C', 'discard 4H', 'discard 2S']
+    """
+    assert isinstance(view, ThreeThirteenView)
+    legal = view.legal_actions
+    if not view.drawn or any(a >= OUT for a in legal):
+        return None
+    hand = [int(c) for c in view.hand]
+    discards, scores = discard_scores(hand, view, legal, view.wild_rank, view.options.get("aces") == "low-or-high")
+    order = sorted(range(len(discards)), key=lambda i: (-scores[i], discards[i]))
+    return [discards[i] for i in order]
