@@ -15,11 +15,16 @@ The players:
   collect.
 * ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (:mod:`dreizehn.bots.playouts`),
   played as a bot on a state sampled from its view. It reads only its own hand and the table.
-* ``ismcts`` (default budget): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
-  ``benchmarks/strength.py --players 2 --game three-thirteen --matchup ismcts,heuristic``, at any fingerprint), not
-  played here; its games use seeds 0-999.
+* ``ismcts`` (default options): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
+  ``benchmarks/strength.py --players 2 --game three-thirteen --matchup ismcts,heuristic``), not played here, one
+  row per source fingerprint (the bots' defaults differ from one to the next); its games use seeds 0-999.
 
 The ablated heuristics change the heuristic's module weights only for the duration of their own moves.
+
+``--search N`` adds the search's variants, over seeds 0 to N-1 (those of the strength runs; an ISMCTS game takes
+seconds): every discard searched (``ismcts:prune=0``), the heuristic's best 3 discards searched (``prune=3``), and
+two hybrids that ask ``ismcts`` for one kind of decision and ``heuristic`` for the other (searched discards with the
+heuristic's draws; the heuristic's discards with searched draws).
 """
 
 from __future__ import annotations
@@ -38,10 +43,11 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn.bots.heuristics.three_thirteen as rules
-from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
 from dreizehn.bots.playouts import three_thirteen_playout
-from dreizehn.core.game import View
+from dreizehn.core.game import Game, View
+from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.sim import run_games, seating
 from dreizehn.stats import wilson_interval
 
@@ -91,6 +97,39 @@ class GreedyPolicy(Bot):
         return three_thirteen_playout(self.game.sample_state(view, rng), rng.random)
 
 
+class _Hybrid(Bot):
+    """``ismcts`` for one kind of Three Thirteen decision (with a card drawn, or not), ``heuristic`` for the other."""
+
+    search_drawn: ClassVar[bool]
+
+    def __init__(self, game: Game, **options: object) -> None:
+        super().__init__(game, **options)
+        self.search, self.heuristic = make_bot("ismcts:prune=0", game), make_bot("heuristic", game)
+
+    def act(self, view: View, rng: random.Random) -> int:
+        assert isinstance(view, ThreeThirteenView)
+        return (self.search if view.drawn == self.search_drawn else self.heuristic).act(view, rng)
+
+
+@register_bot
+class SearchedDiscards(_Hybrid):
+    name: ClassVar[str] = "ismcts-discards"
+    search_drawn = True
+
+
+@register_bot
+class SearchedDraws(_Hybrid):
+    name: ClassVar[str] = "ismcts-draws"
+    search_drawn = False
+
+
+SEARCHES = (
+    ("ismcts, every discard searched", "ismcts:prune=0"),
+    ("ismcts, best 3 discards searched", "ismcts:prune=3"),
+    ("searched discards, heur. draws", "ismcts-discards"),
+    ("heur. discards, searched draws", "ismcts-draws"),
+)
+
 PLAYERS = (
     ("heuristic", "heuristic"),
     ("heuristic, no meld potential", "heuristic-nopotential"),
@@ -111,19 +150,23 @@ def margins(bot: str, games: int, seed: int, jobs: int | None) -> tuple[list[flo
     return shares, diffs
 
 
-def saved(path: Path) -> tuple[list[float], list[float]]:
-    """The shares and margins of ``ismcts`` against ``heuristic`` saved by ``benchmarks/strength.py``."""
+def saved(path: Path) -> dict[str, tuple[list[float], list[float]]]:
+    """The shares and margins of ``ismcts`` against ``heuristic`` saved by ``benchmarks/strength.py``, by source
+    fingerprint, in the order the fingerprints first appear."""
     key = json.dumps([GAME, 2, {}, ["ismcts", "heuristic"], 0])
-    by_index: dict[int, tuple[float, float]] = {}
+    by_code: dict[str, dict[int, tuple[float, float]]] = {}
     for line in path.read_text().splitlines():
         row = json.loads(line) if line.strip() else None
         if row is None or row["key"] != key:
             continue
         r = row["result"]
         mine = r["seats"].index("ismcts")
-        by_index[r["index"]] = (r["shares"][mine], r["totals"][mine] - r["totals"][1 - mine])
-    rows = [by_index[i] for i in sorted(by_index)]
-    return [s for s, _ in rows], [d for _, d in rows]
+        by_code.setdefault(row["code"], {})[r["index"]] = (r["shares"][mine], r["totals"][mine] - r["totals"][1 - mine])
+    out = {}
+    for code, by_index in by_code.items():
+        rows = [by_index[i] for i in sorted(by_index)]
+        out[code] = ([s for s, _ in rows], [d for _, d in rows])
+    return out
 
 
 def line(name: str, shares: list[float], diffs: list[float]) -> str:
@@ -141,16 +184,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="games per row (default 1000)")
     parser.add_argument("--seed", type=int, default=20_000, help="seed of game 0 (default 20000)")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
-    parser.add_argument("--results", type=Path, help="strength.py's saved games, for the ismcts row")
+    parser.add_argument("--results", type=Path, help="strength.py's saved games, for the ismcts rows")
+    parser.add_argument("--search", type=int, default=0, metavar="N", help="also the search's variants, N games each")
     args = parser.parse_args()
     print(f"{'2-player Three Thirteen, against heuristic':<32}{'games':>6}{'won':>9}{'95% interval':>17}"
           f"{'margin':>15}{'spread':>8}{'60% needs':>10}")
     for name, bot in PLAYERS:
         print(line(name, *margins(bot, args.games, args.seed, args.jobs)), flush=True)
+    for name, bot in SEARCHES if args.search else ():
+        print(line(name, *margins(bot, args.search, 0, args.jobs)), flush=True)
     if args.results is not None:
-        shares, diffs = saved(args.results)
-        if len(shares) > 1:
-            print(line("ismcts (default budget)", shares, diffs))
+        for code, (shares, diffs) in saved(args.results).items():
+            if len(shares) > 1:
+                print(line(f"ismcts, code {code[:8]}", shares, diffs))
 
 
 if __name__ == "__main__":
