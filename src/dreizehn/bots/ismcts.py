@@ -222,19 +222,23 @@ class IsmctsBot(Bot):
         legal = view.legal_actions
         if view.seat != view.current_player or not legal:
             raise ValueError(f"seat {view.seat} is not to move")
-        candidates = searched(legal, self.eager)
         kept = self._kept(view)
-        if len(candidates) == 1 or len(kept) == 1:
-            only = int(candidates[0]) if len(candidates) == 1 else next(iter(kept))
+        candidates = sorted(kept) if kept else searched(legal, self.eager)
+        if len(candidates) == 1:
+            only = int(candidates[0])
             self.last_stats = (RootStat(only, 0, 0, 0.0),)
             self.last_iterations = 0
             return only
-        best = max(self.search(view, rng), key=lambda s: (s.visits, s.mean, -s.action))
+        best = max(self._search(view, rng, kept), key=lambda s: (s.visits, s.mean, -s.action))
         return best.action
 
     def search(self, view: View, rng: random.Random) -> tuple[RootStat, ...]:
         """Search from ``view`` (whose seat is to move); return the root statistics (also kept in
         :attr:`last_stats`)."""
+        return self._search(view, rng, self._kept(view))
+
+    def _search(self, view: View, rng: random.Random, keep: frozenset[int]) -> tuple[RootStat, ...]:
+        """:meth:`search`, its root narrowed to ``keep`` where not empty (:meth:`_kept`)."""
         game = self.game
         sample = game.sample_state
         players = game.players
@@ -251,7 +255,6 @@ class IsmctsBot(Bot):
         cutoff = self.cutoff if estimate is not None else 0
         score = self._score
         policy = self.policy
-        keep = self._kept(view)
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         limit = self.iterations
