@@ -57,8 +57,9 @@ seed and iteration budget the search is deterministic (no clock, no set or dict-
 Budget: ``iterations`` (0, the default: the game's count in :data:`DEFAULT_ITERATIONS`), or ``time`` in seconds,
 which replaces the iteration count (checked after every iteration; at least one iteration). The defaults were chosen
 so that a move takes about 0.1-0.2 s on one core of the development machine, the worst well under 0.5 s (measured
-over 20 positions of random 4-player games each: 13 0.17 s mean, 0.23 s worst; Holzwurm 0.17 / 0.23; Three
-Thirteen about 0.18 / 0.27; ``benchmarks/bench_ismcts.py``). A seat with one legal action answers at once.
+over 20 positions of random 4-player games each: 13 0.17 s mean, 0.23 s worst; Holzwurm 0.16 / 0.23; Three
+Thirteen 0.07 / 0.20, its discards being the heuristic's; ``benchmarks/bench_ismcts.py``). A seat with one legal
+action answers at once.
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
