@@ -67,16 +67,15 @@ def adopt(path: Path, old: str, games: Sequence[str] = ()) -> int:
     return adopted
 
 
-def _key(game_id: str, players: int, options: Mapping[str, object], bots: tuple[str, str], seed: int) -> str:
+def matchup_key(game_id: str, players: int, options: Mapping[str, object], bots: tuple[str, str], seed: int) -> str:
+    """The key under which the games of one match-up are saved."""
     return json.dumps([game_id, players, dict(sorted(options.items())), list(bots), seed])
 
 
-def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult], int]:
-    """The saved games of one match-up played by this code, by game index, and how many by other code."""
-    games: dict[int, GameResult] = {}
-    other = 0
-    if path is None or not path.exists():
-        return games, other
+def saved_games(path: Path, key: str) -> dict[str, list[GameResult]]:
+    """The games saved under ``key``, by the fingerprint of the code that played them (in the order the
+    fingerprints first appear), each list in the order saved."""
+    by_code: dict[str, list[GameResult]] = {}
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
             continue
@@ -84,15 +83,21 @@ def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult]
             row = json.loads(line)
             if row["key"] != key:
                 continue
-            if row["code"] != code:
-                other += 1
-                continue
             fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in row["result"].items()}
             fields["move_times"] = tuple(tuple(t) for t in fields["move_times"])
-            games[fields["index"]] = GameResult(**fields)
+            by_code.setdefault(row["code"], []).append(GameResult(**fields))
         except (ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"{path}:{n}: not a saved game ({error})") from None
-    return games, other
+    return by_code
+
+
+def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult], int]:
+    """The saved games of one match-up played by this code, by game index, and how many by other code."""
+    if path is None or not path.exists():
+        return {}, 0
+    by_code = saved_games(path, key)
+    games = {r.index: r for r in by_code.pop(code, [])}
+    return games, sum(len(results) for results in by_code.values())
 
 
 def _save(path: Path, key: str, code: str, results: list[GameResult]) -> None:
@@ -105,7 +110,7 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
             jobs: int | None, results: Path | None, deadline: float | None) -> tuple[Run, int]:
     """Play (or resume) one match-up; the run holds the games played so far, in order, and the count left out."""
     code = fingerprint()
-    key = _key(game_id, players, options, bots, seed)
+    key = matchup_key(game_id, players, options, bots, seed)
     done, other = _load(results, key, code)
     missing = [i for i in range(games) if i not in done]
     part = PART * (jobs or default_jobs())

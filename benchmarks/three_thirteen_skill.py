@@ -30,7 +30,6 @@ heuristic's draws; the heuristic's discards with searched draws).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import statistics
@@ -40,15 +39,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn.bots.heuristics.three_thirteen as rules
+from benchmarks.strength import matchup_key, saved_games
 from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
 from dreizehn.bots.playouts import three_thirteen_playout
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
-from dreizehn.sim import run_games, seating
+from dreizehn.sim import GameResult, run_games, seating
 from dreizehn.stats import wilson_interval
 
 GAME = "three-thirteen"
@@ -138,34 +139,32 @@ PLAYERS = (
 )
 
 
-def margins(bot: str, games: int, seed: int, jobs: int | None) -> tuple[list[float], list[float]]:
-    """The shares won and point margins of ``bot`` (its first seat) against ``heuristic``."""
-    plan = [seating([bot, "heuristic"], 2, i) for i in range(games)]
+def _shares_and_margins(results: list[GameResult], seats: list[int]) -> tuple[list[float], list[float]]:
+    """The shares won by the player in seat ``seats[i]`` of the 2-player game ``results[i]``, and its point margins
+    over the other seat."""
     shares: list[float] = []
     diffs: list[float] = []
-    for r in run_games(GAME, 2, plan, seed=seed, jobs=jobs):
-        mine = r.index % 2  # seating() rotates the two seats by the game index
+    for r, mine in zip(results, seats, strict=True):
         shares.append(r.shares[mine])
         diffs.append(r.totals[mine] - r.totals[1 - mine])
     return shares, diffs
 
 
+def margins(bot: str, games: int, seed: int, jobs: int | None) -> tuple[list[float], list[float]]:
+    """The shares won and point margins of ``bot`` against ``heuristic``."""
+    plan = [seating([bot, "heuristic"], 2, i) for i in range(games)]
+    results = run_games(GAME, 2, plan, seed=seed, jobs=jobs)
+    return _shares_and_margins(results, [r.index % 2 for r in results])  # seating() rotates the seats by the index
+
+
 def saved(path: Path) -> dict[str, tuple[list[float], list[float]]]:
     """The shares and margins of ``ismcts`` against ``heuristic`` saved by ``benchmarks/strength.py``, by source
     fingerprint, in the order the fingerprints first appear."""
-    key = json.dumps([GAME, 2, {}, ["ismcts", "heuristic"], 0])
-    by_code: dict[str, dict[int, tuple[float, float]]] = {}
-    for line in path.read_text().splitlines():
-        row = json.loads(line) if line.strip() else None
-        if row is None or row["key"] != key:
-            continue
-        r = row["result"]
-        mine = r["seats"].index("ismcts")
-        by_code.setdefault(row["code"], {})[r["index"]] = (r["shares"][mine], r["totals"][mine] - r["totals"][1 - mine])
     out = {}
-    for code, by_index in by_code.items():
-        rows = [by_index[i] for i in sorted(by_index)]
-        out[code] = ([s for s, _ in rows], [d for _, d in rows])
+    for code, results in saved_games(path, matchup_key(GAME, 2, {}, ("ismcts", "heuristic"), 0)).items():
+        by_index = {r.index: r for r in results}
+        ordered = [by_index[i] for i in sorted(by_index)]
+        out[code] = _shares_and_margins(ordered, [r.seats.index("ismcts") for r in ordered])
     return out
 
 
