@@ -209,6 +209,34 @@ def test_three_thirteen_goes_out_when_it_can() -> None:
     assert three_thirteen_act(state) == "out KD"
 
 
+@pytest.mark.parametrize("option", ["allowed", "forbidden"])
+def test_three_thirteen_goes_out_under_all_wild_melds(option: str) -> None:
+    """T7/T8: round 1, 3C 3D 3H 9S after the draw: under allowed it goes out discarding the 9S (the 3s a meld of wild
+    cards only); under forbidden the 9S must head the 3s, so one 3 goes."""
+    state = dreizehn.new_game("three-thirteen", players=2, seed=0, all_wild_melds=option)
+    assert isinstance(state, ThreeThirteenState)
+    state.hands[state.turn] = cards33("3C 3D 3H 9S")
+    state.drawn = True
+    state._outs = None
+    assert three_thirteen_act(state) == ("out 9S" if option == "allowed" else "out 3H")
+
+
+def test_three_thirteen_plays_whole_games_under_forbidden() -> None:
+    """T7 (all_wild_melds=forbidden): heuristic players finish whole games with legal actions, and the game's scores
+    follow the option (a hand of wild cards only is unmatched)."""
+    game = load_game("three-thirteen", 3, {"all_wild_melds": "forbidden"})
+    bot = HeuristicBot(game)
+    rng = random.Random(7)
+    for seed in range(2):
+        state = game.new_state(seed)
+        while not state.is_over:
+            view = state.view(state.current_player)
+            action = bot.act(view, rng)
+            assert action in view.legal_actions
+            state.apply(action)
+        assert len(state.stage_scores) == 11
+
+
 def test_three_thirteen_takes_a_discard_that_completes_a_meld() -> None:
     # Round 5 (7s wild): 8H 9H wait for the 10H; the top discard is the 10H.
     state = three_thirteen_position("8H 9H 2C 5D KS JD QC", "3S 10H", drawn=False)

@@ -163,6 +163,23 @@ def test_goes_out_without_searching() -> None:
     pytest.fail("no position with a single way to go out")
 
 
+def test_three_thirteen_whole_game_under_forbidden() -> None:
+    """T7 (all_wild_melds=forbidden): the search bot (greedy playouts, cut off with the exact round estimate) plays
+    a whole game against the heuristic with legal actions only."""
+    from dreizehn.bots.heuristic import HeuristicBot
+
+    game = dreizehn.load_game("three-thirteen", 2, {"all_wild_melds": "forbidden"})
+    bots = [IsmctsBot(game, iterations=8, playout="greedy", cutoff=2), HeuristicBot(game)]
+    rng = random.Random(2)
+    state = game.new_state(2)
+    while not state.is_over:
+        view = state.view(state.current_player)
+        action = bots[state.current_player].act(view, rng)
+        assert action in view.legal_actions
+        state.apply(action)
+    assert len(state.stage_scores) == 11
+
+
 @pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
 def test_deterministic_for_a_seed(game_id: str) -> None:
     game = dreizehn.load_game(game_id, 4)

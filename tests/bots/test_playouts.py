@@ -23,7 +23,8 @@ def kinds(text: str) -> list[int]:
 
 @pytest.mark.parametrize(
     ("options", "players"),
-    [({}, 2), ({}, 4), ({"decks": 2}, 5), ({"aces": "low-or-high"}, 3), ({"stock_out": "end-round"}, 2)],
+    [({}, 2), ({}, 4), ({"decks": 2}, 5), ({"aces": "low-or-high"}, 3), ({"stock_out": "end-round"}, 2),
+     ({"all_wild_melds": "forbidden"}, 3)],
 )
 def test_greedy_policy_plays_legal_actions_and_ends_rounds(options: dict[str, object], players: int) -> None:
     game = dreizehn.load_game("three-thirteen", players, options)
@@ -115,3 +116,12 @@ def test_estimate_scores_hands_between_turns_only() -> None:
     assert three_thirteen_estimate(state) == [min_penalty(hand, state.wild) for hand in state.hands]
     state.apply(DRAW)
     assert three_thirteen_estimate(state) is None
+
+
+@pytest.mark.parametrize(("option", "penalty"), [("allowed", 0), ("forbidden", 9)])
+def test_estimate_follows_all_wild_melds(option: str, penalty: int) -> None:
+    """T7/T11: the estimate scores 3C 3D 3H in round 1 as the game would: 0 under allowed, 9 under forbidden."""
+    state = dreizehn.new_game("three-thirteen", players=2, seed=4, all_wild_melds=option)
+    assert isinstance(state, ThreeThirteenState)
+    state.hands[0] = kinds("3C 3D 3H")
+    assert three_thirteen_estimate(state)[0] == penalty  # type: ignore[index]

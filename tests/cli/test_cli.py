@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import dreizehn
 from dreizehn.cli.main import app
+from dreizehn.core.record import dumps
 
 runner = CliRunner()
 
@@ -91,3 +98,120 @@ def test_bad_bot_is_refused() -> None:
     assert result.exit_code == 2 and "no bot 'genius'" in result.output
     result = runner.invoke(app, ["simulate", "knizia13", "-p", "4", "-n", "1", "--bots", "ismcts:iterations=-1"])
     assert result.exit_code == 2 and "iterations" in result.output
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# issue 11: 'dreizehn replay' answers every input with a message and exit status 1, and prints what it says
+
+
+def record_text(players: int = 3, seed: int = 4) -> str:
+    state = dreizehn.new_game("knizia13", players=players, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    return dumps(state)
+
+
+def hostile_files() -> list[tuple[str, bytes, str]]:
+    """(name, file bytes, a text the message must hold): issue 11 item 1's inputs."""
+    text = record_text()
+    doc = json.loads(text)
+
+    def with_raw(field: str, raw: str) -> bytes:
+        return json.dumps({**doc, field: "@RAW@"}).replace('"@RAW@"', raw).encode()
+
+    return [
+        ("invalid UTF-8", b'{"format": "dreizehn-record", "x": "\xff"}', "byte 37 (0xff) is not valid UTF-8"),
+        ("UTF-16", text.encode("utf-16"), "UTF-16 text (it starts with a UTF-16 byte order mark); records are UTF-8"),
+        ("UTF-16 without BOM", text.encode("utf-16-be"), "byte 1 of the record is a NUL byte"),
+        ("100,000 deep", ("[" * 100_000 + "]" * 100_000).encode(), "nested too deeply"),
+        ("3,000 deep in options", with_raw("options", "[" * 3000 + "]" * 3000), "nested too deeply"),
+        ("3,000 deep in players", with_raw("players", '["a", ' + "{\"a\": " * 3000 + "1" + "}" * 3000 + "]"),
+         "nested too deeply"),
+        ("200 deep in players", with_raw("players", "[" * 200 + "]" * 200),
+         "'players' field: name 1 must be a string, not [[[...]]]"),
+        ("5,000 digits", with_raw("totals", "[" + "9" * 5000 + ", 1, 2]"), "integer of 5000 digits"),
+        ("stage_scores null", with_raw("stage_scores", "null"), "'stage_scores' field must be a list"),
+        ("stage_scores true", with_raw("stage_scores", "true"), "'stage_scores' field must be a list"),
+        ("stage_scores 0", with_raw("stage_scores", "0"), "'stage_scores' field must be a list"),
+        ("stage_scores 1.5", with_raw("stage_scores", "1.5"), "'stage_scores' field must be a list"),
+        ("loose option", with_raw("options", '{"dealer": " 1 ", "open_piles": false}'),
+         "option 'dealer' must be a seat"),
+        ("version 1.0", with_raw("version", "1.0"), "'version' field must be 1"),
+        ("over 0", with_raw("over", "0"), "'over' field must be true or false, not 0"),
+        ("no totals", json.dumps({k: v for k, v in doc.items() if k != "totals"}).encode(), "no 'totals' field"),
+    ]
+
+
+HOSTILE = hostile_files()
+
+
+@pytest.mark.parametrize(("data", "message"), [(d, m) for _, d, m in HOSTILE], ids=[n for n, _, _ in HOSTILE])
+def test_replay_answers_hostile_input_with_a_message(data: bytes, message: str, tmp_path: Path) -> None:
+    """issue 11 items 1 and 2: exit status 1, 'invalid record FILE: MESSAGE' printed whole, and no traceback."""
+    file = tmp_path / "record.json"
+    file.write_bytes(data)
+    result = runner.invoke(app, ["replay", str(file)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)  # an exception the command did not catch would show here
+    assert f"invalid record {file}: " in result.output and message in result.output
+    assert "Traceback" not in result.output and "valid record:" not in result.output
+
+
+def test_replay_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
+    """issue 11 item 1: the console script itself, in a subprocess, on the deepest and the widest inputs."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    big = tmp_path / "big.json"
+    with big.open("wb") as file:
+        file.truncate(70 * 1024 * 1024)
+    for path, message in ((deep, "nested too deeply"), (big, "too large (73400320 bytes)")):
+        start = time.perf_counter()
+        result = subprocess.run([sys.executable, "-m", "dreizehn.cli.main", "replay", str(path)],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1, result.stderr
+        assert f"invalid record {path}: " in result.stderr and message in result.stderr
+        assert "Traceback" not in result.stderr + result.stdout
+        assert time.perf_counter() - start < 30
+
+
+def test_replay_prints_brackets_intact(tmp_path: Path) -> None:
+    """issue 11 item 3: text in square brackets (file names, messages) is printed, not eaten as Rich markup."""
+    doc = json.loads(record_text())
+    folder = tmp_path / "[red]dir[x]"
+    folder.mkdir()
+    file = folder / "game [x] [bold].json"
+    file.write_text(json.dumps({**doc, "actions": [[0]]}))
+    result = runner.invoke(app, ["replay", str(file)])
+    assert result.exit_code == 1
+    assert (f"invalid record {file}: the record's 'actions' field: action 1 must be a pair [seat, action text], "
+            f"not [0]") in result.output
+    file.write_text(json.dumps({**doc, "players": ["[bold]ann[/bold]", "bo", "cy"]}))
+    result = runner.invoke(app, ["replay", str(file)])
+    assert result.exit_code == 0 and "valid record" in result.output, result.output
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing [x].json")])
+    assert result.exit_code == 1 and f"invalid record {tmp_path / 'missing [x].json'}: cannot read" in result.output
+
+
+def test_replay_names_a_missing_shuffle(tmp_path: Path) -> None:
+    """issue 11 item 3: a missing next-stage shuffle is reported as missing, not as an illegal action."""
+    doc = json.loads(record_text())
+    file = tmp_path / "short.json"
+    file.write_text(json.dumps({**doc, "shuffles": doc["shuffles"][:2]}))
+    result = runner.invoke(app, ["replay", str(file)])
+    assert result.exit_code == 1
+    assert "ends stage 2, but the record has no shuffle for the next stage (stage 3): shuffle 3 is missing" \
+        in result.output
+    assert "illegal" not in result.output
+
+
+def test_schema_prints_each_games_view_schema() -> None:
+    """issue 12 item 3: ``dreizehn schema GAME`` publishes the schema that the wire tests validate against."""
+    from dreizehn.wire import schema
+
+    for game_id in dreizehn.game_ids():
+        result = runner.invoke(app, ["schema", game_id])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output) == schema(game_id)
+    result = runner.invoke(app, ["schema", "nonesuch"])
+    assert result.exit_code == 2 and "there is no game 'nonesuch'" in result.output

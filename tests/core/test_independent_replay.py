@@ -262,28 +262,29 @@ def tt_melds_with(first: Card, rest: tuple[Card, ...], jokers: int, aces_high: b
 
 
 @cache
-def tt_min_penalty(naturals: tuple[Card, ...], jokers: int, wild_rank: int, aces_high: bool) -> int:
+def tt_min_penalty(naturals: tuple[Card, ...], jokers: int, wild_rank: int, aces_high: bool,
+                   all_wild: bool = True) -> int:
     """T11: the fewest penalty points of a hand: ``naturals`` (sorted) are its cards not of the wild rank, ``jokers``
     the number of its wild cards. A wild card may stand for any card (itself included), so every card of the wild rank
-    is a joker here; a meld of jokers only is a set of the wild rank, so the ``all_wild_melds`` option changes nothing
-    (docs/games/three-thirteen.md says so). Slow and simple: the first natural card is either unmatched, or in some
-    meld that contains it."""
+    is a joker here. Slow and simple: the first natural card is either unmatched, or in some meld that contains it;
+    the jokers left at the end make one meld of jokers only (three or more), which T7's ``all_wild_melds=forbidden``
+    does not allow (each meld needs a card not of the wild rank): then they are unmatched."""
     if not naturals:
-        return 0 if jokers >= 3 else jokers * tt_cost(wild_rank, aces_high)
+        return 0 if jokers >= 3 and all_wild else jokers * tt_cost(wild_rank, aces_high)
     first, rest = naturals[0], naturals[1:]
-    best = tt_cost(first[0], aces_high) + tt_min_penalty(rest, jokers, wild_rank, aces_high)
+    best = tt_cost(first[0], aces_high) + tt_min_penalty(rest, jokers, wild_rank, aces_high, all_wild)
     for used, wild in tt_melds_with(first, rest, jokers, aces_high):
         remaining = tuple(sorted((Counter(rest) - used).elements()))
-        best = min(best, tt_min_penalty(remaining, jokers - wild, wild_rank, aces_high))
+        best = min(best, tt_min_penalty(remaining, jokers - wild, wild_rank, aces_high, all_wild))
         if best == 0:
             break
     return best
 
 
-def tt_hand_penalty(hand: Counter[str], wild_rank: int, aces_high: bool) -> int:
+def tt_hand_penalty(hand: Counter[str], wild_rank: int, aces_high: bool, all_wild: bool = True) -> int:
     cards = [tt_parts(text) for text in hand.elements()]
     naturals = tuple(sorted(card for card in cards if card[0] != wild_rank))
-    return tt_min_penalty(naturals, len(cards) - len(naturals), wild_rank, aces_high)
+    return tt_min_penalty(naturals, len(cards) - len(naturals), wild_rank, aces_high, all_wild)
 
 
 def tt_min_decks(players: int) -> int:
@@ -307,12 +308,13 @@ class TTRound:
     drawn: bool = False
     out: set[int] = field(default_factory=set)
     turns_left: int = -1  # once someone went out: the other players' last turns still to play
+    turns: int = 0  # the turns of this round that are over, every seat's (T10 turn_limit)
 
 
 def replay_three_thirteen(players: int, options: dict[str, Any], shuffles: Shuffles, actions: Actions) -> Replayed:
     if not 2 <= players <= 8:
         fail(f"Three Thirteen is for 2 to 8 players, not {players} (T1)")
-    check_option_names(options, {"decks", "aces", "all_wild_melds", "stock_out", "dealer"})
+    check_option_names(options, {"decks", "aces", "all_wild_melds", "stock_out", "dealer", "turn_limit"})
     decks = options["decks"]
     if not is_int(decks) or not 1 <= decks <= 12 or 52 * decks < 13 * players + 2:
         fail(f"option 'decks' cannot be {decks!r} with {players} players (T1)")
@@ -322,8 +324,12 @@ def replay_three_thirteen(players: int, options: dict[str, Any], shuffles: Shuff
         fail("option 'all_wild_melds' must be 'allowed' or 'forbidden' (T7)")
     if options["stock_out"] not in ("reshuffle", "end-round"):
         fail("option 'stock_out' must be 'reshuffle' or 'end-round' (T10)")
+    turn_limit = options["turn_limit"]
+    if not is_int(turn_limit) or not 0 <= turn_limit <= 100_000:
+        fail(f"option 'turn_limit' must be 0 .. 100000, not {turn_limit!r} (T10)")
     first_dealer = check_seat_option(options, "dealer", players)
     aces_high = options["aces"] == "low-or-high"
+    all_wild = options["all_wild_melds"] == "allowed"  # T7
     end_round_on_empty_stock = options["stock_out"] == "end-round"
     deck = Counter({rank + suit: int(decks) for rank in TT_RANKS for suit in TT_SUITS})
     scores: list[list[int]] = []
@@ -341,7 +347,7 @@ def replay_three_thirteen(players: int, options: dict[str, Any], shuffles: Shuff
         return TTRound(wild=size, hands=hands, pile=[order[size * players]], stock=stock, to_move=first)
 
     def end_round(state: TTRound) -> None:
-        scores.append([0 if seat in state.out else tt_hand_penalty(state.hands[seat], state.wild, aces_high)
+        scores.append([0 if seat in state.out else tt_hand_penalty(state.hands[seat], state.wild, aces_high, all_wild)
                        for seat in range(players)])
 
     index = 0
@@ -384,7 +390,7 @@ def replay_three_thirteen(players: int, options: dict[str, Any], shuffles: Shuff
                 fail(f"{what}: seat {seat} holds no {card} (T6)")
             hand[card] -= 1
             if words[0] == "out":  # T8: every other card melds
-                if tt_hand_penalty(hand, state.wild, aces_high) != 0:
+                if tt_hand_penalty(hand, state.wild, aces_high, all_wild) != 0:
                     fail(f"{what}: the cards do not all meld without the {card} (T8)")
                 hand.clear()
                 state.out.add(seat)
@@ -396,6 +402,10 @@ def replay_three_thirteen(players: int, options: dict[str, Any], shuffles: Shuff
                 events["round ended after the last turns"] += round_over
             elif words[0] == "out":  # the first to go out: every other player has one more turn
                 state.turns_left = players - 1
+            state.turns += 1
+            if turn_limit and state.turns == turn_limit and not round_over:  # T10: the round's last allowed turn
+                round_over = True
+                events["round ended at the turn limit"] += 1
             state.to_move = (seat + 1) % players
         else:
             fail(f"action {number} ({text!r}) is not an action of Three Thirteen")
@@ -703,6 +713,8 @@ TT_CASES: list[tuple[int, dict[str, object], Policy]] = [
     (4, {"dealer": "random"}, eager_out_policy),
     (3, {"aces": "low-or-high", "decks": 3, "all_wild_melds": "forbidden"}, eager_out_policy),
     (8, {"dealer": 5}, eager_out_policy),
+    (2, {"turn_limit": 15}, random_policy),  # T10 turn_limit: most rounds end at the limit, some by going out
+    (5, {"turn_limit": 25, "dealer": "random", "stock_out": "end-round"}, eager_out_policy),
 ]
 
 
@@ -729,6 +741,7 @@ def test_three_thirteen_reshuffles_and_round_ends_are_covered() -> None:
             events += check_replays(*make_record("three-thirteen", players, seed, options, policy)).events
     assert events["reshuffle"] and events["round ended at an empty stock"] and events["round ended after the last "
                                                                                        "turns"]
+    assert events["round ended at the turn limit"]
     seed = next(seed for seed in range(20)
                 if check_replays(*make_record("three-thirteen", 2, seed, {}, eager_out_policy)).events["reshuffle"])
     new_shuffle = new_shuffle_stops("three-thirteen", 2, seed, {}, eager_out_policy)
@@ -744,8 +757,41 @@ def test_three_thirteen_reshuffles_and_round_ends_are_covered() -> None:
             check_replays(*make_record("three-thirteen", 2, 0, end_round, random_policy, stop=at))
 
 
-def tt_penalty_of(texts: str, wild_rank: int, aces_high: bool = False) -> int:
-    return tt_hand_penalty(Counter(tt_card(text) for text in texts.split()), wild_rank, aces_high)
+@pytest.mark.parametrize("option", ["allowed", "forbidden"])
+def test_three_thirteen_all_wild_melds_records_replay_independently(option: str) -> None:
+    """T7 (amended), T8, T11: a forced first deal (2 players; seat 1 plays first) gives seat 0 the wild 3C 3D 3H.
+    Seat 1 draws the 5H and goes out with 5C 5D 5H; seat 0 draws the 9C and discards it: 3C 3D 3H score 0 under
+    allowed, 9 under forbidden. In a second record seat 0 goes out with the 9C instead, legal under allowed only: the
+    independent replayer refuses it under forbidden (T8). The rest of each game is seeded play."""
+    from dreizehn.games.three_thirteen import ThreeThirteenCard
+
+    # seat 1, seat 0, seat 1, ..., the discard pile, the stock top first
+    dealt = [int(ThreeThirteenCard.parse(t)) for t in ("5C", "3C", "5D", "3D", "KS", "3H", "8D", "5H", "9C")]
+    order = dealt + [k for k in range(52) if k not in dealt]
+    for last in ("discard 9C", "out 9C"):
+        game = dreizehn.load_game("three-thirteen", 2, {"all_wild_melds": option})
+        state = game.new_state(0, shuffles=[order])
+        state.reseed(0)
+        for text in ("draw", "out KS", "draw"):
+            state.apply(text)
+        if last == "out 9C" and option == "forbidden":
+            assert "out 9C" not in state.legal_texts()
+            state.apply("discard 9C")
+            doc = to_record(state)
+            doc["actions"][-1] = [0, "out 9C"]
+            with pytest.raises(ReplayError, match=r"do not all meld without the 9C \(T8\)"):
+                replay_record(doc)
+            continue
+        state.apply(last)
+        assert state.stage_scores == [(9 if option == "forbidden" and last == "discard 9C" else 0, 0)]
+        rng = random.Random(3)
+        while not state.is_over:
+            state.apply(eager_out_policy(state, rng))
+        assert check_replays(to_record(state), state).over
+
+
+def tt_penalty_of(texts: str, wild_rank: int, aces_high: bool = False, all_wild: bool = True) -> int:
+    return tt_hand_penalty(Counter(tt_card(text) for text in texts.split()), wild_rank, aces_high, all_wild)
 
 
 def test_three_thirteen_brute_force_penalties() -> None:
@@ -766,6 +812,18 @@ def test_three_thirteen_brute_force_penalties() -> None:
     assert tt_penalty_of("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", 13) == 0
     assert tt_penalty_of("AS 2S 4S 5S 6S 9D 9H 9C 8C 8C 8C JD QD", 10) == 1 + 2 + 10 + 10
     assert tt_penalty_of("AS 2S 4S 5S 6S 9D 9H 9C 8C 8C 8C JD 10D", 10) == 10  # the wild 10D makes A-2-3, not J-Q
+
+
+def test_three_thirteen_brute_force_penalties_all_wild_melds_forbidden() -> None:
+    """T7 (amended) forbidden: each meld needs a card not of the wild rank; T11 scores the rest unmatched."""
+    assert tt_penalty_of("3S 3H 3D", 3, all_wild=False) == 9  # three 3s in round 1 are no meld
+    assert tt_penalty_of("4C 4D 3S", 3, all_wild=False) == 0  # the 3 stands in: a set of 4s
+    assert tt_penalty_of("5H 3C 7H", 3, all_wild=False) == 0  # ... a run 5H-6H-7H
+    assert tt_penalty_of("4C 4D 4H 4S", 4, all_wild=False) == 16
+    assert tt_penalty_of("4C 4D 4H 4S KD", 4, all_wild=False) == 0  # the king heads the 4s
+    assert tt_penalty_of("KS KS KD KH", 13, all_wild=False) == 40
+    assert tt_penalty_of("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS KC KD KH", 13, all_wild=False) == 0
+    assert tt_penalty_of("AS 2S 4S 5S 6S 9D 9H 9C 8C 8C 8C JD 10D", 10, all_wild=False) == 10
 
 
 # ---------------------------------------------------------------------------------------------------------- Holzwurm

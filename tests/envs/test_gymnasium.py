@@ -17,7 +17,7 @@ import pytest
 import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.core.registry import game_ids
-from dreizehn.envs.encoding import encoder_for
+from dreizehn.envs.encoding import encoder_for, with_defaults
 
 gymnasium = pytest.importorskip("gymnasium")
 env_checker = pytest.importorskip("gymnasium.utils.env_checker")
@@ -104,7 +104,7 @@ def test_full_game_matches_the_engine_and_the_bots(
     obs, info = env.reset(seed=21)
     game_seed = info["seed"]
     assert game_seed == 21
-    engine = dreizehn.load_game(game_id, players, options).new_state(game_seed)
+    engine = dreizehn.load_game(game_id, players, with_defaults(game_id, options)).new_state(game_seed)
     me = info["seat"]
     bot = make_bot(opponents, engine.game)
     rngs = {s: random.Random(f"{game_seed}:bot:{s}") for s in range(players) if s != me}

@@ -13,13 +13,16 @@ import pytest
 import dreizehn
 from dreizehn.core.game import State
 from dreizehn.core.registry import game_class, game_ids
+from dreizehn.envs.encoding import with_defaults
 
 pyspiel = pytest.importorskip("pyspiel")
 openspiel = pytest.importorskip("dreizehn.envs.openspiel")
 
 SHORT = {"stock_out": "end-round"}
-"""Three Thirteen under ``stock_out=end-round`` for OpenSpiel's checker: uniformly random play takes 10,000 to
-25,000 actions a game under the default reshuffle, and the checker keeps a copy of every state it passes."""
+"""Three Thirteen under ``stock_out=end-round`` for OpenSpiel's checker at every player count: uniformly random games
+are shorter (1,300 to 3,200 actions) than under the default reshuffle (most rounds reach the default ``turn_limit``:
+3,000 to 4,400 actions), and the checker keeps a copy of every state it passes. test_default_games.py checks the
+defaults."""
 
 
 def _params(game_id: str, players: int) -> dict[str, Any]:
@@ -44,6 +47,8 @@ def test_registered_names_and_parameters() -> None:
     assert game.num_players() == 2
     assert game.get_parameters()["decks"] == 0 and game.get_parameters()["stock_out"] == "reshuffle"
     assert game.engine.options["decks"] == 1  # 0 is the default for the player count
+    assert game.get_parameters()["turn_limit"] == game.engine.options["turn_limit"] == 200  # the research default
+    assert game.max_game_length() == 11 * 2 * 200
     again = pyspiel.load_game(str(game))
     assert str(again) == str(game)
     four = pyspiel.load_game("dreizehn_knizia13", {"players": 4, "open_piles": True})
@@ -67,7 +72,7 @@ def test_bad_parameters_refused() -> None:
 
 def _reference(game_id: str, players: int, seed: int, options: dict[str, Any]) -> State:
     """A whole game on the engine: random moves, the eager ones (going out) whenever legal."""
-    state = dreizehn.load_game(game_id, players, options).new_state(seed)
+    state = dreizehn.load_game(game_id, players, with_defaults(game_id, options)).new_state(seed)
     rng = random.Random(seed)
     eager = state.game.eager_actions
     while not state.is_over:

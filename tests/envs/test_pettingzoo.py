@@ -16,7 +16,7 @@ import pytest
 import dreizehn
 from dreizehn.core.game import Game
 from dreizehn.core.registry import game_ids
-from dreizehn.envs.encoding import encoder_for
+from dreizehn.envs.encoding import encoder_for, with_defaults
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 pz = pytest.importorskip("dreizehn.envs.pettingzoo")
@@ -60,7 +60,7 @@ API_CASES = [
     ("holzwurm", 4, {"games": 1, "starter": "random"}, 60, True),
     ("three-thirteen", 2, SHORT, 1500, True),
     ("three-thirteen", 4, SHORT, 1500, True),
-    ("three-thirteen", 2, {}, 200, False),  # the default reshuffle: random games run far longer; 400 actions
+    ("three-thirteen", 2, {}, 200, False),  # 400 actions: a default game runs longer (test_default_games.py)
 ]
 
 
@@ -117,7 +117,7 @@ def test_full_game_matches_the_engine(game_id: str, players: int, reward: str, o
     aec = pz.env(game=game_id, players=players, reward=reward, **options)
     raw = aec.unwrapped
     aec.reset(seed=seed)
-    engine = dreizehn.load_game(game_id, players, options).new_state(seed)
+    engine = dreizehn.load_game(game_id, players, with_defaults(game_id, options)).new_state(seed)
     encoder = encoder_for(engine.game)
     sign = 1 if engine.game.high_score_wins else -1
     choose = _policy(engine.game, random.Random(3))

@@ -65,18 +65,18 @@ def bf_value(kind: int, aces_high: bool) -> int:
 @cache
 def bf_is_meld(meld: tuple[int, ...], wild_rank: int, aces_high: bool, all_wild_melds: bool) -> bool:
     """T7 literally: the cards can stand for the cards of one set or of one run (T2), each natural card standing for
-    itself, each wild card for any card; with ``all_wild_melds`` false some card must stand for itself."""
+    itself, each wild card for any card; with ``all_wild_melds`` false (amended T7) some card must not be of the wild
+    rank (a card of the wild rank standing for itself does not count)."""
     n = len(meld)
     if n < 3:
         return False
-    wild = [k for k in meld if k % 13 + 1 == wild_rank]
     natural = [k for k in meld if k % 13 + 1 != wild_rank]
+    if not natural and not all_wild_melds:
+        return False
     # Sets: every card stands for a card of rank r.
     for r in range(1, 14):
         if all(k % 13 + 1 == r for k in natural):
-            itself = bool(natural) or (bool(wild) and r == wild_rank)  # a wild card may be itself only if r is its rank
-            if all_wild_melds or itself:
-                return True
+            return True
     # Runs: suit s, positions start..start+n-1 inside 1..13, or inside 2..14 (14 = the ace above the king).
     windows = [(lo, hi) for lo, hi in ((1, 13), (2, 14)) if hi == 13 or aces_high]
     for s in range(4):
@@ -95,11 +95,7 @@ def bf_is_meld(meld: tuple[int, ...], wild_rank: int, aces_high: bool, all_wild_
                         ok = False
                         break
                     free.discard(pos)
-                if not ok:
-                    continue
-                # The wild cards take the free places (there are exactly as many).
-                itself = bool(natural) or (any(k // 13 == s for k in wild) and wild_rank in free)
-                if all_wild_melds or itself:
+                if ok:  # the wild cards take the free places (there are exactly as many)
                     return True
     return False
 
@@ -193,11 +189,16 @@ def compare(hand: Sequence[int], wild_rank: int, aces_high: bool, all_wild_melds
 
 
 def random_hand(rng: random.Random, size: int, style: str) -> tuple[list[int], int]:
-    """A random hand and wild rank: ``plain`` (1 or 2 decks), ``wild`` (many cards of the wild rank), ``dup`` (2-3
-    decks drawn from few kinds), ``suit`` (mostly one suit, long runs)."""
+    """A random hand and wild rank: ``plain`` (1 or 2 decks), ``wild`` (many cards of the wild rank), ``wildonly``
+    (at most two natural cards, the rest of the wild rank, from 3 decks), ``dup`` (2-3 decks drawn from few kinds),
+    ``suit`` (mostly one suit, long runs)."""
     wild_rank = rng.randint(3, 13)
     if style == "plain":
         return rng.sample(list(range(52)) * rng.choice((1, 2)), size), wild_rank
+    if style == "wildonly":
+        n_natural = min(size, rng.choice((0, 0, 1, 1, 2)))
+        naturals = rng.sample([k for k in range(52) if k % 13 + 1 != wild_rank], n_natural)
+        return naturals + rng.choices([s * 13 + wild_rank - 1 for s in range(4)], k=size - n_natural), wild_rank
     if style == "wild":
         wilds = [s * 13 + wild_rank - 1 for s in range(4)] * 2
         n_wild = rng.randint(1, min(size, 6))
@@ -302,15 +303,69 @@ def test_t7_card_of_wild_rank_as_itself() -> None:
 
 
 def test_t7_all_wild_meld() -> None:
-    """T7: a meld of wild cards only is allowed; wild-rank cards alone are always a natural set of the wild rank,
-    so the option all_wild_melds=forbidden never changes an answer."""
+    """T7: a meld of wild cards only is allowed by default (all_wild_melds=allowed)."""
     hand = cards("7C 7D 7S")
+    assert is_meld(hand, 7)
+    assert min_penalty(hand, 7) == 0
+    assert [sorted(m) for m in arrange(hand, 7).melds] == [sorted(hand)]
+    assert go_out_discards(cards("7C 7D 7S 7H"), 7) == tuple(sorted(cards("7C 7D 7S 7H")))
     for all_wild in (True, False):
-        assert is_meld(hand, 7, all_wild_melds=all_wild)
-        assert min_penalty(hand, 7, all_wild_melds=all_wild) == 0
         assert min_penalty(cards("7C 7D 7S 7S KH"), 7, all_wild_melds=all_wild) == 0  # K and four wild cards
-    got = arrange(cards("7C 7D 7S 2H"), 7)  # the 2 of hearts and three wild cards: one meld
-    assert got.penalty == 0 and len(got.melds) == 1
+        got = arrange(cards("7C 7D 7S 2H"), 7, all_wild_melds=all_wild)  # the 2 of hearts, three wild cards: one meld
+        assert got.penalty == 0 and len(got.melds) == 1
+
+
+def test_t7_forbidden_is_meld_spec_examples() -> None:
+    """T7 (amended), all_wild_melds=forbidden: each meld needs a card not of the wild rank.  Round 1 (3s wild): three
+    3s are a meld only under allowed; the set 4C-4D-3S and the run 5H-3C-7H are melds under both (the 3 standing in)."""
+    three_threes = cards("3C 3D 3H")
+    assert is_meld(three_threes, 3, all_wild_melds=True)
+    assert not is_meld(three_threes, 3, all_wild_melds=False)
+    assert not is_meld(cards("3C 3D 3H 3S 3C"), 3, all_wild_melds=False)
+    assert not is_meld(cards("5C 5D 5H"), 5, all_wild_melds=False)  # in round 3 too: wild cards used as themselves
+    assert not is_meld(cards("5H 5H 5H"), 5, all_wild_melds=False)  # ... even as the run 5H-6H-7H or 3H-4H-5H
+    for all_wild in (True, False):
+        assert is_meld(cards("4C 4D 3S"), 3, all_wild_melds=all_wild)
+        assert is_meld(cards("5H 3C 7H"), 3, all_wild_melds=all_wild)
+        assert is_meld(cards("3C 3D 3H 9S"), 3, all_wild_melds=all_wild)  # one natural card is enough
+        assert is_meld(cards("4C 5C 6C"), 5, all_wild_melds=all_wild)  # the 5 of clubs as itself, beside naturals
+
+
+def test_t11_forbidden_scores_a_hand_of_wild_cards_only() -> None:
+    """T7/T11: a hand of wild cards only melds under allowed and is all unmatched under forbidden: round 1, 3C 3D 3H
+    scores 0 or 9; round 2 (4 cards, 4s wild), the four 4s score 0 or 16; round 4 with two decks, six 6s 0 or 36."""
+    for hand, wild_rank, forbidden in (("3C 3D 3H", 3, 9), ("4C 4D 4H 4S", 4, 16), ("6C 6D 6H 6S 6C 6D", 6, 36)):
+        kinds = cards(hand)
+        for aces_high in (False, True):
+            assert min_penalty(kinds, wild_rank, aces_high) == 0
+            assert min_penalty(kinds, wild_rank, aces_high, all_wild_melds=False) == forbidden
+            got = arrange(kinds, wild_rank, aces_high, all_wild_melds=False)
+            assert got == Arrangement(melds=(), deadwood=tuple(sorted(kinds)), penalty=forbidden)
+            check_arrangement(arrange(kinds, wild_rank, aces_high), kinds, wild_rank, aces_high, True, 0)
+    assert min_penalty(cards("3C 3D"), 3, all_wild_melds=False) == min_penalty(cards("3C 3D"), 3) == 6
+
+
+def test_t11_forbidden_same_penalty_with_a_natural_card() -> None:
+    """T7/T11: with one natural card or more the fewest penalty is the same under both options (the module docstring
+    of melds says why), but no meld of the arrangement is made of wild cards only."""
+    for hand, wild_rank in (("3C 3D 3H KS", 3), ("7C 7D 7S 7H 2H", 7), ("QC QD QH QS QC QD AS 2S 9D", 12)):
+        kinds = cards(hand)
+        assert min_penalty(kinds, wild_rank, all_wild_melds=False) == min_penalty(kinds, wild_rank) == 0
+        check_arrangement(arrange(kinds, wild_rank, all_wild_melds=False), kinds, wild_rank, False, False, 0)
+
+
+def test_t7_forbidden_spare_wilds_join_a_run_card() -> None:
+    """T7 forbidden: where the kernel's best arrangement leaves three spare wild cards with no set and no room in the
+    runs (A..J of clubs as one run, three kings, kings wild), a natural card of the run heads them as a set and a
+    king takes its place; under allowed they make a set of their own."""
+    hand = [*range(11), *cards("KD KH KS")]
+    arr = np.array(hand, np.int64)
+    allowed = melds._replay(arr, 13, False, [[0, 0, 1, 11]], 0, True)
+    assert tuple(sorted(cards("KD KH KS"))) in {tuple(sorted(m)) for m in allowed.melds}
+    check_arrangement(allowed, hand, 13, False, True, 0)
+    forbidden = melds._replay(arr, 13, False, [[0, 0, 1, 11]], 0, False)
+    check_arrangement(forbidden, hand, 13, False, False, 0)
+    assert len(forbidden.melds) == 2
 
 
 def test_t7_card_in_at_most_one_meld() -> None:
@@ -342,6 +397,20 @@ def test_t8_go_out_example() -> None:
     with_wild = cards("AC 2C 3C 9D 9H 9S 7S")
     assert go_out_discards(with_wild, 7) == tuple(sorted(set(with_wild)))
     assert min_penalty(cards("AC 3C 9D 9H 9S 7S"), 7) == 0  # the wild 7 stands for the 2 of clubs
+
+
+def test_t8_forbidden_no_way_out_leaving_wild_cards_only() -> None:
+    """T7/T8: under forbidden a player may not go out leaving wild cards only (round 1 after drawing: 3C 3D 3H and
+    the 2 of spades; the 2 must stay, heading the 3s); the other ways out are the same as under allowed."""
+    hand = cards("3C 3D 3H 2S")
+    assert go_out_discards(hand, 3) == tuple(sorted(hand))
+    assert go_out_discards(hand, 3, all_wild_melds=False) == tuple(sorted(cards("3C 3D 3H")))
+    fours = cards("4C 4D 4H 4S 4C")  # round 2 with two decks, five 4s after drawing
+    assert go_out_discards(fours, 4) == tuple(sorted(set(fours)))
+    assert go_out_discards(fours, 4, all_wild_melds=False) == ()
+    assert go_out_discards(cards("4C"), 4, all_wild_melds=False) == (card("4C"),)  # nothing left: trivially melded
+    longer = cards("AC 2C 3C 9D 9H 9S 7S")  # T8's example with a wild 7: every card may go either way
+    assert go_out_discards(longer, 7, all_wild_melds=False) == go_out_discards(longer, 7) == tuple(sorted(longer))
 
 
 def test_t8_no_discard_and_trivial_hands() -> None:
@@ -429,9 +498,11 @@ def test_t7_spare_wilds_in_arrangements() -> None:
     ]
     for hand, wild_rank, expected in cases:
         for aces_high in (False, True):
-            got = arrange(hand, wild_rank, aces_high)
-            assert got.penalty == expected == min_penalty(hand, wild_rank, aces_high)
-            check_arrangement(got, hand, wild_rank, aces_high, False, expected)
+            for all_wild in (True, False):
+                got = arrange(hand, wild_rank, aces_high, all_wild)
+                expected_here = expected if all_wild or hand != kings else 30
+                assert got.penalty == expected_here == min_penalty(hand, wild_rank, aces_high, all_wild)
+                check_arrangement(got, hand, wild_rank, aces_high, all_wild, expected_here)
 
 
 def test_t11_spare_wild_replacing_a_run_card() -> None:
@@ -444,9 +515,10 @@ def test_t11_spare_wild_replacing_a_run_card() -> None:
     assert melds._leftover_cost(3, 0, 0, 1, 2, 10) == 0  # three spare wild cards make a set
     assert melds._leftover_cost(2, 1, 0, 1, 2, 10) == 0  # or join a set
     hand = [*range(12), card("KC"), card("KD")]
-    got = melds._replay(np.array(hand, np.int64), 13, False, [[0, 0, 1, 12]], 1)
-    assert got.deadwood == (card("AC"),)
-    check_arrangement(got, hand, 13, False, True, 1)
+    for all_wild in (True, False):
+        got = melds._replay(np.array(hand, np.int64), 13, False, [[0, 0, 1, 12]], 1, all_wild)
+        assert got.deadwood == (card("AC"),)
+        check_arrangement(got, hand, 13, False, all_wild, 1)
 
 
 def test_t7_long_run_corners_against_brute_force() -> None:
@@ -459,47 +531,66 @@ def test_t7_long_run_corners_against_brute_force() -> None:
         for _ in range(rng.randint(0, 2)):  # some cards replaced by wild cards
             run[rng.randrange(13)] = rng.randrange(4) * 13 + wild_rank - 1
         hand = run + [rng.choice([*range(52), suit * 13 + wild_rank - 1])]
-        compare(hand, wild_rank, rng.random() < 0.5, True)
+        compare(hand, wild_rank, rng.random() < 0.5, rng.random() < 0.5)
 
 
 # --------------------------------------------------------------------------------------------------------------
 # Against the brute force
 
 
-@pytest.mark.parametrize("style", ["plain", "wild", "dup", "suit"])
+@pytest.mark.parametrize("style", ["plain", "wild", "wildonly", "dup", "suit"])
 def test_t2_t7_t8_t11_random_hands_against_brute_force(style: str, scale: Callable[[int, int], int]) -> None:
     """T2, T7, T8, T11: min_penalty, arrange and go_out_discards equal the brute force on random hands (both ace
-    options, both all_wild_melds options)."""
+    options; both all_wild_melds options, each hand under both where it is rich in wild cards)."""
     rng = random.Random(f"melds-{style}")
-    count = scale({"plain": 500, "wild": 500, "dup": 300, "suit": 300}[style], 5000)
+    count = scale({"plain": 500, "wild": 500, "wildonly": 300, "dup": 300, "suit": 300}[style], 5000)
     for i in range(count):
         size = rng.randint(1, 9) if i % 5 else rng.randint(10, 11)
         hand, wild_rank = random_hand(rng, size, style)
-        compare(hand, wild_rank, rng.random() < 0.5, rng.random() < 0.5)
+        aces_high = rng.random() < 0.5
+        if style in ("wild", "wildonly"):
+            compare(hand, wild_rank, aces_high, True)
+            compare(hand, wild_rank, aces_high, False)
+        else:
+            compare(hand, wild_rank, aces_high, rng.random() < 0.5)
 
 
-def test_t7_all_wild_melds_option_never_changes_answers() -> None:
-    """T7: under the brute force too, forbidding all-wild melds changes no answer (wild-rank cards alone are a set)."""
+def test_t7_t8_t11_forbidden_changes_only_hands_of_wild_cards() -> None:
+    """T7 (amended), T8, T11: under the brute force, forbidding melds of wild cards only changes the fewest penalty
+    only of a hand of wild cards only, and removes only the ways out that leave wild cards only; and it does change
+    those (the random hands are rich in wild cards)."""
     rng = random.Random(7)
-    for _ in range(150):
-        hand, wild_rank = random_hand(rng, rng.randint(3, 8), "wild")
+    changed = Counter[str]()
+    for i in range(400):
+        hand, wild_rank = random_hand(rng, rng.randint(3, 9), ("wild", "wildonly")[i % 2])
         aces_high = rng.random() < 0.5
         allowed = Brute(hand, wild_rank, aces_high, True)
         forbidden = Brute(hand, wild_rank, aces_high, False)
-        assert allowed.min_penalty() == forbidden.min_penalty()
-        assert allowed.go_out() == forbidden.go_out()
-        assert min_penalty(hand, wild_rank, aces_high, False) == allowed.min_penalty()
+        naturals = [k for k in hand if k % 13 + 1 != wild_rank]
+        if naturals:
+            assert forbidden.min_penalty() == allowed.min_penalty()
+        else:
+            assert forbidden.min_penalty() == len(hand) * bf_value(hand[0], aces_high)
+            changed["penalty"] += allowed.min_penalty() != forbidden.min_penalty()
+        leave_wild_only = set(naturals) if len(naturals) == 1 else set(hand) if not naturals else set()
+        assert forbidden.go_out() == tuple(k for k in allowed.go_out() if k not in leave_wild_only)
+        changed["go out"] += allowed.go_out() != forbidden.go_out()
+        assert min_penalty(hand, wild_rank, aces_high, False) == forbidden.min_penalty()
+        assert go_out_discards(hand, wild_rank, aces_high, False) == forbidden.go_out()
+    assert changed["penalty"] > 20 and changed["go out"] > 20, changed
 
 
 @st.composite
 def hands(draw: st.DrawFn) -> tuple[list[int], int, bool, bool]:
     wild_rank = draw(st.integers(3, 13))
     wild_kinds = [s * 13 + wild_rank - 1 for s in range(4)]
-    pool = draw(st.sampled_from(["any", "wild", "few"]))
+    pool = draw(st.sampled_from(["any", "wild", "few", "wildonly"]))
     if pool == "any":
         kind = st.integers(0, 51)
     elif pool == "wild":
         kind = st.one_of(st.sampled_from(wild_kinds), st.integers(0, 51))
+    elif pool == "wildonly":  # wild cards and at most a few natural cards (T7 all_wild_melds)
+        kind = st.one_of(st.sampled_from(wild_kinds), st.sampled_from(wild_kinds), st.integers(0, 51))
     else:
         kind = st.sampled_from(draw(st.lists(st.integers(0, 51), min_size=1, max_size=6, unique=True)) + wild_kinds[:1])
     hand = draw(st.lists(kind, max_size=10).filter(lambda h: max(Counter(h).values(), default=0) <= 3))
@@ -539,19 +630,22 @@ def test_t2_t7_is_meld_random_small() -> None:
 
 
 def test_t8_t11_go_out_agrees_with_min_penalty_on_big_hands() -> None:
-    """T8/T11: on 10-14 card hands, d is a discard iff min_penalty(hand less one d) == 0; and min_penalty equals
-    the penalty of arrange's (valid) arrangement."""
+    """T7/T8/T11: on 10-14 card hands, under both all_wild_melds options, d is a discard iff min_penalty(hand less
+    one d) == 0; and min_penalty equals the penalty of arrange's (valid) arrangement."""
     rng = random.Random(14)
     for i in range(400):
-        hand, wild_rank = random_hand(rng, rng.randint(10, 14), ("plain", "wild", "dup", "suit")[i % 4])
+        hand, wild_rank = random_hand(rng, rng.randint(10, 14), ("plain", "wild", "dup", "suit", "wildonly")[i % 5])
         aces_high = rng.random() < 0.5
-        expected = tuple(sorted({d for d in hand if min_penalty(_without(hand, d), wild_rank, aces_high) == 0}))
-        assert go_out_discards(hand, wild_rank, aces_high) == expected, (hand, wild_rank, aces_high)
-        got = arrange(hand, wild_rank, aces_high)
-        assert got.penalty == min_penalty(hand, wild_rank, aces_high)
-        for meld in got.melds:
-            assert bf_is_meld(tuple(sorted(meld)), wild_rank, aces_high, False)
-        assert Counter(got.deadwood) + sum((Counter(m) for m in got.melds), Counter()) == Counter(hand)
+        for all_wild in (True, False):
+            expected = tuple(sorted({d for d in hand
+                                     if min_penalty(_without(hand, d), wild_rank, aces_high, all_wild) == 0}))
+            assert go_out_discards(hand, wild_rank, aces_high, all_wild) == expected, (hand, wild_rank, aces_high)
+            got = arrange(hand, wild_rank, aces_high, all_wild)
+            assert got.penalty == min_penalty(hand, wild_rank, aces_high, all_wild)
+            assert sum(bf_value(k, aces_high) for k in got.deadwood) == got.penalty
+            for meld in got.melds:
+                assert bf_is_meld(tuple(sorted(meld)), wild_rank, aces_high, all_wild), (meld, got)
+            assert Counter(got.deadwood) + sum((Counter(m) for m in got.melds), Counter()) == Counter(hand)
 
 
 def _without(hand: list[int], kind: int) -> list[int]:

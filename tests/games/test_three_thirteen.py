@@ -207,7 +207,7 @@ def test_t6_draw_take_discard() -> None:
 
 def test_t7_melds_sets_runs_wilds() -> None:
     """T7: sets of one rank (identical cards of several decks count), runs of one suit, wild cards standing for
-    any card, each card in at most one meld; a meld of wild cards only works under either option."""
+    any card, each card in at most one meld; a meld of wild cards only works under all_wild_melds=allowed only."""
     # identical cards of two decks make a set (3 players: 2 decks)
     state = position(players=3, hands={1: ["7H", "7H", "KS"]}, stock=["7C"], turn=1)
     state.apply("draw")
@@ -225,9 +225,60 @@ def test_t7_melds_sets_runs_wilds() -> None:
     for option in ("allowed", "forbidden"):  # three 3s in round 1: wild cards standing for themselves
         state = position(hands={1: ["3C", "3D", "KS"]}, stock=["3H"], turn=1, all_wild_melds=option)
         state.apply("draw")
-        assert state.legal_texts()[-1] == "out KS"
+        outs = [t for t in state.legal_texts() if t.startswith("out")]
+        assert outs == (["out 3C", "out 3D", "out 3H", "out KS"] if option == "allowed" else ["out 3C", "out 3D",
+                                                                                              "out 3H"])
     with pytest.raises(dreizehn.InvalidOptionError, match=r"'all_wild_melds'.*\(T7\)"):
         dreizehn.load_game("three-thirteen", 2, {"all_wild_melds": "sometimes"})
+
+
+def test_t7_t8_forbidden_no_way_out_with_wild_cards_only() -> None:
+    """T7 (amended) and T8 through the engine: in round 1 (3s wild) 3C 3D and the 2S draw the 3H.  Under allowed
+    any card may go (out 2S lays the three 3s); under forbidden the 2S must stay in a meld (with two 3s) and out 2S is
+    refused naming T8.  In round 2 with two decks, five 4s cannot go out at all under forbidden."""
+    for option in ("allowed", "forbidden"):
+        state = position(hands={1: ["3C", "3D", "2S"], 0: ["4C", "8D", "JH"]}, stock=["3H", "9C"], turn=1,
+                         all_wild_melds=option)
+        state.apply("draw")
+        outs = [t for t in state.legal_texts() if t.startswith("out")]
+        if option == "allowed":
+            assert outs == ["out 3C", "out 3D", "out 3H", "out 2S"]
+            state.apply("out 2S")
+            assert [sorted(texts(m)) for m in state.laid[1]] == [["3C", "3D", "3H"]]
+        else:
+            assert outs == ["out 3C", "out 3D", "out 3H"]
+            with pytest.raises(dreizehn.IllegalActionError, match=r"without the 2S.*\(T8\)"):
+                state.apply("out 2S")
+            state.apply("out 3H")
+            assert [sorted(texts(m)) for m in state.laid[1]] == [["2S", "3C", "3D"]]
+    for option, expected in (("allowed", ["out 4C", "out 4D", "out 4H", "out 4S"]), ("forbidden", [])):
+        state = position(players=3, round_no=2, hands={1: ["4C", "4D", "4H", "4S"]}, stock=["4C"], turn=1,
+                         all_wild_melds=option)
+        state.apply("draw")
+        assert [t for t in state.legal_texts() if t.startswith("out")] == expected
+
+
+def test_t7_t11_forbidden_scores_wild_cards_only_as_unmatched() -> None:
+    """T7 (amended) and T11 through the engine: a hand of wild cards only scores 0 under allowed (one meld) and its
+    cards' value under forbidden: round 1, 3C 3D 3H scores 9; round 2, 4C 4D 4H 4S scores 16, while 4C 4D 4H KS (two
+    decks) scores 0 under both, the king heading the 4s."""
+    for option in ("allowed", "forbidden"):
+        wild_only = option == "forbidden"
+        state = position(hands={0: ["3C", "3D", "3H"], 1: ["5C", "5D", "KS"]}, stock=["5H", "9C"], turn=1,
+                         all_wild_melds=option)
+        state.apply("draw")
+        state.apply("out KS")
+        state.apply("draw")
+        state.apply("discard 9C")
+        assert state.stage_scores == [(9 if wild_only else 0, 0)]
+        view = state.view(1)
+        assert [sorted(texts(m)) for m in view.previous_melds[0]] == ([] if wild_only else [["3C", "3D", "3H"]])
+        assert texts(view.previous_deadwood[0]) == (["3C", "3D", "3H"] if wild_only else [])
+        state = position(players=3, round_no=2, hands={0: ["4C", "4D", "4H", "4S"], 1: ["4C", "4D", "4H", "KS"]},
+                         stock=[], turn=0, stock_out="end-round", all_wild_melds=option)
+        state.apply("draw")  # round 2 ends at the empty stock
+        assert state.stage_scores == [(0, 0, 0), (16 if wild_only else 0, 0, 0)]
+        assert [sorted(texts(m)) for m in state.view(2).previous_melds[1]] == [["4C", "4D", "4H", "KS"]]
 
 
 def test_t8_going_out_only_when_legal() -> None:
@@ -441,3 +492,45 @@ def test_conformance_reshuffle(scale: Callable[[int, int], int]) -> None:
         report = check_game("three-thirteen", players=players, options=options, games=games, seed=players,
                             every=20, policy=play_out)
         assert report.games == games
+
+
+def test_t10_turn_limit() -> None:
+    """T10 ``turn_limit`` (a project option; 0, the default, is no limit): the turns of all seats count together, the
+    last turns of T9 too; the round ends at once when its ``turn_limit``-th turn is over, before the next turn (a last
+    turn still owed by T9 is not played), everyone scored as in T11; the count starts again each round."""
+    assert dreizehn.load_game("three-thirteen", 2).options["turn_limit"] == 0
+    with pytest.raises(dreizehn.InvalidOptionError, match=r"'turn_limit' must be a whole number from 0.*\(T10\)"):
+        dreizehn.load_game("three-thirteen", 2, {"turn_limit": -1})
+    state = position(players=3, hands={1: ["AC", "5D", "9H"], 2: ["8C", "8D", "QS"], 0: ["2C", "4D", "6H"]},
+                     stock=["KC", "8H", "JD", "2S"], turn=1, turn_limit=3)
+    state.apply("draw")
+    assert state.view(0).turns_played == 0  # a turn counts once it is over
+    state.apply("discard KC")
+    assert state.view(0).turns_played == 1 and state.copy().turns_played == 1
+    state.apply("draw")
+    state.apply("out QS")  # turn 2: seats 0 and 1 are owed a last turn (T9)
+    assert state.turns_left == 2 and state.view(1).turns_played == 2
+    state.apply("draw")
+    state.apply("discard JD")  # turn 3, the last: seat 1's last turn is not played
+    assert state.stage == 1 and state.stage_scores == [(2 + 4 + 6, 1 + 5 + 9, 0)]
+    view = state.view(0)
+    assert view.turns_played == 0 and view.round == 2 and view.out_seats == () and view.turns_left == -1
+    # without anyone going out: 2 players, 2 turns a round, every round
+    game = dreizehn.new_game("three-thirteen", players=2, seed=4, turn_limit=2)
+    rng = random.Random(4)
+    while not game.is_over:
+        stage = game.stage
+        for _ in range(4):  # two turns of two actions each (nobody goes out here)
+            assert game.stage == stage
+            game.apply(rng.choice([a for a in game.legal_actions() if a < OUT]))
+        assert game.stage == stage + 1
+    assert len(game.history) == 11 * 4
+
+
+def test_conformance_turn_limit(scale: Callable[[int, int], int]) -> None:
+    """The conformance checks under ``turn_limit`` with uniformly random players (the count is in the views, and
+    sampled states keep it)."""
+    games = scale(1, 5)
+    for players, options in ((3, {"turn_limit": 9}), (2, {"turn_limit": 40, "stock_out": "end-round"})):
+        report = check_game("three-thirteen", players=players, options=options, games=games, seed=players, every=7)
+        assert report.games == games and report.samples > 0

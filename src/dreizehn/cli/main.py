@@ -42,8 +42,18 @@ OptionList = Annotated[
 ]
 
 
+def _text(value: object) -> str:
+    """``value`` as text to print through Rich markup: escaped (``[x]`` prints as ``[x]``), and with whatever the
+    terminal cannot encode (a file name's undecodable bytes) written as backslash escapes.
+
+    >>> _text("action 1 must be a pair [seat, action text], not [0]")
+    'action 1 must be a pair \\\\[seat, action text], not [0]'
+    """
+    return escape(str(value).encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
 def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    errors.print(f"[bold red]error:[/] {_text(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -169,12 +179,12 @@ def simulate(
     _print_run(run, game)
     if json_file is not None:
         json_file.write_text(json.dumps(run.to_json(), indent=1) + "\n")
-        console.print(f"numbers written to {json_file}")
+        console.print(f"numbers written to {_text(json_file)}", highlight=False)
     if plot is not None:
         plot_scores(run, plot)
-        console.print(f"score distributions drawn in {plot}")
+        console.print(f"score distributions drawn in {_text(plot)}", highlight=False)
     if records is not None:
-        console.print(f"{count} records written to {records}/")
+        console.print(f"{count} records written to {_text(records)}/", highlight=False)
 
 
 def _print_run(run: Run, game: Game) -> None:
@@ -186,7 +196,7 @@ def _print_run(run: Run, game: Game) -> None:
     for s in run.summaries():
         mean, sd = mean_sd(s.scores)
         low, high = s.interval
-        table.add_row(s.bot, str(s.games), f"{s.win_rate:.1%}", f"{low:.1%} to {high:.1%}", f"{mean:.2f}",
+        table.add_row(_text(s.bot), str(s.games), f"{s.win_rate:.1%}", f"{low:.1%} to {high:.1%}", f"{mean:.2f}",
                       f"{sd:.2f}", _ms(s.mean_move), _ms(s.worst))
     console.print(table)
     better = "highest" if game.high_score_wins else "lowest"
@@ -231,7 +241,7 @@ def tournament(
     for name in ("rank", "bot", "rating (mu - 3 sigma)", "mu", "sigma"):
         table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name == "bot")
     for place, r in enumerate(ratings, 1):
-        table.add_row(str(place), r.bot, f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}")
+        table.add_row(str(place), _text(r.bot), f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}")
     console.print(table)
     pairs = result.head_to_head()
     names = [r.bot for r in ratings]
@@ -239,23 +249,23 @@ def tournament(
                    title_justify="left")
     matrix.add_column("", no_wrap=True)
     for name in names:
-        matrix.add_column(name, justify="right")
+        matrix.add_column(_text(name), justify="right")
     for a in names:
         cells = []
         for b in names:
             score, met = pairs.get((a, b), (0.0, 0))
             cells.append("" if a == b or not met else f"{score / met:.0%} of {met}")
-        matrix.add_row(a, *cells)
+        matrix.add_row(_text(a), *cells)
     console.print(matrix)
     if json_file is not None:
         doc = {"game": game_id, "players": game.players, "games": len(result.run.games), "seed": seed,
                "ratings": [{"bot": r.bot, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in ratings],
                "head_to_head": [{"bot": a, "against": b, "score": s, "games": m} for (a, b), (s, m) in pairs.items()]}
         json_file.write_text(json.dumps(doc, indent=1) + "\n")
-        console.print(f"numbers written to {json_file}")
+        console.print(f"numbers written to {_text(json_file)}", highlight=False)
     if plot is not None:
         plot_ratings(result, plot)
-        console.print(f"ratings drawn in {plot}")
+        console.print(f"ratings drawn in {_text(plot)}", highlight=False)
 
 
 @app.command()
@@ -267,7 +277,7 @@ def replay(
     try:
         state = load_record(file)
     except DreizehnError as err:
-        errors.print(f"[bold red]invalid record[/] {file}: {err}", highlight=False)
+        errors.print(f"[bold red]invalid record[/] {_text(file)}: {_text(err)}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     if not quiet:
         print_course(state)
@@ -282,7 +292,7 @@ def print_course(state: State) -> None:
     for stage, (start, end) in enumerate(boundaries):
         line = [f"[bold]{stage_name} {stage + 1}[/]:"]
         for seat, action in state.history[start:end]:
-            line.append(f"{seat}:{game.action_to_text(action)}")
+            line.append(f"{seat}:{_text(game.action_to_text(action))}")
         console.print(" ".join(line), highlight=False)
         if stage < len(state.stage_scores):
             console.print(f"  scores: {list(state.stage_scores[stage])}", highlight=False)
@@ -327,8 +337,19 @@ def demo(
     except (DreizehnError, ValueError) as err:
         raise _fail(str(err)) from None
     console.print(f"[bold]{cls.title}[/] ({game_id}), seed {seed}: " +
-                  ", ".join(f"seat {seat} {bot}" for seat, bot in enumerate(seats)), highlight=False)
+                  ", ".join(f"seat {seat} {_text(bot)}" for seat, bot in enumerate(seats)), highlight=False)
     print_course(state)
+
+
+@app.command()
+def schema(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")],
+) -> None:
+    """Print the JSON Schema of the game's view documents, with its events in $defs (docs/wire.md)."""
+    from dreizehn.wire import schema as wire_schema
+
+    cls = _class(game_id)
+    print(json.dumps(wire_schema(cls.id), indent=1))
 
 
 def _class(game_id: str) -> type[Game]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -38,7 +38,7 @@ from dreizehn.games.holzwurm import CARD_POINTS as HOLZWURM_POINTS
 from dreizehn.games.holzwurm import HolzwurmView
 from dreizehn.games.knizia13 import NASTY, Knizia13, Knizia13View
 from dreizehn.games.melds import card_value
-from dreizehn.games.three_thirteen import ThreeThirteenView
+from dreizehn.games.three_thirteen import ROUNDS, ThreeThirteenView
 
 Vector = npt.NDArray[np.float32]
 
@@ -47,6 +47,62 @@ HISTORY = 48
 
 DEFAULT_PLAYERS = {"knizia13": 4, "three-thirteen": 2, "holzwurm": 4}
 """The player count of an environment or OpenSpiel game made without one."""
+
+RESEARCH_TURN_LIMIT = 200
+"""Three Thirteen's ``turn_limit`` (T10) in the research adapters: a round ends after 200 turns, every seat's counted.
+Games between the ``heuristic`` bots never came near it (docs/envs.md: at most 40 turns a round with 2 players, 88
+with 8), while uniformly random players, who seldom go out, reach it in most rounds."""
+
+DEFAULT_OPTIONS: dict[str, dict[str, object]] = {"three-thirteen": {"turn_limit": RESEARCH_TURN_LIMIT}}
+"""The options an environment or OpenSpiel game takes where it is not given them, when they differ from the engine's
+defaults: so that every game made with default parameters ends, whoever plays it."""
+
+
+def with_defaults(game_id: str, options: Mapping[str, object]) -> dict[str, object]:
+    """``options`` with :data:`DEFAULT_OPTIONS` for those not given.
+
+    >>> with_defaults("three-thirteen", {"stock_out": "end-round"})
+    {'turn_limit': 200, 'stock_out': 'end-round'}
+    """
+    return {**DEFAULT_OPTIONS.get(game_id, {}), **options}
+
+
+def max_actions(game: Game) -> int | None:
+    """A bound on the number of player actions in a whole game, reached by some games; ``None`` where there is none
+    (Three Thirteen with ``turn_limit=0``: players who keep taking the discard never run the stock out).
+
+    In 13 and Holzwurm every action plays a card, so a stage has at most as many actions as the deck has cards. In
+    Three Thirteen a turn is two actions (T6) and a round at most ``turn_limit`` turns (T10), the last turns of T9
+    included: 11 rounds of at most ``2 * turn_limit`` actions (a ``draw`` that ends a round at an empty stock under
+    ``stock_out=end-round`` ends its turn after one action, so it never makes a round longer).
+
+    >>> import dreizehn
+    >>> max_actions(dreizehn.load_game("three-thirteen", 2, {"turn_limit": 200}))
+    4400
+    >>> max_actions(dreizehn.load_game("three-thirteen", 2)) is None
+    True
+    """
+    if game.id == "three-thirteen":
+        limit = int(game.options["turn_limit"])
+        return ROUNDS * 2 * limit if limit > 0 else None
+    return encoder_for(game).stages * len(game.deck)
+
+
+def max_seat_actions(game: Game) -> int | None:
+    """A bound on the number of actions of one seat in a whole game; ``None`` where there is none.
+
+    In Three Thirteen the turns of a round go round the table, so a seat has at most ``ceil(turn_limit / players)``
+    of a round's turns: ``11 * 2 * ceil(turn_limit / players)`` actions. In 13 and Holzwurm it is
+    :func:`max_actions`, the whole game's bound (not tight).
+
+    >>> import dreizehn
+    >>> max_seat_actions(dreizehn.load_game("three-thirteen", 3, {"turn_limit": 200}))
+    1474
+    """
+    if game.id == "three-thirteen":
+        limit = int(game.options["turn_limit"])
+        return ROUNDS * 2 * -(-limit // game.players) if limit > 0 else None
+    return max_actions(game)
 
 
 FLAG = (0.0, 1.0)
@@ -272,6 +328,7 @@ def _holzwurm(game: Game) -> Encoder:
 
 def _three_thirteen(game: Game) -> Encoder:
     n, k = game.players, len(game.card_type.all())
+    limit = int(game.options["turn_limit"])
 
     def fill(enc: Encoder, any_view: View, out: Vector) -> None:
         view = cast(ThreeThirteenView, any_view)
@@ -286,6 +343,8 @@ def _three_thirteen(game: Game) -> Encoder:
         _counts(b(out, "discard_pile"), pile)
         b(out, "drawn")[0] = float(view.drawn)
         b(out, "turns_left")[0] = view.turns_left
+        if limit:
+            b(out, "turns_to_limit")[0] = limit - view.turns_played
         if view.stock_candidates is not None:
             _counts(b(out, "stock_candidates"), view.stock_candidates)
         sizes, known, out_melds, went_out = b(out, "hand_sizes"), b(out, "known"), b(out, "out_melds"), b(out, "out")
@@ -311,6 +370,8 @@ def _three_thirteen(game: Game) -> Encoder:
         ("out", (n,), "0, or the order (1, 2, ...) in which each seat went out this round", (0.0, float(n))),
         ("out_melds", (n, k), "the cards each seat laid when going out", count),
         ("turns_left", (1,), "turns still to play once someone went out, -1 before", (-1.0, float(n))),
+        ("turns_to_limit", (1,), "turns the round may still last under turn_limit (T10), the current one included; "
+                                 "0 without a limit", (0.0, float(limit))),
         ("stock_candidates", (k,), "after a reshuffle: the cards that may still be in the stock; all 0 before",
          count),
     ]

@@ -30,6 +30,8 @@
 * **Illegal actions**: by default (``illegal_action="terminate"``) an illegal action ends the episode with
   ``illegal_reward`` (-1.0), the game unchanged and the engine's reason in ``info["illegal_action"]``; with
   ``illegal_action="raise"`` it raises the engine's :class:`~dreizehn.core.errors.IllegalActionError`.
+* **Length**: an episode ends by the game's end within :attr:`DreizehnEnv.max_steps` learner steps (Three Thirteen's
+  ``turn_limit`` defaults to 200 here, :data:`~dreizehn.envs.encoding.DEFAULT_OPTIONS`); ``truncated`` is never true.
 * **Info**: ``action_mask`` and ``seat`` (the learning seat) always; ``seed`` (the game's seed:
   ``game.new_state(seed)`` deals the same game) after ``reset``; ``totals`` and ``returns`` once the game is over.
 """
@@ -57,7 +59,15 @@ from dreizehn.core.errors import (
 )
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.registry import game_class, game_ids, load_game
-from dreizehn.envs.encoding import DEFAULT_PLAYERS, Encoder, Layout, Vector, encoder_for
+from dreizehn.envs.encoding import (
+    DEFAULT_PLAYERS,
+    Encoder,
+    Layout,
+    Vector,
+    encoder_for,
+    max_seat_actions,
+    with_defaults,
+)
 
 Mask = npt.NDArray[np.int8]
 ActionLike = int | np.integer[Any] | str
@@ -78,14 +88,18 @@ RENDER_MODES: Final = ("human", "ansi")
 
 
 def make_game(game: str, players: int | None, options: dict[str, object]) -> Game:
-    """The engine's game for an environment: ``players`` ``None`` means the game's default count (checked by the
-    engine, which refuses bad counts and options with its own message).
+    """The engine's game for an environment: ``players`` ``None`` means the game's default count, and options not
+    given take the research defaults (:data:`~dreizehn.envs.encoding.DEFAULT_OPTIONS`: Three Thirteen's
+    ``turn_limit`` is 200), else the engine's; the engine refuses bad counts and options with its own message.
 
     >>> make_game("holzwurm", None, {"games": 1}).players
     4
+    >>> make_game("three-thirteen", None, {}).options["turn_limit"]
+    200
     """
     cls = game_class(game)
-    return load_game(cls.id, DEFAULT_PLAYERS.get(cls.id, cls.min_players) if players is None else players, options)
+    players = DEFAULT_PLAYERS.get(cls.id, cls.min_players) if players is None else players
+    return load_game(cls.id, players, with_defaults(cls.id, options))
 
 
 def choose(name: str, value: object, allowed: Sequence[str]) -> str:
@@ -262,6 +276,9 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         self._seat = 0
         self._bot_rngs: dict[int, random.Random] = {}
         self._done = False
+        self.max_steps: int | None = max_seat_actions(self.game)
+        """A bound on the learner's steps in an episode, which ends within it by the game's end (``None``: no bound,
+        Three Thirteen made with ``turn_limit=0``). No ``TimeLimit`` is registered: ``truncated`` is never true."""
 
     def _make_opponents(self, opponents: str | Sequence[str]) -> tuple[Bot, ...]:
         others = self.game.players - 1

@@ -10,7 +10,13 @@
 Names: ``dreizehn_knizia13``, ``dreizehn_three_thirteen`` and ``dreizehn_holzwurm``. Parameters: ``players`` and the
 game's options (``dreizehn games`` lists them); a seat option takes a seat number (OpenSpiel games have no hidden
 seed to draw a ``random`` seat from), and Three Thirteen's ``decks`` takes 0 for its default for the player count.
+Three Thirteen's ``turn_limit`` defaults to 200 here (:data:`~dreizehn.envs.encoding.RESEARCH_TURN_LIMIT`), not to the
+engine's 0 (no limit), so that every game loaded with default parameters ends.
 
+* **Game length.** ``max_game_length`` is a true bound on the player actions of a game, reached by some games
+  (:func:`~dreizehn.envs.encoding.max_actions`): the deck once a stage in 13 and Holzwurm, ``11 * 2 * turn_limit``
+  in Three Thirteen (4,400 by default). Only Three Thirteen loaded with ``turn_limit=0`` (the printed rules) has no
+  bound: it reports :data:`UNBOUNDED_LENGTH`.
 * **Chance nodes.** Every shuffle is dealt card by card: a chance node picks the next card of the shuffled order
   (top first) among the cards not yet placed, each kind with the probability of its share of them; the chance
   action is the card's number (its kind). The last card of a shuffle needs no chance node.
@@ -39,13 +45,12 @@ import pyspiel
 from dreizehn.core.errors import InvalidOptionError, ShuffleNeeded
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.envs.encoding import DEFAULT_PLAYERS, Encoder, Layout, encoder_for
+from dreizehn.envs.encoding import DEFAULT_OPTIONS, DEFAULT_PLAYERS, Encoder, Layout, encoder_for, max_actions
 
 PREFIX = "dreizehn_"
 UNBOUNDED_LENGTH = 1 << 20
-"""The ``max_game_length`` given for Three Thirteen, whose rounds have no bound: players who take the discard instead
-of drawing can go on for ever. Uniformly random play takes 1,300 to 3,200 actions a game under
-``stock_out=end-round`` and 2,000 to 25,000 under ``reshuffle``."""
+"""The ``max_game_length`` given for Three Thirteen loaded with ``turn_limit=0``, whose rounds then have no bound
+(players who take the discard instead of drawing can go on for ever): not a bound, a large number."""
 
 
 _SHARED = frozenset(("game", "log", "options", "shuffles"))
@@ -68,7 +73,7 @@ def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
     cls = game_class(game_id)
     given = dict(params)
     players = given.pop("players", DEFAULT_PLAYERS[game_id])
-    options: dict[str, object] = {}
+    options: dict[str, object] = dict(DEFAULT_OPTIONS.get(game_id, {}))
     specs = {spec.name: spec for spec in cls.option_specs}
     for name, value in given.items():
         spec = specs.get(name)
@@ -86,10 +91,11 @@ def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
     return cls(players, options)
 
 
-def max_game_length(game: Game, stages: int) -> int:
-    """An upper bound on the number of player actions of a game of ``stages`` stages (see
-    :data:`UNBOUNDED_LENGTH`): in 13 and Holzwurm every action plays a card, at most the deck a stage."""
-    return UNBOUNDED_LENGTH if game.id == "three-thirteen" else stages * len(game.deck)
+def max_game_length(game: Game) -> int:
+    """A bound on the number of player actions of a game (:func:`~dreizehn.envs.encoding.max_actions`), or
+    :data:`UNBOUNDED_LENGTH` where there is none (Three Thirteen with ``turn_limit=0``)."""
+    bound = max_actions(game)
+    return UNBOUNDED_LENGTH if bound is None else bound
 
 
 class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
@@ -111,7 +117,7 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=max_game_length(self.engine, self.encoder.stages),
+            max_game_length=max_game_length(self.engine),
         )
         super().__init__(game_type, info, given)
         try:
@@ -353,6 +359,7 @@ def _register(game_id: str) -> None:
     name = short_name(game_id)
     parameters: dict[str, object] = {"players": DEFAULT_PLAYERS[game_id]}
     parameters.update({spec.name: _parameter(spec) for spec in cls.option_specs})
+    parameters.update(DEFAULT_OPTIONS.get(game_id, {}))
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{cls.title} (dreizehn)",

@@ -28,6 +28,8 @@
 * **Rewards**: ``reward="win"`` (the default) gives every agent its share of the win when the game ends (1, 1/k for
   a k-way tie, 0); ``reward="score"`` gives every agent each stage's points when the stage ends, signed so that more
   is better (minus the points in 13 and Three Thirteen). All agents terminate together when the game ends.
+* **Length**: a game ends within :attr:`DreizehnAEC.max_actions` actions (Three Thirteen's ``turn_limit`` defaults to
+  200 here, :data:`~dreizehn.envs.encoding.DEFAULT_OPTIONS`); no agent is ever truncated.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[impo
 
 from dreizehn.core.errors import InvalidOptionError
 from dreizehn.core.game import Game
-from dreizehn.envs.encoding import encoder_for
+from dreizehn.envs.encoding import encoder_for, max_actions
 from dreizehn.envs.gymnasium import (
     OBSERVATION_TYPES,
     RENDER_MODES,
@@ -107,6 +109,9 @@ class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents}
         self._np_random, _ = seeding.np_random()
+        self.max_actions: int | None = max_actions(self.game)
+        """A bound on the actions of a game, every agent's, after which every agent has terminated (``None``: no
+        bound, Three Thirteen made with ``turn_limit=0``). Nothing is ever truncated."""
 
     # -- spaces and observations ------------------------------------------------------------------------------------
 

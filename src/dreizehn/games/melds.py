@@ -12,9 +12,20 @@ cards are interchangeable.  Every card of the round's wild rank ``wild_rank`` (3
 
 The ace option of T2 is the keyword ``aces_high``: :data:`ACES_LOW` (``False``, aces are low only) or
 :data:`ACES_LOW_OR_HIGH` (``True``, an ace may also follow the king, never wrapping round, and costs 15 unmatched).
-The option ``all_wild_melds`` of T7 is ``True`` when melds made only of wild cards are allowed.  The solver
-honours it, but it can never change an answer: the only wilds are the cards of the wild rank, and a meld made only
-of such cards is always a set of the wild rank in which every card stands for itself (a natural set).
+The option ``all_wild_melds`` of T7 is ``True`` (the default, "allowed") when melds made only of wild cards are
+allowed; ``False`` ("forbidden"): every meld needs at least one card not of the wild rank, a card of the wild rank
+used as itself not counting (in round 1 three 3s are no meld, while 4C-4D-3S and 5H-3C-7H are).  Below, a *natural*
+card is a card not of the wild rank.
+
+Forbidding them changes a hand's fewest penalty points only where every card of the hand is wild (then they are all
+unmatched), and so a way out (T8) only where it would leave wild cards only.  Take a best arrangement under
+"allowed" that has melds of wild cards only, and merge those into one set S (three or more wild cards).  If another
+set exists, S joins it.  If a run with two or more natural cards exists, one of them, M, heads S less one wild card,
+which takes M's place in the run.  A run with one natural card makes one set with S.  With no other meld at all,
+every natural card is unmatched, so if there is one it would rather head S (fewer points): that arrangement was not
+the best.  Each way gives an arrangement as cheap in which every meld holds a natural card.  The kernels below
+therefore search with such melds allowed; :func:`min_penalty` and :func:`go_out_discards` correct for hands of wild
+cards only, and :func:`arrange` lays out S as above.
 
 >>> min_penalty([0, 1, 2, 24, 37], wild_rank=13)    # A-2-3 of clubs melded; queens of diamonds and hearts left
 20
@@ -104,6 +115,8 @@ def card_value(kind: int, aces_high: bool = False) -> int:
 #   which the spare-card rule above prices, swap back included).
 # * Identical cards are decided in a fixed order (runs with non-increasing ends, then set, then unmatched), and
 #   natural cards that no meld of the whole hand could hold are unmatched from the start (``_isolate``).
+# * The kernels always allow melds of wild cards only (the set of spare wild cards above); the module docstring
+#   shows why forbidding them needs no other search.
 
 
 @nb.njit(cache=True)
@@ -586,18 +599,35 @@ def _bad_hand(hand: Sequence[int]) -> ValueError:
 def min_penalty(hand: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True) -> int:
     """Fewest penalty points (T11) of the unmatched cards of ``hand`` over all arrangements in melds (T2, T7).
 
-    ``all_wild_melds`` is accepted for completeness; it cannot change the answer (see the module docstring).
+    With ``all_wild_melds`` false every meld holds a natural card; that changes the answer only for a hand of wild
+    cards only (see the module docstring).
 
     >>> min_penalty([0, 1, 2, 10, 23, 36], wild_rank=4)   # A-2-3 of clubs, three jacks
     0
     >>> min_penalty([11, 12, 0], wild_rank=4), min_penalty([11, 12, 0], wild_rank=4, aces_high=True)
     (21, 0)
+    >>> min_penalty([2, 15, 28], wild_rank=3), min_penalty([2, 15, 28], wild_rank=3, all_wild_melds=False)
+    (0, 9)
     """
     _check_wild_rank(wild_rank)
-    result = int(_solve_min(_as_array(hand), wild_rank, bool(aces_high), False, _NO_PATH, _OUT))
+    arr = _as_array(hand)
+    result = int(_solve_min(arr, wild_rank, bool(aces_high), False, _NO_PATH, _OUT))
     if result < 0:
         raise _bad_hand(hand)
+    if result == 0 and not all_wild_melds and arr.shape[0] and not _naturals(arr, wild_rank, 1):
+        return int(arr.shape[0]) * _RANK_VALUE[wild_rank]
     return result
+
+
+def _naturals(arr: npt.NDArray[np.int64], wild_rank: int, most: int) -> list[int]:
+    """The natural cards of the hand, in order, as far as the first ``most`` of them."""
+    found: list[int] = []
+    for k in arr.tolist():
+        if k % 13 + 1 != wild_rank:
+            found.append(k)
+            if len(found) == most:
+                break
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -619,8 +649,8 @@ def arrange(
 ) -> Arrangement:
     """An arrangement of ``hand`` with the fewest penalty points (the same as :func:`min_penalty`).
 
-    Melds and deadwood together are exactly the hand.  Every meld holds a natural card (a meld of wild cards only is
-    a set of the wild rank), so the arrangement is valid whatever ``all_wild_melds``.
+    Melds and deadwood together are exactly the hand.  With ``all_wild_melds`` false every meld holds a natural card
+    (T7); else spare wild cards may make a set of their own.
 
     >>> arrange([0, 1, 2, 10, 23, 36, 7], wild_rank=13)
     Arrangement(melds=((0, 1, 2), (10, 23, 36)), deadwood=(7,), penalty=8)
@@ -635,13 +665,18 @@ def arrange(
     penalty = int(_solve_min(arr, wild_rank, aces_high, True, bpath, out))
     if penalty < 0:
         raise _bad_hand(hand)
-    return _replay(arr, wild_rank, aces_high, bpath[: int(out[0])].tolist(), penalty)
+    if penalty == 0 and not all_wild_melds and arr.shape[0] and not _naturals(arr, wild_rank, 1):
+        dead = tuple(sorted(arr.tolist()))
+        return Arrangement(melds=(), deadwood=dead, penalty=len(dead) * _RANK_VALUE[wild_rank])
+    return _replay(arr, wild_rank, aces_high, bpath[: int(out[0])].tolist(), penalty, bool(all_wild_melds))
 
 
 def _replay(
-    arr: npt.NDArray[np.int64], wild_rank: int, aces_high: bool, path: list[list[int]], penalty: int
+    arr: npt.NDArray[np.int64], wild_rank: int, aces_high: bool, path: list[list[int]], penalty: int,
+    all_wild_melds: bool = True,
 ) -> Arrangement:
-    """Turn the kernel's recorded decisions into melds, placing the wild cards."""
+    """Turn the kernel's recorded decisions into melds, placing the wild cards.  With ``all_wild_melds`` false, spare
+    wild cards that would make a set of their own join a natural card of a run instead (module docstring)."""
     cnt = [[0] * 15 for _ in range(4)]
     wild_cards: list[int] = []
     for k in arr.tolist():
@@ -706,8 +741,17 @@ def _replay(
     room = sum(13 - len(places) for _, places in runs)
     if left > 0 and set_melds:
         set_melds[0].extend([None] * left)
-    elif left > room and left >= 3:
+    elif left > room and left >= 3 and all_wild_melds:
         wild_sets.append([None] * left)
+    elif left > room and left >= 3 and runs:
+        # No meld of wild cards only (T7 forbidden): a natural card of a run (the kernel's runs hold two or more)
+        # heads a set of the spare wild cards, one of which takes its place in the run.
+        s, places = runs[0]
+        for j, pos in enumerate(places):
+            if pos is not None:
+                set_melds.append([kind(s, pos), *[None] * (left - 1)])
+                places[j] = None
+                break
     elif left > 0:
         for i, (_, places) in enumerate(runs):
             while left > 0 and len(places) < 13:
@@ -774,9 +818,13 @@ def go_out_discards(
     (20,)
     >>> go_out_discards([0, 1, 2, 3, 20, 21], wild_rank=13)
     ()
+    >>> go_out_discards([2, 15, 28, 40], wild_rank=3), go_out_discards([2, 15, 28, 40], wild_rank=3,
+    ...                                                                 all_wild_melds=False)   # 3C 3D 3H 2S
+    ((2, 15, 28, 40), (2, 15, 28))
     """
     _check_wild_rank(wild_rank)
-    mask = int(_solve_out(_as_array(hand), wild_rank, bool(aces_high)))
+    arr = _as_array(hand)
+    mask = int(_solve_out(arr, wild_rank, bool(aces_high)))
     if mask < 0:
         raise _bad_hand(hand)
     out: list[int] = []
@@ -784,18 +832,24 @@ def go_out_discards(
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
+    if out and not all_wild_melds and arr.shape[0] > 1:
+        # T7 forbidden: no way out that leaves wild cards only (the module docstring: the only change).
+        naturals = _naturals(arr, wild_rank, 2)
+        if len(naturals) <= 1:
+            return tuple(k for k in out if k not in naturals) if naturals else ()
     return tuple(out)
 
 
 def is_meld(cards: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True) -> bool:
     """Whether ``cards`` form one meld (T7): a set or a run (T2), wild cards standing for any card.
 
-    With ``all_wild_melds`` false, some card must stand for itself (a natural card, or a wild card used as itself).
+    With ``all_wild_melds`` false, some card must not be of the wild rank (T7): a card of the wild rank used as
+    itself does not count.
 
     >>> is_meld([11, 12, 0], wild_rank=5), is_meld([11, 12, 0], wild_rank=5, aces_high=True)
     (False, True)
-    >>> is_meld([4, 17, 30], wild_rank=5, all_wild_melds=False)   # three fives: a natural set of the wild rank
-    True
+    >>> is_meld([4, 17, 30], wild_rank=5), is_meld([4, 17, 30], wild_rank=5, all_wild_melds=False)   # three fives
+    (True, False)
     """
     _check_wild_rank(wild_rank)
     kinds = [int(k) for k in cards]
@@ -805,34 +859,30 @@ def is_meld(cards: Sequence[int], wild_rank: int, aces_high: bool = False, all_w
     if n < 3:
         return False
     naturals = [k for k in kinds if k % 13 + 1 != wild_rank]
-    wild_suits = [k // 13 for k in kinds if k % 13 + 1 == wild_rank]
-    # A set: every natural card has one rank r; the wild cards stand for cards of rank r (or are r, if r is wild).
-    ranks = {k % 13 + 1 for k in naturals}
-    if len(ranks) <= 1 and (all_wild_melds or naturals or wild_suits):
-        return True  # with no natural card, r = wild rank makes every card stand for itself
+    if not naturals:
+        return bool(all_wild_melds)  # wild cards only: a set (of the wild rank, say), unless forbidden (T7)
+    # A set: every natural card has one rank r; the wild cards stand for cards of rank r.
+    if len({k % 13 for k in naturals}) == 1:
+        return True
     # A run: one suit, n consecutive positions within 1..13 (or 2..14 with a high ace); wild cards fill the rest.
     if n > 13:
         return False
-    suits = {k // 13 for k in naturals}
-    if len(suits) > 1:
+    if len({k // 13 for k in naturals}) > 1:
         return False
     maxpos = 14 if aces_high else 13
-    for suit in suits or set(wild_suits):
-        for start in range(1, maxpos - n + 2):
-            window = range(start, start + n)
-            taken: set[int] = set()
-            ok = True
-            for k in naturals:
-                rank = k % 13 + 1
-                pos = 14 if rank == 1 and 14 in window else rank
-                if pos not in window or pos in taken:
-                    ok = False
-                    break
-                taken.add(pos)
-            if not ok:
-                continue
-            if all_wild_melds or naturals or (suit * 13 + wild_rank - 1 in kinds and wild_rank in window):
-                return True
+    for start in range(1, maxpos - n + 2):
+        window = range(start, start + n)
+        taken: set[int] = set()
+        ok = True
+        for k in naturals:
+            rank = k % 13 + 1
+            pos = 14 if rank == 1 and 14 in window else rank
+            if pos not in window or pos in taken:
+                ok = False
+                break
+            taken.add(pos)
+        if ok:
+            return True
     return False
 
 

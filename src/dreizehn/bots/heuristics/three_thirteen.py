@@ -36,6 +36,11 @@ def _wild(kind: int, wild_rank: int) -> bool:
     return kind % 13 + 1 == wild_rank
 
 
+def _all_wild(view: ThreeThirteenView) -> bool:
+    """Whether melds of wild cards only count (T7 option ``all_wild_melds``), as the meld solver takes it."""
+    return view.options.get("all_wild_melds") != "forbidden"
+
+
 def potential(hand: Sequence[int], wild_rank: int, aces_high: bool = False) -> float:
     """How close the unmatched-looking cards of ``hand`` are to melds: for each pair of natural cards, 1 for the same
     rank, 1 for the same suit one rank apart, 0.5 two ranks apart (a high ace counts beside the king)."""
@@ -96,19 +101,20 @@ def _take(hand: list[int], view: ThreeThirteenView, wild: int, aces_high: bool) 
     top = int(view.discard_pile[-1])
     if _wild(top, wild):
         return True
-    now = min_penalty(hand, wild, aces_high)
+    all_wild = _all_wild(view)
+    now = min_penalty(hand, wild, aces_high, all_wild)
     with_top = sorted([*hand, top])
     best = None
     best_hand: list[int] = []
     for k in sorted(set(hand)):
         rest = list(with_top)
         rest.remove(k)
-        p = min_penalty(rest, wild, aces_high)
+        p = min_penalty(rest, wild, aces_high, all_wild)
         if best is None or p < best:
             best, best_hand = p, rest
     if best is None or best >= now:
         return False
-    arrangement = arrange(best_hand, wild, aces_high)
+    arrangement = arrange(best_hand, wild, aces_high, all_wild)
     return top not in arrangement.deadwood or best_hand.count(top) > arrangement.deadwood.count(top)
 
 
@@ -123,7 +129,8 @@ def discard_scores(
     hand: list[int], view: ThreeThirteenView, legal: Sequence[int], wild: int, aces_high: bool
 ) -> tuple[list[int], list[float]]:
     """The discards the heuristic weighs (the natural ones, unless every card is wild) and their scores, higher
-    better: the fewest penalty points left, plus the meld potential kept, minus feeding the next player."""
+    better: the fewest penalty points left (under the game's ``all_wild_melds``, T7), plus the meld potential kept,
+    minus feeding the next player."""
     discards = [a for a in legal if DISCARD <= a < OUT]
     naturals = [a for a in discards if not _wild(a - DISCARD, wild)]
     if naturals:
@@ -131,12 +138,13 @@ def discard_scores(
     nxt = (view.seat + 1) % view.players
     next_known = [int(c) for c in view.known[nxt]] if view.known else []
     last_turn = view.turns_left >= 0
+    all_wild = _all_wild(view)
     scores = []
     for action in discards:
         kind = action - DISCARD
         rest = list(hand)
         rest.remove(kind)
-        penalty = min_penalty(rest, wild, aces_high)
+        penalty = min_penalty(rest, wild, aces_high, all_wild)
         score = -float(penalty)
         if not last_turn:
             score += W_POTENTIAL * potential(rest, wild, aces_high)
