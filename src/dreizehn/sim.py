@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import random
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dreizehn.bots.base import make_bot
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import save as save_record
 from dreizehn.core.registry import load_game
 from dreizehn.stats import mean_sd, ranks, wilson_interval
+from dreizehn.table import Seat, Table
 
 BACKENDS = ("processes", "ray")
 """Where :func:`run_games` plays: on local processes (the default) or as tasks on a Ray cluster."""
@@ -140,29 +140,17 @@ def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
 
 
 def play(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> tuple[GameResult, State]:
-    """Play one game; each seat's bot gets only its view and its own random generator."""
-    bots = [make_bot(spec, game) for spec in seats]
-    rngs = [random.Random(f"{seed}:bot:{seat}") for seat in range(game.players)]
-    state = game.new_state(seed)
-    think = [0.0] * game.players
-    moves = [0] * game.players
-    worst = [0.0] * game.players
-    clock = time.perf_counter
-    while not state.is_over:
-        seat = state.current_player
-        view = state.view(seat)
-        start = clock()
-        action = bots[seat].act(view, rngs[seat])
-        spent = clock() - start
-        think[seat] += spent
-        moves[seat] += 1
-        worst[seat] = max(worst[seat], spent)
-        state.apply(action)
+    """Play one game at a :class:`~dreizehn.table.Table` of bots; each seat's bot gets only its view and its own
+    random generator."""
+    table = Table(game, tuple(Seat(spec, bot=spec) for spec in seats), seed, game.new_state(seed), events=False)
+    table.play_bots()
+    state = table.state
     totals = state.totals
+    times = table.times
     result = GameResult(
         index=index, seed=seed, seats=tuple(seats), totals=totals, shares=state.returns(),
         ranks=tuple(ranks(totals, game.high_score_wins)),
-        move_times=tuple(zip(think, moves, worst, strict=True)), actions=len(state.history),
+        move_times=tuple(zip(times.think, times.moves, times.worst, strict=True)), actions=len(state.history),
     )
     return result, state
 
@@ -261,7 +249,7 @@ def run_games(
     game = load_game(game_id, players, options)  # refuse bad input before starting processes
     for seats in plan:
         for spec in dict.fromkeys(seats):
-            make_bot(spec, game)
+            make_bot(level_spec(spec, game_id), game)
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
     tasks = list(enumerate(plan, start))

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import ClassVar
 
 from dreizehn.bots.base import Bot, register_bot
@@ -31,6 +32,9 @@ class HeuristicBot(Bot):
     """``heuristic``: the rulebooks' advice for each game, decided from the view alone."""
 
     name: ClassVar[str] = "heuristic"
+    option_defaults: ClassVar[Mapping[str, float | int | str | None]] = {"blunder": 0.0}
+    """``blunder``: the chance of playing a uniformly random legal action instead of the advice (the easier bot
+    levels)."""
 
     def act(self, view: View, rng: random.Random) -> int:
         legal = view.legal_actions
@@ -38,6 +42,9 @@ class HeuristicBot(Bot):
             raise ValueError(f"seat {view.seat} is not to move")
         if len(legal) == 1:
             return legal[0]
+        blunder = float(self.options["blunder"] or 0.0)
+        if blunder and rng.random() < blunder:
+            return rng.choice(legal)
         try:
             heuristic = HEURISTICS[view.game_id]
         except KeyError:

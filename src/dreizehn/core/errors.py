@@ -1,26 +1,79 @@
-"""The project's errors. Every refusal is a :class:`ValueError` with a sentence a person understands.
+"""The project's errors. Every refusal is a :class:`ValueError` that is data: a code (a catalogue key), the rule it
+breaks and parameters, said in any language by :mod:`dreizehn.words`; ``str()`` gives the English sentence.
 
->>> from dreizehn.core.errors import IllegalActionError
->>> err = IllegalActionError("a green card may only be played on the green target", rule="K10")
+>>> from dreizehn.words import Word, words
+>>> err = IllegalActionError("knizia13.error.colour", rule="K10", card="G5", colour=Word("knizia13.colour.green"),
+...                          target=Word("knizia13.colour.blue"))
 >>> str(err)
-'a green card may only be played on the green target (K10)'
+'the green card G5 may only be played on the green target, not on the blue one (K10)'
+>>> err.to_json()["params"]["target"]
+{'word': 'knizia13.colour.blue'}
+>>> words("de").error(err)
+'Die grüne Karte G5 darf nur auf die grüne Zielscheibe, nicht auf die blaue (K10)'
 >>> isinstance(err, ValueError)
 True
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class DreizehnError(ValueError):
     """Base class of every error this package raises on bad input.
 
-    ``rule`` names the rule of the specification the input breaks (``"K10"``, ``"T8"``, ``"H12"``), when one does.
+    ``code`` is the key of its sentence in the catalogues (``dreizehn.words``), ``params`` the values the sentence
+    names, and ``rule`` the rule of the specification the input breaks (``"K10"``, ``"T8"``, ``"H12"``), when one
+    does. ``message`` is the English sentence without the rule.
     """
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
-        self.message = message
+    def __init__(self, code: str, /, *, rule: str | None = None, **params: Any) -> None:
+        self.code = code
         self.rule = rule
-        super().__init__(f"{message} ({rule})" if rule else message)
+        self.params = params
+        super().__init__(code)
+
+    @property
+    def message(self) -> str:
+        """The sentence in English, without the rule."""
+        from dreizehn.words import words
+
+        english = words("en")
+        return english(self.code, **self.params) if english.has(self.code) else self.code
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})" if self.rule else self.message
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as data: code, rule and parameters (JSON-ready), as a client renders it."""
+        from dreizehn.words import Word
+
+        def plain(value: Any) -> Any:
+            if isinstance(value, Word):
+                return value.to_json()
+            if isinstance(value, DreizehnError):
+                return value.to_json()
+            if isinstance(value, list | tuple):
+                return [plain(v) for v in value]
+            if isinstance(value, dict):
+                return {str(k): plain(v) for k, v in value.items()}
+            if value is None or isinstance(value, bool | int | float | str):
+                return value
+            return str(value)
+
+        return {"code": self.code, "rule": self.rule, "params": plain(self.params)}
+
+    def __reduce__(self) -> tuple[Any, ...]:  # errors cross process boundaries (worker pools) intact
+        return (_rebuild, (type(self), self.code, self.rule, self.params, self.__dict__))
+
+
+def _rebuild(cls: type[DreizehnError], code: str, rule: str | None, params: dict[str, Any],
+             state: dict[str, Any]) -> DreizehnError:
+    err = cls.__new__(cls)
+    ValueError.__init__(err, code)
+    err.__dict__.update(state)
+    err.code, err.rule, err.params = code, rule, params
+    return err
 
 
 class IllegalActionError(DreizehnError):
@@ -55,6 +108,6 @@ class ShuffleNeeded(RecordError):
     so that the caller (the OpenSpiel adapter, which deals as chance nodes) can choose the order and apply again.
     """
 
-    def __init__(self, message: str, cards: tuple[int, ...]) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, /, cards: tuple[int, ...] = (), *, rule: str | None = None, **params: Any) -> None:
+        super().__init__(code, rule=rule, **params)
         self.cards = cards

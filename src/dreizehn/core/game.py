@@ -15,17 +15,47 @@ adapters) is written against it alone.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError, ShuffleNeeded
+from dreizehn.core.events import Event
 
 Option = Any
 """An option's value after validation: an int, a str or a bool."""
+
+if TYPE_CHECKING:
+    from dreizehn.words import Words
+
+
+def say_view_head(game: Game, words: Words, view: View, names: Sequence[str]) -> list[str]:
+    """The lines every game's view starts with: the stage, whose turn it is (or that the game is over), the
+    totals."""
+    stage = words("view.stage", stage_name=words(f"{game.id}.stage", n=1),
+                  stage=view.stage if view.is_over else view.stage + 1)
+    lines = [stage[:1].upper() + stage[1:]]
+    if view.is_over:
+        lines.append(words("view.over"))
+    elif view.current_player == view.seat:
+        lines.append(words("view.your_turn"))
+    else:
+        lines.append(words("view.turn_of", player=player_name(words, names, view.current_player)))
+    totals = words.join([words("score.of", player=player_name(words, names, seat), points=points)
+                         for seat, points in enumerate(view.totals)])
+    lines.append(words("view.totals", scores=totals))
+    return lines
+
+
+def player_name(words: Words, names: Sequence[str], seat: int) -> str:
+    """The name of ``seat`` (numbered from 1 in words when it has none)."""
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return words("seat.name", seat=seat + 1)
 
 
 @dataclass(frozen=True)
@@ -186,6 +216,12 @@ class Game(ABC):
     card_type: ClassVar[type[Token]]
     action_type: ClassVar[type[Token]]
     player_rule: ClassVar[str]
+    event_params: ClassVar[dict[str, dict[str, Any]]] = {}
+    """Each event key of the game's own actions, with the JSON Schema of its parameters (docs/wire.md)."""
+    explanation_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+    """The JSON Schema of a stage's scoring explanation (:meth:`State._explain_stage`)."""
+    turn_rule: ClassVar[str] = ""
+    """The rule that says whose turn it is (cited when a seat acts out of turn)."""
     eager_actions: ClassVar[frozenset[int]] = frozenset()
     """Actions a random player takes whenever they are legal, so that random games end (Three Thirteen's going out)."""
     deck: tuple[int, ...]
@@ -260,6 +296,35 @@ class Game(ABC):
 
         Its future shuffles are drawn from ``rng``, never from the real game's seed.
         """
+
+    # -- words (the templates are in the game's catalogue domain, dreizehn/words/locale/*/<game id>.po) ---------
+
+    def say_card(self, words: Words, card: int) -> str:
+        """A card in words (``"the blue 5"``); by default the template ``<game id>.card`` with the card's text."""
+        return words(f"{self.id}.card", card=self.card_type.of(card).text)
+
+    def say_action(self, words: Words, action: int, player: str | None = None) -> str:
+        """An action in words: offered to the player who may take it (``player`` ``None``: "Put the blue 5 on the
+        blue target") or told as done by ``player`` ("Anna puts the blue 5 on the blue target")."""
+        key = f"{self.id}.action" if player is None else f"{self.id}.action.done"
+        return words(key, action=self.action_to_text(action), player=player)
+
+    def event_words(self, words: Words, event: Event, names: Sequence[str]) -> dict[str, Any]:
+        """The parameters an event's template is filled with: the event's own, and ``player`` for ``seat`` (each
+        game adds its own, such as its cards in words)."""
+        params = dict(event.params)
+        if "seat" in params:
+            params["player"] = player_name(words, names, int(params["seat"]))
+        return params
+
+    def say_explanation(self, words: Words, explanation: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        """A stage's scoring explanation (:meth:`State._explain_stage`) in words, a line per seat or per point."""
+        return []
+
+    def say_view(self, words: Words, view: View, names: Sequence[str]) -> list[str]:
+        """A view in words, a line each (for screen readers and the plain terminal mode): the game's own lines (its
+        table, the hand, the cards known) after :func:`say_view_head`."""
+        return say_view_head(self, words, view, names)
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != self._default_for_repr(k)}
@@ -336,6 +401,12 @@ class State(ABC):
         self.shuffles.append(tuple(result))
         return result
 
+    def reseed(self, seed: int) -> None:
+        """Draw the shuffles still to come from ``seed``: a replayed record's state goes on as a game with that seed
+        would (the shuffles already made keep their numbers, so the seed it was played with continues it exactly)."""
+        self._forced = None
+        self._seed = seed
+
     def await_shuffles(self, orders: Sequence[Sequence[int]] = ()) -> None:
         """Take the next shuffles from ``orders`` (top card first), in turn, instead of drawing them from the seed;
         a shuffle beyond them raises :class:`~dreizehn.core.errors.ShuffleNeeded`, naming the cards to shuffle.
@@ -384,6 +455,17 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int) -> View:
         """What ``seat`` may know, under the game's information rule."""
+
+    def spectator_view(self) -> View:
+        """What a spectator may know: the public information alone, as a view of seat -1 with no hand and no legal
+        actions."""
+        view = self.view(max(self.turn, 0))
+        return dataclasses.replace(view, seat=-1, legal_actions=(), **self._spectator_fields(view))
+
+    def _spectator_fields(self, view: View) -> dict[str, Any]:
+        """The fields of a seat's view that a spectator sees otherwise: the hand is hidden (each game adds its
+        own)."""
+        return {"hand": ()}
 
     def _view_fields(self, seat: int) -> dict[str, Any]:
         """The fields every game's view shares, for ``seat`` (checked)."""
@@ -436,6 +518,52 @@ class State(ABC):
         seat = self.turn
         self._apply(action)
         self.log.append((seat, action))
+
+    def apply_with_events(self, action: int | str) -> list[Event]:
+        """Apply an action like :meth:`apply` and say what it did: the events, each with its private parts (filter
+        them with :meth:`Event.for_seat` before anyone sees them). Slower than :meth:`apply` (it copies the state
+        first), so searches and simulations without listeners use :meth:`apply`.
+
+        >>> import dreizehn
+        >>> state = dreizehn.new_game("knizia13", players=3, seed=5)
+        >>> [event.key for event in state.apply_with_events(state.legal_actions()[0])]
+        ['knizia13.played', 'knizia13.drew']
+        """
+        before = self.copy()
+        self.apply(action)
+        seat, number = self.log[-1]
+        events = self._action_events(before, seat, number)
+        if self.stage != before.stage:
+            events.append(Event("stage.scored", {
+                "stage": before.stage,
+                "scores": list(self.stage_scores[-1]),
+                "totals": list(self.totals),
+                "explanation": self._explain_stage(before, seat, number),
+            }))
+            if self.is_over:
+                events.append(Event("game.over", {"totals": list(self.totals), "winners": list(self.winners)}))
+            else:
+                events.append(self.deal_event())
+        return events
+
+    def deal_event(self) -> Event:
+        """The event of the stage in progress being dealt: its number, the first seat to move and the hand sizes
+        public, each hand private to its seat (what a table sends when a game starts or a stage begins)."""
+        hands: list[Sequence[Token]] = [self.view(seat).hand for seat in range(self.game.players)]  # type: ignore[attr-defined]
+        return Event(
+            "stage.dealt",
+            {"stage": self.stage, "first": self.turn, "hand_sizes": [len(hand) for hand in hands]},
+            private={seat: {"hand": [card.text for card in hand]} for seat, hand in enumerate(hands)},
+        )
+
+    def _action_events(self, before: State, seat: int, action: int) -> list[Event]:
+        """The events of ``action`` by ``seat``, which took ``before`` to this state, up to the end of a stage (the
+        base adds the scoring, the next deal and the game's end). Each game says what its actions do."""
+        return [Event("action", {"seat": seat, "action": self.game.action_to_text(action)})]
+
+    def _explain_stage(self, before: State, seat: int, action: int) -> dict[str, Any]:
+        """Why the stage that ``action`` ended scored as it did, as JSON-ready data (each game explains its own)."""
+        return {}
 
     @property
     def history(self) -> tuple[tuple[int, int], ...]:

@@ -43,10 +43,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidActionError
+from dreizehn.core.events import BOOL, INT, INTS, SEAT, Event, cards_schema, params_schema
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import register
 
@@ -100,6 +101,26 @@ def hand_points(hand: Sequence[int]) -> int:
     return sum(CARD_POINTS[k] for k in hand)
 
 
+def explain_points(hands: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """Why each hand scores what it does at the end of a game (H3, H15), as JSON-ready data: per seat its plus and
+    minus cards, the +30 bonus of the seat that played out, and the points.
+
+    >>> explained = explain_points([[1, 2, THIRTEEN], []])
+    >>> explained["hands"][0], explained["hands"][1]["bonus"], explained["points"]
+    ({'plus': ['Y2'], 'minus': ['Y3', '13'], 'bonus': 0}, 30, [-14, 30])
+    """
+    texts = HolzwurmCard._texts
+    seats = [
+        {
+            "plus": [texts[k] for k in sorted(hand) if CARD_POINTS[k] > 0],
+            "minus": [texts[k] for k in sorted(hand) if CARD_POINTS[k] < 0],
+            "bonus": 0 if hand else BONUS,
+        }
+        for hand in hands
+    ]
+    return {"hands": seats, "points": [hand_points(hand) if hand else BONUS for hand in hands]}
+
+
 class HolzwurmCard(Token):
     """A card: ``Y1`` … ``B11`` (colour letter and value), grey ``N2`` … ``N11``, the poisonous thirteen ``13``."""
 
@@ -132,6 +153,8 @@ HolzwurmCard._define(
     noun="card of Der dreizehnte Holzwurm",
 )
 _CARDS = HolzwurmCard.all()
+_CARD_SCHEMA, _CARDS_SCHEMA = cards_schema(HolzwurmCard._texts)
+_ROW_SCHEMA = {"type": "integer", "minimum": 1, "maximum": SLOTS}
 
 
 def _destination_text(dest: int) -> str:
@@ -244,6 +267,20 @@ class Holzwurm(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     player_rule: ClassVar[str] = "H5"
+    turn_rule: ClassVar[str] = "H7"
+    event_params: ClassVar[dict[str, dict[str, Any]]] = {
+        "holzwurm.played": params_schema({"seat": SEAT, "card": _CARD_SCHEMA, "row": _ROW_SCHEMA, "new": BOOL}),
+        "holzwurm.took": params_schema({
+            "seat": SEAT, "card": _CARD_SCHEMA, "row": _ROW_SCHEMA, "cards": _CARDS_SCHEMA, "fate": _CARD_SCHEMA,
+            "fate_left": SEAT,
+        }),
+    }
+    explanation_schema: ClassVar[dict[str, Any]] = params_schema({
+        "hands": {
+            "type": "array", "items": params_schema({"plus": _CARDS_SCHEMA, "minus": _CARDS_SCHEMA, "bonus": INT}),
+        },
+        "points": INTS,
+    })
     stage_name: ClassVar[str] = "game"
     high_score_wins: ClassVar[bool] = True
     card_type: ClassVar[type[Token]] = HolzwurmCard
@@ -498,6 +535,30 @@ class HolzwurmState(State):
             return
         self.starter = (self.starter + 1) % self.game.players  # H7
         self._deal()
+
+    def _action_events(self, before: State, seat: int, action: int) -> list[Event]:
+        assert isinstance(before, HolzwurmState)
+        kind, dest = divmod(action, 6)
+        card = _CARDS[kind].text
+        if dest == NEW:
+            slot = (~before.occupied & (before.occupied + 1)).bit_length() - 1
+            return [Event("holzwurm.played", {"seat": seat, "card": card, "row": slot + 1, "new": True})]
+        row = before.rows[dest]
+        if CARD_VALUE[kind] > len(row):
+            return [Event("holzwurm.played", {"seat": seat, "card": card, "row": dest + 1, "new": False})]
+        return [Event("holzwurm.took", {
+            "seat": seat, "card": card, "row": dest + 1, "cards": [_CARDS[k].text for k in (*row, kind)],
+            "fate": _CARDS[before.fate[-1]].text, "fate_left": len(before.fate) - 1,
+        })]
+
+    def _explain_stage(self, before: State, seat: int, action: int) -> dict[str, Any]:
+        assert isinstance(before, HolzwurmState)
+        hands = [list(hand) for hand in before.hands]
+        kind, dest = divmod(action, 6)
+        hands[seat].remove(kind)
+        if dest != NEW and CARD_VALUE[kind] <= len(before.rows[dest]):  # the game ended on the thirteen (H14b)
+            hands[seat] += [*before.rows[dest], kind, before.fate[-1]]
+        return explain_points(hands)
 
     def copy(self) -> HolzwurmState:
         other = HolzwurmState.__new__(HolzwurmState)

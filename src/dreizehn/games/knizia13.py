@@ -19,10 +19,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError
+from dreizehn.core.events import INTS, SEAT, Event, cards_schema, params_schema
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import register
 
@@ -110,6 +111,7 @@ Knizia13Action._define(
     list(Knizia13Card._texts[:NASTY]) + ["R4>B", "R4>Y", "R4>G"], noun="play of 13 (such as B5 or R4>Y)"
 )
 _ACTIONS = Knizia13Action.all()
+_CARD_SCHEMA, _CARDS_SCHEMA = cards_schema(Knizia13Card._texts)
 _NASTY_ACTIONS = _ACTIONS[NASTY:]
 _CARDS = Knizia13Card.all()
 
@@ -163,6 +165,28 @@ def replay_plays(
     return targets, sums, taken
 
 
+def explain_points(taken: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """Why each taken pile scores what :func:`stage_points` gives (K14, K15), as JSON-ready data: per colour each
+    seat's count and the seat with the sole majority (``None`` on a tie), the nasty fours per seat, the points.
+
+    >>> b, y, r = 0, 5, NASTY
+    >>> explained = explain_points([[b, b, y], [b, r], [y, y]])
+    >>> explained["colours"]["blue"], explained["colours"]["yellow"], explained["nasty"], explained["points"]
+    ({'counts': [2, 1, 0], 'majority': 0}, {'counts': [1, 0, 2], 'majority': 2}, [0, 1, 0], [1, 3, 0])
+    """
+    colours: dict[str, dict[str, Any]] = {}
+    for colour, name in enumerate(COLOURS):
+        counts = [sum(1 for kind in pile if kind != NASTY and kind // 5 == colour) for pile in taken]
+        most = max(counts)
+        majority = counts.index(most) if most and counts.count(most) == 1 else None
+        colours[name] = {"counts": counts, "majority": majority}
+    return {
+        "colours": colours,
+        "nasty": [sum(1 for kind in pile if kind == NASTY) for pile in taken],
+        "points": list(stage_points(taken)),
+    }
+
+
 def stage_plays(view: View) -> tuple[tuple[int, int], ...]:
     """The plays of the stage in progress (of the last stage, once the game is over): every stage is 50 plays."""
     played = len(view.history) % len(DECK) or (len(DECK) if view.is_over else 0)
@@ -195,6 +219,20 @@ class Knizia13(Game):
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     player_rule: ClassVar[str] = "K4"
+    turn_rule: ClassVar[str] = "K8"
+    event_params: ClassVar[dict[str, dict[str, Any]]] = {
+        "knizia13.played": params_schema({
+            "seat": SEAT, "card": _CARD_SCHEMA, "target": {"enum": list(COLOURS)}, "sum": SEAT, "took": _CARDS_SCHEMA,
+        }),
+        "knizia13.drew": params_schema({"seat": SEAT}, {"card": _CARD_SCHEMA}),
+    }
+    explanation_schema: ClassVar[dict[str, Any]] = params_schema({
+        "colours": params_schema({
+            name: params_schema({"counts": INTS, "majority": {"type": ["integer", "null"]}}) for name in COLOURS
+        }),
+        "nasty": INTS,
+        "points": INTS,
+    })
     stage_name: ClassVar[str] = "stage"
     card_type: ClassVar[type[Token]] = Knizia13Card
     action_type: ClassVar[type[Token]] = Knizia13Action
@@ -340,6 +378,25 @@ class Knizia13State(State):
             self._deal()
         else:
             self.turn = (seat + 1) % n
+
+    def _action_events(self, before: State, seat: int, action: int) -> list[Event]:
+        assert isinstance(before, Knizia13State)
+        play = _ACTIONS[action]
+        target = play.target
+        total = before.sums[target] + CARD_VALUE[play.card]
+        took = [_CARDS[k].text for k in before.targets[target]] if total > 13 else []
+        events = [Event("knizia13.played", {
+            "seat": seat, "card": play.card.text, "target": COLOURS[target],
+            "sum": CARD_VALUE[play.card] if took else total, "took": took,
+        })]
+        if before.stock:
+            drawn = _CARDS[before.stock[-1]].text
+            events.append(Event("knizia13.drew", {"seat": seat}, private={seat: {"card": drawn}}))
+        return events
+
+    def _explain_stage(self, before: State, seat: int, action: int) -> dict[str, Any]:
+        _, _, taken = replay_plays(self.log[-len(DECK):], self.game.players)
+        return explain_points(taken)
 
     def copy(self) -> Knizia13State:
         other = Knizia13State.__new__(Knizia13State)

@@ -22,6 +22,11 @@ Decisions of the project where the specification leaves room:
 - T10 ``reshuffle``: a ``draw`` from an empty stock first shuffles the discard pile less its top card (input sorted by
   kind, output top first) into a new stock; ``draw`` is not legal when that would leave nothing to draw.
   ``end-round``: ``draw`` from an empty stock is legal and ends the round at once, before the draw (T11 scoring).
+- T10 ``turn_limit`` (an option of the project, for research: the rules have none; 0, the default, is no limit): a
+  round lasts at most ``turn_limit`` turns. A turn is one seat's ``draw`` or ``take`` with the ``discard`` or ``out``
+  that follows it; the turns of every seat count together, the last turns of T9 included. The round ends at once when
+  its ``turn_limit``-th turn is over (before the next turn; T9's last turns still owed are not played), everyone
+  scored as under ``end-round`` (T11). So a round has at most ``2 * turn_limit`` actions.
 - T9: after the first player goes out, each other player has exactly one more turn, in order (they may go out too);
   then the round ends. A player who went out has laid all their cards: their hand is empty and they score 0.
 - T13: each seat's view shows the multiset of cards known to be in every hand (cards taken from the discard pile,
@@ -51,13 +56,14 @@ from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidOptionError
+from dreizehn.core.events import BOOL, INTS, SEAT, Event, cards_schema, params_schema
 from dreizehn.core.game import Game, Option, OptionSpec, State, View
 from dreizehn.core.registry import register
-from dreizehn.games.melds import arrange, go_out_discards
+from dreizehn.games.melds import arrange, card_value, go_out_discards
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """The rank texts, rank 1 (ace) to 13 (king)."""
@@ -73,6 +79,8 @@ DISCARD = 2
 """Action ``DISCARD + k`` discards kind ``k``."""
 OUT = DISCARD + KINDS
 """Action ``OUT + k`` goes out discarding kind ``k``."""
+TURN_LIMIT_MAX = 100_000
+"""The highest value of the option ``turn_limit``."""
 
 
 def deal_size(round_no: int) -> int:
@@ -147,6 +155,8 @@ ThreeThirteenAction._define(
     noun="Three Thirteen action (draw, take, discard 7H or out 7H)",
 )
 _ACTIONS = ThreeThirteenAction.all()
+_CARD_SCHEMA, _CARDS_SCHEMA = cards_schema(ThreeThirteenCard._texts)
+_MELDS_SCHEMA = {"type": "array", "items": _CARDS_SCHEMA}
 _DRAW_TAKE: list[ThreeThirteenAction] = [_ACTIONS[DRAW], _ACTIONS[TAKE]]
 _TAKE_ONLY: list[ThreeThirteenAction] = [_ACTIONS[TAKE]]
 
@@ -163,7 +173,8 @@ class ThreeThirteenView(View):
     be in seat ``s``'s hand: those it took from the discard pile this round, less one of a kind for each card of that
     kind it discarded since. ``out_seats`` lists the seats that went out this round, in order, and ``out_melds[s]``
     the melds seat ``s`` laid (empty if it has not gone out); ``turns_left`` counts the turns still to play once
-    someone went out, the current one included (-1 before). ``previous_hands``, ``previous_melds`` and
+    someone went out, the current one included (-1 before); ``turns_played`` counts the turns of this round that are
+    over, every seat's (what the option ``turn_limit`` bounds, T10). ``previous_hands``, ``previous_melds`` and
     ``previous_deadwood`` show every hand of the previous round as scored (empty in round 1; the penalties are in
     ``stage_scores``). ``reshuffled`` is the multiset of cards that became the stock at the last reshuffle of this
     round (``None`` if none), and ``stock_candidates`` those of them that may still be in the stock as this seat
@@ -182,6 +193,7 @@ class ThreeThirteenView(View):
     out_seats: tuple[int, ...]
     out_melds: tuple[Melds, ...]
     turns_left: int
+    turns_played: int
     previous_hands: tuple[CardTuple, ...]
     previous_melds: tuple[Melds, ...]
     previous_deadwood: tuple[CardTuple, ...]
@@ -198,6 +210,25 @@ class ThreeThirteen(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     player_rule: ClassVar[str] = "T1"
+    turn_rule: ClassVar[str] = "T5"
+    event_params: ClassVar[dict[str, dict[str, Any]]] = {
+        "three-thirteen.drew": params_schema({"seat": SEAT}, {"card": _CARD_SCHEMA}),
+        "three-thirteen.took": params_schema({"seat": SEAT, "card": _CARD_SCHEMA}),
+        "three-thirteen.discarded": params_schema({"seat": SEAT, "card": _CARD_SCHEMA}),
+        "three-thirteen.went_out": params_schema({"seat": SEAT, "card": _CARD_SCHEMA, "melds": _MELDS_SCHEMA}),
+        "three-thirteen.reshuffled": params_schema({"cards": SEAT}),
+        "three-thirteen.stock_out": params_schema({"seat": SEAT}),
+        "three-thirteen.turn_limit": params_schema({"turns": SEAT}),
+    }
+    explanation_schema: ClassVar[dict[str, Any]] = params_schema({
+        "hands": {"type": "array", "items": params_schema({
+            "melds": _MELDS_SCHEMA, "deadwood": _CARDS_SCHEMA, "out": BOOL,
+            "deadwood_points": {"type": "array", "items": SEAT},
+        })},
+        "wild_rank": SEAT,
+        "ended": {"enum": ["out", "stock", "limit"]},
+        "points": INTS,
+    })
     stage_name: ClassVar[str] = "round"
     high_score_wins: ClassVar[bool] = False
     eager_actions: ClassVar[frozenset[int]] = frozenset(range(OUT, OUT + KINDS))
@@ -216,7 +247,8 @@ class ThreeThirteen(Game):
         ),
         OptionSpec(
             "all_wild_melds", "choice", "allowed", "T7",
-            "whether a meld may be made of wild cards only", choices=("allowed", "forbidden"),
+            "allowed: a meld may be made of wild cards only; forbidden: each meld needs a card not of the wild rank",
+            choices=("allowed", "forbidden"),
         ),
         OptionSpec(
             "stock_out", "choice", "reshuffle", "T10",
@@ -224,6 +256,12 @@ class ThreeThirteen(Game):
             choices=("reshuffle", "end-round"),
         ),
         OptionSpec("dealer", "seat", 0, "T4", "dealer of the first round: a seat, or random (drawn from the seed)"),
+        OptionSpec(
+            "turn_limit", "int", 0, "T10",
+            "the most turns a round may last, every seat's counted (0: no limit); the round then ends as under "
+            "end-round",
+            low=0, high=TURN_LIMIT_MAX,
+        ),
     )
 
     def __init__(self, players: int, options: Mapping[str, object] | None = None) -> None:
@@ -278,6 +316,7 @@ class ThreeThirteen(Game):
         state.laid = list(view.out_melds)
         state.out_order = list(view.out_seats)
         state.turns_left = view.turns_left
+        state.turns_played = view.turns_played
         state.reshuffled = None if view.reshuffled is None else tuple(int(c) for c in view.reshuffled)
         state._outs = None
         state.hands = [[] for _ in range(n)]
@@ -307,14 +346,16 @@ class ThreeThirteenState(State):
     """
 
     __slots__ = (
-        "_aces_high", "_all_wild", "_end_round", "_outs", "dealer", "drawn", "drawn_since", "hands", "known", "laid",
-        "out_order", "pile", "previous", "reshuffled", "round_no", "stock", "turns_left", "wild",
+        "_aces_high", "_all_wild", "_end_round", "_outs", "_turn_limit", "dealer", "drawn", "drawn_since", "hands",
+        "known", "laid", "out_order", "pile", "previous", "reshuffled", "round_no", "stock", "turns_left",
+        "turns_played", "wild",
     )
 
     _aces_high: bool
     _all_wild: bool
     _end_round: bool
     _outs: tuple[int, ...] | None
+    _turn_limit: int
     dealer: int
     drawn: bool
     drawn_since: list[list[int]]
@@ -328,12 +369,14 @@ class ThreeThirteenState(State):
     round_no: int
     stock: list[int]
     turns_left: int
+    turns_played: int
     wild: int
 
     def _set_flags(self) -> None:
         self._aces_high = self.options["aces"] == "low-or-high"
         self._all_wild = self.options["all_wild_melds"] == "allowed"
         self._end_round = self.options["stock_out"] == "end-round"
+        self._turn_limit = int(self.options["turn_limit"])
 
     def _clear_round(self, hands: list[list[int]], stock: list[int], pile: list[int]) -> None:
         """Lay out a round's cards and forget what the last round made known."""
@@ -345,6 +388,7 @@ class ThreeThirteenState(State):
         self.laid = [() for _ in range(n)]
         self.out_order = []
         self.turns_left = -1
+        self.turns_played = 0
         self.reshuffled = None
         self.drawn_since = [[] for _ in range(n)]
 
@@ -465,11 +509,15 @@ class ThreeThirteenState(State):
             known.clear()
             if self.turns_left < 0:  # T9: every other player has one more turn
                 self.turns_left = n
+        self.turns_played += 1
         if self.turns_left > 0:
             self.turns_left -= 1
             if self.turns_left == 0:
                 self._round_end()
                 return
+        if self.turns_played == self._turn_limit:  # T10 turn_limit: the round ends before the next turn
+            self._round_end()
+            return
         self.turn = (seat + 1) % n
 
     def _reshuffle(self) -> None:
@@ -522,6 +570,7 @@ class ThreeThirteenState(State):
         other._all_wild = self._all_wild
         other._end_round = self._end_round
         other._outs = self._outs
+        other._turn_limit = self._turn_limit
         other.dealer = self.dealer
         other.drawn = self.drawn
         other.drawn_since = [d.copy() for d in self.drawn_since]
@@ -535,8 +584,64 @@ class ThreeThirteenState(State):
         other.round_no = self.round_no
         other.stock = self.stock.copy()
         other.turns_left = self.turns_left
+        other.turns_played = self.turns_played
         other.wild = self.wild
         return other
+
+    def _action_events(self, before: State, seat: int, action: int) -> list[Event]:
+        assert isinstance(before, ThreeThirteenState)
+        if action == DRAW:
+            if not before.stock and before._end_round:
+                return [Event("three-thirteen.stock_out", {"seat": seat})]
+            events = []
+            if not before.stock:
+                events.append(Event("three-thirteen.reshuffled", {"cards": len(before.pile) - 1}))
+            drawn = Counter(self.hands[seat])
+            drawn.subtract(before.hands[seat])
+            new = _CARDS[next(k for k, n in drawn.items() if n > 0)].text
+            return [*events, Event("three-thirteen.drew", {"seat": seat}, private={seat: {"card": new}})]
+        if action == TAKE:
+            return [Event("three-thirteen.took", {"seat": seat, "card": _CARDS[before.pile[-1]].text})]
+        card = _CARDS[(action - DISCARD) % KINDS].text
+        if action < OUT:
+            events = [Event("three-thirteen.discarded", {"seat": seat, "card": card})]
+        else:
+            laid = self.laid[seat] if self.stage == before.stage else self.previous[1][seat]
+            melds = [[c.text for c in meld] for meld in laid]
+            events = [Event("three-thirteen.went_out", {"seat": seat, "card": card, "melds": melds})]
+        if self.stage != before.stage and before.turns_left != 1:  # ended by the turn limit, not by T9
+            events.append(Event("three-thirteen.turn_limit", {"turns": before.turns_played + 1}))
+        return events
+
+    def _explain_stage(self, before: State, seat: int, action: int) -> dict[str, Any]:
+        assert isinstance(before, ThreeThirteenState)
+        hands, melds, deadwood = self.previous
+        out = set(before.out_order) | ({seat} if action >= OUT else set())
+        if action == DRAW:
+            ended = "stock"
+        elif before.turns_left == 1:
+            ended = "out"
+        else:
+            ended = "limit"
+        aces_high = self._aces_high
+        return {
+            "hands": [
+                {
+                    "melds": [[c.text for c in meld] for meld in melds[s]],
+                    "deadwood": [c.text for c in deadwood[s]],
+                    "deadwood_points": [card_value(c, aces_high) for c in deadwood[s]],
+                    "out": s in out,
+                }
+                for s in range(len(hands))
+            ],
+            "wild_rank": before.wild,
+            "ended": ended,
+            "points": list(self.stage_scores[-1]),
+        }
+
+    def _spectator_fields(self, view: View) -> dict[str, Any]:
+        assert isinstance(view, ThreeThirteenView)
+        return {"hand": (), "stock_candidates": view.reshuffled}
 
     def stock_candidates(self, seat: int) -> list[int] | None:
         """The cards that may still be in the stock as ``seat`` sees it, after a reshuffle this round (T10, T13)."""
@@ -562,6 +667,7 @@ class ThreeThirteenState(State):
             out_seats=tuple(self.out_order),
             out_melds=tuple(self.laid),
             turns_left=self.turns_left,
+            turns_played=self.turns_played,
             previous_hands=self.previous[0],
             previous_melds=self.previous[1],
             previous_deadwood=self.previous[2],

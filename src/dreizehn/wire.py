@@ -1,0 +1,285 @@
+"""The view on the wire: one versioned JSON document per seat or spectator, its JSON Schema, and the way back.
+
+Every interface that is not Python (the browser, a bot written in another language) reads views as these documents
+(docs/wire.md). They are made from a game's view class alone, field by field from its type annotations, so a game
+that adds a field to its view has it on the wire, in the schema and in the round trip at once:
+
+- cards and other tokens are written in notation (``"B5"``, ``"10H"``); a row or another record is an object with
+  named fields; ``None`` is ``null``; per-seat lists are indexed by seat;
+- ``history`` is a list of ``{"seat", "action"}`` objects, the action in notation;
+- ``legal_actions`` is a list of ``{"index", "text"}`` objects (``"words"`` too when a language is asked for);
+- ``seat`` is ``null`` for a spectator's view; ``version`` is the number of actions applied (a client names it
+  when it acts, so a stale action is refused).
+
+>>> import dreizehn
+>>> state = dreizehn.new_game("holzwurm", players=2, seed=1)
+>>> doc = to_wire(state.view(0))
+>>> doc["wire"], doc["version"], doc["legal_actions"][0]
+(1, 0, {'index': 5, 'text': 'Y1>new'})
+>>> from_wire(doc) == state.view(0)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Union
+
+from dreizehn.cards import Token
+from dreizehn.core.errors import DreizehnError
+from dreizehn.core.game import Game, OptionSpec, View
+from dreizehn.core.registry import game_class
+
+WIRE_VERSION = 1
+"""The version of the document's layout; a client that reads another version refuses it."""
+
+
+class WireError(DreizehnError):
+    """A document that is not a view of the game it names."""
+
+
+@functools.cache
+def view_class(game_id: str) -> type[View]:
+    """The view class of a game, found from its states' :meth:`~dreizehn.core.game.State.view` annotation."""
+    cls = game_class(game_id)
+    state_cls = typing.get_type_hints(cls.new_state)["return"]
+    view_cls: type[View] = typing.get_type_hints(state_cls.view)["return"]
+    return view_cls
+
+
+_HINTS: dict[type[View], dict[str, Any]] = {}
+
+
+def _hints(view_cls: type[View]) -> dict[str, Any]:
+    """The view's fields with their types, in order (worked out once per class)."""
+    found = _HINTS.get(view_cls)
+    if found is None:
+        hints = typing.get_type_hints(view_cls)
+        found = _HINTS[view_cls] = {f.name: hints[f.name] for f in dataclasses.fields(view_cls)}
+    return found
+
+
+_SPECIAL = ("history", "legal_actions", "seat", "options")
+
+
+def to_wire(view: View, words: Callable[[int], str] | None = None) -> dict[str, Any]:
+    """The view as its JSON document; ``words(action)`` (if given) says each legal action in a language."""
+    game = game_class(view.game_id)
+    action_texts = game.action_type._texts
+    doc: dict[str, Any] = {"wire": WIRE_VERSION, "version": len(view.history)}
+    for name, hint in _hints(type(view)).items():
+        value = getattr(view, name)
+        if name == "history":
+            doc[name] = [{"seat": seat, "action": action_texts[action]} for seat, action in value]
+        elif name == "legal_actions":
+            doc[name] = [
+                {"index": int(a), "text": action_texts[a], **({"words": words(a)} if words else {})} for a in value
+            ]
+        elif name == "seat":
+            doc[name] = None if value < 0 else value
+        elif name == "options":
+            doc[name] = dict(value)
+        else:
+            doc[name] = _encode(value, hint)
+    return doc
+
+
+def _encode(value: Any, hint: Any) -> Any:
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        inner = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+        return _encode(value, inner)
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        return [_encode(v, item) for v in value]
+    if isinstance(hint, type) and issubclass(hint, Token):
+        return hint._texts[value]
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):  # a NamedTuple
+        row_hints = _row_hints(hint)
+        return {name: _encode(getattr(value, name), row_hints[name]) for name in hint._fields}
+    return value
+
+
+@functools.cache
+def _row_hints(row: type) -> dict[str, Any]:
+    return typing.get_type_hints(row)
+
+
+def from_wire(doc: Mapping[str, Any]) -> View:
+    """The view a document holds (checked against the game's types; a wrong one raises :class:`WireError`)."""
+    if not isinstance(doc, Mapping) or doc.get("wire") != WIRE_VERSION:
+        raise WireError(f"a view document has 'wire': {WIRE_VERSION}")
+    game_id = doc.get("game_id")
+    if not isinstance(game_id, str):
+        raise WireError("a view document names its game in 'game_id'")
+    game = game_class(game_id)
+    view_cls = view_class(game_id)
+    hints = _hints(view_cls)
+    missing = sorted(set(hints) - set(doc))
+    if missing:
+        raise WireError(f"the view document has no field {missing[0]!r}")
+    action_type = game.action_type
+    values: dict[str, Any] = {}
+    try:
+        for name, hint in hints.items():
+            raw = doc[name]
+            if name == "history":
+                values[name] = tuple((int(e["seat"]), int(action_type.parse(e["action"]))) for e in raw)
+            elif name == "legal_actions":
+                actions = []
+                for entry in raw:
+                    action = action_type.of(entry["index"])
+                    if action.text != entry["text"]:
+                        raise WireError(f"legal action {entry['index']} is {action.text!r}, not {entry['text']!r}")
+                    actions.append(int(action))
+                values[name] = tuple(actions)
+            elif name == "seat":
+                values[name] = -1 if raw is None else int(raw)
+            elif name == "options":
+                values[name] = dict(raw)
+            else:
+                values[name] = _decode(raw, hint)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        if isinstance(err, DreizehnError):
+            raise WireError(f"field {name!r}: {err}") from None
+        raise WireError(f"field {name!r} is not of its type: {err!r}") from None
+    if doc.get("version") != len(values["history"]):
+        raise WireError("'version' is the number of actions in 'history'")
+    return view_cls(**values)
+
+
+def _decode(raw: Any, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        if raw is None:
+            return None
+        inner = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+        return _decode(raw, inner)
+    if origin is tuple:
+        if not isinstance(raw, list):
+            raise TypeError(f"a list, not {raw!r}")
+        item = typing.get_args(hint)[0]
+        return tuple(_decode(v, item) for v in raw)
+    if isinstance(hint, type) and issubclass(hint, Token):
+        return hint.parse(raw)
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
+        row_hints = _row_hints(hint)
+        return hint(**{name: _decode(raw[name], row_hints[name]) for name in hint._fields})
+    if hint is bool:
+        if not isinstance(raw, bool):
+            raise TypeError(f"a boolean, not {raw!r}")
+        return raw
+    if hint is int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise TypeError(f"a whole number, not {raw!r}")
+        return raw
+    if hint is str:
+        if not isinstance(raw, str):
+            raise TypeError(f"a string, not {raw!r}")
+        return raw
+    return raw
+
+
+# -- the schema -----------------------------------------------------------------------------------------------------
+
+
+def schema(game_id: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the view documents of a game, a seat's and a spectator's; its ``$defs``
+    hold ``event``, the schema of the game's events (:func:`event_schema`)."""
+    cls = game_class(game_id)
+    view_cls = view_class(game_id)
+    properties: dict[str, Any] = {
+        "wire": {"const": WIRE_VERSION, "description": "the layout version of this document"},
+        "version": {"type": "integer", "minimum": 0, "description": "the number of actions applied"},
+    }
+    for name, hint in _hints(view_cls).items():
+        properties[name] = _field_schema(cls, name, hint)
+    properties["game_id"] = {"const": game_id}
+    return {
+        "$defs": {"event": event_schema(game_id)},
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://dreizehn.invalid/schema/{game_id}/view-{WIRE_VERSION}.json",
+        "title": f"A view of {cls.title} ({game_id}), wire version {WIRE_VERSION}",
+        "type": "object",
+        "properties": properties,
+        "required": sorted(properties),
+        "additionalProperties": False,
+    }
+
+
+def event_schema(game_id: str) -> dict[str, Any]:
+    """The JSON Schema of the events of a game as a receiver gets them (``{"key", "params"}``; a finished game's
+    replay adds ``"private"``, per seat as text)."""
+    from dreizehn.core.events import common_schemas
+
+    cls = game_class(game_id)
+    params = {**cls.event_params, **common_schemas(cls.card_type._texts, cls.explanation_schema)}
+    return {"oneOf": [
+        {
+            "type": "object", "required": ["key", "params"], "additionalProperties": False,
+            "properties": {
+                "key": {"const": key}, "params": schema,
+                "private": {"type": "object", "additionalProperties": schema | {"required": []}},
+            },
+        }
+        for key, schema in sorted(params.items())
+    ]}
+
+
+def _field_schema(cls: type[Game], name: str, hint: Any) -> dict[str, Any]:
+    actions = list(cls.action_type._texts)
+    if name == "history":
+        return {"type": "array", "items": {
+            "type": "object", "required": ["seat", "action"], "additionalProperties": False,
+            "properties": {"seat": {"type": "integer", "minimum": 0}, "action": {"enum": actions}},
+        }}
+    if name == "legal_actions":
+        return {"type": "array", "items": {
+            "type": "object", "required": ["index", "text"], "additionalProperties": False,
+            "properties": {"index": {"type": "integer", "minimum": 0, "maximum": len(actions) - 1},
+                           "text": {"enum": actions}, "words": {"type": "string"}},
+        }}
+    if name == "seat":
+        return {"type": ["integer", "null"], "minimum": 0, "description": "null for a spectator"}
+    if name == "options":
+        return {"type": "object", "additionalProperties": False, "required": [s.name for s in cls.option_specs],
+                "properties": {s.name: _option_schema(s) for s in cls.option_specs}}
+    return _type_schema(hint)
+
+
+def _option_schema(spec: OptionSpec) -> dict[str, Any]:
+    if spec.kind == "bool":
+        return {"type": "boolean", "description": spec.description}
+    if spec.kind == "choice":
+        return {"enum": list(spec.choices), "description": spec.description}
+    if spec.kind == "seat":
+        return {"type": "integer", "minimum": 0, "description": spec.description}
+    return {"type": "integer", "minimum": spec.low, "maximum": spec.high, "description": spec.description}
+
+
+def _type_schema(hint: Any) -> dict[str, Any]:
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        inner = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+        return {"anyOf": [_type_schema(inner), {"type": "null"}]}
+    if origin is tuple:
+        return {"type": "array", "items": _type_schema(typing.get_args(hint)[0])}
+    if isinstance(hint, type) and issubclass(hint, Token):
+        return {"enum": list(hint._texts)}
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
+        row_hints = typing.get_type_hints(hint)
+        return {"type": "object", "required": list(hint._fields), "additionalProperties": False,
+                "properties": {name: _type_schema(row_hints[name]) for name in hint._fields}}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        return {"type": "integer"}
+    if hint is str:
+        return {"type": "string"}
+    raise TypeError(f"no JSON type for {hint!r}")

@@ -1,0 +1,182 @@
+"""Words: everything a person reads, in English, German and Dutch, from gettext catalogues.
+
+The catalogues (``words/locale/<lang>/<domain>.po``, read with Babel) map keys to templates: ``dreizehn.po`` holds
+what every game shares, and each game has its own domain named by its id (``knizia13.po``, …), so a game's words
+live with the game. A template is Python format text over named parameters (``"{player} draws a card"``); a key with
+plural forms picks its form by the parameter ``n``. Everything the package says is data until a :class:`Words`
+renders it: events (:mod:`dreizehn.core.events`), errors (a code, the rule and parameters), scoring explanations.
+
+>>> words("de")("knizia13.stage", n=2)
+'Durchgänge'
+>>> words("nl")("lang.name")
+'Nederlands'
+>>> words("en")("game.over", n=2, names="Anna and Ben")
+'The game is over: Anna and Ben share the win.'
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.messages.pofile import read_po
+
+LANGUAGES = ("en", "de", "nl")
+"""The languages of the package, English first (the source of every template)."""
+SHARED = "dreizehn"
+"""The domain of the words every game shares."""
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+
+@dataclass(frozen=True)
+class Word:
+    """A parameter that is itself a catalogue key: it is said in the receiver's language (a colour, a target)."""
+
+    key: str
+    n: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"word": self.key, **({"n": self.n} if self.n is not None else {})}
+
+
+def domains() -> tuple[str, ...]:
+    """The catalogue domains: the shared one and one per game."""
+    from dreizehn.core.registry import game_ids
+
+    return (SHARED, *game_ids())
+
+
+@functools.cache
+def catalogue(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
+    """The templates of one catalogue file: key -> its forms (one, or one per plural form)."""
+    path = LOCALE_DIR / lang / f"{domain}.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        parsed = read_po(handle, locale=lang, domain=domain)
+    out: dict[str, tuple[str, ...]] = {}
+    for message in parsed:
+        if not message.id:
+            continue
+        key = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        forms = tuple(message.string) if isinstance(message.string, tuple | list) else (message.string,)
+        if all(forms):
+            out[str(key)] = tuple(str(f) for f in forms)
+    return out
+
+
+@functools.cache
+def _merged(lang: str) -> dict[str, tuple[str, ...]]:
+    merged: dict[str, tuple[str, ...]] = {}
+    for domain in domains():
+        merged.update(catalogue(lang, domain))
+    return merged
+
+
+class Words:
+    """The words of one language: ``words(key, n=None, **params)`` renders a template."""
+
+    def __init__(self, lang: str) -> None:
+        if lang not in LANGUAGES:
+            from dreizehn.core.errors import InvalidOptionError
+
+            raise InvalidOptionError("words.language", lang=lang, languages=", ".join(LANGUAGES))
+        self.lang = lang
+        self._locale = Locale.parse(lang)
+        self._templates = _merged(lang)
+        self._english = _merged("en")
+
+    def has(self, key: str) -> bool:
+        """Whether the catalogue (of this language or English) has ``key``."""
+        return key in self._templates or key in self._english
+
+    def template(self, key: str, n: int | None = None) -> str:
+        """The template of ``key`` (its plural form for ``n``); English where this language lacks it, the key
+        itself where no catalogue has it."""
+        forms = self._templates.get(key) or self._english.get(key)
+        if not forms:
+            return key
+        if len(forms) == 1 or n is None:
+            return forms[0] if n is None or len(forms) == 1 else forms[-1]
+        return forms[0] if self._locale.plural_form(abs(n)) == "one" else forms[min(1, len(forms) - 1)]
+
+    def __call__(self, key: str, /, n: int | None = None, **params: Any) -> str:
+        """The template of ``key`` filled with ``params`` (and ``n``); a :class:`Word` parameter is said too."""
+        values = {name: self.say(value) for name, value in params.items()}
+        if n is not None:
+            values["n"] = n
+        template = self.template(key, n)
+        try:
+            return template.format_map(values)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def say(self, value: Any) -> Any:
+        """A parameter as words: a :class:`Word` in this language, an error rendered, a list joined; others as
+        they are."""
+        from dreizehn.core.errors import DreizehnError
+
+        if isinstance(value, Word):
+            return self(value.key, n=value.n)
+        if isinstance(value, DreizehnError):
+            return self.error(value)
+        if isinstance(value, list | tuple) and all(isinstance(v, Word) for v in value):
+            return self.join([self(v.key, n=v.n) for v in value])
+        return value
+
+    def join(self, items: Sequence[str]) -> str:
+        """``a, b and c`` in this language."""
+        if not items:
+            return ""
+        if len(items) == 1:
+            return items[0]
+        return self("list.and", head=", ".join(items[:-1]), last=items[-1])
+
+    def error(self, err: Any) -> str:
+        """An error of the package in this language, with its rule: ``… (K10)``."""
+        text = self(err.code, **err.params)
+        return self("error.with_rule", message=text, rule=err.rule) if err.rule else text
+
+    def names(self, names: Sequence[str], seats: Sequence[int]) -> str:
+        """The names of ``seats`` joined: ``Anna and Ben``."""
+        return self.join([names[s] if 0 <= s < len(names) else self("seat.name", seat=s + 1) for s in seats])
+
+    def catalogue(self) -> dict[str, Any]:
+        """Every template of this language (English where it lacks one), for a client that renders on its own:
+        key -> template, or a list of plural forms."""
+        merged = {**self._english, **self._templates}
+        return {key: forms[0] if len(forms) == 1 else list(forms) for key, forms in sorted(merged.items())}
+
+
+@functools.cache
+def words(lang: str) -> Words:
+    """The :class:`Words` of a language (made once)."""
+    return Words(lang)
+
+
+def pick_language(asked: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``asked`` if given, else the locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else
+    English.
+
+    >>> pick_language(None, {"LANG": "de_DE.UTF-8"}), pick_language("NL"), pick_language(None, {"LANG": "fr_FR"})
+    ('de', 'nl', 'en')
+    """
+    if asked:
+        lang = asked.strip().lower().replace("-", "_").split("_")[0]
+        if lang not in LANGUAGES:
+            from dreizehn.core.errors import InvalidOptionError
+
+            raise InvalidOptionError("words.language", lang=asked, languages=", ".join(LANGUAGES))
+        return lang
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        lang = value.split(".")[0].split("_")[0].lower()
+        if lang in LANGUAGES:
+            return lang
+    return "en"

@@ -1,0 +1,61 @@
+"""What the package says: actions, events, scoring explanations and views in words, in any language.
+
+Every interface (the terminal, the server for the browser, ``dreizehn replay``) says things through these functions,
+never through sentences of its own; each game says its own actions and cards (the ``say_*`` methods of its
+:class:`~dreizehn.core.game.Game`), and the words every game shares (a stage scored, the game over) are said here.
+
+>>> import dreizehn
+>>> from dreizehn.words import words
+>>> state = dreizehn.new_game("knizia13", players=3, seed=5)
+>>> events = state.apply_with_events("B7")
+>>> say_event(state.game, words("en"), events[0], ["Anna", "Ben", "Cleo"])
+'Ben puts the blue 7 on the blue target (sum 7).'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dreizehn.core.events import Event
+from dreizehn.core.game import Game, player_name
+from dreizehn.words import Words
+
+
+def say_event(game: Game, words: Words, event: Event, names: Sequence[str]) -> str:
+    """One event (already filtered for its receiver) in words, as a sentence."""
+    text = _say(game, words, event, names)
+    return text[:1].upper() + text[1:]
+
+
+def _say(game: Game, words: Words, event: Event, names: Sequence[str]) -> str:
+    params = game.event_words(words, event, names)
+    key = event.key
+    if key == "stage.scored":
+        params["stage_name"] = words(f"{game.id}.stage", n=1)
+        params["stage"] = int(event.params["stage"]) + 1
+        params["scores"] = words.join([
+            words("score.of", player=player_name(words, names, seat), points=points)
+            for seat, points in enumerate(event.params["scores"])
+        ])
+    elif key == "stage.dealt":
+        params["stage_name"] = words(f"{game.id}.stage", n=1)
+        params["stage"] = int(event.params["stage"]) + 1
+        params["player"] = player_name(words, names, int(event.params["first"]))
+        if "hand" in event.params:
+            params["cards"] = words.join([game.say_card(words, game.card_type.parse(c)) for c in event.params["hand"]])
+            key = "stage.dealt.hand"
+    elif key == "game.over":
+        winners = list(event.params["winners"])
+        params["names"] = words.names(names, winners) if names else ""
+        return words("game.over", n=len(winners), names=params["names"])
+    return words(key, n=params.get("n"), **params)
+
+
+def say_events(game: Game, words: Words, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """Each event in words, in order."""
+    return [say_event(game, words, event, names) for event in events]
+
+
+def say_explanation(game: Game, words: Words, explanation: dict[str, object], names: Sequence[str]) -> list[str]:
+    """A stage's scoring explanation in words."""
+    return game.say_explanation(words, explanation, names)

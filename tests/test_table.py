@@ -1,0 +1,135 @@
+"""The table (issue 12 item 1): the one turn loop, for people and bots, sync and async, resumable from a record."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+import dreizehn
+from dreizehn.bots.base import make_bot
+from dreizehn.bots.levels import BY_GAME, LEVEL_NAMES
+from dreizehn.core.errors import GameOverError
+from dreizehn.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
+
+GAMES = dreizehn.game_ids()
+
+
+def _players(game_id: str) -> int:
+    return dreizehn.game_class(game_id).min_players
+
+
+def _options(game_id: str) -> dict[str, object]:
+    return {"stock_out": "end-round"} if game_id == "three-thirteen" else {}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bots_play_the_same_game_as_a_plain_loop(game_id: str) -> None:
+    """A table of bots plays exactly the game a loop over the engine plays with the same bots and generators."""
+    game = dreizehn.load_game(game_id, _players(game_id), _options(game_id))
+    specs = ["heuristic", "random", "heuristic:blunder=0.3"][: game.players] + ["random"] * (game.players - 3)
+    table = Table.create(game, [Seat(s, bot=s) for s in specs], seed=11, events=False)
+    updates = table.play_bots()
+    assert table.is_over and [u.version for u in updates] == list(range(1, len(updates) + 1))
+
+    state = game.new_state(11)
+    bots = [make_bot(spec, game) for spec in specs]
+    rngs = [random.Random(f"11:bot:{seat}") for seat in range(game.players)]
+    while not state.is_over:
+        seat = state.current_player
+        state.apply(bots[seat].act(state.view(seat), rngs[seat]))
+    assert table.state.history == state.history and table.state.stage_scores == state.stage_scores
+    assert sum(table.times.moves) == len(state.history)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_refusals_name_the_problem_and_change_nothing(game_id: str) -> None:
+    players = _players(game_id)
+    seats = [Seat("Anna"), *[Seat(f"bot {i}", bot="random") for i in range(1, players)]]
+    table = Table.create(game_id, seats, seed=4, options=_options(game_id))
+    table.play_bots()
+    assert table.waiting_for_person and table.current_player == 0
+    version, view = table.version, table.view(0)
+    legal = view.legal_actions[0]
+    with pytest.raises(StaleVersionError) as stale:
+        table.submit(0, legal, version=version - 1 if version else version + 1)
+    assert stale.value.current == version
+    with pytest.raises(NotYourTurnError) as other:
+        table.submit(1, legal)
+    assert other.value.rule == table.game.turn_rule != ""
+    with pytest.raises(dreizehn.DreizehnError) as illegal:
+        table.submit(0, next(a for a in range(table.game.num_actions) if a not in view.legal_actions))
+    assert illegal.value.rule or isinstance(illegal.value, dreizehn.InvalidActionError)
+    assert table.version == version and table.view(0) == view
+    update = table.submit(0, legal, version=version)
+    assert update.version == version + 1 and update.seat == 0 and update.action == table.game.action_to_text(legal)
+
+
+def test_a_bot_seat_refuses_a_person_and_a_person_seat_has_no_bot() -> None:
+    table = Table.create("knizia13", [Seat("bot", bot="random"), Seat("Anna"), Seat("Ben")], seed=1)
+    assert table.current_player == 1 and table.waiting_for_person
+    with pytest.raises(NotYourTurnError):
+        table.decide()
+    table.submit(1, table.view(1).legal_actions[0])
+    table.submit(2, table.view(2).legal_actions[0])
+    with pytest.raises(NotYourTurnError, match="a bot plays seat 0"):
+        table.submit(0, table.view(0).legal_actions[0])
+
+
+def test_listeners_hear_every_update_in_order_and_the_game_ends() -> None:
+    heard: list[Update] = []
+    table = Table.create("holzwurm", [Seat("a", bot="heuristic"), Seat("b", bot="random")], seed=2,
+                         options={"games": 1})
+    table.listen(heard.append)
+    table.play_bots()
+    assert [u.version for u in heard] == list(range(1, table.version + 1))
+    assert heard[-1].events[-1].key == "game.over"
+    with pytest.raises(GameOverError):
+        table.submit(0, 0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_resume_from_a_record_goes_on_as_the_game_would_have(game_id: str) -> None:
+    players = _players(game_id)
+    seats = [Seat(f"s{i}", bot="random") for i in range(players)]
+    whole = Table.create(game_id, seats, seed=9, options=_options(game_id), events=False)
+    whole.play_bots()
+    half = Table.create(game_id, seats, seed=9, options=_options(game_id), events=False)
+    for _ in range(whole.version // 2):
+        half.step()
+    record = half.record()
+    resumed = Table.resume(record, seats, seed=9, events=False)
+    assert resumed.version == half.version and resumed.names() == [s.name for s in seats]
+    # The bots' generators start afresh on resume, so the people's moves are replayed from the whole game.
+    while not resumed.is_over:
+        resumed.apply_bot(whole.state.history[resumed.version][1])
+    assert resumed.state.history == whole.state.history
+    assert resumed.state.shuffles == whole.state.shuffles and resumed.state.totals == whole.state.totals
+
+
+@pytest.mark.parametrize("pool", ["threads", "processes"])
+def test_async_play_runs_bots_in_an_executor_and_plays_the_same_game(pool: str) -> None:
+    seats = [Seat("a", bot="heuristic"), Seat("b", bot="random"), Seat("c", bot="ismcts:iterations=20")]
+    sync = Table.create("knizia13", seats, seed=5, events=False)
+    sync.play_bots()
+
+    async def play() -> Table:
+        table = Table.create("knizia13", seats, seed=5)
+        executor = ThreadPoolExecutor(2) if pool == "threads" else ProcessPoolExecutor(2)
+        with executor:
+            await table.play_bots_async(executor)
+        return table
+
+    table = asyncio.run(play())
+    assert table.state.history == sync.state.history
+
+
+def test_levels_name_a_bot_for_every_game() -> None:
+    for game_id in GAMES:
+        assert set(BY_GAME[game_id]) == set(LEVEL_NAMES)
+        game = dreizehn.load_game(game_id, _players(game_id))
+        for level in LEVEL_NAMES:
+            table = Table(game, tuple(Seat(level, bot=level) for _ in range(game.players)), 0, game.new_state(0))
+            assert table._bots[0].spec == BY_GAME[game_id][level]

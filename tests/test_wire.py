@@ -1,0 +1,107 @@
+"""The view on the wire (issue 12 item 3): every view and event of random games of every game and player count is
+valid under its game's published schema, round-trips to the same view, and a spectator's view holds public
+information only."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import jsonschema
+import pytest
+
+import dreizehn
+from dreizehn.core.events import Event
+from dreizehn.wire import WireError, event_schema, from_wire, schema, to_wire
+
+CASES = [(game_id, players) for game_id in dreizehn.game_ids()
+         for players in range(dreizehn.game_class(game_id).min_players, dreizehn.game_class(game_id).max_players + 1)]
+GAMES = {"knizia13": (8, 100), "holzwurm": (12, 150), "three-thirteen": (2, 25)}
+"""Random games per player count: (make test, make test-long)."""
+
+
+def _validators(game_id: str) -> tuple[Any, dict[str, Any]]:
+    """The view validator, and one validator per event key, each a branch of the published event schema."""
+    view_schema = schema(game_id)
+    jsonschema.Draft202012Validator.check_schema(view_schema)
+    branches = view_schema["$defs"]["event"]["oneOf"]
+    per_key = {b["properties"]["key"]["const"]: jsonschema.Draft202012Validator(b) for b in branches}
+    return jsonschema.Draft202012Validator(view_schema), per_key
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_views_and_events_follow_the_schema(game_id: str, players: int, scale: Callable[[int, int], int]) -> None:
+    views, events = _validators(game_id)
+    game = dreizehn.load_game(game_id, players)
+    rng = random.Random(players)
+    receivers: list[int | None] = [*range(players), None]
+    for _ in range(scale(*GAMES[game_id])):
+        state = game.new_state(rng.getrandbits(32))
+        steps = 0
+        while not state.is_over:
+            if steps % 29 == 0:
+                for seat in receivers:
+                    view = state.spectator_view() if seat is None else state.view(seat)
+                    doc = json.loads(json.dumps(to_wire(view)))
+                    views.validate(doc)
+                    assert from_wire(doc) == view
+            legal = state.legal_actions()
+            eager = [a for a in legal if a in game.eager_actions]
+            for event in state.apply_with_events(rng.choice(eager or legal)):
+                sent = {json.dumps(event.for_seat(seat).to_json(), sort_keys=True) for seat in receivers}
+                sent.add(json.dumps(event.to_json()))  # a finished game's replay sends the private parts too
+                for text in sent:
+                    events[event.key].validate(json.loads(text))
+            steps += 1
+            assert steps < 200_000, "a random game did not end"
+        views.validate(to_wire(state.view(0)))
+
+
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
+def test_a_spectator_sees_nothing_hidden(game_id: str) -> None:
+    """Dealing anew what any one seat cannot see never changes the spectator's view, which has no hand and no
+    legal actions."""
+    game = dreizehn.load_game(game_id, dreizehn.game_class(game_id).max_players)
+    rng = random.Random(7)
+    state = game.new_state(3)
+    for step in range(400):
+        if state.is_over:
+            break
+        if step % 5 == 0:
+            public = state.spectator_view()
+            assert public.seat == -1 and not public.legal_actions and not public.hand  # type: ignore[attr-defined]
+            for seat in range(game.players):
+                assert state.resample_hidden(seat, rng).spectator_view() == public
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_wire_documents_name_their_fields_and_refuse_wrong_ones() -> None:
+    state = dreizehn.new_game("holzwurm", players=3, seed=2)
+    state.apply(state.legal_actions()[0])
+    doc = to_wire(state.view(1))
+    assert doc["rows"][0] == {"colour": doc["rows"][0]["colour"], "cards": doc["rows"][0]["cards"]}
+    assert doc["history"] == [{"seat": 0, "action": state.game.action_to_text(state.history[0][1])}]
+    assert doc["seat"] == 1 and to_wire(state.spectator_view())["seat"] is None
+    for field, value in (("hand", ["Z9"]), ("hand", "Y1"), ("removed", True), ("version", 5), ("wire", 2)):
+        with pytest.raises(WireError):
+            from_wire({**doc, field: value})
+    missing = dict(doc)
+    del missing["fate"]
+    with pytest.raises(WireError, match="fate"):
+        from_wire(missing)
+    legal = to_wire(state.view(1))["legal_actions"]
+    with pytest.raises(WireError):
+        from_wire({**doc, "legal_actions": [{"index": legal[0]["index"], "text": legal[1]["text"]}]})
+
+
+def test_an_event_off_its_schema_is_refused() -> None:
+    events = jsonschema.Draft202012Validator(event_schema("knizia13"))
+    good = Event("knizia13.played", {"seat": 0, "card": "B5", "target": "blue", "sum": 5, "took": []})
+    events.validate(good.to_json())
+    for bad in ({**good.params, "card": "X5"}, {**good.params, "target": "red"}, {"seat": 0}):
+        with pytest.raises(jsonschema.ValidationError):
+            events.validate(Event("knizia13.played", bad).to_json())
+    with pytest.raises(jsonschema.ValidationError):
+        events.validate({"key": "knizia13.unknown", "params": {}})

@@ -1,0 +1,71 @@
+"""Words in three languages (issue 12 item 4): every catalogue complete, every template well formed, every key the
+package uses present."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+import dreizehn
+from dreizehn.words import LANGUAGES, LOCALE_DIR, SHARED, Words, domains, pick_language, words
+
+
+def _fields(template: str) -> set[str]:
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _read(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
+    path = LOCALE_DIR / lang / f"{domain}.po"
+    with path.open("rb") as handle:
+        catalogue = read_po(handle, locale=lang)
+    out = {}
+    for message in catalogue:
+        if message.id:
+            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            forms = tuple(message.string) if isinstance(message.string, tuple) else (message.string,)
+            out[key] = forms
+    return out
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_every_language_has_every_key_with_the_same_placeholders(domain: str) -> None:
+    english = _read("en", domain)
+    assert english, f"the {domain} catalogue is empty"
+    for lang in LANGUAGES:
+        assert (LOCALE_DIR / lang / f"{domain}.po").exists(), f"{lang}/{domain}.po is missing"
+        other = _read(lang, domain)
+        assert set(other) == set(english), (
+            f"{lang}/{domain}.po: missing {sorted(set(english) - set(other))[:8]}, "
+            f"extra {sorted(set(other) - set(english))[:8]}"
+        )
+        for key, forms in english.items():
+            theirs = other[key]
+            assert len(theirs) == len(forms), f"{lang}: {key!r} has {len(theirs)} forms, English {len(forms)}"
+            for form in theirs:
+                assert form.strip(), f"{lang}: {key!r} is empty"
+                assert _fields(form) <= _fields(" ".join(forms)) | {"n"}, f"{lang}: {key!r} names unknown fields"
+            assert _fields(" ".join(theirs)) == _fields(" ".join(forms)), f"{lang}: {key!r}'s fields differ"
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_a_games_keys_start_with_its_id(domain: str) -> None:
+    if domain == SHARED:
+        assert not any(key.startswith(tuple(f"{g}." for g in dreizehn.game_ids())) for key in _read("en", domain))
+        return
+    assert all(key.startswith(f"{domain}.") for key in _read("en", domain))
+
+
+def test_language_choice() -> None:
+    assert pick_language("de-DE") == "de"
+    assert pick_language(None, {"LC_ALL": "nl_NL.UTF-8", "LANG": "de_DE"}) == "nl"
+    with pytest.raises(dreizehn.InvalidOptionError) as refused:
+        Words("fr")
+    assert "fr" in str(refused.value)
+    assert words("de").error(refused.value).startswith("Es gibt keine Sprache")
+
+
+def test_the_locale_folder_holds_the_languages_only() -> None:
+    assert sorted(p.name for p in Path(LOCALE_DIR).iterdir() if p.is_dir()) == sorted(LANGUAGES)
