@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run test test-long warm lint bench clean
+.PHONY: run test test-long warm lint bench bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research,server]'
 	@touch $(STAMP)
 
 ## Play and print one demonstration game between bots (GAME=knizia13|three-thirteen|holzwurm).
@@ -37,6 +37,10 @@ lint: $(STAMP)
 ## Print the speed tables (games/s, actions/s, meld-solver hands/s).
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+## Load on the game server: 200 tables of 4 seats over websockets (ARGS="--flat-out", see --help).
+bench-server: $(STAMP)
+	$(PY) benchmarks/bench_server.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build src/*.egg-info

@@ -17,6 +17,7 @@ import dreizehn
 from benchmarks.bench_envs import envs_table
 from benchmarks.bench_ismcts import speed_table
 from benchmarks.bench_melds import bench_melds
+from benchmarks.hint_calibration import hint_times
 
 
 def bench_games(game_id: str, players: int, seconds: float, **options: object) -> tuple[float, float]:
@@ -78,6 +79,10 @@ def main() -> None:
     print("Bots: heuristic time per move (200 positions a row)")
     for game_id, players, mean, worst in heuristic_times():
         print(f"{game_id:<16}{players:>8}  mean {mean * 1e6:8.0f} µs   worst {worst * 1e6:8.0f} µs")
+    print()
+    print("Hints: seconds per hint of 100 playouts (4 positions of a game between heuristic bots a row)")
+    for game_id, players, mean, worst in hint_times():
+        print(f"{game_id:<16}{players:>8}  mean {mean:6.2f} s   worst {worst:6.2f} s", flush=True)
     print()
     table = envs_table(args.seconds)
     if table is None:

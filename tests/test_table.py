@@ -22,7 +22,7 @@ def _players(game_id: str) -> int:
 
 
 def _options(game_id: str) -> dict[str, object]:
-    return {"stock_out": "end-round"} if game_id == "three-thirteen" else {}
+    return dreizehn.game_class(game_id).quick_options
 
 
 @pytest.mark.parametrize("game_id", GAMES)

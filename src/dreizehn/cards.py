@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar, Self
 
 from dreizehn.core.errors import InvalidActionError
+from dreizehn.words import Word
 
 
 class Token(int):
@@ -29,9 +30,13 @@ class Token(int):
     _by_text: ClassVar[dict[str, int]] = {}
     _instances: ClassVar[tuple[Token, ...]] = ()
     _noun: ClassVar[str] = "token"
+    _noun_key: ClassVar[str] = ""
 
     @classmethod
-    def _define(cls, texts: Iterable[str], aliases: Mapping[str, str] | None = None, noun: str = "") -> None:
+    def _define(cls, texts: Iterable[str], aliases: Mapping[str, str] | None = None, noun: str = "",
+                noun_key: str = "") -> None:
+        """Define the instances by their texts. ``noun`` names one in English in refusals ("card of 13");
+        ``noun_key``, if given, is the catalogue key that names it in every language (``"knizia13.noun.card"``)."""
         cls._texts = tuple(texts)
         cls._instances = tuple(int.__new__(cls, i) for i in range(len(cls._texts)))
         by_text = {text.upper(): i for i, text in enumerate(cls._texts)}
@@ -40,13 +45,24 @@ class Token(int):
         cls._by_text = by_text
         if noun:
             cls._noun = noun
+        if noun_key:
+            cls._noun_key = noun_key
+
+    @classmethod
+    def _noun_word(cls) -> Word | str:
+        """What one instance is called in a refusal: the catalogue word if the type has one, else the English noun."""
+        return Word(cls._noun_key) if cls._noun_key else cls._noun
 
     @classmethod
     def of(cls, index: int) -> Self:
         """The instance with this index (raises :class:`InvalidActionError` if out of range)."""
-        if 0 <= index < len(cls._instances):
-            return cls._instances[index]  # type: ignore[return-value]
-        raise InvalidActionError(f"{index} is not a {cls._noun} number (0 to {len(cls._instances) - 1})")
+        try:
+            if 0 <= index < len(cls._instances):
+                return cls._instances[index]  # type: ignore[return-value]
+        except TypeError:  # not a number at all
+            pass
+        raise InvalidActionError("token.not_number", rule="A5", index=index, noun=cls._noun_word(),
+                                 last=len(cls._instances) - 1)
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -54,7 +70,8 @@ class Token(int):
         key = " ".join(str(text).split()).upper()
         index = cls._by_text.get(key)
         if index is None:
-            raise InvalidActionError(f"{text!r} is not a {cls._noun} (for example {cls._texts[0]!r})")
+            raise InvalidActionError("token.unknown", rule="A5", text=text, noun=cls._noun_word(),
+                                     example=cls._texts[0])
         return cls._instances[index]  # type: ignore[return-value]
 
     @classmethod

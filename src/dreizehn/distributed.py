@@ -27,14 +27,12 @@ from typing import Any
 from dreizehn.core.record import dumps
 from dreizehn.sim import BackendError, GameResult, _Job, played, record_file, split
 
-MISSING = "the ray backend needs the research extra: pip install 'dreizehn[research]'"
-
 
 def _ray() -> ModuleType:
     try:
         import ray
     except ImportError:
-        raise BackendError(MISSING) from None
+        raise BackendError("backend.missing", rule="C4") from None
     return ray
 
 
@@ -48,13 +46,14 @@ def connect(address: str | None = None) -> None:
     if ray.is_initialized():
         current = ray.get_runtime_context().gcs_address
         if address is not None and address != "auto" and "://" not in address and address != current:
-            raise BackendError(f"this process is already connected to the Ray cluster at {current}, not {address}")
+            raise BackendError("backend.other_cluster", rule="C4", current=current, address=address)
         return
     try:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
     except ConnectionError as err:
-        where = f"at {address}" if address else "on this machine"
-        raise BackendError(f"cannot connect to a Ray cluster {where}: {err}") from None
+        if address:
+            raise BackendError("backend.unreachable_at", rule="C4", address=address, reason=str(err)) from None
+        raise BackendError("backend.unreachable", rule="C4", reason=str(err)) from None
 
 
 def cluster_cpus() -> int:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
-from dreizehn.core.errors import DreizehnError
+from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.sim.BackendError
+from dreizehn.core.errors import SimulationError, UsageError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import save as save_record
 from dreizehn.core.registry import load_game
@@ -31,10 +32,6 @@ from dreizehn.table import Seat, Table
 
 BACKENDS = ("processes", "ray")
 """Where :func:`run_games` plays: on local processes (the default) or as tasks on a Ray cluster."""
-
-
-class BackendError(DreizehnError):
-    """A backend that does not exist, cannot be used here, or an option that does not fit it."""
 
 
 @dataclass(frozen=True)
@@ -131,9 +128,9 @@ def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
     ('heuristic', 'ismcts', 'heuristic', 'heuristic')
     """
     if not bots:
-        raise ValueError("name at least one bot")
+        raise SimulationError("sim.no_bots", rule="C2")
     if len(bots) > players:
-        raise ValueError(f"{len(bots)} bots named for {players} seats")
+        raise SimulationError("sim.too_many_bots", rule="C2", bots=len(bots), players=players)
     filled = list(bots) + [bots[-1]] * (players - len(bots))
     shift = index % players
     return tuple(filled[-shift:] + filled[:-shift]) if shift else tuple(filled)
@@ -209,12 +206,12 @@ def check_backend(backend: str, address: str | None = None) -> None:
     >>> check_backend("threads")
     Traceback (most recent call last):
     ...
-    dreizehn.sim.BackendError: unknown backend 'threads'; choose 'processes' or 'ray'
+    dreizehn.core.errors.BackendError: unknown backend 'threads'; choose 'processes' or 'ray' (C4)
     """
     if backend not in BACKENDS:
-        raise BackendError(f"unknown backend {backend!r}; choose {' or '.join(map(repr, BACKENDS))}")
+        raise BackendError("backend.unknown", rule="C4", backend=backend, first=BACKENDS[0], second=BACKENDS[1])
     if address is not None and backend != "ray":
-        raise BackendError(f"an address ({address}) names a Ray cluster; give it together with the ray backend")
+        raise BackendError("backend.address", rule="C4", address=address)
 
 
 def default_jobs() -> int:
@@ -251,7 +248,11 @@ def run_games(
         for spec in dict.fromkeys(seats):
             make_bot(level_spec(spec, game_id), game)
     if records is not None:
-        Path(records).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(records).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError("cli.cannot_create", rule="C5", path=str(records), reason=str(err.strerror or err)) \
+                from None
     tasks = list(enumerate(plan, start))
     if backend == "ray":
         from dreizehn.distributed import run_on_ray
@@ -309,7 +310,7 @@ def pairings(bots: Sequence[str], players: int, games: int) -> Iterator[tuple[st
     """
     distinct = list(dict.fromkeys(bots))
     if len(distinct) < 2:
-        raise ValueError("a tournament needs at least two different bots")
+        raise SimulationError("sim.two_bots", rule="C3")
     pairs = [(a, b) for i, a in enumerate(distinct) for b in distinct[i + 1 :]]
     produced = 0
     rotation = 0

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from dreizehn.core.errors import SimulationError
+
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 
@@ -24,7 +26,7 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
     if games <= 0:
         return (0.0, 1.0)
     if not 0 <= wins <= games:
-        raise ValueError(f"{wins} wins out of {games} games is impossible")
+        raise SimulationError("stats.wins", rule="C6", wins=wins, games=games)
     p = wins / games
     z2 = z * z
     centre = (p + z2 / (2 * games)) / (1 + z2 / games)

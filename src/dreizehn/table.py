@@ -76,10 +76,12 @@ class NotYourTurnError(IllegalActionError):
 
 
 class StaleVersionError(DreizehnError):
-    """An action chosen in an earlier version of the game than the table's: it is refused, and the sender resyncs."""
+    """An action chosen in an earlier version of the game than the table's: it is refused, and the sender resyncs
+    (W6). ``given`` is the version the action was chosen in, ``current`` the table's."""
 
-    def __init__(self, message: str, *, given: int, current: int) -> None:
-        super().__init__(message)
+    def __init__(self, code: str = "table.stale", /, *, given: int, current: int, rule: str | None = "W6",
+                 **params: Any) -> None:
+        super().__init__(code, rule=rule, given=given, current=current, **params)
         self.given = given
         self.current = current
 
@@ -124,6 +126,9 @@ class Table:
     seed: int
     _state: State
     events: bool = True
+    given_bots: Mapping[int, Bot] | None = None
+    """Bots already made, by seat (an environment's opponents); the other bot seats' bots are made from their
+    specifications."""
     times: MoveTimes = field(init=False)
     _bots: dict[int, Bot] = field(init=False, default_factory=dict)
     _rngs: dict[int, random.Random] = field(init=False, default_factory=dict)
@@ -131,12 +136,13 @@ class Table:
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.players:
-            raise InvalidOptionError(f"{len(self.seats)} seats given for {self.game.players} players",
-                                     rule=self.game.player_rule)
+            raise InvalidOptionError("table.seats", rule=self.game.player_rule, seats=len(self.seats),
+                                     players=self.game.players)
         self.times = MoveTimes.zero(self.game.players)
+        given = self.given_bots or {}
         for seat, who in enumerate(self.seats):
             if who.bot is not None:
-                self._bots[seat] = make_bot(level_spec(who.bot, self.game.id), self.game)
+                self._bots[seat] = given.get(seat) or make_bot(level_spec(who.bot, self.game.id), self.game)
                 self._rngs[seat] = bot_rng(self.seed, seat)
 
     # -- making tables ------------------------------------------------------------------------------------------
@@ -223,17 +229,24 @@ class Table:
         """A person's action for ``seat``; ``version`` is the version it was chosen in (checked when given).
         Refusals raise a :class:`DreizehnError` naming the rule and change nothing."""
         if self.is_over:
-            raise GameOverError("the game is over: no more actions")
+            raise GameOverError("action.game_over", rule="A6")
         if version is not None and version != self.version:
-            raise StaleVersionError(
-                f"the action was chosen in version {version} of the game, which is now at version {self.version}",
-                given=version, current=self.version,
-            )
+            raise StaleVersionError("table.stale", rule="W6", given=version, current=self.version)
         if seat != self.current_player:
-            raise NotYourTurnError(f"it is seat {self.current_player}'s turn, not seat {seat}'s",
-                                   rule=self.game.turn_rule)
+            raise NotYourTurnError("table.not_your_turn", rule=self.game.turn_rule, current=self.current_player,
+                                   seat=seat)
         if self.seats[seat].is_bot:
-            raise NotYourTurnError(f"a bot plays seat {seat}", rule=self.game.turn_rule)
+            raise NotYourTurnError("table.bot_seat", rule=self.game.turn_rule, seat=seat)
+        return self._apply(seat, action)
+
+    def apply_as(self, seat: int, action: int | str) -> Update:
+        """Apply an action for ``seat``, which must be to move, whoever plays it (an action stored by another
+        server process, or a stand-in's move when a person's clock ran out)."""
+        if self.is_over:
+            raise GameOverError("action.game_over", rule="A6")
+        if seat != self.current_player:
+            raise NotYourTurnError("table.not_your_turn", rule=self.game.turn_rule, current=self.current_player,
+                                   seat=seat)
         return self._apply(seat, action)
 
     def decide(self) -> int:
@@ -241,7 +254,7 @@ class Table:
         seat = self.current_player
         bot = self._bots.get(seat)
         if bot is None:
-            raise NotYourTurnError(f"seat {seat} is a person's: no bot decides for it", rule=self.game.turn_rule)
+            raise NotYourTurnError("table.person_seat", rule=self.game.turn_rule, seat=seat)
         start = time.perf_counter()
         action = bot.act(self._state.view(seat), self._rngs[seat])
         self.times.add(seat, time.perf_counter() - start)
@@ -262,6 +275,38 @@ class Table:
             updates.append(self.step())
         return updates
 
+    def bot_request(self) -> BotRequest:
+        """What a worker needs to decide for the bot to move (:func:`decide_in_worker`); apply its answer with
+        :meth:`apply_bot_answer`."""
+        seat = self.current_player
+        bot = self._bots.get(seat)
+        if bot is None:
+            raise NotYourTurnError("table.person_seat", rule=self.game.turn_rule, seat=seat)
+        return BotRequest(bot.spec, self.game.id, self.game.players, dict(self.game.options),
+                          self._state.view(seat), self._rngs[seat])
+
+    def apply_bot_answer(self, request: BotRequest, action: int, rng: random.Random, seconds: float) -> Update | None:
+        """Apply a worker's answer to ``request``, unless the table moved on meanwhile (then ``None``)."""
+        if self.version != len(request.view.history) or self.is_over:
+            return None
+        seat = self.current_player
+        self.times.add(seat, seconds)
+        self._rngs[seat] = rng
+        return self.apply_bot(action)
+
+    def replace(self, seat: int, bot: str | None) -> None:
+        """Let a bot (a specification or level) play ``seat`` for a person who is away, or give the seat back to
+        the person (``bot`` ``None``)."""
+        who = self.seats[seat]
+        seats = list(self.seats)
+        seats[seat] = Seat(who.name, bot=bot)
+        self.seats = tuple(seats)
+        if bot is None:
+            self._bots.pop(seat, None)
+        else:
+            self._bots[seat] = make_bot(level_spec(bot, self.game.id), self.game)
+            self._rngs.setdefault(seat, bot_rng(self.seed, seat))
+
     async def play_bots_async(self, executor: Executor | None = None, pause: float = 0.0) -> list[Update]:
         """The same from asyncio: each decision runs in ``executor`` (the loop's default one if ``None``), after
         ``pause`` seconds, so people can follow."""
@@ -272,16 +317,12 @@ class Table:
                 await asyncio.sleep(pause)
                 if not self.bot_to_move:
                     break
-            seat = self.current_player
-            request = BotRequest(self._bots[seat].spec, self.game.id, self.game.players,
-                                 dict(self.game.options), self._state.view(seat), self._rngs[seat])
+            request = self.bot_request()
             start = time.perf_counter()
             action, rng = await loop.run_in_executor(executor, decide_in_worker, request)
-            self.times.add(seat, time.perf_counter() - start)
-            if self.version != len(request.view.history):  # the table moved on meanwhile (replaced seat, resync)
-                continue
-            self._rngs[seat] = rng
-            updates.append(self.apply_bot(action))
+            update = self.apply_bot_answer(request, action, rng, time.perf_counter() - start)
+            if update is not None:
+                updates.append(update)
         return updates
 
     def _apply(self, seat: int, action: int | str) -> Update:

@@ -33,13 +33,14 @@ from dreizehn.cards import Token
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, OptionSpec, View
 from dreizehn.core.registry import game_class
+from dreizehn.words import Word
 
 WIRE_VERSION = 1
 """The version of the document's layout; a client that reads another version refuses it."""
 
 
 class WireError(DreizehnError):
-    """A document that is not a view of the game it names."""
+    """A document that is not a view of the game it names (the rules W1 to W4 of docs/wire.md)."""
 
 
 @functools.cache
@@ -66,15 +67,16 @@ def _hints(view_cls: type[View]) -> dict[str, Any]:
 _SPECIAL = ("history", "legal_actions", "seat", "options")
 
 
-def to_wire(view: View, words: Callable[[int], str] | None = None) -> dict[str, Any]:
-    """The view as its JSON document; ``words(action)`` (if given) says each legal action in a language."""
-    game = game_class(view.game_id)
-    action_texts = game.action_type._texts
+def to_wire(view: View, words: Callable[[int], str] | None = None, *, history: bool = True) -> dict[str, Any]:
+    """The view as its JSON document; ``words(action)`` (if given) says each legal action in a language;
+    ``history=False`` leaves the history out (a client that follows the updates has it already)."""
+    action_texts = game_class(view.game_id).action_type._texts
     doc: dict[str, Any] = {"wire": WIRE_VERSION, "version": len(view.history)}
-    for name, hint in _hints(type(view)).items():
+    for name, encode in _encoders(type(view)):
         value = getattr(view, name)
         if name == "history":
-            doc[name] = [{"seat": seat, "action": action_texts[action]} for seat, action in value]
+            if history:
+                doc[name] = [{"seat": seat, "action": action_texts[action]} for seat, action in value]
         elif name == "legal_actions":
             doc[name] = [
                 {"index": int(a), "text": action_texts[a], **({"words": words(a)} if words else {})} for a in value
@@ -84,26 +86,50 @@ def to_wire(view: View, words: Callable[[int], str] | None = None) -> dict[str, 
         elif name == "options":
             doc[name] = dict(value)
         else:
-            doc[name] = _encode(value, hint)
+            doc[name] = encode(value)
     return doc
 
 
-def _encode(value: Any, hint: Any) -> Any:
-    if value is None:
-        return None
+Encoder = Callable[[Any], Any]
+_ENCODERS: dict[type[View], list[tuple[str, Encoder]]] = {}
+
+
+def _encoders(view_cls: type[View]) -> list[tuple[str, Encoder]]:
+    """Each field of a view class with the function that writes its values (made once per class: views are
+    written for every receiver of every action)."""
+    found = _ENCODERS.get(view_cls)
+    if found is None:
+        found = _ENCODERS[view_cls] = [(name, _encoder(hint)) for name, hint in _hints(view_cls).items()]
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return value
+
+
+def _encoder(hint: Any) -> Encoder:
+    """The function that writes values of type ``hint`` as JSON."""
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        inner = next(arg for arg in typing.get_args(hint) if arg is not type(None))
-        return _encode(value, inner)
+        inner = _encoder(next(arg for arg in typing.get_args(hint) if arg is not type(None)))
+        return lambda value: None if value is None else inner(value)
     if origin is tuple:
-        item = typing.get_args(hint)[0]
-        return [_encode(v, item) for v in value]
+        item_hint = typing.get_args(hint)[0]
+        if isinstance(item_hint, type) and issubclass(item_hint, Token):
+            texts = item_hint._texts
+            return lambda value: [texts[v] for v in value]
+        if item_hint is int or item_hint is bool or item_hint is str:
+            return list
+        item = _encoder(item_hint)
+        return lambda value: [item(v) for v in value]
     if isinstance(hint, type) and issubclass(hint, Token):
-        return hint._texts[value]
+        texts = hint._texts
+        return lambda value: texts[value]
     if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):  # a NamedTuple
         row_hints = _row_hints(hint)
-        return {name: _encode(getattr(value, name), row_hints[name]) for name in hint._fields}
-    return value
+        fields = [(name, _encoder(row_hints[name])) for name in hint._fields]
+        return lambda value: {name: encode(getattr(value, name)) for name, encode in fields}
+    return _plain
 
 
 @functools.cache
@@ -114,16 +140,19 @@ def _row_hints(row: type) -> dict[str, Any]:
 def from_wire(doc: Mapping[str, Any]) -> View:
     """The view a document holds (checked against the game's types; a wrong one raises :class:`WireError`)."""
     if not isinstance(doc, Mapping) or doc.get("wire") != WIRE_VERSION:
-        raise WireError(f"a view document has 'wire': {WIRE_VERSION}")
+        raise WireError("wire.version", rule="W1", version=WIRE_VERSION)
     game_id = doc.get("game_id")
     if not isinstance(game_id, str):
-        raise WireError("a view document names its game in 'game_id'")
-    game = game_class(game_id)
+        raise WireError("wire.game", rule="W1")
+    try:
+        game = game_class(game_id)
+    except DreizehnError as err:
+        raise WireError("wire.game_unknown", rule="W1", error=err) from None
     view_cls = view_class(game_id)
     hints = _hints(view_cls)
     missing = sorted(set(hints) - set(doc))
     if missing:
-        raise WireError(f"the view document has no field {missing[0]!r}")
+        raise WireError("wire.missing", rule="W2", name=missing[0])
     action_type = game.action_type
     values: dict[str, Any] = {}
     try:
@@ -136,7 +165,8 @@ def from_wire(doc: Mapping[str, Any]) -> View:
                 for entry in raw:
                     action = action_type.of(entry["index"])
                     if action.text != entry["text"]:
-                        raise WireError(f"legal action {entry['index']} is {action.text!r}, not {entry['text']!r}")
+                        raise WireError("wire.legal_text", rule="W3", index=entry["index"], text=action.text,
+                                        given=entry["text"])
                     actions.append(int(action))
                 values[name] = tuple(actions)
             elif name == "seat":
@@ -144,45 +174,42 @@ def from_wire(doc: Mapping[str, Any]) -> View:
             elif name == "options":
                 values[name] = dict(raw)
             else:
-                values[name] = _decode(raw, hint)
+                values[name] = _decode(raw, hint, name)
+    except WireError:
+        raise
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         if isinstance(err, DreizehnError):
-            raise WireError(f"field {name!r}: {err}") from None
-        raise WireError(f"field {name!r} is not of its type: {err!r}") from None
+            raise WireError("wire.field", rule="W2", name=name, error=err) from None
+        raise WireError("wire.field_type", rule="W2", name=name, error=repr(err)) from None
     if doc.get("version") != len(values["history"]):
-        raise WireError("'version' is the number of actions in 'history'")
+        raise WireError("wire.history_version", rule="W4")
     return view_cls(**values)
 
 
-def _decode(raw: Any, hint: Any) -> Any:
+def _decode(raw: Any, hint: Any, field: str) -> Any:
+    """The value of type ``hint`` that ``raw`` (of the document's field ``field``) holds; a wrong one is refused."""
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
         if raw is None:
             return None
         inner = next(arg for arg in typing.get_args(hint) if arg is not type(None))
-        return _decode(raw, inner)
+        return _decode(raw, inner, field)
     if origin is tuple:
         if not isinstance(raw, list):
-            raise TypeError(f"a list, not {raw!r}")
+            raise WireError("wire.type", rule="W2", name=field, kind=Word("wire.kind.list"), value=raw)
         item = typing.get_args(hint)[0]
-        return tuple(_decode(v, item) for v in raw)
+        return tuple(_decode(v, item, field) for v in raw)
     if isinstance(hint, type) and issubclass(hint, Token):
         return hint.parse(raw)
     if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
         row_hints = _row_hints(hint)
-        return hint(**{name: _decode(raw[name], row_hints[name]) for name in hint._fields})
-    if hint is bool:
-        if not isinstance(raw, bool):
-            raise TypeError(f"a boolean, not {raw!r}")
-        return raw
-    if hint is int:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise TypeError(f"a whole number, not {raw!r}")
-        return raw
-    if hint is str:
-        if not isinstance(raw, str):
-            raise TypeError(f"a string, not {raw!r}")
-        return raw
+        return hint(**{name: _decode(raw[name], row_hints[name], field) for name in hint._fields})
+    if hint is bool and not isinstance(raw, bool):
+        raise WireError("wire.type", rule="W2", name=field, kind=Word("wire.kind.bool"), value=raw)
+    if hint is int and (isinstance(raw, bool) or not isinstance(raw, int)):
+        raise WireError("wire.type", rule="W2", name=field, kind=Word("wire.kind.int"), value=raw)
+    if hint is str and not isinstance(raw, str):
+        raise WireError("wire.type", rule="W2", name=field, kind=Word("wire.kind.str"), value=raw)
     return raw
 
 
@@ -208,7 +235,7 @@ def schema(game_id: str) -> dict[str, Any]:
         "title": f"A view of {cls.title} ({game_id}), wire version {WIRE_VERSION}",
         "type": "object",
         "properties": properties,
-        "required": sorted(properties),
+        "required": sorted(set(properties) - {"history"}),
         "additionalProperties": False,
     }
 

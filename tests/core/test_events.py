@@ -43,7 +43,7 @@ def _visible(state: State, view: View) -> set[int]:
 
 def _random_games(game_id: str, players: int, count: int) -> Iterator[tuple[State, State, int, list[Event]]]:
     """(state before, state after, seat, events) for every action of ``count`` random games."""
-    game = dreizehn.load_game(game_id, players, {"stock_out": "end-round"} if game_id == "three-thirteen" else {})
+    game = dreizehn.load_game(game_id, players, dreizehn.game_class(game_id).quick_options)
     rng = random.Random(players)
     for _ in range(count):
         state = game.new_state(rng.getrandbits(32))

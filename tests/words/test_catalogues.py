@@ -21,12 +21,12 @@ def _read(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
     path = LOCALE_DIR / lang / f"{domain}.po"
     with path.open("rb") as handle:
         catalogue = read_po(handle, locale=lang)
-    out = {}
+    out: dict[str, tuple[str, ...]] = {}
     for message in catalogue:
         if message.id:
-            key = message.id[0] if isinstance(message.id, tuple) else message.id
-            forms = tuple(message.string) if isinstance(message.string, tuple) else (message.string,)
-            out[key] = forms
+            key = message.id[0] if isinstance(message.id, tuple | list) else message.id
+            strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+            out[str(key)] = tuple(str(form or "") for form in strings)
     return out
 
 

@@ -21,8 +21,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
-from dreizehn.core.errors import InvalidOptionError
+from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game, View
+from dreizehn.words import Word
 
 
 class Bot(ABC):
@@ -39,8 +40,8 @@ class Bot(ABC):
         self.game = game
         unknown = sorted(set(options) - set(self.option_defaults))
         if unknown:
-            known = ", ".join(self.option_defaults) or "none"
-            raise InvalidOptionError(f"bot {self.name!r} has no option {unknown[0]!r} (its options: {known})")
+            known = ", ".join(self.option_defaults) or Word("list.none")
+            raise BotSpecError("bot.option_unknown", rule="B3", bot=self.name, name=unknown[0], options=known)
         self.options: dict[str, float | int | str | None] = dict(self.option_defaults)
         for key, value in options.items():
             self.options[key] = _convert(self.name, key, value, self.option_defaults[key])
@@ -60,23 +61,25 @@ class Bot(ABC):
 
 
 def _convert(bot: str, key: str, value: object, default: object) -> float | int | str | None:
-    try:
-        if isinstance(default, bool):
-            raise TypeError
-        if isinstance(default, int):
-            number = float(str(value))
-            if number != int(number) or number < 0:
-                raise ValueError
-            return int(number)
-        if isinstance(default, float) or default is None:
-            number = float(str(value))
-            if not number >= 0:
-                raise ValueError
-            return number
+    """``value`` as the type of the option's default (text as typed is read); a bad one is refused (B4)."""
+    if isinstance(default, str):
         return str(value)
-    except (TypeError, ValueError):
-        kind = "a whole number" if isinstance(default, int) else "a number"
-        raise InvalidOptionError(f"bot option {bot}:{key} must be {kind} of 0 or more, not {value!r}") from None
+    whole = isinstance(default, int)
+    number = _number(value)
+    if number is not None and number >= 0 and not isinstance(default, bool) and (not whole or number.is_integer()):
+        return int(number) if whole else number
+    raise BotSpecError("bot.option_whole" if whole else "bot.option_number", rule="B4", bot=bot, key=key, value=value)
+
+
+def _number(value: object) -> float | None:
+    """``value`` as a finite or infinite float, or ``None`` if it is no number (NaN is none)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(str(value))
+    except ValueError:
+        return None
+    return None if number != number else number
 
 
 BotFactory = Callable[..., Bot]
@@ -107,15 +110,16 @@ def _load_builtin() -> None:
 
 
 def make_bot(spec: str, game: Game) -> Bot:
-    """The bot written ``spec`` (``name`` or ``name:key=value:...``) for ``game``; bad specs raise ``ValueError``."""
+    """The bot written ``spec`` (``name`` or ``name:key=value:...``) for ``game``; a bad spec raises a
+    :class:`~dreizehn.core.errors.BotSpecError` naming the rule (B1 to B4, docs/bots.md)."""
     _load_builtin()
     name, *parts = [p.strip() for p in str(spec).split(":")]
     if name not in _BOTS:
-        raise InvalidOptionError(f"there is no bot {name!r} (the bots are: {', '.join(bot_names())})")
+        raise BotSpecError("bot.unknown", rule="B2", name=name, bots=", ".join(bot_names()))
     options: dict[str, object] = {}
     for part in parts:
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise InvalidOptionError(f"a bot option is written key=value, not {part!r} (in {spec!r})")
+            raise BotSpecError("bot.option_pair", rule="B1", part=part, spec=spec)
         options[key.strip()] = value.strip()
     return _BOTS[name](game, **options)

@@ -24,6 +24,7 @@ from typing import ClassVar
 
 from dreizehn.bots.base import Bot, register_bot
 from dreizehn.bots.heuristics import HEURISTICS
+from dreizehn.core.errors import BotError
 from dreizehn.core.game import View
 
 
@@ -39,7 +40,7 @@ class HeuristicBot(Bot):
     def act(self, view: View, rng: random.Random) -> int:
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} is not to move")
+            raise BotError("bot.not_to_move", rule="B5", seat=view.seat)
         if len(legal) == 1:
             return legal[0]
         blunder = float(self.options["blunder"] or 0.0)
@@ -48,5 +49,5 @@ class HeuristicBot(Bot):
         try:
             heuristic = HEURISTICS[view.game_id]
         except KeyError:
-            raise ValueError(f"the heuristic bot does not know the game {view.game_id!r}") from None
+            raise BotError("bot.game", rule="B5", bot=self.name, game=view.game_id) from None
         return heuristic(view, rng)

@@ -87,7 +87,7 @@ from typing import ClassVar, TypeVar
 from dreizehn.bots.base import Bot, register_bot
 from dreizehn.bots.heuristics import RANKINGS, Ranking
 from dreizehn.bots.playouts import ESTIMATES, POLICIES, Estimate, Policy
-from dreizehn.core.errors import InvalidOptionError
+from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 
 DEFAULT_ITERATIONS: dict[str, int] = {"knizia13": 1000, "holzwurm": 800, "three-thirteen": 800}
@@ -187,7 +187,7 @@ class IsmctsBot(Bot):
         scale = opts["scale"]
         self.scale = DEFAULT_SCALE.get(gid, FALLBACK_SCALE) if scale is None else _real(scale)
         if not self.scale > 0:
-            raise InvalidOptionError(f"bot option ismcts:scale must be a number above 0, not {scale!r}")
+            raise BotSpecError("bot.option_scale", rule="B4", value=scale)
         self.estimate: Estimate | None = ESTIMATES.get(gid)
         self.cutoff = _whole(opts["cutoff"]) if self.estimate else 0
         self.eager = game.eager_actions
@@ -201,8 +201,7 @@ class IsmctsBot(Bot):
         elif prune.isdigit():
             self.prune = int(prune)
         else:
-            raise InvalidOptionError(f"bot option ismcts:prune must be auto or a whole number of 0 or more, not "
-                                     f"{opts['prune']!r}")
+            raise BotSpecError("bot.option_prune", rule="B4", value=opts["prune"])
         self.ranking: Ranking | None = RANKINGS.get(gid)
         self.last_stats: tuple[RootStat, ...] = ()
         """The root statistics of the latest search, in action order."""
@@ -212,9 +211,8 @@ class IsmctsBot(Bot):
     def _choice(self, key: str, choices: tuple[str, ...]) -> str:
         value = str(self.options[key]).lower()
         if value not in choices:
-            raise InvalidOptionError(
-                f"bot option ismcts:{key} must be one of {', '.join(choices)}, not {self.options[key]!r}"
-            )
+            raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key=key, choices=", ".join(choices),
+                               value=self.options[key])
         return value
 
     # -- the search -----------------------------------------------------------------------------------------------
@@ -222,7 +220,7 @@ class IsmctsBot(Bot):
     def act(self, view: View, rng: random.Random) -> int:
         legal = view.legal_actions
         if view.seat != view.current_player or not legal:
-            raise ValueError(f"seat {view.seat} is not to move")
+            raise BotError("bot.not_to_move", rule="B5", seat=view.seat)
         kept = self._kept(view)
         candidates = sorted(kept) if kept else searched(legal, self.eager)
         if len(candidates) == 1:

@@ -16,6 +16,7 @@ import random
 from typing import ClassVar
 
 from dreizehn.bots.base import Bot, register_bot
+from dreizehn.core.errors import BotError
 from dreizehn.core.game import View
 from dreizehn.core.registry import game_class
 
@@ -24,7 +25,7 @@ def random_action(view: View, rng: random.Random) -> int:
     """A legal action for the seat of ``view`` (which must be to move)."""
     legal = view.legal_actions
     if not legal:
-        raise ValueError(f"seat {view.seat} is not to move")
+        raise BotError("bot.not_to_move", rule="B5", seat=view.seat)
     eager = game_class(view.game_id).eager_actions
     if eager:
         finishing = [a for a in legal if a in eager]

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dreizehn.core.errors import DreizehnError
+from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
@@ -26,6 +26,8 @@ from dreizehn.sim import Run, check_backend, play, seating
 from dreizehn.sim import simulate as sim_simulate
 from dreizehn.sim import tournament as sim_tournament
 from dreizehn.stats import mean_sd
+from dreizehn.words import Words, pick_language, words
+from dreizehn.words.say import say_course
 
 app = typer.Typer(
     help="dreizehn: three card games built on the number 13 (knizia13, three-thirteen, holzwurm).",
@@ -52,9 +54,40 @@ def _text(value: object) -> str:
     return escape(str(value).encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
-def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {_text(message)}", highlight=False, soft_wrap=True)
+_language = {"lang": "en"}
+"""The language of the messages of this run (``--lang``, else the locale's)."""
+
+
+def _words() -> Words:
+    return words(_language["lang"])
+
+
+@app.callback()
+def _options(
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help="The language of the messages: en, de or"
+                                             " nl (default: the locale's, else English).")] = None,
+) -> None:
+    """dreizehn: three card games built on the number 13 (knizia13, three-thirteen, holzwurm)."""
+    _language["lang"] = "en"
+    try:
+        _language["lang"] = pick_language(lang)
+    except DreizehnError as err:
+        raise _fail(UsageError("words.language", rule="C7", **err.params)) from None
+
+
+def _fail(problem: str | Exception) -> typer.Exit:
+    """Print a refusal (a :class:`DreizehnError` said in the run's language, with its rule) and give the exit of
+    status 2 to raise."""
+    said = _words().error(problem) if isinstance(problem, DreizehnError) else str(problem)
+    errors.print(f"[bold red]{escape(_words()('cli.error'))}[/] {_text(said)}", highlight=False, soft_wrap=True)
     return typer.Exit(2)
+
+
+def _invalid_record(file: Path, err: DreizehnError) -> typer.Exit:
+    """Print the refusal of a record (exit status 1)."""
+    label = escape(_words()("cli.invalid_record"))
+    errors.print(f"[bold red]{label}[/] {_text(file)}: {_text(_words().error(err))}", highlight=False, soft_wrap=True)
+    return typer.Exit(1)
 
 
 def _parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -62,7 +95,7 @@ def _parse_options(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise _fail(f"an option is written NAME=VALUE, not {pair!r}")
+            raise _fail(UsageError("cli.option_pair", rule="C1", pair=pair))
         options[name.strip()] = value.strip()
     return options
 
@@ -71,7 +104,7 @@ def _load(game_id: str, players: int, pairs: list[str] | None) -> Game:
     try:
         return load_game(game_id, players, _parse_options(pairs))
     except DreizehnError as err:
-        raise _fail(str(err)) from None
+        raise _fail(err) from None
 
 
 @app.command()
@@ -129,8 +162,8 @@ JobsOption = Annotated[
 def _check_backend(backend: Backend, address: str | None) -> None:
     try:
         check_backend(backend.value, address)
-    except ValueError as err:
-        raise _fail(str(err)) from None
+    except DreizehnError as err:
+        raise _fail(err) from None
 
 
 def _progress() -> Progress:
@@ -144,7 +177,8 @@ def _prepare_dir(path: Path | None) -> None:
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise _fail(f"cannot create {path}: {err.strerror}") from None
+            raise _fail(UsageError("cli.cannot_create", rule="C5", path=str(path), reason=str(err.strerror))) \
+                from None
 
 
 @app.command()
@@ -175,7 +209,7 @@ def simulate(
                                records=records, progress=lambda k: progress.advance(task, k),
                                backend=backend.value, address=address)
     except (DreizehnError, ValueError) as err:
-        raise _fail(str(err)) from None
+        raise _fail(err) from None
     _print_run(run, game)
     if json_file is not None:
         json_file.write_text(json.dumps(run.to_json(), indent=1) + "\n")
@@ -234,7 +268,7 @@ def tournament(
                                     jobs=jobs, progress=lambda k: progress.advance(task, k),
                                     backend=backend.value, address=address)
     except (DreizehnError, ValueError) as err:
-        raise _fail(str(err)) from None
+        raise _fail(err) from None
     ratings = result.ratings()
     table = Table(title=f"{len(result.run.games)} games of {game_id}, {game.players} players: ratings",
                   title_justify="left")
@@ -272,16 +306,28 @@ def tournament(
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON, see docs/record-format.md).")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only check; print nothing but errors.")] = False,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help="Tell the course of the game in words, in"
+                                             " en, de or nl, stage by stage with the scoring explained.")] = None,
 ) -> None:
     """Check a record and print the game's course and scores; exit status 1 if the record is wrong."""
+    if lang is not None:
+        try:
+            _language["lang"] = pick_language(lang)
+        except DreizehnError as err:
+            raise _fail(err) from None
     try:
         state = load_record(file)
     except DreizehnError as err:
-        errors.print(f"[bold red]invalid record[/] {_text(file)}: {_text(err)}", highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
-    if not quiet:
+        raise _invalid_record(file, err) from None
+    if quiet:
+        return
+    if lang is None:
         print_course(state)
         console.print(f"[green]valid record[/]: {len(state.history)} actions replayed and every score checked.")
+        return
+    names = json.loads(file.read_text(encoding="utf-8"))["players"]
+    for line in say_course(state, _words(), names):
+        console.print(_text(line), highlight=False, soft_wrap=True)
 
 
 def print_course(state: State) -> None:
@@ -335,7 +381,7 @@ def demo(
         seats = seating(specs, game.players, 0)
         _, state = play(game, seats, seed)
     except (DreizehnError, ValueError) as err:
-        raise _fail(str(err)) from None
+        raise _fail(err) from None
     console.print(f"[bold]{cls.title}[/] ({game_id}), seed {seed}: " +
                   ", ".join(f"seat {seat} {_text(bot)}" for seat, bot in enumerate(seats)), highlight=False)
     print_course(state)
@@ -352,11 +398,85 @@ def schema(
     print(json.dumps(wire_schema(cls.id), indent=1))
 
 
+@app.command()
+def hint(
+    file: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON, see docs/record-format.md) "
+                                         "of a game not over yet.")],
+    seat: Annotated[int, typer.Option("--seat", help="The seat whose moves to rate; it must be to move where the "
+                                      "record stops.")],
+    seconds: Annotated[float | None, typer.Option("--time", "-t", min=0.01, help="Seconds to think (default 2, "
+                                                  "unless --playouts is given).")] = None,
+    playouts: Annotated[int | None, typer.Option("--playouts", min=1, help="A budget in playouts over all moves "
+                                                 "instead: the same hint on every run.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the sampled deals and playouts.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+) -> None:
+    """Rate every move of SEAT where the record stops: the chance to win the game and the expected final points,
+    from playouts of the rest of the game over deals sampled from what the seat can see (docs/bots.md, Hints)."""
+    from dreizehn.hints import analyse
+
+    try:
+        state = load_record(file)
+    except DreizehnError as err:
+        raise _invalid_record(file, err) from None
+    if state.is_over:
+        problem = "the game is over: there is no move to rate"
+    elif seat != state.current_player:
+        problem = f"seat {seat} is not to move where the record stops (seat {state.current_player} is)"
+    else:
+        problem = ""
+    if problem:
+        errors.print(f"[bold red]error:[/] {_text(problem)}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+    game = state.game
+    analysis = analyse(state.view(seat), playouts, seconds=seconds, rng=seed, game=game)
+    if as_json:
+        print(json.dumps(analysis.to_json(), indent=1))
+        return
+    table = Table(title=f"{game.title}, {game.stage_name} {state.stage + 1}: seat {seat} to move; "
+                        f"{analysis.playouts} playouts over {analysis.worlds} sampled deals in "
+                        f"{analysis.seconds:.1f} s", title_justify="left")
+    for name in ("#", "move", "win chance", "expected final points", "playouts"):
+        table.add_column(name, justify="left" if name == "move" else "right", no_wrap=True)
+    for place, r in enumerate(analysis.ratings, 1):
+        table.add_row(str(place), _text(r.text), f"{r.win:.1%} ± {r.win_sd:.1%}", f"{r.points:.1f} ± {r.points_sd:.1f}",
+                      str(r.samples))
+    console.print(table)
+    better = "more" if game.high_score_wins else "fewer"
+    console.print(f"Best first. ± is one standard error of the sampling alone; the numbers assume that every seat "
+                  f"plays on like the {_text(analysis.policy)} bot. {better.capitalize()} points are better.",
+                  highlight=False)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log warnings only.")] = False,
+) -> None:
+    """Start the game server (settings from DREIZEHN_* variables and DATABASE_URL; see docs/server.md)."""
+    try:
+        import uvicorn
+
+        from dreizehn.server.app import create_app
+    except ImportError as err:  # the server extra is not installed
+        raise _fail(f"the server needs the server extra: pip install 'dreizehn[server]' ({err.name} is missing)") \
+            from None
+    from dreizehn.server.settings import Settings
+
+    settings = Settings()
+    console.print(f"dreizehn serves on http://{host}:{port} (database: {_text(settings.database.split('@')[-1])})",
+                  highlight=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning" if quiet else "info",
+                ws_max_size=settings.max_message_bytes * 4, ws_ping_interval=settings.ping_interval,
+                ws_per_message_deflate=False)
+
+
 def _class(game_id: str) -> type[Game]:
     try:
         return game_class(game_id)
     except DreizehnError as err:
-        raise _fail(str(err)) from None
+        raise _fail(err) from None
 
 
 def main() -> None:

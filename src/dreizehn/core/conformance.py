@@ -1,9 +1,11 @@
 """Conformance checks that every game must pass, whatever its rules (run by tests/core/test_conformance.py).
 
 Each check plays random games through the public API and raises ``AssertionError`` with a readable message on the
-first violation: every legal action applies; every other action is refused with a ``ValueError`` and changes
-nothing; cards are conserved; games end; views hide what their seat cannot see and sampled states agree with them;
-records replay to the same scores; the text notation round-trips.
+first violation: every legal action applies; every other action is refused and changes nothing, with an
+:class:`~dreizehn.core.errors.IllegalActionError` that names its rule and that every language says (and a number or
+text that is no action at all with an :class:`~dreizehn.core.errors.InvalidActionError`); cards are conserved;
+games end; views hide what their seat cannot see and sampled states agree with them; records replay to the same
+scores; the text notation round-trips.
 
 >>> from dreizehn.core.conformance import check_game
 >>> report = check_game("knizia13", players=3, games=1, seed=1)
@@ -15,13 +17,16 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from dreizehn.core.errors import DreizehnError, IllegalActionError, InvalidActionError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import dumps as record_dumps
 from dreizehn.core.record import loads, to_record
 from dreizehn.core.registry import load_game
+from dreizehn.words import LANGUAGES, Word, words
 
 Policy = Callable[[State, random.Random], int]
 
@@ -49,20 +54,62 @@ def snapshot(state: State) -> tuple[object, ...]:
             tuple(state.shuffles), tuple(state.stage_scores))
 
 
+_UNFILLED = re.compile(r"\{\w+(![rsa])?(:[^{}]*)?\}")
+"""A template field left in a rendered sentence (a parameter the template names and the error lacks)."""
+
+NOT_ACTIONS: tuple[object, ...] = (-1, "no such action", None, 1.5, True)
+"""Inputs that are no action of any game (besides ``num_actions``): each is refused with an InvalidActionError."""
+
+
+def check_error(err: BaseException, kind: type[DreizehnError], what: str) -> None:
+    """``err`` is a refusal as data: a ``kind`` naming its rule, whose code the English catalogue has, said in every
+    language with every field filled."""
+    assert isinstance(err, kind), f"{what} was refused with {type(err).__name__} ({err}), not {kind.__name__}"
+    assert err.rule, f"{what} was refused without a rule: {err}"
+    shape = (err.code, err.rule, tuple(sorted((name, _kind(value)) for name, value in err.params.items())))
+    if shape in _SAID:  # said well once with parameters of these kinds: saying it again gives nothing new
+        return
+    assert words("en").has(err.code), f"{what}: the code {err.code!r} has no English catalogue entry"
+    for lang in LANGUAGES:
+        said = words(lang).error(err)
+        assert said.strip() and not _UNFILLED.search(said), f"{what}, said in {lang}, leaves a field: {said!r}"
+    _SAID.add(shape)
+
+
+_SAID: set[tuple[str, str, tuple[tuple[str, str], ...]]] = set()
+
+
+def _kind(value: object) -> str:
+    """What of a parameter decides how it is said: a word's key, a cause's code, else its type."""
+    if isinstance(value, Word):
+        return f"word {value.key}"
+    if isinstance(value, DreizehnError):
+        return f"error {value.code}"
+    return type(value).__name__
+
+
 def check_refusals(state: State, rng: random.Random, report: Report, limit: int = 8) -> None:
-    """Actions that are not legal are refused with a ValueError (naming a rule) and change nothing."""
+    """Actions that are not legal are refused with an IllegalActionError (naming a rule, said in every language) and
+    change nothing; numbers and texts that are no action at all are refused with an InvalidActionError."""
     legal = set(state.legal_actions())
     illegal = [a for a in range(state.game.num_actions) if a not in legal]
-    if not illegal:
-        return
     before = snapshot(state)
     for action in rng.sample(illegal, min(limit, len(illegal))):
+        text = state.game.action_to_text(action)
         try:
             state.apply(action)
-        except ValueError as err:
-            assert str(err), "a refusal must say what is wrong"
+        except Exception as err:  # any refusal that is not a DreizehnError fails the check
+            check_error(err, IllegalActionError, f"the illegal action {text}")
         else:
-            raise AssertionError(f"illegal action {state.game.action_to_text(action)} was accepted")
+            raise AssertionError(f"illegal action {text} was accepted")
+        report.refusals += 1
+    for bad in (state.game.num_actions, *NOT_ACTIONS):
+        try:
+            state.apply(bad)  # type: ignore[arg-type]  # deliberately no action
+        except Exception as err:
+            check_error(err, InvalidActionError, f"the input {bad!r}")
+        else:
+            raise AssertionError(f"{bad!r}, which is no action, was accepted")
         report.refusals += 1
     assert snapshot(state) == before, "a refused action changed the state"
 

@@ -111,3 +111,30 @@ class ShuffleNeeded(RecordError):
     def __init__(self, code: str, /, cards: tuple[int, ...] = (), *, rule: str | None = None, **params: Any) -> None:
         super().__init__(code, rule=rule, **params)
         self.cards = cards
+
+
+class BotSpecError(InvalidOptionError):
+    """A bot specification that names no bot, or an option its bot does not take, or a value it cannot use (the rules
+    B1 to B4 of docs/bots.md)."""
+
+
+class BotError(DreizehnError):
+    """A bot asked to act where it cannot: for a seat that is not to move, or in a game it does not know (B5)."""
+
+
+class SimulationError(DreizehnError):
+    """Arguments a simulation, a tournament or their statistics cannot use (the rules C* of docs/cli.md)."""
+
+
+class BackendError(SimulationError):
+    """A backend that does not exist or cannot be reached (C4); also ``dreizehn.sim.BackendError``."""
+
+
+class UsageError(DreizehnError):
+    """A command line the commands cannot carry out: an option not written ``NAME=VALUE``, a folder that cannot be
+    made (the rules C* of docs/cli.md)."""
+
+
+class EnvError(DreizehnError):
+    """A research environment used out of order: asked for its game before the first ``reset``, or resampled while
+    a shuffle is being dealt (the rules E* of docs/envs.md)."""

@@ -61,11 +61,11 @@ class Event:
         key, params, private = doc.get("key"), doc.get("params"), doc.get("private", {})
         if (not isinstance(key, str) or not isinstance(params, Mapping) or not isinstance(private, Mapping)
                 or not set(doc) <= {"key", "params", "private"}):
-            raise EventError(f"an event is an object with a string 'key' and an object 'params', not {doc!r}")
+            raise EventError("event.malformed", rule="W5", doc=doc)
         try:
             hidden = {int(seat): dict(extra) for seat, extra in private.items()}
         except (TypeError, ValueError):
-            raise EventError(f"an event's 'private' part maps seat numbers to objects, not {private!r}") from None
+            raise EventError("event.private", rule="W5", private=private) from None
         return cls(key, dict(params), hidden)
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from dreizehn.cards import Token
 from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError, ShuffleNeeded
 from dreizehn.core.events import Event
+from dreizehn.words import Word
 
 Option = Any
 """An option's value after validation: an int, a str or a bool."""
@@ -93,28 +94,22 @@ class OptionSpec:
                 return value
             if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
                 return value.lower() in ("true", "yes", "on", "1")
-            raise InvalidOptionError(f"option {name!r} must be true or false, not {value!r}", rule=self.rule)
+            raise InvalidOptionError("option.not_bool", rule=self.rule, name=name, value=value)
         if self.kind == "choice":
             if isinstance(value, str) and value.lower() in self.choices:
                 return value.lower()
-            raise InvalidOptionError(
-                f"option {name!r} must be one of {', '.join(self.choices)}, not {value!r}", rule=self.rule
-            )
+            raise InvalidOptionError("option.not_choice", rule=self.rule, name=name, choices=", ".join(self.choices),
+                                     value=value)
         if self.kind == "seat" and isinstance(value, str) and value.lower() == "random":
             return "random"
         number = _as_int(value)
         if self.kind == "seat":
             if number is None or not 0 <= number < players:
-                raise InvalidOptionError(
-                    f"option {name!r} must be a seat from 0 to {players - 1} or 'random', not {value!r}",
-                    rule=self.rule,
-                )
+                raise InvalidOptionError("option.not_seat", rule=self.rule, name=name, last=players - 1, value=value)
             return number
         if number is None or not self.low <= number <= self.high:
-            raise InvalidOptionError(
-                f"option {name!r} must be a whole number from {self.low} to {self.high}, not {value!r}",
-                rule=self.rule,
-            )
+            raise InvalidOptionError("option.not_in_range", rule=self.rule, name=name, low=self.low, high=self.high,
+                                     value=value)
         return number
 
 
@@ -220,6 +215,8 @@ class Game(ABC):
     """Each event key of the game's own actions, with the JSON Schema of its parameters (docs/wire.md)."""
     explanation_schema: ClassVar[dict[str, Any]] = {"type": "object"}
     """The JSON Schema of a stage's scoring explanation (:meth:`State._explain_stage`)."""
+    quick_options: ClassVar[dict[str, object]] = {}
+    """Options that make a short game of this game, for tests and demonstrations (the game's own choice)."""
     turn_rule: ClassVar[str] = ""
     """The rule that says whose turn it is (cited when a seat acts out of turn)."""
     eager_actions: ClassVar[frozenset[int]] = frozenset()
@@ -229,20 +226,19 @@ class Game(ABC):
 
     def __init__(self, players: int, options: Mapping[str, object] | None = None) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptionError(f"the number of players must be a whole number, not {players!r}")
+            raise InvalidOptionError("players.not_whole", rule=self.player_rule, players=players)
         if not self.min_players <= players <= self.max_players:
-            raise InvalidOptionError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}",
-                rule=self.player_rule,
-            )
+            raise InvalidOptionError("players.range", rule=self.player_rule, game=self.title, low=self.min_players,
+                                     high=self.max_players, players=players)
         self.players = players
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptionError("option.not_mapping", rule="A2", options=options)
         given = dict(options or {})
         known = {spec.name: spec for spec in self.option_specs}
-        unknown = sorted(set(given) - set(known))
+        unknown = sorted(set(given) - set(known), key=str)
         if unknown:
-            raise InvalidOptionError(
-                f"{self.title} has no option {unknown[0]!r} (its options: {', '.join(known) or 'none'})"
-            )
+            raise InvalidOptionError("option.unknown", rule="A2", game=self.title, name=unknown[0],
+                                     options=", ".join(known) or Word("list.none"))
         self.options: dict[str, Option] = {
             name: spec.validate(given[name], players) if name in given else self._default(spec)
             for name, spec in known.items()
@@ -317,6 +313,11 @@ class Game(ABC):
             params["player"] = player_name(words, names, int(params["seat"]))
         return params
 
+    def event_key(self, event: Event) -> str:
+        """The catalogue key an event is said with: its own key by default; a game picks another where one event
+        reads differently by its parameters (a play that takes cards, a drawn card only its drawer sees)."""
+        return event.key
+
     def say_explanation(self, words: Words, explanation: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         """A stage's scoring explanation (:meth:`State._explain_stage`) in words, a line per seat or per point."""
         return []
@@ -385,14 +386,10 @@ class State(ABC):
         """The cards in shuffled order, top first: drawn from the seed, or taken from a record being replayed."""
         if self._forced is not None:
             if not self._forced:
-                raise ShuffleNeeded(
-                    f"the record has too few shuffles (shuffle {self._shuffle_no + 1} is missing)", tuple(sorted(cards))
-                )
+                raise ShuffleNeeded("shuffle.missing", tuple(sorted(cards)), rule="R8", number=self._shuffle_no + 1)
             order = self._forced.pop(0)
             if sorted(order) != sorted(cards):
-                raise RecordError(
-                    f"shuffle {self._shuffle_no + 1} is not an order of the {len(cards)} cards being shuffled"
-                )
+                raise RecordError("shuffle.not_order", rule="R8", number=self._shuffle_no + 1, count=len(cards))
             result = list(order)
         else:
             result = list(cards)
@@ -471,7 +468,7 @@ class State(ABC):
         """The fields every game's view shares, for ``seat`` (checked)."""
         n = self.game.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise InvalidActionError(f"there is no seat {seat!r} in a game of {n} players")
+            raise InvalidActionError("seat.unknown", rule="A4", seat=seat, players=n)
         return {
             "game_id": self.game.id,
             "players": n,
@@ -503,11 +500,11 @@ class State(ABC):
         if isinstance(action, str):
             action = self.game.action_type.parse(action)
         elif isinstance(action, bool) or not isinstance(action, int):
-            raise InvalidActionError(f"an action is a number or a text, not {action!r}")
+            raise InvalidActionError("action.not_number_or_text", rule="A5", action=action)
         elif not 0 <= action < self.game.num_actions:
-            raise InvalidActionError(f"{action} is not an action number of {self.game.title}")
+            raise InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
         if self.is_over:
-            raise GameOverError("the game is over: no more actions")
+            raise GameOverError("action.game_over", rule="A6")
         seat = self.current_player
         self._apply(action)
         self.log.append((seat, action))

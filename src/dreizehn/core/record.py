@@ -17,11 +17,14 @@ True
 >>> replay({**doc, "over": 0})
 Traceback (most recent call last):
     ...
-dreizehn.core.errors.RecordError: the record's 'over' field must be true or false, not 0
->>> loads(b'\\xff\\xfe{')
+dreizehn.core.errors.RecordError: the record's 'over' field must be true or false, not 0 (R6)
+>>> loads(b'\\xff\\xfe{')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
     ...
-dreizehn.core.errors.RecordError: the record is UTF-16 text (it starts with a UTF-16 byte order mark); records are UTF-8
+dreizehn.core.errors.RecordError: the record is UTF-16 text (it starts with a UTF-16 byte ...); records are UTF-8 (R1)
+
+Every refusal names its rule, R1 to R10 of docs/record-format.md (a bad option value names the option's rule), and
+says its cause, if any, as a parameter ``error``: ``words("de").error(err)`` says it all in German.
 """
 
 from __future__ import annotations
@@ -36,11 +39,13 @@ from typing import Any, NoReturn
 from dreizehn.core.errors import DreizehnError, RecordError, ShuffleNeeded
 from dreizehn.core.game import Game, Option, OptionSpec, State
 from dreizehn.core.registry import game_class
+from dreizehn.words import Word, words
 
 FORMAT = "dreizehn-record"
 VERSION = 1
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """The largest record read, in bytes (16 MiB; records of whole games of random play are well under 1 MiB)."""
+_LIMIT = {"limit": MAX_RECORD_BYTES, "mib": MAX_RECORD_BYTES // 2**20}
 MAX_DIGITS = 18
 """The most digits an integer of a record may have (no true value comes near)."""
 MAX_TEXT = 200
@@ -75,9 +80,9 @@ def to_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any
     if names is None:
         names = [f"seat {seat}" for seat in range(game.players)]
     if len(names) != game.players:
-        raise ValueError(f"{len(names)} names given for {game.players} players")
+        raise RecordError("record.names_count", rule="R6", count=len(names), players=game.players)
     if not all(isinstance(name, str) for name in names):
-        raise ValueError(f"the players' names must be strings, not {list(names)!r}")
+        raise RecordError("record.names_type", rule="R6", names=list(names))
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -124,10 +129,10 @@ def load(path: str | Path) -> State:
         with open(path, "rb") as file:
             size = os.fstat(file.fileno()).st_size
             if size > MAX_RECORD_BYTES:
-                _too_large(f"{size} bytes")
+                raise RecordError("record.too_large.bytes", rule="R2", size=size, **_LIMIT)
             data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
-        raise RecordError(f"cannot read {path}: {err.strerror or err}") from None
+        raise RecordError("record.unreadable", rule="R1", path=str(path), reason=str(err.strerror or err)) from None
     return loads(data)
 
 
@@ -137,7 +142,7 @@ def loads(text: str | bytes) -> State:
     >>> loads('{"format": "dreizehn-record", "version": true}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    dreizehn.core.errors.RecordError: the record's 'version' field must be 1 (... version 1, not true)
+    dreizehn.core.errors.RecordError: the record's 'version' field must be 1 (... version 1, not true) (R5)
     """
     return replay(parse(text))
 
@@ -154,68 +159,51 @@ def parse(text: str | bytes) -> Any:
     >>> parse('[' * 100000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    dreizehn.core.errors.RecordError: the record is nested too deeply (lists and objects within each other); ...
+    dreizehn.core.errors.RecordError: the record is nested too deeply (lists and objects within each other); ... (R3)
     """
     if isinstance(text, bytes | bytearray | memoryview):
         data = bytes(text)
         if len(data) > MAX_RECORD_BYTES:
-            _too_large(f"{len(data)} bytes")
+            raise RecordError("record.too_large.bytes", rule="R2", size=len(data), **_LIMIT)
         text = _decode(data)
     elif not isinstance(text, str):
-        raise RecordError(f"a record is JSON text, not {type(text).__name__}")
+        raise RecordError("record.not_text", rule="R1", kind=type(text).__name__)
     elif len(text) > MAX_RECORD_BYTES:
-        _too_large(f"{len(text)} characters")
+        raise RecordError("record.too_large.characters", rule="R2", size=len(text), **_LIMIT)
     try:
         return _DECODER.decode(text)
     except RecordError:
         raise
     except json.JSONDecodeError as err:
-        raise RecordError(
-            f"the record is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}"
-        ) from None
+        raise RecordError("record.not_json", rule="R3", reason=err.msg, line=err.lineno, column=err.colno) from None
     except RecursionError:
-        raise RecordError(
-            "the record is nested too deeply (lists and objects within each other); a record's deepest value lies "
-            "3 levels down"
-        ) from None
+        raise RecordError("record.too_deep", rule="R3") from None
     except ValueError as err:  # not raised by today's parser; kept so that no input ends in a traceback
-        raise RecordError(f"the record is not valid JSON: {err}") from None
-
-
-def _too_large(size: str) -> NoReturn:
-    raise RecordError(
-        f"the record is too large ({size}); records of more than {MAX_RECORD_BYTES} bytes "
-        f"({MAX_RECORD_BYTES // 2**20} MiB) are refused"
-    )
+        raise RecordError("record.not_json.other", rule="R3", reason=str(err)) from None
 
 
 def _decode(data: bytes) -> str:
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        raise RecordError("the record is UTF-32 text (it starts with a UTF-32 byte order mark); records are UTF-8")
+        raise RecordError("record.utf32", rule="R1")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise RecordError("the record is UTF-16 text (it starts with a UTF-16 byte order mark); records are UTF-8")
+        raise RecordError("record.utf16", rule="R1")
     if data.startswith(b"\xef\xbb\xbf"):
-        raise RecordError("the record starts with a byte order mark; records are UTF-8 without one")
+        raise RecordError("record.bom", rule="R1")
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise RecordError(
-            f"byte {nul + 1} of the record is a NUL byte, which UTF-8 JSON text never holds (records are UTF-8; "
-            f"is this file UTF-16?)"
-        )
+        raise RecordError("record.nul", rule="R1", byte=nul + 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise RecordError(
-            f"the record is not UTF-8 text: byte {err.start + 1} (0x{data[err.start]:02x}) is not valid UTF-8 "
-            f"({err.reason}); records are UTF-8"
-        ) from None
+        raise RecordError("record.not_utf8", rule="R1", byte=err.start + 1, value=data[err.start],
+                          reason=err.reason) from None
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise RecordError(f"the record is not valid: the key {_show(key)} appears twice in one object")
+            raise RecordError("record.key_twice", rule="R3", key=_show(key))
         out[key] = value
     return out
 
@@ -223,14 +211,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _integer(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        raise RecordError(
-            f"the record holds an integer of {digits} digits; integers in a record have at most {MAX_DIGITS}"
-        )
+        raise RecordError("record.long_integer", rule="R3", digits=digits, limit=MAX_DIGITS)
     return int(text)
 
 
 def _constant(name: str) -> NoReturn:
-    raise RecordError(f"the record is not valid JSON: {name} is not a JSON value")
+    raise RecordError("record.constant", rule="R3", name=name)
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant)
@@ -272,85 +258,88 @@ def _is_int(value: object) -> bool:
 
 
 def _int_list(value: object, name: str, item: str, length: int | None = None) -> list[int]:
-    """The list of integers in field ``name`` (its items called ``item`` in messages), checked."""
-    where = f"the record's {name!r} field"
+    """The list of integers in field ``name`` (its items called ``record.item.<item>`` in messages), checked."""
     if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of integers, not {_show(value)}")
+        raise RecordError("record.int_list", rule="R6", field=name, value=_show(value))
     for i, entry in enumerate(value):
         if not _is_int(entry):
-            raise RecordError(f"{where}: {item} {i + 1} must be an integer, not {_show(entry)}")
+            raise RecordError("record.int_item", rule="R6", field=name, item=Word(f"record.item.{item}"),
+                              number=i + 1, value=_show(entry))
     if length is not None and len(value) != length:
-        raise RecordError(f"{where} must list {length} integers (one per seat), not {len(value)}")
+        raise RecordError("record.int_count", rule="R6", field=name, count=length, given=len(value))
     return value
+
+
+def _stage_word(game: type[Game] | Game, n: int = 1) -> Word | str:
+    """The game's name of a stage, said in the reader's language where the game's catalogue has it."""
+    key = f"{game.id}.stage"
+    if words("en").has(key):
+        return Word(key, n)
+    return game.stage_name if n == 1 else f"{game.stage_name}s"
 
 
 def _check_options(cls: type[Game], players: int, options: object) -> dict[str, Option]:
     """The options of a record: exactly the game's options, each of its documented JSON type."""
-    where = "the record's 'options' field"
     names = [spec.name for spec in cls.option_specs]
     if not isinstance(options, Mapping):
-        raise RecordError(f"{where} must be an object of the game's options, not {_show(options)}")
+        raise RecordError("record.options_type", rule="R6", value=_show(options))
     for name in options:
         if name not in names:
-            raise RecordError(f"{where}: {cls.title} has no option {_show(name)} (its options: {', '.join(names)})")
+            raise RecordError("record.option_unknown", rule="R7", game=cls.title, name=_show(name),
+                              options=", ".join(names))
     for spec in cls.option_specs:
         if spec.name not in options:
-            raise RecordError(
-                f"{where} has no option {spec.name!r}: a record holds every option of the game ({', '.join(names)})"
-            )
+            raise RecordError("record.option_missing", rule="R7", name=spec.name, options=", ".join(names))
         value = options[spec.name]
         if spec.kind == "seat" and value == "random":
-            raise RecordError(f"{where}: option {spec.name!r} must name the seat that was drawn (a whole number from 0 "
-                              f"to {players - 1}), not 'random' ({spec.rule})")
-        what = _option_type(spec, players, value)
-        if what:
-            raise RecordError(f"{where}: option {spec.name!r} must be {what}, not {_show(value)} ({spec.rule})")
+            raise RecordError("record.option_random", rule=spec.rule, name=spec.name, last=players - 1)
+        wrong = _option_type(spec, players, value)
+        if wrong:
+            raise wrong
     return dict(options)
 
 
-def _option_type(spec: OptionSpec, players: int, value: object) -> str:
-    """What the value of ``spec`` must be, if ``value`` is not that; empty if it is."""
+def _option_type(spec: OptionSpec, players: int, value: object) -> RecordError | None:
+    """The refusal of ``value`` for ``spec`` (citing the option's rule), if it is not of the option's JSON type;
+    ``None`` if it is."""
+    said = {"rule": spec.rule, "name": spec.name, "value": _show(value)}
     if spec.kind == "bool":
-        return "" if type(value) is bool else "true or false (a JSON boolean)"
+        return None if type(value) is bool else RecordError("record.option_bool", **said)
     if spec.kind == "int":
         ok = _is_int(value) and spec.low <= value <= spec.high  # type: ignore[operator]
-        return "" if ok else f"a whole number from {spec.low} to {spec.high} (a JSON integer)"
+        return None if ok else RecordError("record.option_int", **said, low=spec.low, high=spec.high)
     if spec.kind == "choice":
         ok = type(value) is str and value in spec.choices
-        return "" if ok else "one of " + ", ".join(repr(choice) for choice in spec.choices) + " (a JSON string)"
+        choices = ", ".join(repr(choice) for choice in spec.choices)
+        return None if ok else RecordError("record.option_choice", **said, choices=choices)
     if spec.kind == "seat":
         ok = _is_int(value) and 0 <= value < players  # type: ignore[operator]
-        return "" if ok else f"a seat, a whole number from 0 to {players - 1} (a JSON integer)"
+        return None if ok else RecordError("record.option_seat", **said, last=players - 1)
     try:  # a kind this module does not know: the value must be what the game itself would write
         ok = type(spec.validate(value, players)) is type(value) and spec.validate(value, players) == value
     except (DreizehnError, RecursionError):
         ok = False
-    return "" if ok else f"a value of the game's option ({spec.allowed(players)})"
+    return None if ok else RecordError("record.option_other", **said, allowed=spec.allowed(players))
 
 
 def _header(doc: object) -> Mapping[str, Any]:
     """Checks ``format``, ``version`` and that the record has exactly the fields of :data:`FIELDS`."""
     if not isinstance(doc, Mapping):
-        raise RecordError(f"a record is a JSON object, not {_show(doc)}")
+        raise RecordError("record.not_object", rule="R4", value=_show(doc))
     if "format" not in doc:
-        raise RecordError(f"the record has no 'format' field (it is {FIELDS['format']}): is it a dreizehn record?")
+        raise RecordError("record.no_format", rule="R5", format=FORMAT)
     if type(doc["format"]) is not str or doc["format"] != FORMAT:
-        raise RecordError(f"the record's 'format' field must be {FORMAT!r}, not {_show(doc['format'])}")
+        raise RecordError("record.format", rule="R5", format=FORMAT, value=_show(doc["format"]))
     if "version" not in doc:
-        raise RecordError(f"the record has no 'version' field ({FIELDS['version']})")
+        raise RecordError("record.no_version", rule="R5", version=VERSION)
     if not _is_int(doc["version"]) or doc["version"] != VERSION:
-        raise RecordError(
-            f"the record's 'version' field must be {VERSION} (this program reads records of version {VERSION}, "
-            f"not {_show(doc['version'])})"
-        )
+        raise RecordError("record.version", rule="R5", version=VERSION, value=_show(doc["version"]))
     for name in doc:
         if name not in FIELDS:
-            raise RecordError(
-                f"the record has a field {_show(name)} that records do not have (their fields: {', '.join(FIELDS)})"
-            )
-    for name, what in FIELDS.items():
+            raise RecordError("record.field_unknown", rule="R4", name=_show(name), fields=", ".join(FIELDS))
+    for name in FIELDS:
         if name not in doc:
-            raise RecordError(f"the record has no {name!r} field ({what})")
+            raise RecordError("record.field_missing", rule="R4", name=name, what=Word(f"record.field.{name}"))
     return doc
 
 
@@ -358,47 +347,44 @@ def _check_shape(doc: Mapping[str, Any], cls: type[Game], players: int) -> None:
     """The types of ``shuffles``, ``actions``, ``stage_scores``, ``totals``, ``over`` and ``winners``."""
     shuffles = doc["shuffles"]
     if not isinstance(shuffles, list):
-        raise RecordError(f"the record's 'shuffles' field must be a list of shuffles, not {_show(shuffles)}")
+        raise RecordError("record.shuffles_type", rule="R6", value=_show(shuffles))
     for i, order in enumerate(shuffles):
         if not isinstance(order, list):
-            raise RecordError(f"the record's 'shuffles' field: shuffle {i + 1} must be a list of cards, not "
-                              f"{_show(order)}")
+            raise RecordError("record.shuffle_type", rule="R6", number=i + 1, value=_show(order))
         for j, text in enumerate(order):
             if not isinstance(text, str):
-                raise RecordError(f"the record's 'shuffles' field: shuffle {i + 1}, position {j + 1} must be a card "
-                                  f"text (a string), not {_show(text)}")
+                raise RecordError("record.shuffle_card_type", rule="R6", number=i + 1, position=j + 1,
+                                  value=_show(text))
     actions = doc["actions"]
     if not isinstance(actions, list):
-        raise RecordError(f"the record's 'actions' field must be a list of [seat, action text] pairs, not "
-                          f"{_show(actions)}")
+        raise RecordError("record.actions_type", rule="R6", value=_show(actions))
     for i, entry in enumerate(actions):
         if not (isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and isinstance(entry[1], str)):
-            raise RecordError(f"the record's 'actions' field: action {i + 1} must be a pair [seat, action text], "
-                              f"not {_show(entry)}")
+            raise RecordError("record.action_type", rule="R6", number=i + 1, value=_show(entry))
     stage_scores = doc["stage_scores"]
+    stage = _stage_word(cls)
     if not isinstance(stage_scores, list):
-        raise RecordError(f"the record's 'stage_scores' field must be a list of lists of integers (one list per "
-                          f"finished {cls.stage_name}), not {_show(stage_scores)}")
+        raise RecordError("record.stage_scores_type", rule="R6", stage_name=stage, value=_show(stage_scores))
     for i, scores in enumerate(stage_scores):
-        where = f"the record's 'stage_scores' field: {cls.stage_name} {i + 1}"
         if not isinstance(scores, list):
-            raise RecordError(f"{where} must be a list of integers, not {_show(scores)}")
+            raise RecordError("record.stage_scores_row", rule="R6", stage_name=stage, number=i + 1,
+                              value=_show(scores))
         for seat, points in enumerate(scores):
             if not _is_int(points):
-                raise RecordError(f"{where}, seat {seat} must have an integer, not {_show(points)}")
+                raise RecordError("record.stage_scores_item", rule="R6", stage_name=stage, number=i + 1, seat=seat,
+                                  value=_show(points))
         if len(scores) != players:
-            raise RecordError(f"{where} must list {players} scores (one per seat), not {len(scores)}")
+            raise RecordError("record.stage_scores_count", rule="R6", stage_name=stage, number=i + 1,
+                              players=players, given=len(scores))
     _int_list(doc["totals"], "totals", "total", players)
     if type(doc["over"]) is not bool:
-        raise RecordError(f"the record's 'over' field must be true or false, not {_show(doc['over'])}")
+        raise RecordError("record.over_type", rule="R6", value=_show(doc["over"]))
     winners = _int_list(doc["winners"], "winners", "winner")
     for i, seat in enumerate(winners):
         if not 0 <= seat < players:
-            raise RecordError(f"the record's 'winners' field: winner {i + 1} must be a seat from 0 to {players - 1}, "
-                              f"not {_show(seat)}")
+            raise RecordError("record.winner_seat", rule="R6", number=i + 1, last=players - 1, value=_show(seat))
         if i and seat <= winners[i - 1]:
-            raise RecordError(f"the record's 'winners' field must list seats in ascending order, each once, not "
-                              f"{_show(winners)}")
+            raise RecordError("record.winners_order", rule="R6", value=_show(winners))
 
 
 def replay(doc: Mapping[str, Any]) -> State:
@@ -417,27 +403,26 @@ def replay(doc: Mapping[str, Any]) -> State:
     doc = _header(doc)
     game_id = doc["game"]
     if not isinstance(game_id, str):
-        raise RecordError(f"the record's 'game' field must be a game id (a string), not {_show(game_id)}")
+        raise RecordError("record.game_type", rule="R6", value=_show(game_id))
     try:
         cls = game_class(game_id)
     except DreizehnError as err:
-        raise RecordError(f"the record's 'game' field: {err}") from None
+        raise RecordError("record.game", rule="R7", error=err) from None
     names = doc["players"]
     if not isinstance(names, list) or not names:
-        raise RecordError(f"the record's 'players' field must be a non-empty list of the players' names, not "
-                          f"{_show(names)}")
+        raise RecordError("record.players_type", rule="R6", value=_show(names))
     for i, name in enumerate(names):
         if not isinstance(name, str):
-            raise RecordError(f"the record's 'players' field: name {i + 1} must be a string, not {_show(name)}")
+            raise RecordError("record.player_type", rule="R6", number=i + 1, value=_show(name))
     try:
         cls(len(names))
     except DreizehnError as err:
-        raise RecordError(f"the record's 'players' field lists {len(names)} players: {err}") from None
+        raise RecordError("record.players", rule="R7", count=len(names), error=err) from None
     options = _check_options(cls, len(names), doc["options"])
     try:
         game = cls(len(names), options)
     except DreizehnError as err:
-        raise RecordError(f"the record's 'options' field: {err}") from None
+        raise RecordError("record.options", rule="R7", error=err) from None
     _check_shape(doc, cls, game.players)
     orders: list[list[int]] = []
     for i, order in enumerate(doc["shuffles"]):
@@ -445,82 +430,83 @@ def replay(doc: Mapping[str, Any]) -> State:
         for j, text in enumerate(order):
             try:
                 if len(text) > MAX_TEXT:
-                    raise RecordError(text)
+                    raise RecordError("record.card", rule="R8", number=i + 1, position=j + 1, value=_show(text),
+                                      game=game.title)
                 cards.append(int(game.parse_card(text)))
             except DreizehnError:
-                raise RecordError(
-                    f"shuffle {i + 1}, position {j + 1}: {_show(text)} is not a card of {game.title}"
-                ) from None
+                raise RecordError("record.card", rule="R8", number=i + 1, position=j + 1, value=_show(text),
+                                  game=game.title) from None
         orders.append(cards)
     if not orders:
-        raise RecordError("the record's 'shuffles' field is empty, but the first deal needs a shuffle")
+        raise RecordError("record.no_shuffles", rule="R8")
     try:
         state = game.new_state(0, shuffles=orders)
     except RecordError as err:
-        raise RecordError(f"the first deal: {err}") from None
+        if err.code == "shuffle.not_order":
+            raise RecordError("record.first_deal.order", rule="R8", **err.params) from None
+        raise RecordError("record.first_deal", rule="R8", error=err) from None
     actions: list[list[Any]] = doc["actions"]
     for i, (seat, text) in enumerate(actions):
-        where = f"action {i + 1}"
-        shown = _show(text)
+        where = {"number": i + 1, "text": _show(text)}
         if state.is_over:
-            raise RecordError(f"{where} ({shown}) comes after the game ended")
+            raise RecordError("record.after_end", rule="R9", **where)
         if seat != state.current_player:
-            raise RecordError(f"{where} ({shown}) is by seat {_show(seat)}, but it was seat {state.current_player}'s "
-                              f"turn")
+            raise RecordError("record.wrong_seat", rule="R9", **where, seat=_show(seat), turn=state.current_player)
         if len(text) > MAX_TEXT:
-            raise RecordError(f"{where} ({shown} by seat {seat}) is not an action of {game.title}: it is {len(text)} "
-                              f"characters long")
+            raise RecordError("record.action_length", rule="R9", **where, seat=seat, game=game.title,
+                              length=len(text))
         try:
             state.apply(text)
         except ShuffleNeeded:
-            raise RecordError(_missing_shuffle(game, orders, actions, i)) from None
+            raise _missing_shuffle(game, orders, actions, i) from None
         except RecordError as err:  # the next shuffle is not an order of the cards being shuffled
-            raise RecordError(f"{where} ({shown} by seat {seat}) needs a shuffle, and {err}") from None
+            if err.code == "shuffle.not_order":
+                raise RecordError("record.shuffle_order", rule="R8", **where, seat=seat,
+                                  shuffle=err.params["number"], count=err.params["count"]) from None
+            raise RecordError("record.shuffle", rule="R8", **where, seat=seat, error=err) from None
         except DreizehnError as err:
-            raise RecordError(f"{where} ({shown} by seat {seat}) is illegal: {err}") from None
+            raise RecordError("record.illegal", rule="R9", **where, seat=seat, error=err) from None
     if state._forced:
-        raise RecordError(f"the record has {len(state._forced)} shuffle(s) more than the game made")
+        raise RecordError("record.extra_shuffles", rule="R8", count=len(state._forced))
     _check_scores(doc, state)
     return state
 
 
-def _missing_shuffle(game: Game, orders: list[list[int]], actions: list[list[Any]], index: int) -> str:
-    """The message for action ``index`` (from 0) that needed a shuffle the record does not have."""
+def _missing_shuffle(game: Game, orders: list[list[int]], actions: list[list[Any]], index: int) -> RecordError:
+    """The refusal of action ``index`` (from 0), which needed a shuffle the record does not have."""
     seat, text = actions[index]
-    where = f"action {index + 1} ({_show(text)} by seat {seat})"
+    where = {"number": index + 1, "text": _show(text), "seat": seat}
     state = game.new_state(0, shuffles=orders)
     for _, earlier in actions[:index]:
         state.apply(earlier)
-    missing = f"shuffle {len(state.shuffles) + 1} is missing"
+    missing = len(state.shuffles) + 1
     stage = state.stage
     state._forced = None  # shuffle from the seed, only to see whether the action ends the stage
     try:
         state.apply(text)
     except DreizehnError:
-        return f"{where} needs a shuffle, but the record has too few shuffles: {missing}"
-    name = game.stage_name
+        return RecordError("record.missing_shuffle", rule="R8", **where, missing=missing)
     if state.stage != stage:
-        return (f"{where} ends {name} {stage + 1}, but the record has no shuffle for the next {name} "
-                f"({name} {stage + 2}): {missing}")
-    return f"{where} needs a shuffle (a reshuffle), but the record has too few shuffles: {missing}"
+        return RecordError("record.missing_shuffle.stage", rule="R8", **where, missing=missing,
+                           stage_name=_stage_word(game), stage=stage + 1, next=stage + 2)
+    return RecordError("record.missing_shuffle.reshuffle", rule="R8", **where, missing=missing)
 
 
 def _check_scores(doc: Mapping[str, Any], state: State) -> None:
     stage_scores = [list(s) for s in state.stage_scores]
     given: list[list[int]] = doc["stage_scores"]
-    name = state.game.stage_name
+    stage = _stage_word(state.game)
     for i, (scores, true) in enumerate(zip(given, stage_scores, strict=False)):
         if scores != true:
-            raise RecordError(f"the record's 'stage_scores' of {name} {i + 1} are {scores}, but the game gives {true}")
+            raise RecordError("record.stage_scores", rule="R10", stage_name=stage, number=i + 1, given=str(scores),
+                              expected=str(true))
     if len(given) != len(stage_scores):
-        raise RecordError(
-            f"the record's 'stage_scores' field lists {len(given)} {name}s, but {len(stage_scores)} were finished"
-        )
+        raise RecordError("record.stage_count", rule="R10", given=len(given), stages=_stage_word(state.game, 2),
+                          finished=len(stage_scores))
     checks: tuple[tuple[str, object], ...] = (
         ("totals", list(state.totals)), ("over", state.is_over), ("winners", list(state.winners))
     )
     for field, expected in checks:
         if doc[field] != expected:
-            raise RecordError(
-                f"the record's {field!r} field is {_show(doc[field])}, but the game gives {_show(expected)}"
-            )
+            raise RecordError("record.result", rule="R10", field=field, given=_show(doc[field]),
+                              expected=_show(expected))

@@ -47,14 +47,14 @@ def game_class(game_id: str) -> type[Game]:
     _load_builtin()
     try:
         return _GAMES[game_id]
-    except KeyError:
-        raise UnknownGameError(
-            f"there is no game {game_id!r} (the games are: {', '.join(_GAMES)})"
-        ) from None
+    except (KeyError, TypeError):  # TypeError: an unhashable id, which is no game either
+        raise UnknownGameError("game.unknown", rule="A1", game=game_id, games=", ".join(game_ids())) from None
 
 
 def load_game(game_id: str, players: int, options: Mapping[str, object] | None = None) -> Game:
-    """The game ``game_id`` for ``players`` players with ``options`` (validated; bad ones raise ``ValueError``).
+    """The game ``game_id`` for ``players`` players with ``options`` (validated; bad ones raise an
+    :class:`~dreizehn.core.errors.InvalidOptionError` or :class:`~dreizehn.core.errors.UnknownGameError` naming the
+    rule).
 
     >>> load_game("three-thirteen", players=2, options={"stock_out": "end-round"}).options["stock_out"]
     'end-round'
@@ -67,5 +67,5 @@ def new_game(game_id: str, players: int, seed: int, **options: object) -> State:
     if isinstance(seed, bool) or not isinstance(seed, int):
         from dreizehn.core.errors import InvalidOptionError
 
-        raise InvalidOptionError(f"the seed must be a whole number, not {seed!r}")
+        raise InvalidOptionError("seed.not_whole", rule="A3", seed=seed)
     return load_game(game_id, players, options).new_state(seed)

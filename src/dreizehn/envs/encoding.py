@@ -32,6 +32,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.errors import UnknownGameError
 from dreizehn.core.game import Game, View
 from dreizehn.games.holzwurm import BONUS as HOLZWURM_BONUS
 from dreizehn.games.holzwurm import CARD_POINTS as HOLZWURM_POINTS
@@ -392,4 +393,4 @@ def encoder_for(game: Game) -> Encoder:
     try:
         return ENCODERS[game.id](game)
     except KeyError:
-        raise ValueError(f"there is no tensor encoding of the game {game.id!r}") from None
+        raise UnknownGameError("env.encoding", rule="E1", game=game.id) from None

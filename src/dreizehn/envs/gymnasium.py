@@ -51,7 +51,7 @@ from gymnasium import spaces
 
 from dreizehn.bots.base import Bot, make_bot
 from dreizehn.core.errors import (
-    DreizehnError,
+    EnvError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
@@ -68,6 +68,9 @@ from dreizehn.envs.encoding import (
     max_seat_actions,
     with_defaults,
 )
+from dreizehn.table import Seat
+from dreizehn.table import Table as PlayTable
+from dreizehn.words import Word
 
 Mask = npt.NDArray[np.int8]
 ActionLike = int | np.integer[Any] | str
@@ -110,7 +113,7 @@ def choose(name: str, value: object, allowed: Sequence[str]) -> str:
     """
     if isinstance(value, str) and value in allowed:
         return value
-    raise InvalidOptionError(f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+    raise InvalidOptionError("env.choice", rule="E2", name=name, choices=", ".join(map(repr, allowed)), value=value)
 
 
 def observation_box(encoder: Encoder, observation_type: str) -> tuple[spaces.Box, Layout]:
@@ -155,9 +158,7 @@ def action_number(action: object, game: Game) -> int | str:
             return operator.index(action)  # type: ignore[arg-type]
         except TypeError:
             pass
-    raise InvalidActionError(
-        f"an action of {game.title} is a whole number from 0 to {game.num_actions - 1} (or its text), not {action!r}"
-    )
+    raise InvalidActionError("env.action", rule="E3", game=game.title, last=game.num_actions - 1, action=action)
 
 
 def view_text(view: View, stages: int, title: str, stage_name: str) -> str:
@@ -189,7 +190,7 @@ class Table:
         """The engine's state of the game being played, hidden cards and all: for evaluation and tests, never for
         a learner (raises before the first ``reset``)."""
         if self._state is None:
-            raise DreizehnError("the environment has no game yet: call reset() first")
+            raise EnvError("env.no_game", rule="E4")
         return self._state
 
     @property
@@ -256,7 +257,7 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         self.observation_type = choose("observation_type", observation_type, OBSERVATION_TYPES)
         self.illegal_action = choose("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
-            raise InvalidOptionError(f"illegal_reward must be a number, not {illegal_reward!r}")
+            raise InvalidOptionError("env.illegal_reward", rule="E2", value=illegal_reward)
         self.illegal_reward = float(illegal_reward)
         if render_mode is not None:
             choose("render_mode", render_mode, RENDER_MODES)
@@ -266,7 +267,7 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
             self.seat_option = seat
         else:
-            raise InvalidOptionError(f"seat must be a seat from 0 to {n - 1} or 'random', not {seat!r}")
+            raise InvalidOptionError("env.seat", rule="E2", last=n - 1, value=seat)
         self.opponents: tuple[Bot, ...] = self._make_opponents(opponents)
         """The bots, clockwise from the seat after the learning seat."""
         self.encoder = encoder_for(self.game)
@@ -274,7 +275,7 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         self.observation_space = cast("spaces.Space[Vector]", box)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seat = 0
-        self._bot_rngs: dict[int, random.Random] = {}
+        self._table: PlayTable
         self._done = False
         self.max_steps: int | None = max_seat_actions(self.game)
         """A bound on the learner's steps in an episode, which ends within it by the game's end (``None``: no bound,
@@ -284,20 +285,16 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         others = self.game.players - 1
         if isinstance(opponents, str):
             if "," in opponents:
-                raise InvalidOptionError(
-                    f"opponents is one bot spec for every other seat, or a list of {others} specs, one per seat: "
-                    f"not the text {opponents!r}"
-                )
+                raise InvalidOptionError("env.opponents_text", rule="E2", others=others, value=opponents)
             specs: list[str] = [opponents] * others
         elif isinstance(opponents, Sequence) and all(isinstance(spec, str) for spec in opponents):
             specs = list(opponents)
             if len(specs) != others:
-                raise InvalidOptionError(
-                    f"opponents lists {len(specs)} bot spec{'s' if len(specs) != 1 else ''}, but a game of "
-                    f"{self.game.players} players has {others} opponent seat{'s' if others != 1 else ''}"
-                )
+                raise InvalidOptionError("env.opponents_count", rule="E2", count=len(specs),
+                                         specs=Word("env.bot_spec", len(specs)), players=self.game.players,
+                                         others=others, seats=Word("env.opponent_seat", others))
         else:
-            raise InvalidOptionError(f"opponents must be a bot spec or a list of bot specs, not {opponents!r}")
+            raise InvalidOptionError("env.opponents_type", rule="E2", value=opponents)
         return tuple(make_bot(spec, self.game) for spec in specs)
 
     # -- what the learner sees --------------------------------------------------------------------------------------
@@ -346,10 +343,10 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
             self._seat = random.Random(f"{game_seed}:seat").randrange(n)
         else:
             self._seat = int(self.seat_option)
-        self._bot_rngs = {
-            (self._seat + 1 + i) % n: random.Random(f"{game_seed}:bot:{(self._seat + 1 + i) % n}")
-            for i in range(n - 1)
-        }
+        bots = {(self._seat + 1 + i) % n: bot for i, bot in enumerate(self.opponents)}
+        seats = tuple(Seat("learner") if seat == self._seat else Seat(bots[seat].spec, bot=bots[seat].spec)
+                      for seat in range(n))
+        self._table = PlayTable(self.game, seats, game_seed, self._state, events=False, given_bots=bots)
         self._play_bots()
         self._done = self._state.is_over  # never at the start of these games: every seat moves early in a game
         info = self._info()
@@ -359,21 +356,26 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         return self._observation(), info
 
     def _play_bots(self) -> float:
-        """Let the bots move until the learning seat is to move or the game ends; the reward that came of it."""
-        state = self.engine
-        n = self.game.players
+        """Let the bots move at the table until the learning seat is to move or the game ends; the reward that came
+        of it."""
+        table = self._table
         reward = 0.0
-        while not state.is_over and state.current_player != self._seat:
-            seat = state.current_player
-            bot = self.opponents[(seat - self._seat - 1) % n]
-            reward += self._apply(bot.act(state.view(seat), self._bot_rngs[seat]))
+        while table.bot_to_move:
+            stages = len(table.state.stage_scores)
+            table.step()
+            reward += self._reward(stages)
         return reward
 
     def _apply(self, action: int | str) -> float:
-        """Apply an action of the seat to move; the learner's reward for it."""
+        """Apply the learning seat's action at the table; the learner's reward for it."""
+        stages = len(self.engine.stage_scores)
+        self._table.submit(self._seat, action)
+        return self._reward(stages)
+
+    def _reward(self, stages: int) -> float:
+        """The learner's reward for the action just applied, the game having had ``stages`` finished stages
+        before it."""
         state = self.engine
-        stages = len(state.stage_scores)
-        state.apply(action)
         reward = 0.0
         if self.reward_type == "score":
             reward = float(sum(points[self._seat] for points in self.stage_points(stages)))
@@ -390,7 +392,7 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         """
         state = self.engine
         if self._done:
-            raise GameOverError("the episode is over: call reset() to deal a new game")
+            raise GameOverError("env.game_over", rule="E4")
         number = action_number(action, self.game)
         try:
             reward = self._apply(number)

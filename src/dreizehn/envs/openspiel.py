@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
-from dreizehn.core.errors import InvalidOptionError, ShuffleNeeded
+from dreizehn.core.errors import EnvError, IllegalActionError, InvalidActionError, InvalidOptionError, ShuffleNeeded
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.envs.encoding import DEFAULT_OPTIONS, DEFAULT_PLAYERS, Encoder, Layout, encoder_for, max_actions
@@ -78,16 +78,14 @@ def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
     for name, value in given.items():
         spec = specs.get(name)
         if spec is None:
-            raise InvalidOptionError(f"{cls.title} has no parameter {name!r} (its parameters: players, "
-                                     f"{', '.join(specs)})")
+            raise InvalidOptionError("env.parameter", rule="E1", game=cls.title, name=name, options=", ".join(specs))
         if spec.kind == "int" and spec.default is None and value == 0:
             continue
         if spec.kind == "seat" and value == "random":
-            raise InvalidOptionError(f"parameter {name!r} takes a seat number in OpenSpiel: an OpenSpiel game has "
-                                     "no hidden seed to draw a random seat from", rule=spec.rule)
+            raise InvalidOptionError("env.seat_random", rule="E1", name=name)
         options[name] = value
     if not isinstance(players, int):
-        raise InvalidOptionError(f"the number of players must be a whole number, not {players!r}")
+        raise InvalidOptionError("players.not_whole", rule=cls.player_rule, players=players)
     return cls(players, options)
 
 
@@ -135,11 +133,11 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         """An observer of one seat's information: the information state under perfect recall, else the
         observation."""
         if params:
-            raise ValueError(f"the observers take no parameters, not {dict(params)!r}")
+            raise InvalidOptionError("env.observer_params", rule="E5", params=dict(params))
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("the observers give one seat's private and public information together only")
+            raise InvalidOptionError("env.observer_kind", rule="E5")
         return Observer(self.encoder, bool(iig_obs_type.perfect_recall))
 
 
@@ -231,8 +229,10 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         if self._left:
             i = bisect_left(self._left, action)
             if i == len(self._left) or self._left[i] != action:
-                raise ValueError(f"{action} is not a card left to deal ({game.card_type.of(action).text} is not)"
-                                 if 0 <= action < len(game.card_type.all()) else f"{action} is not a card number")
+                if 0 <= action < len(game.card_type.all()):
+                    raise IllegalActionError("env.not_left", rule="E3", action=action,
+                                             card=game.card_type.of(action).text)
+                raise InvalidActionError("env.not_card", rule="E3", action=action)
             del self._left[i]
             self._dealt.append(action)
             if len(self._left) == 1:
@@ -319,7 +319,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> DreizehnState:
         """A state ``player_id`` cannot tell from this one, what it cannot see dealt anew at random."""
         if self._left or self._engine is None:
-            raise ValueError("a state can be resampled at a player's decision, not while a shuffle is being dealt")
+            raise EnvError("env.resample", rule="E5")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         game = self.get_game()
         engine = game.engine.sample_state(self._engine.view(player_id), rng)

@@ -57,6 +57,8 @@ from dreizehn.envs.gymnasium import (
     make_game,
     observation_box,
 )
+from dreizehn.table import Seat
+from dreizehn.table import Table as PlayTable
 
 Observation = dict[str, np.ndarray[Any, Any]]
 
@@ -128,9 +130,8 @@ class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
         try:
             return self.possible_agents.index(agent)
         except ValueError:
-            raise InvalidOptionError(
-                f"there is no agent {agent!r} (the agents: {', '.join(self.possible_agents)})"
-            ) from None
+            raise InvalidOptionError("env.agent", rule="E2", agent=agent,
+                                     agents=", ".join(self.possible_agents)) from None
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now: its tensor and its action mask, new arrays made from its seat's view."""
@@ -153,6 +154,8 @@ class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
             game_seed = int(self._np_random.integers(0, 2**63 - 1))
         self._seed = game_seed
         self._state = self.game.new_state(game_seed)
+        self._table = PlayTable(self.game, tuple(Seat(agent) for agent in self.possible_agents), game_seed,
+                                self._state, events=False)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -174,7 +177,7 @@ class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
         number = action_number(action, self.game)
         stages = len(state.stage_scores)
         seat = state.current_player
-        state.apply(number)  # an illegal action raises here and changes nothing
+        self._table.submit(seat, number)  # an illegal action raises here and changes nothing
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.reward_type == "score":

@@ -38,6 +38,15 @@ and on the number of wild cards: the lowest remaining natural card is unmatched,
 starts a run of its suit (taking the natural card at each next position when one is left, wild cards for the
 gaps), with branch and bound on the penalty.  Wild cards left over go into any set, or a run with room, or form a
 set of the wild rank of their own.
+
+Bad input (a card kind outside 0..51, a wild rank outside 3..13, a hand that is no flat sequence of kinds) raises
+:class:`~dreizehn.core.errors.InvalidActionError` with a code ``three-thirteen.error.*`` (said in every language by
+:mod:`dreizehn.words`) and the rule (T1, T3); a ``RuntimeError`` would be a bug of the solver itself.
+
+>>> card_value(52)
+Traceback (most recent call last):
+  ...
+dreizehn.core.errors.InvalidActionError: card kind 52 is not in 0..51 (T1)
 """
 
 from __future__ import annotations
@@ -49,6 +58,8 @@ from typing import Final
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+
+from dreizehn.core.errors import InvalidActionError
 
 __all__ = [
     "ACES_LOW",
@@ -87,7 +98,7 @@ def card_value(kind: int, aces_high: bool = False) -> int:
     (1, 15, 9, 10)
     """
     if not 0 <= kind < 52:
-        raise ValueError(f"card kind {kind} is not in 0..51")
+        raise InvalidActionError("three-thirteen.error.kind", rule="T1", kind=kind)
     rank = kind % 13 + 1
     if rank == 1 and aces_high:
         return 15
@@ -579,21 +590,21 @@ _OUT: Final = np.zeros(1, np.int64)
 
 def _check_wild_rank(wild_rank: int) -> None:
     if not 3 <= wild_rank <= 13:
-        raise ValueError(f"wild rank {wild_rank} is not in 3..13 (T3)")
+        raise InvalidActionError("three-thirteen.error.wild_rank", rule="T3", wild_rank=wild_rank)
 
 
 def _as_array(hand: Sequence[int]) -> npt.NDArray[np.int64]:
     try:
         arr = np.array(hand, dtype=np.int64)
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ValueError(f"hand {hand!r} is not a sequence of card kinds") from exc
+        raise InvalidActionError("three-thirteen.error.hand", rule="T1", hand=repr(hand)) from exc
     if arr.ndim != 1:
-        raise ValueError(f"hand {hand!r} is not a flat sequence of card kinds")
+        raise InvalidActionError("three-thirteen.error.hand_flat", rule="T1", hand=repr(hand))
     return arr
 
 
-def _bad_hand(hand: Sequence[int]) -> ValueError:
-    return ValueError(f"hand {list(hand)!r} has a card kind outside 0..51")
+def _bad_hand(hand: Sequence[int]) -> InvalidActionError:
+    return InvalidActionError("three-thirteen.error.hand_kind", rule="T1", hand=repr(list(hand)))
 
 
 def min_penalty(hand: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True) -> int:

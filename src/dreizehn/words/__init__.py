@@ -31,6 +31,8 @@ LANGUAGES = ("en", "de", "nl")
 SHARED = "dreizehn"
 """The domain of the words every game shares."""
 LOCALE_DIR = Path(__file__).parent / "locale"
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+"""Parameter types that are said as they are."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class Words:
         if lang not in LANGUAGES:
             from dreizehn.core.errors import InvalidOptionError
 
-            raise InvalidOptionError("words.language", lang=lang, languages=", ".join(LANGUAGES))
+            raise InvalidOptionError("words.language", rule="C7", lang=lang, languages=", ".join(LANGUAGES))
         self.lang = lang
         self._locale = Locale.parse(lang)
         self._templates = _merged(lang)
@@ -107,7 +109,8 @@ class Words:
 
     def __call__(self, key: str, /, n: int | None = None, **params: Any) -> str:
         """The template of ``key`` filled with ``params`` (and ``n``); a :class:`Word` parameter is said too."""
-        values = {name: self.say(value) for name, value in params.items()}
+        say = self.say
+        values = {name: value if type(value) in _PLAIN else say(value) for name, value in params.items()}
         if n is not None:
             values["n"] = n
         template = self.template(key, n)
@@ -171,7 +174,7 @@ def pick_language(asked: str | None = None, environ: Mapping[str, str] | None = 
         if lang not in LANGUAGES:
             from dreizehn.core.errors import InvalidOptionError
 
-            raise InvalidOptionError("words.language", lang=asked, languages=", ".join(LANGUAGES))
+            raise InvalidOptionError("words.language", rule="C7", lang=asked, languages=", ".join(LANGUAGES))
         return lang
     env = os.environ if environ is None else environ
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):

@@ -6,7 +6,7 @@ never through sentences of its own; each game says its own actions and cards (th
 
 >>> import dreizehn
 >>> from dreizehn.words import words
->>> state = dreizehn.new_game("knizia13", players=3, seed=5)
+>>> state = dreizehn.new_game("knizia13", players=3, seed=7)
 >>> events = state.apply_with_events("B7")
 >>> say_event(state.game, words("en"), events[0], ["Anna", "Ben", "Cleo"])
 'Ben puts the blue 7 on the blue target (sum 7).'
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dreizehn.core.events import Event
-from dreizehn.core.game import Game, player_name
+from dreizehn.core.game import Game, State, player_name
 from dreizehn.words import Words
 
 
@@ -29,7 +29,7 @@ def say_event(game: Game, words: Words, event: Event, names: Sequence[str]) -> s
 
 def _say(game: Game, words: Words, event: Event, names: Sequence[str]) -> str:
     params = game.event_words(words, event, names)
-    key = event.key
+    key = game.event_key(event)
     if key == "stage.scored":
         params["stage_name"] = words(f"{game.id}.stage", n=1)
         params["stage"] = int(event.params["stage"]) + 1
@@ -48,7 +48,7 @@ def _say(game: Game, words: Words, event: Event, names: Sequence[str]) -> str:
         winners = list(event.params["winners"])
         params["names"] = words.names(names, winners) if names else ""
         return words("game.over", n=len(winners), names=params["names"])
-    return words(key, n=params.get("n"), **params)
+    return words(key, **params)  # a parameter n picks the plural form
 
 
 def say_events(game: Game, words: Words, events: Sequence[Event], names: Sequence[str]) -> list[str]:
@@ -59,3 +59,21 @@ def say_events(game: Game, words: Words, events: Sequence[Event], names: Sequenc
 def say_explanation(game: Game, words: Words, explanation: dict[str, object], names: Sequence[str]) -> list[str]:
     """A stage's scoring explanation in words."""
     return game.say_explanation(words, explanation, names)
+
+
+def say_course(state: State, words: Words, names: Sequence[str]) -> list[str]:
+    """The course of a game in words, stage by stage, every scoring explained: the lines ``dreizehn replay --lang``
+    prints. Every event is said as the player who acted saw it (a record reveals every card dealt anyway); a stage's
+    deal is said as a spectator sees it."""
+    game = state.game
+    replayed = game.new_state(0, shuffles=state.shuffles)
+    lines = [say_event(game, words, replayed.deal_event().for_seat(None), names)]
+    for _, action in state.history:
+        for event in replayed.apply_with_events(action):
+            owner = event.params.get("seat")
+            seen = event.for_seat(owner if isinstance(owner, int) else None)
+            indent = "" if event.key in ("stage.dealt", "stage.scored", "game.over") else "  "
+            lines.append(indent + say_event(game, words, seen, names))
+            if event.key == "stage.scored":
+                lines.extend("  " + line for line in say_explanation(game, words, event.params["explanation"], names))
+    return lines

@@ -1,0 +1,506 @@
+"""Load on the game server: many tables played at once through the websocket API, on loopback.
+
+Run with ``make bench-server`` (or ``python benchmarks/bench_server.py [--tables N] [--seconds S] [--rate R]
+[--flat-out]``). It starts ``dreizehn serve`` as a subprocess (a fresh SQLite database in a temporary data
+directory unless ``--database`` names another), creates the tables over HTTP with a person in every seat, opens one
+websocket per seat and lets every seat play random legal actions:
+
+- paced (the default): each table makes ``players * rate`` actions a second; the seat to move sends its action
+  ``1 / (players * rate)`` seconds after its table's previous action was sent (at once when that time is past), so
+  with ``--rate 1`` each seat acts about once a second and 200 tables of 4 make 800 actions a second;
+- ``--flat-out``: the seat to move acts as soon as it sees its turn; the actions a second are the most the server
+  (or the client) sustains with that many tables.
+
+The latency of an action is the time from sending it to receiving the ``update`` of that version on the same
+websocket. A table whose game ends gets a fresh table (created over HTTP, its seats reconnected). The server's CPU
+(share of one core) and resident memory are read from ``/proc`` over the measured window, and so is each client
+process's CPU: a client near 100 % measures itself, not the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event as EventType
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+TICKS = os.sysconf("SC_CLK_TCK")
+CONNECT_AT_ONCE = 32
+"""Websockets opened (and tables created) at the same time while setting up."""
+
+
+# -- the server -------------------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(port: int, data_dir: Path, database: str | None, bot_workers: int) -> subprocess.Popen[bytes]:
+    """``dreizehn serve`` on 127.0.0.1:``port``, its output in ``data_dir/server.log``."""
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    env.update(
+        DREIZEHN_DATA_DIR=str(data_dir), DREIZEHN_RATE_PER_SECOND="100000", DREIZEHN_RATE_BURST="100000",
+        DREIZEHN_BOT_PAUSE="0", DREIZEHN_BOT_WORKERS=str(bot_workers), DREIZEHN_GRACE_PERIOD="3600",
+    )
+    if database:
+        env["DATABASE_URL"] = database
+    exe = Path(sys.executable).with_name("dreizehn")
+    command = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "-q"]
+    with open(data_dir / "server.log", "wb") as log:
+        return subprocess.Popen(command, env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_until_up(proc: subprocess.Popen[bytes] | None, base: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server stopped with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/games", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer /api/games within {timeout:g} s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """SIGINT (uvicorn's graceful stop), then SIGKILL after 10 s."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+class Sampler(threading.Thread):
+    """Reads a process's CPU time (utime + stime, all threads) and resident memory every ``every`` seconds."""
+
+    def __init__(self, pid: int, every: float = 0.5) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.every = pid, every
+        self.samples: list[tuple[float, float, int]] = []  # (monotonic, cpu seconds, rss kB)
+        self.halt = threading.Event()
+
+    def read(self) -> tuple[float, float, int] | None:
+        try:
+            stat = Path(f"/proc/{self.pid}/stat").read_text()
+            status = Path(f"/proc/{self.pid}/status").read_text()
+        except OSError:
+            return None
+        fields = stat.rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / TICKS  # fields 14 and 15 of the whole line
+        rss = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+        return time.monotonic(), cpu, rss
+
+    def run(self) -> None:
+        while not self.halt.is_set():
+            sample = self.read()
+            if sample is not None:
+                self.samples.append(sample)
+            self.halt.wait(self.every)
+
+    def window(self, start: float, end: float) -> tuple[float, float, float]:
+        """CPU % of one core between ``start`` and ``end``, the largest and the last RSS in MB within it."""
+        inside = [s for s in self.samples if start - self.every <= s[0] <= end + self.every] or self.samples[-1:]
+        if len(inside) < 2:
+            return float("nan"), float("nan"), float("nan")
+        (t0, c0, _), (t1, c1, _) = inside[0], inside[-1]
+        return 100 * (c1 - c0) / (t1 - t0), max(s[2] for s in inside) / 1024, inside[-1][2] / 1024
+
+
+# -- the clients (one or more processes, each an event loop with its tables' websockets) ------------------------------
+
+
+@dataclass
+class Config:
+    base: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    rate: float
+    flat_out: bool
+    warmup: float
+    seconds: float
+    deflate: bool
+    seed: int
+
+
+@dataclass
+class Counts:
+    """What one client process saw; summed over the processes at the end."""
+
+    latencies: list[float] = field(default_factory=list)  # ms, of actions sent within the window
+    per_second: list[int] = field(default_factory=list)  # actions completed in each second of the window
+    refused: int = 0
+    games: int = 0
+    lost: int = 0  # connections that closed while the run went on
+    cpu: float = 0.0  # seconds of this process's CPU within the window
+
+
+def post_json(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+class Seat:
+    def __init__(self, table: TableClient, index: int, ws: ClientConnection) -> None:
+        self.table, self.index, self.ws = table, index, ws
+        self.sent_version = -1
+        self.sent_at = 0.0
+        self.reader: asyncio.Task[None] | None = None
+
+    async def read(self) -> None:
+        table, run = self.table, self.table.run
+        try:
+            async for text in self.ws:
+                now = time.monotonic()
+                message = json.loads(text)
+                kind = message.get("type")
+                if kind == "update":
+                    if message["seat"] == self.index and message["version"] == self.sent_version + 1:
+                        run.completed(self.sent_at, now)
+                        self.sent_version = -1
+                    table.seen(self, message["view"])
+                elif kind == "refused":
+                    run.counts.refused += 1
+                    self.sent_version = -1
+                    table.acted = -1
+                    if message.get("view") is not None:
+                        table.seen(self, message["view"])
+                elif kind in ("welcome", "resync"):
+                    table.seen(self, message["view"])
+        except ConnectionClosed:
+            pass
+        if not table.closing and not run.stopping:
+            run.counts.lost += 1
+
+
+class TableClient:
+    """A table's four (or so) websockets, in one client process."""
+
+    def __init__(self, run: Run, number: int) -> None:
+        self.run, self.number = run, number
+        self.seats: list[Seat] = []
+        self.views: dict[int, dict[str, Any]] = {}
+        self.acted = -1  # the version this table last acted on
+        self.last_sent = 0.0
+        self.closing = False
+        self.restarting = False
+
+    async def open(self) -> None:
+        """Create a table over HTTP and open its seats' websockets, each with its welcome."""
+        cfg = self.run.cfg
+        body = {"game": cfg.game, "options": cfg.options,
+                "seats": [{"kind": "person", "name": f"t{self.number}s{i}"} for i in range(cfg.players)]}
+        created = await asyncio.to_thread(post_json, f"{cfg.base}/api/tables", body)
+        tokens = {inv["seat"]: inv["token"] for inv in created["invitations"]}
+        url = cfg.base.replace("http://", "ws://", 1) + "/ws"
+        self.views, self.acted, self.closing = {}, -1, False
+        seats = []
+        for index in range(cfg.players):
+            ws = await connect(url, compression="deflate" if cfg.deflate else None, max_size=2**22,
+                               ping_interval=None, open_timeout=60)
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": tokens[index], "lang": "en"}))
+            while True:
+                welcome = json.loads(await ws.recv())
+                if welcome["type"] == "welcome":
+                    break
+            seat = Seat(self, index, ws)
+            self.views[index] = welcome["view"]
+            seats.append(seat)
+        self.seats = seats
+        for seat in seats:
+            seat.reader = asyncio.create_task(seat.read())
+
+    async def close(self) -> None:
+        self.closing = True
+        for seat in self.seats:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(seat.ws.close(), 5)
+        for seat in self.seats:
+            if seat.reader is not None:
+                seat.reader.cancel()
+
+    def seen(self, seat: Seat, view: dict[str, Any]) -> None:
+        """A seat's newest view: act if it is that seat's turn; start a fresh table when the game is over."""
+        self.views[seat.index] = view
+        run = self.run
+        if not run.going or run.stopping or self.closing:
+            return
+        if view["is_over"]:
+            if not self.restarting:
+                self.restarting = True
+                run.counts.games += 1
+                run.spawn(self.restart())
+            return
+        if view["current_player"] != seat.index or view["version"] <= self.acted or not view["legal_actions"]:
+            return
+        self.acted = view["version"]
+        now = time.monotonic()
+        due = now if run.cfg.flat_out else max(now, self.last_sent + run.interval)
+        action = run.rng.choice(view["legal_actions"])["index"]
+        run.spawn(self.send(seat, view["version"], action, due))
+
+    async def send(self, seat: Seat, version: int, action: int, due: float) -> None:
+        delay = due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if self.run.stopping or self.closing:
+            return
+        seat.sent_version = version
+        seat.sent_at = self.last_sent = time.monotonic()
+        with contextlib.suppress(ConnectionClosed):
+            await seat.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+
+    def kick(self) -> None:
+        """Start: the seat to move (by its own view) acts."""
+        for seat in self.seats:
+            self.seen(seat, self.views[seat.index])
+
+    async def restart(self) -> None:
+        await self.close()
+        try:
+            await self.open()
+        except Exception as err:  # keep the others going; count it
+            print(f"table {self.number}: a fresh table failed: {err!r}", file=sys.stderr)
+            self.run.counts.lost += 1
+            return
+        finally:
+            self.restarting = False
+        self.last_sent = time.monotonic()
+        self.kick()
+
+
+class Run:
+    def __init__(self, cfg: Config, numbers: range) -> None:
+        self.cfg = cfg
+        self.interval = 1.0 / (cfg.players * cfg.rate) if cfg.rate > 0 else 0.0
+        self.rng = random.Random(cfg.seed)
+        self.tables = [TableClient(self, n) for n in numbers]
+        self.counts = Counts()
+        self.going = self.stopping = False
+        self.start = self.end = 0.0
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def completed(self, sent: float, received: float) -> None:
+        if self.start <= sent < self.end:
+            self.counts.latencies.append((received - sent) * 1000)
+        second = int(received - self.start)
+        if received >= self.start and second < len(self.counts.per_second):
+            self.counts.per_second[second] += 1
+
+    async def main(self, ready: Queue[Any], go: EventType, go_at: Any) -> None:
+        gate = asyncio.Semaphore(max(1, CONNECT_AT_ONCE // 4))
+
+        async def open_one(table: TableClient) -> None:
+            async with gate:
+                await table.open()
+
+        await asyncio.gather(*(open_one(t) for t in self.tables))
+        ready.put(os.getpid())
+        await asyncio.to_thread(go.wait)
+        began = go_at.value
+        self.start, self.end = began + self.cfg.warmup, began + self.cfg.warmup + self.cfg.seconds
+        self.counts.per_second = [0] * int(self.cfg.seconds)
+        await asyncio.sleep(max(0.0, began - time.monotonic()))
+        self.going = True
+        for table in self.tables:  # staggered within the first interval, so the tables do not act in step
+            table.last_sent = time.monotonic() - self.interval + self.rng.uniform(0, self.interval)
+            table.kick()
+        await asyncio.sleep(max(0.0, self.start - time.monotonic()))
+        cpu0 = sum(os.times()[:2])
+        await asyncio.sleep(max(0.0, self.end - time.monotonic()))
+        self.counts.cpu = sum(os.times()[:2]) - cpu0
+        self.stopping = True
+        await asyncio.sleep(1.0)  # the last updates in flight
+        await asyncio.gather(*(t.close() for t in self.tables), return_exceptions=True)
+        for task in list(self.tasks):
+            task.cancel()
+
+
+def client_process(cfg: Config, numbers: range, ready: Queue[Any], go: EventType, go_at: Any,
+                   results: Queue[Any]) -> None:
+    run = Run(cfg, numbers)
+    try:
+        import uvloop
+
+        uvloop.run(run.main(ready, go, go_at))
+    except ImportError:
+        asyncio.run(run.main(ready, go, go_at))
+    results.put(run.counts)
+
+
+def take(queue: Queue[Any], workers: list[mp.process.BaseProcess], timeout: float) -> Any:
+    """The next item of ``queue``; fails when a client process died or time ran out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            return queue.get(timeout=1)
+        if any(w.exitcode not in (None, 0) for w in workers):
+            raise RuntimeError("a client process failed")
+    raise RuntimeError(f"no answer from the client processes within {timeout:g} s")
+
+
+# -- the report -------------------------------------------------------------------------------------------------------
+
+
+def percentile(ordered: list[float], p: float) -> float:
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200, help="tables played at once (default 200)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="the measured window (default 30)")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds played before the window (default 2)")
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="actions a second per seat: each table makes players × rate a second (default 1)")
+    parser.add_argument("--flat-out", action="store_true", help="act as soon as it is one's turn")
+    parser.add_argument("--game", default="knizia13", help="knizia13 (default), holzwurm or three-thirteen")
+    parser.add_argument("--players", type=int, default=4, help="seats per table (default 4)")
+    parser.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
+    parser.add_argument("--database", default=None,
+                        help="an SQLAlchemy or postgresql:// URL (default: SQLite in a temporary data directory)")
+    parser.add_argument("--workers", type=int, default=1, help="client processes (default 1; the server needs a core)")
+    parser.add_argument("--bot-workers", type=int, default=0, help="the server's DREIZEHN_BOT_WORKERS (default 0)")
+    parser.add_argument("--no-deflate", action="store_true",
+                        help="no permessage-deflate (browsers and the server negotiate it by default)")
+    parser.add_argument("--url", default=None,
+                        help="play against a server already running at this address instead of starting one")
+    parser.add_argument("--pid", type=int, default=None, help="with --url: the server's process, to sample")
+    parser.add_argument("--seed", type=int, default=13)
+    args = parser.parse_args()
+
+    port = args.port or free_port()
+    base = args.url.rstrip("/") if args.url else f"http://127.0.0.1:{port}"
+    data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
+    cfg = Config(base, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
+                 not args.no_deflate, args.seed)
+    database = args.database or "SQLite (a temporary file, WAL)"
+    print(f"Server load: {args.game}, {args.tables} tables × {args.players} seats = {args.tables * args.players} "
+          f"websockets on loopback, {database}, permessage-deflate {'off' if args.no_deflate else 'on'}")
+    if args.flat_out:
+        print("Pace: flat out (the seat to move acts as soon as it sees its turn)")
+    else:
+        print(f"Pace: each table makes players × rate = {args.players * args.rate:g} actions/s (the seat to move "
+              f"sends {1000 / (args.players * args.rate):.0f} ms after its table's previous action, at once if late)")
+    print(f"Latency: action sent → its update received on the same websocket; window {args.seconds:g} s after "
+          f"{args.warmup:g} s of warm-up; {args.workers} client process(es) on {os.cpu_count()} cores", flush=True)
+
+    proc = None if args.url else start_server(port, data_dir, args.database, args.bot_workers)
+    workers: list[mp.process.BaseProcess] = []
+    try:
+        wait_until_up(proc, base)
+        sampler = Sampler(proc.pid if proc is not None else (args.pid or -1))
+        sampler.start()
+        ctx = mp.get_context("spawn")
+        ready: Queue[Any] = ctx.Queue()
+        results: Queue[Any] = ctx.Queue()
+        go = ctx.Event()
+        go_at = ctx.Value("d", 0.0)
+        share = [range(i * args.tables // args.workers, (i + 1) * args.tables // args.workers)
+                 for i in range(args.workers)]
+        for numbers in share:
+            worker = ctx.Process(target=client_process, args=(cfg, numbers, ready, go, go_at, results))
+            worker.start()
+            workers.append(worker)
+        set_up = time.monotonic()
+        for _ in workers:
+            take(ready, workers, 300)
+        print(f"set up {args.tables} tables and {args.tables * args.players} websockets in "
+              f"{time.monotonic() - set_up:.1f} s", flush=True)
+        go_at.value = time.monotonic() + 0.5
+        go.set()
+        total = Counts()
+        for _ in workers:
+            counts: Counts = take(results, workers, args.warmup + args.seconds + 120)
+            total.latencies += counts.latencies
+            total.per_second = [a + b for a, b in zip(total.per_second or [0] * len(counts.per_second),
+                                                      counts.per_second, strict=True)]
+            total.refused += counts.refused
+            total.games += counts.games
+            total.lost += counts.lost
+            total.cpu += counts.cpu
+        start = go_at.value + args.warmup
+        sampler.halt.set()
+        sampler.join()
+        cpu, rss_max, _ = sampler.window(start, start + args.seconds)
+    except BaseException:
+        log = data_dir / "server.log"
+        if log.exists():
+            print(f"the server's log ({log}) ends:\n" + "\n".join(log.read_text().splitlines()[-20:]), file=sys.stderr)
+        raise
+    finally:
+        for process in workers:
+            process.join(10)
+            if process.is_alive():
+                process.kill()
+        if proc is not None:
+            stop_server(proc)
+    report(args, total, cpu, rss_max)
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def report(args: argparse.Namespace, total: Counts, cpu: float, rss: float) -> None:
+    ordered = sorted(total.latencies)
+    rate = len(ordered) / args.seconds
+    target = "flat out" if args.flat_out else f"{args.tables * args.players * args.rate:g}"
+    print()
+    print(f"{'tables':>7}{'seats':>7}{'target/s':>10}{'actions/s':>11}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
+          f"{'max ms':>9}{'refused':>9}{'games':>7}{'server CPU %':>14}{'CPU ms/action':>15}{'server RSS MB':>15}"
+          f"{'client CPU %':>14}")
+    print(f"{args.tables:>7}{args.tables * args.players:>7}{target:>10}{rate:>11,.0f}"
+          f"{percentile(ordered, 50):>9.1f}{percentile(ordered, 90):>9.1f}{percentile(ordered, 99):>9.1f}"
+          f"{(ordered[-1] if ordered else float('nan')):>9.1f}{total.refused:>9}{total.games:>7}{cpu:>14.0f}"
+          f"{(10 * cpu / rate if rate else float('nan')):>15.2f}{rss:>15.0f}{100 * total.cpu / args.seconds:>14.0f}")
+    if total.per_second:
+        seconds = sorted(total.per_second)
+        print(f"actions/s second by second: lowest {seconds[0]:,}, median {seconds[len(seconds) // 2]:,}, "
+              f"highest {seconds[-1]:,}" + ("" if not total.lost else f"; {total.lost} connections lost"))
+    if not args.flat_out:
+        met = percentile(ordered, 99) < 100 and rate >= 0.95 * args.tables * args.players * args.rate
+        print(f"goal (the target rate at p99 under 100 ms): {'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,262 @@
+"""Hints: every legal action of a view rated with its chance to win the game and the points it leads to.
+
+:func:`analyse` sees only the view of the seat to move, as a bot does. For each legal action it plays the rest of
+the **whole game** many times and averages:
+
+* **Worlds.** A world is a complete state sampled from the view (``game.sample_state(view, rng)``: the unseen cards
+  dealt uniformly at random, the future shuffles drawn from ``rng``) together with a stream of random numbers for
+  the players' choices. Every action rated in a round is played on the *same* worlds (common random numbers, as
+  ``ismcts:root=paired`` does), so two actions are compared on the same hidden cards and the same luck.
+* **Playouts.** After the action, every seat (the hinted one included) plays as the ``policy`` bot would
+  (``heuristic``: each game's rulebook advice, :mod:`dreizehn.bots.heuristic`), each deciding from its own view of
+  the world, to the end of the game: the end of the last 13 stage, the 11th Three Thirteen round, the last
+  Holzwurm game of the match.
+* **Win** is the seat's share of the win at the end (:meth:`~dreizehn.core.game.State.returns`: 1, 1/k for a win
+  shared by k seats, 0), **points** the seat's final total (the points already banked included, so that the number
+  means what it says: "you will end on about 57"; in 13 and Three Thirteen fewer points are better).
+* **Allocation** (``allocation``). ``even`` (the default): every legal action is played on every world, so each
+  gets the same number of playouts (at least :data:`MIN_SAMPLES`, whatever the budget). ``halving``: successive
+  halving, ``ceil(log2(n))`` rounds for ``n`` legal actions, each round given an equal share of the budget spread
+  evenly over the actions still in; after every round but the last the better half (by win chance, then by
+  points, on the worlds they all played) stays in, and so does every action level with the last one kept. The
+  best actions get more playouts, but the estimates of the actions dropped are biased: they were dropped *because*
+  their first playouts went badly. Over 50 positions of 4-player 13 at 100 playouts, the chance given to the move
+  then played was 0.055 too low on average where that move had been dropped, and its error (root mean square,
+  against 300 playouts of that move alone) was 0.15, against 0.09 with ``even``; so ``even`` is the default.
+* **Estimates**: the mean of the action's playouts, and as its **uncertainty** (``win_sd``, ``points_sd``) the
+  standard error of that mean, the sampling error alone. The model's error is not in it: the chance assumes that
+  everyone plays on like the policy bot and that the unseen cards are as likely as any other deal, where a real
+  opponent's hand tells in how it was played. With few playouts that all agree (all won, say) the standard error
+  reads 0.
+* **Order**, best first: the higher win chance, then the better points, then the lower action number (with
+  ``halving``, the actions that stayed in longest come first).
+
+The budget is ``playouts`` (playouts over all actions; deterministic for a given ``rng``; spent in whole worlds,
+so a few more may be played) or ``seconds`` (checked after every world, each round given its share of the time;
+at least one world a round), or both (whichever ends first); with neither, :data:`DEFAULT_SECONDS`. A playout
+from the start of a game costs about 6-10 ms in 13, 7-17 ms in Holzwurm and 35-40 ms in Three Thirteen (heuristic
+players on one core), less later in the game.
+
+How well the chances mean what they say is measured by ``benchmarks/hint_calibration.py`` (docs/bots.md, "Hints").
+
+>>> import dreizehn
+>>> state = dreizehn.new_game("holzwurm", players=2, seed=4)
+>>> analysis = analyse(state.view(state.current_player), playouts=40, rng=1)
+>>> sorted(r.action for r in analysis.ratings) == list(state.legal_actions())
+True
+>>> best = analysis.best
+>>> 0.0 <= best.win <= 1.0 and best.samples >= MIN_SAMPLES
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dreizehn.bots.base import Bot, make_bot
+from dreizehn.core.errors import BotError, InvalidActionError, InvalidOptionError
+from dreizehn.core.game import Game, State, View
+from dreizehn.core.registry import load_game
+
+DEFAULT_SECONDS = 2.0
+"""The budget of :func:`analyse` when neither ``playouts`` nor ``seconds`` is given."""
+DEFAULT_POLICY = "heuristic"
+"""The bot every seat plays as in the playouts."""
+MIN_SAMPLES = 2
+"""The fewest playouts of any action (so that every standard error is defined)."""
+ALLOCATIONS = ("even", "halving")
+"""How :func:`analyse` shares the playouts out among the actions (the module docstring says how)."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One legal action, rated: its chance to win the game and the seat's expected final total, each with its
+    standard error, over ``samples`` playouts.
+
+    >>> Rating(3, "B5", 0.25, 0.05, 41.5, 2.25, 60).to_json()["win"]
+    0.25
+    """
+
+    action: int
+    text: str
+    win: float
+    """The seat's expected share of the win, in [0, 1]."""
+    win_sd: float
+    """The standard error of :attr:`win` (the sampling error)."""
+    points: float
+    """The seat's expected total at the end of the game."""
+    points_sd: float
+    """The standard error of :attr:`points`."""
+    samples: int
+    """The playouts behind the numbers."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The rating as a JSON-ready dict (the action in text notation)."""
+        return {"action": self.text, "win": self.win, "win_sd": self.win_sd, "points": self.points,
+                "points_sd": self.points_sd, "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What :func:`analyse` found: every legal action of ``seat``, rated, best first.
+
+    ``playouts`` counts the playouts over all actions, ``worlds`` the sampled worlds; ``seconds`` (left out of
+    comparisons) the time taken.
+    """
+
+    game_id: str
+    seat: int
+    ratings: tuple[Rating, ...]
+    playouts: int
+    worlds: int
+    policy: str
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def best(self) -> Rating:
+        """The first rating: the action the analysis thinks best."""
+        return self.ratings[0]
+
+    def rating(self, action: int) -> Rating:
+        """The rating of ``action`` (an :class:`~dreizehn.core.errors.InvalidActionError` if it was not rated)."""
+        for r in self.ratings:
+            if r.action == action:
+                return r
+        raise InvalidActionError("hint.not_rated", rule="B6", action=action)
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as a JSON-ready dict.
+
+        >>> Analysis("knizia13", 0, (), 0, 0, "heuristic").to_json()["ratings"]
+        []
+        """
+        return {"game": self.game_id, "seat": self.seat, "policy": self.policy, "playouts": self.playouts,
+                "worlds": self.worlds, "seconds": round(self.seconds, 4),
+                "ratings": [r.to_json() for r in self.ratings]}
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (the sample standard deviation over the square root of their
+    number; 0 for a single value).
+
+    >>> mean_se([1.0, 0.0, 0.0, 1.0])
+    (0.5, 0.28867513459481287)
+    """
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, 0.0
+    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def play_out(state: State, policy: Bot, rng: random.Random) -> State:
+    """Play ``state`` to the end of the game, every seat as ``policy`` decides from its own view; returns it."""
+    while state.turn >= 0:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_legal(legal[0])
+        else:
+            state.apply_legal(policy.act(state.view(state.turn), rng))
+    return state
+
+
+def analyse(
+    view: View,
+    playouts: int | None = None,
+    *,
+    seconds: float | None = None,
+    rng: random.Random | int | None = None,
+    policy: str = DEFAULT_POLICY,
+    allocation: str = "even",
+    game: Game | None = None,
+) -> Analysis:
+    """Rate every legal action of ``view`` (whose seat is to move): its chance to win the game and the seat's expected
+    final total, with their standard errors, best first (see the module docstring for the method).
+
+    ``playouts``: the budget in playouts over all actions; ``seconds``: in seconds; both: whichever ends first;
+    neither: :data:`DEFAULT_SECONDS`. ``rng``: a generator or a seed (``None``: seed 0), so that a budget in
+    playouts gives the same analysis for the same view. ``policy``: the bot specification every seat plays as in
+    the playouts. ``allocation``: ``even`` (every action on every world) or ``halving`` (successive halving).
+    ``game``: the view's game (loaded from the view's id, players and options when not given).
+
+    >>> import dreizehn
+    >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
+    >>> a = analyse(state.view(state.current_player), playouts=30, rng=7)
+    >>> len(a.ratings) == len(state.legal_actions()), a.playouts >= 30
+    (True, True)
+    """
+    legal = [int(a) for a in view.legal_actions]
+    if view.seat != view.current_player or not legal:
+        raise BotError("hint.not_to_move", rule="B6", seat=view.seat)
+    if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
+        raise InvalidOptionError("hint.playouts", rule="B7", value=playouts)
+    if seconds is not None and not seconds > 0:
+        raise InvalidOptionError("hint.seconds", rule="B7", value=seconds)
+    if allocation not in ALLOCATIONS:
+        raise InvalidOptionError("hint.allocation", rule="B7", choices=", ".join(ALLOCATIONS), value=allocation)
+    if playouts is None and seconds is None:
+        seconds = DEFAULT_SECONDS
+    if game is None:
+        game = load_game(view.game_id, view.players, view.options)
+    if not isinstance(rng, random.Random):
+        rng = random.Random(0 if rng is None else rng)
+    bot = make_bot(policy, game)
+    seat = view.seat
+    sign = 1.0 if game.high_score_wins else -1.0
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    wins: dict[int, list[float]] = {a: [] for a in legal}  # per action, its outcome on each world it was played on
+    points: dict[int, list[float]] = {a: [] for a in legal}
+    dropped: dict[int, int] = {}  # action -> the round after which it was dropped
+    alive = list(legal)
+    rounds = max(1, math.ceil(math.log2(len(legal)))) if allocation == "halving" else 1
+    spent = worlds = 0
+    for number in range(rounds):
+        left = rounds - number
+        least = MIN_SAMPLES if number == 0 else 1
+        target = None if playouts is None else max(least, math.ceil((playouts - spent) / left / len(alive)))
+        round_end = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / left
+        done = 0
+        while target is None or done < target:
+            if done >= least and round_end is not None and time.perf_counter() >= round_end:
+                break
+            world = game.sample_state(view, rng)
+            stream = rng.getrandbits(64)
+            last = len(alive) - 1
+            for i, action in enumerate(alive):
+                state = world if i == last else world.copy()
+                state.apply_legal(action)
+                play_out(state, bot, random.Random(stream))
+                wins[action].append(state.returns()[seat])
+                points[action].append(float(state.totals[seat]))
+            done += 1
+            worlds += 1
+            spent += len(alive)
+        if number < rounds - 1:  # the actions in have played the same worlds: their sums compare them
+            keys = {a: _key(math.fsum(wins[a]), sign * math.fsum(points[a]), a) for a in alive}
+            alive.sort(key=keys.__getitem__)
+            keep = math.ceil(len(alive) / 2)
+            while keep < len(alive) and keys[alive[keep]][:2] == keys[alive[keep - 1]][:2]:
+                keep += 1  # an action as good as the last one kept stays in
+            for action in alive[keep:]:
+                dropped[action] = number
+            alive = alive[:keep]
+    rated = []
+    for action in legal:
+        win, win_sd = mean_se(wins[action])
+        mean_points, points_sd = mean_se(points[action])
+        rated.append(Rating(action, game.action_to_text(action), win, win_sd, mean_points, points_sd,
+                            len(wins[action])))
+    rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, sign * r.points, r.action)))
+    return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, time.perf_counter() - start)
+
+
+def _key(win: float, points: float, action: int) -> tuple[float, float, int]:
+    """Sort key, best first: the higher win chance, then the better points (``points`` signed: higher is better),
+    then the lower action number."""
+    return (-win, -points, action)

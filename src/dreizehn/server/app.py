@@ -1,0 +1,95 @@
+"""The ASGI application: FastAPI with the HTTP API (``/api``), the websocket (``/ws``) and, once it exists, the
+browser client.
+
+>>> from dreizehn.server.settings import Settings
+>>> app = create_app(Settings(data_dir="/tmp/dreizehn-doctest"))
+>>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api"))[:3]
+['/api/games', '/api/seats/join', '/api/tables']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from dreizehn.server.rooms import Hub
+from dreizehn.server.settings import Settings
+from dreizehn.server.storage import NOTIFY_CHANNEL, Store, make_engine, migrate
+
+log = logging.getLogger("dreizehn.server")
+
+
+def _executor(settings: Settings) -> Executor | None:
+    if settings.bot_workers <= 0:
+        return None
+    return ProcessPoolExecutor(settings.bot_workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+async def _listen(hub: Hub, url: str) -> None:
+    """PostgreSQL's LISTEN: actions stored by other server processes reach this one's rooms."""
+    import psycopg
+
+    plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(plain, autocommit=True) as connection:
+                await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                async for note in connection.notifies():
+                    table_id, _, _ = note.payload.partition(":")
+                    hub.notified(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the LISTEN connection broke; listening again in a second")
+            await asyncio.sleep(1)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application with ``settings`` (by default from the environment)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database, settings.data_dir)
+        await asyncio.to_thread(migrate, engine)
+        executor = _executor(settings)
+        hub = Hub(settings, Store(engine), executor)
+        app.state.hub = hub
+        tasks: list[asyncio.Task[Any]] = []
+        if settings.is_postgres:
+            tasks.append(asyncio.create_task(_listen(hub, settings.database)))
+        await hub.resume_all()
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await hub.close()
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+            engine.dispose()
+
+    from dreizehn import __version__
+    from dreizehn.server.routes import games, tables, ws
+
+    app = FastAPI(
+        title="dreizehn",
+        version=__version__,
+        summary="Three card games built on the number 13: tables over websockets, stored in SQL.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.include_router(games.router)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
+    return app

@@ -1,0 +1,22 @@
+"""Hints at the table: the analysis of a view, computed in a worker (a process of the bot pool)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dreizehn.core.game import View
+from dreizehn.core.registry import game_class
+from dreizehn.words import words
+
+
+def hint_in_worker(view: View, seconds: float, lang: str) -> dict[str, Any]:
+    """Every legal action of ``view`` rated (:func:`dreizehn.hints.analyse`), each said in ``lang``."""
+    from dreizehn.hints import analyse
+
+    analysis = analyse(view, seconds=seconds)
+    doc: dict[str, Any] = analysis.to_json()
+    game = game_class(view.game_id)(view.players, view.options)
+    w = words(lang)
+    for rating in doc.get("ratings", []):
+        rating["words"] = game.say_action(w, int(rating["action"]))
+    return doc

@@ -1,0 +1,153 @@
+"""The websocket protocol: JSON messages, each an object with a ``type``; version :data:`PROTOCOL`.
+
+docs/server.md describes every message; these pydantic models are its schemas. A client sends :data:`ClientMessage`
+messages; the server answers with the ``Server*`` ones.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL = 1
+"""The protocol version a client names in its hello."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_Message):
+    """The first message: a seat's token (from the invitation link), or a table and its spectator token."""
+
+    type: Literal["hello"]
+    protocol: int
+    token: str | None = Field(default=None, max_length=64)
+    table: str | None = Field(default=None, max_length=24)
+    spectator: str | None = Field(default=None, max_length=64)
+    lang: str = Field(default="en", max_length=8)
+
+
+class Act(_Message):
+    """An action, by its index or its text, chosen in state version ``version``."""
+
+    type: Literal["action"]
+    version: int = Field(ge=0)
+    action: int | str
+
+
+class AskHint(_Message):
+    """Ask for the hint of the position (a seat to move only)."""
+
+    type: Literal["hint"]
+
+
+class SetLanguage(_Message):
+    """Speak another language from now on."""
+
+    type: Literal["lang"]
+    lang: str = Field(max_length=8)
+
+
+class Ping(_Message):
+    """Keep-alive; answered by a pong."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ping, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ping] = TypeAdapter(ClientMessage)
+
+
+class SeatInfo(_Message):
+    """A seat as everyone sees it."""
+
+    seat: int
+    name: str
+    kind: Literal["person", "bot"]
+    bot: str | None
+    joined: bool
+    connected: bool
+    stand_in: bool
+    """A bot plays for the person, who is away."""
+
+
+class SaidEvent(_Message):
+    """An event as its receiver may know it, with its sentence in the receiver's language."""
+
+    key: str
+    params: dict[str, Any]
+    text: str
+
+
+class Welcome(_Message):
+    """The answer to a hello, and a resync: the whole view (with its history) and the seats."""
+
+    type: Literal["welcome", "resync"]
+    protocol: int
+    table: str
+    game: str
+    seat: int | None
+    lang: str
+    view: dict[str, Any]
+    seats: list[SeatInfo]
+    history: list[str]
+    """The course of the game so far in words, a line per action."""
+
+
+class Update(_Message):
+    """An action applied: who did what, the events, and the receiver's new view (without its history)."""
+
+    type: Literal["update"]
+    version: int
+    seat: int
+    action: str
+    text: str
+    events: list[SaidEvent]
+    view: dict[str, Any]
+    seats: list[SeatInfo]
+
+
+class Refused(_Message):
+    """A refused message: the code, the rule and the message in the receiver's language; the current view when the
+    refusal concerned an action."""
+
+    type: Literal["refused"]
+    code: str
+    rule: str | None
+    message: str
+    params: dict[str, Any]
+    view: dict[str, Any] | None = None
+    version: int | None = None
+
+
+class Presence(_Message):
+    """Seats came, went, or were taken over by a bot."""
+
+    type: Literal["presence"]
+    seats: list[SeatInfo]
+
+
+class Hint(_Message):
+    """The hint of the position: every legal action rated."""
+
+    type: Literal["hint"]
+    version: int
+    analysis: dict[str, Any]
+
+
+class Rematch(_Message):
+    """Someone asked for a rematch: the new table and this seat's invitation to it (``None`` for a spectator)."""
+
+    type: Literal["rematch"]
+    table: str
+    token: str | None
+
+
+class Pong(_Message):
+    type: Literal["pong", "ping"]
+
+
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Pong, Field(discriminator="type")]
+server_message: TypeAdapter[Welcome | Update | Refused | Presence | Hint | Rematch | Pong] = TypeAdapter(ServerMessage)

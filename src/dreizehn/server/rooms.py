@@ -1,0 +1,437 @@
+"""Live tables: each table being played in this process is a :class:`Room` holding a :class:`dreizehn.table.Table`
+rebuilt from the database, its connections, its bots and its timers. The :class:`Hub` keeps the rooms.
+
+Every change of a table goes one way, under the room's lock: the engine checks and applies the action, the database
+stores it (the unique (table, sequence) key settles races with other processes), and only then is anyone told:
+each connection gets its own update, filtered for its seat and said in its language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from dreizehn.bots.base import make_bot
+from dreizehn.core.errors import DreizehnError
+from dreizehn.core.events import Event
+from dreizehn.core.registry import load_game
+from dreizehn.server.settings import Settings
+from dreizehn.server.storage import Append, Conflict, Store, Stored, Writer
+from dreizehn.table import BotRequest, Seat, Table, Update, decide_in_worker
+from dreizehn.wire import to_wire
+from dreizehn.words import words
+from dreizehn.words.say import say_event
+
+log = logging.getLogger("dreizehn.server")
+
+OUTBOX_LIMIT = 256
+"""Messages waiting for a slow connection before it is closed."""
+
+
+class ServerError(DreizehnError):
+    """A message the server refuses (not a rule of a game): bad token, not a seat, too fast, …"""
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket: its seat (``None`` for a spectator), its language, and the messages waiting to be sent."""
+
+    seat: int | None
+    lang: str
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; a connection that falls too far behind is closed."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+
+def build_table(stored: Stored) -> Table:
+    """The table of a stored game, its actions replayed through the engine."""
+    game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
+    seats = tuple(Seat(s.name, bot=s.bot) for s in stored.seats)
+    table = Table(game, seats, stored.row.seed, game.new_state(stored.row.seed))
+    state = table.state
+    for _, action, _ in stored.actions:
+        state.apply(action)
+    return table
+
+
+class Room:
+    """A table being played in this process."""
+
+    def __init__(self, hub: Hub, stored: Stored) -> None:
+        self.hub = hub
+        self.id = stored.row.id
+        self.row = stored.row
+        self.seat_rows = list(stored.seats)
+        self.table = build_table(stored)
+        self.by: list[str] = [by for _, _, by in stored.actions]
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.away: dict[int, asyncio.Task[None]] = {}
+        self.stand_in: set[int] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.clock_task: asyncio.Task[None] | None = None
+        self.last_used = time.monotonic()
+
+    # -- what everyone sees ---------------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seat_rows]
+
+    def seats_info(self) -> list[dict[str, Any]]:
+        connected = {c.seat for c in self.conns if c.seat is not None and not c.closed}
+        return [
+            {"seat": s.seat, "name": s.name, "kind": "bot" if s.bot else "person", "bot": s.bot, "joined": s.joined,
+             "connected": s.seat in connected, "stand_in": s.seat in self.stand_in}
+            for s in self.seat_rows
+        ]
+
+    def view_doc(self, seat: int | None, lang: str, history: bool) -> dict[str, Any]:
+        table = self.table
+        view = table.state.spectator_view() if seat is None else table.view(seat)
+        w = words(lang)
+        game = table.game
+        return to_wire(view, lambda a: game.say_action(w, a), history=history)
+
+    def history_words(self, lang: str, seat: int | None) -> list[str]:
+        """The course so far, an action a line, said for ``seat``: public plays only (a card drawn by another
+        seat stays unsaid)."""
+        w = words(lang)
+        game = self.table.game
+        return [game.say_action(w, action, self.names[s] if 0 <= s < len(self.names) else None)
+                for s, action in self.table.state.history]
+
+    def welcome(self, conn: Conn, kind: str = "welcome") -> dict[str, Any]:
+        return {
+            "type": kind, "protocol": 1, "table": self.id, "game": self.table.game.id, "seat": conn.seat,
+            "lang": conn.lang, "view": self.view_doc(conn.seat, conn.lang, history=True), "seats": self.seats_info(),
+            "history": self.history_words(conn.lang, conn.seat),
+        }
+
+    def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> dict[str, Any]:
+        data = err.to_json()
+        return {
+            "type": "refused", "code": data["code"], "rule": data["rule"], "params": data["params"],
+            "message": words(conn.lang).error(err),
+            "view": self.view_doc(conn.seat, conn.lang, history=True) if with_view else None,
+            "version": self.table.version,
+        }
+
+    def broadcast_update(self, update: Update) -> None:
+        """Tell every connection of an applied action, each its own part, in its language. What receivers share
+        (the action in words, the public events) is said once per language."""
+        seats = self.seats_info()
+        game = self.table.game
+        names = self.names
+        per_seat: dict[tuple[int | None, str], dict[str, Any]] = {}
+        texts: dict[str, str] = {}
+        said: dict[tuple[str, int, int | None], dict[str, Any]] = {}
+        for conn in list(self.conns):
+            seat, lang = conn.seat, conn.lang
+            message = per_seat.get((seat, lang))
+            if message is None:
+                w = words(lang)
+                text = texts.get(lang)
+                if text is None:
+                    text = texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
+                events = []
+                for i, event in enumerate(update.events):
+                    owner = seat if event.private and seat in event.private else None
+                    entry = said.get((lang, i, owner))
+                    if entry is None:
+                        entry = said[(lang, i, owner)] = _said(game, w, event.for_seat(owner), names)
+                    events.append(entry)
+                message = per_seat[(seat, lang)] = {
+                    "type": "update", "version": update.version, "seat": update.seat, "action": update.action,
+                    "text": text, "events": events, "view": self.view_doc(seat, lang, history=False), "seats": seats,
+                }
+            conn.send(message)
+
+    def broadcast_presence(self) -> None:
+        message = {"type": "presence", "seats": self.seats_info()}
+        for conn in list(self.conns):
+            conn.send(message)
+
+    def resync_all(self) -> None:
+        for conn in list(self.conns):
+            conn.send(self.welcome(conn, "resync"))
+
+    # -- acting ---------------------------------------------------------------------------------------------------
+
+    async def act(self, conn: Conn, version: int, action: int | str) -> None:
+        """A person's action from ``conn``: applied, stored, told; or refused with the current view."""
+        async with self.lock:
+            if conn.seat is None:
+                conn.send(self.refusal(conn, ServerError("server.spectator_acts", rule="S1")))
+                return
+            try:
+                update = self.table.submit(conn.seat, action, version)
+            except DreizehnError as err:
+                conn.send(self.refusal(conn, err))
+                return
+            await self._store_and_tell(update, "person")
+        self.after_change()
+
+    async def _store_and_tell(self, update: Update, by: str) -> bool:
+        """Store an update already applied to the table, then tell everyone; on a conflict (another process took
+        the turn) reload the table and resync. Call under the lock."""
+        try:
+            await self.hub.writer.append(Append(self.id, update.version - 1, update.seat, update.action, by,
+                                                self.table.is_over))
+        except Conflict:
+            await self._reload()
+            return False
+        except Exception:  # the database failed: what it holds is the truth
+            log.exception("storing action %s of table %s failed", update.version - 1, self.id)
+            await self._reload()
+            return False
+        self.by.append(by)
+        if self.table.is_over:
+            self.row = _finished(self.row)
+        self.broadcast_update(update)
+        return True
+
+    async def _reload(self) -> None:
+        stored = await asyncio.to_thread(self.hub.store.load, self.id)
+        if stored is None:
+            return
+        self.row, self.seat_rows = stored.row, list(stored.seats)
+        self.table = build_table(stored)
+        self.by = [by for _, _, by in stored.actions]
+        for seat in self.stand_in:
+            self.table.replace(seat, self.hub.settings.stand_in)
+        self.resync_all()
+
+    async def catch_up(self) -> None:
+        """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections."""
+        async with self.lock:
+            fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, self.table.version)
+            for seat, action, by in fresh:
+                if self.table.current_player != seat:
+                    await self._reload()
+                    break
+                update = self.table.apply_as(seat, action)
+                self.by.append(by)
+                self.broadcast_update(update)
+        self.after_change()
+
+    def after_change(self) -> None:
+        """Start the bots or the turn clock, as the table now needs."""
+        if self.table.is_over:
+            return
+        if self.table.bot_to_move and (self.bot_task is None or self.bot_task.done()):
+            self.bot_task = asyncio.create_task(self._play_bots())
+        self._start_clock()
+
+    async def _play_bots(self) -> None:
+        settings = self.hub.settings
+        while True:
+            await asyncio.sleep(settings.bot_pause)
+            async with self.lock:
+                table = self.table
+                if not table.bot_to_move:
+                    return
+                request = table.bot_request()
+            started = time.perf_counter()
+            action, rng = await self.hub.decide(request, self.table.game)
+            async with self.lock:
+                seat = self.table.current_player
+                if not self.table.bot_to_move:  # the person came back while their stand-in thought: theirs again
+                    continue
+                update = self.table.apply_bot_answer(request, action, rng, time.perf_counter() - started)
+                if update is None:
+                    continue
+                await self._store_and_tell(update, "stand-in" if seat in self.stand_in else "bot")
+            self._start_clock()
+
+    def _start_clock(self) -> None:
+        if self.row.clock <= 0 or not self.table.waiting_for_person:
+            return
+        if self.clock_task is not None and not self.clock_task.done():
+            self.clock_task.cancel()
+        self.clock_task = asyncio.create_task(self._clock(self.table.version, self.row.clock))
+
+    async def _clock(self, version: int, seconds: float) -> None:
+        """The turn clock: a person who lets it run out has the stand-in play that one move."""
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            table = self.table
+            if table.version != version or not table.waiting_for_person:
+                return
+            seat = table.current_player
+            bot = make_bot("heuristic", table.game)
+            action = bot.act(table.view(seat), random.Random(f"{self.id}:clock:{version}"))
+            update = table.apply_as(seat, action)
+            await self._store_and_tell(update, "stand-in")
+        self.after_change()
+
+    def rename(self, seat: int, name: str) -> None:
+        """A person joined a seat under ``name``."""
+        from dataclasses import replace
+
+        self.seat_rows[seat] = replace(self.seat_rows[seat], name=name, joined=True)
+        self.broadcast_presence()
+
+    def offer_rematch(self, table_id: str, tokens: list[str | None]) -> None:
+        """Tell each connected person of a rematch, with their own new invitation."""
+        for conn in list(self.conns):
+            token = tokens[conn.seat] if conn.seat is not None else None
+            conn.send({"type": "rematch", "table": table_id, "token": token})
+
+    async def hint(self, conn: Conn) -> None:
+        """The hint of the position for a person to move, computed off the event loop."""
+        table = self.table
+        if conn.seat is None or conn.seat != table.current_player or table.is_over:
+            conn.send(self.refusal(conn, ServerError("server.hint_not_your_turn", rule="S5"), with_view=False))
+            return
+        view, version = table.view(conn.seat), table.version
+        loop = asyncio.get_running_loop()
+        from dreizehn.server.hints import hint_in_worker
+
+        try:
+            analysis = await loop.run_in_executor(self.hub.executor, hint_in_worker, view,
+                                                  self.hub.settings.hint_seconds, conn.lang)
+        except Exception:  # a hint that fails is refused; the connection goes on
+            log.warning("the hint of table %s failed", self.id, exc_info=True)
+            conn.send(self.refusal(conn, ServerError("server.hint_failed", rule="S5"), with_view=False))
+            return
+        conn.send({"type": "hint", "version": version, "analysis": analysis})
+
+    # -- presence -------------------------------------------------------------------------------------------------
+
+    def connect(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        self.last_used = time.monotonic()
+        seat = conn.seat
+        if seat is None:
+            return
+        timer = self.away.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if seat in self.stand_in:
+            self.stand_in.discard(seat)
+            self.table.replace(seat, None)
+        self.broadcast_presence()
+
+    def disconnect(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        conn.close()
+        seat = conn.seat
+        if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over:
+            return
+        if self.seat_rows[seat].bot is None and seat not in self.away:
+            self.away[seat] = asyncio.create_task(self._away(seat))
+        self.broadcast_presence()
+
+    async def _away(self, seat: int) -> None:
+        """After the grace period, a bot plays for a person who has not come back."""
+        await asyncio.sleep(self.hub.settings.grace_period)
+        async with self.lock:
+            self.away.pop(seat, None)
+            if any(c.seat == seat for c in self.conns) or self.table.is_over:
+                return
+            self.stand_in.add(seat)
+            self.table.replace(seat, self.hub.settings.stand_in)
+        self.broadcast_presence()
+        self.after_change()
+
+
+def _said(game: Any, w: Any, event: Event, names: list[str]) -> dict[str, Any]:
+    return {"key": event.key, "params": dict(event.params), "text": say_event(game, w, event, names)}
+
+
+def _finished(row: Any) -> Any:
+    from dataclasses import replace
+
+    from dreizehn.server.storage import now
+
+    return replace(row, status="finished", finished_at=now())
+
+
+class Hub:
+    """The rooms of this process, the storage, the bot pool."""
+
+    def __init__(self, settings: Settings, store: Store, executor: Executor | None) -> None:
+        self.settings = settings
+        self.store = store
+        self.writer = Writer(store)
+        self.executor = executor
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def room(self, table_id: str) -> Room | None:
+        """The live room of a table, loaded from the database when needed."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(table_id)
+            if room is None:
+                stored = await asyncio.to_thread(self.store.load, table_id)
+                if stored is None:
+                    return None
+                room = self.rooms[table_id] = Room(self, stored)
+                if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
+                    self.notified(table_id)  # found no room, so catch up once now
+        return room
+
+    async def decide(self, request: BotRequest, game: Any) -> tuple[int, Any]:
+        """A bot's decision in the worker pool, within the time allowed; a bot that fails or overruns is replaced
+        by the heuristic for that move."""
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self.executor, decide_in_worker, request)
+            action, rng = await asyncio.wait_for(future, self.settings.bot_timeout)
+            if action in request.view.legal_actions:
+                return action, rng
+            log.warning("bot %s chose %s, which is not legal: the heuristic plays", request.spec, action)
+        except Exception:
+            log.warning("bot %s failed or took too long: the heuristic plays", request.spec, exc_info=True)
+        fallback = make_bot("heuristic", game)
+        return fallback.act(request.view, request.rng), request.rng
+
+    async def resume_all(self) -> None:
+        """After a start, let the bots of every table being played go on."""
+        for table_id in await asyncio.to_thread(self.store.playing):
+            room = await self.room(table_id)
+            if room is not None:
+                room.after_change()
+
+    def notified(self, table_id: str) -> None:
+        """Another process stored an action of ``table_id``."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            task = asyncio.create_task(room.catch_up())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        self.writer.close()
+        for room in self.rooms.values():
+            for task in (room.bot_task, room.clock_task, *room.away.values()):
+                if task is not None:
+                    task.cancel()
+            for conn in room.conns:
+                conn.close()

@@ -1,0 +1,1 @@
+"""The server's routers, one per resource: games, tables (with seats, records, replays), the websocket."""

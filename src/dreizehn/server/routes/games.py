@@ -1,0 +1,39 @@
+"""``/api/games``: the games, their options and rules, in the language asked for."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.core.game import Game
+from dreizehn.core.registry import game_class, game_ids
+from dreizehn.server.routes.deps import LangDep
+from dreizehn.server.schemas import GameOut, OptionOut
+from dreizehn.words import words
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+def describe(cls: type[Game], lang: str) -> GameOut:
+    """A game with its words."""
+    w = words(lang)
+    gid = cls.id
+    options = []
+    for spec in cls.option_specs:
+        key = f"{gid}.option.{spec.name}"
+        options.append(OptionOut(
+            name=spec.name, label=w(key), help=w(f"{key}.help"), kind=spec.kind, default=spec.default,
+            choices=[{"value": c, "label": w(f"{key}.{c}")} for c in spec.choices],
+            low=spec.low if spec.kind == "int" else None, high=spec.high if spec.kind == "int" else None,
+            rule=spec.rule,
+        ))
+    return GameOut(
+        id=gid, title=w(f"{gid}.title"), description=w(f"{gid}.description"), rules=w(f"{gid}.rules"),
+        min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(LEVEL_NAMES),
+    )
+
+
+@router.get("")
+def list_games(lang: LangDep) -> list[GameOut]:
+    """Every game, with its options and rules summary."""
+    return [describe(game_class(gid), lang) for gid in game_ids()]

@@ -1,0 +1,252 @@
+"""``/api/tables`` and ``/api/seats``: create a table, join a seat, list tables, a finished game's record and replay,
+rematch."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Path, Request
+
+from dreizehn import __version__
+from dreizehn.bots.base import make_bot
+from dreizehn.bots.levels import level_spec
+from dreizehn.core.errors import DreizehnError, InvalidOptionError
+from dreizehn.core.events import EVERYONE
+from dreizehn.core.record import to_record
+from dreizehn.core.registry import load_game
+from dreizehn.server.rooms import Room, ServerError, build_table
+from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep, refusal
+from dreizehn.server.schemas import (
+    CreatedOut,
+    Invitation,
+    JoinedOut,
+    JoinIn,
+    ReplayOut,
+    ReplayStep,
+    SeatOut,
+    TableIn,
+    TableOut,
+    TokenIn,
+)
+from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
+from dreizehn.wire import to_wire
+from dreizehn.words import words
+from dreizehn.words.say import say_event
+
+router = APIRouter(prefix="/api", tags=["tables"])
+TableId = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+def _refuse(status: int, err: DreizehnError, lang: str) -> HTTPException:
+    return HTTPException(status, detail=refusal(err, lang))
+
+
+def _link(request: Request, public_url: str | None, path: str) -> str:
+    base = (public_url or str(request.base_url)).rstrip("/")
+    return f"{base}{path}"
+
+
+def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals: list[int] | None = None,
+              winners: list[int] | None = None) -> TableOut:
+    return TableOut(
+        id=row.id, game=row.game_id, players=row.players, options=row.options,
+        status=row.status,  # type: ignore[arg-type]
+        seats=[SeatOut(seat=s.seat, name=s.name, kind="bot" if s.bot else "person", bot=s.bot, joined=s.joined)
+               for s in seats],
+        clock=row.clock, created_at=row.created_at.isoformat(),
+        finished_at=row.finished_at.isoformat() if row.finished_at else None, rematch=row.rematch,
+        totals=totals, winners=winners,
+    )
+
+
+def _new_table(game_id: str, options: dict[str, Any], seats: list[tuple[str, str | None, bool]], clock: float,
+               rematch_of: str | None = None) -> tuple[TableRow, list[SeatRow], list[str | None], str]:
+    """A new table's row and seats, the people's tokens (``None`` for bots) and the spectators' token."""
+    row = TableRow(
+        id=new_table_id(), game_id=game_id, players=len(seats), options=options, seed=secrets.randbits(63),
+        package_version=__version__, status="open", clock=clock, rematch_of=rematch_of, rematch=None,
+        created_at=now(), finished_at=None,
+    )
+    seat_rows = [SeatRow(i, name, bot, joined or bot is not None) for i, (name, bot, joined) in enumerate(seats)]
+    tokens = [None if bot else new_token() for _, bot, _ in seats]
+    return row, seat_rows, tokens, new_token()
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: TableIn, request: Request, hub: HubDep, settings: SettingsDep,
+                       lang: LangDep) -> CreatedOut:
+    """Create a table: the game, its options, and per seat a person (invited by a secret link) or a bot level.
+    Answers with one invitation per person's seat and the spectators' link."""
+    try:
+        game = load_game(body.game, len(body.seats), body.options)
+        for seat in body.seats:
+            if seat.kind == "bot":
+                make_bot(level_spec(seat.bot or "medium", game.id), game)
+            elif seat.bot is not None:
+                raise InvalidOptionError("server.person_with_bot", rule="S2")
+    except DreizehnError as err:
+        raise _refuse(422, err, lang) from None
+    seats = [(s.name or (s.bot or "medium") if s.kind == "bot" else s.name or "",
+              (s.bot or "medium") if s.kind == "bot" else None, s.name is not None) for s in body.seats]
+    row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
+    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
+                            hash_token(spectator))
+    room = await hub.room(row.id)
+    if room is not None:
+        room.after_change()
+    return CreatedOut(
+        table=table_out(row, seat_rows),
+        invitations=[Invitation(seat=i, token=t, url=_link(request, settings.public_url, f"/play/{t}"))
+                     for i, t in enumerate(tokens) if t is not None],
+        spectator=Invitation(seat=-1, token=spectator,
+                             url=_link(request, settings.public_url, f"/watch/{row.id}/{spectator}")),
+    )
+
+
+@router.post("/seats/join")
+async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
+    """Take the seat an invitation opens, under a name."""
+    found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
+    if found is None:
+        raise _refuse(404, ServerError("server.bad_token", rule="S1"), lang)
+    table_id, seat = found
+    name = " ".join(body.name.split())
+    if not name:
+        raise _refuse(422, ServerError("server.empty_name", rule="S2"), lang)
+    await asyncio.to_thread(hub.store.join, table_id, seat, name)
+    room = hub.rooms.get(table_id)
+    if room is not None:
+        room.rename(seat, name)
+    return JoinedOut(table=table_id, seat=seat)
+
+
+@router.get("/tables")
+async def list_tables(hub: HubDep, status: str = "open", limit: int = 50) -> list[TableOut]:
+    """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished``, newest first."""
+    if status not in ("open", "playing", "finished"):
+        status = "open"
+    wanted = ("open", "playing") if status in ("open", "playing") else ("finished",)
+    rows = await asyncio.to_thread(hub.store.listing, wanted, max(1, min(limit, 200)))
+    out = []
+    for row, seat_rows in rows:
+        free = any(not s.joined for s in seat_rows)
+        if (status == "open" and not free) or (status == "playing" and free):  # every seat taken: being played,
+            continue                                                            # whether or not anyone moved yet
+        out.append(table_out(row, seat_rows))
+    return out
+
+
+async def _stored(hub: HubDep, table_id: str, lang: str) -> Stored:
+    stored = await asyncio.to_thread(hub.store.load, table_id)
+    if stored is None:
+        raise _refuse(404, ServerError("server.no_table", rule="S1", table=table_id), lang)
+    return stored
+
+
+async def _finished(hub: HubDep, table_id: str, lang: str) -> Stored:
+    stored = await _stored(hub, table_id, lang)
+    if stored.row.status != "finished":
+        raise _refuse(409, ServerError("server.not_finished", rule="S5"), lang)
+    return stored
+
+
+@router.get("/tables/{table_id}")
+async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
+    """A table as anyone may see it; a finished one with its totals and winners."""
+    stored = await _stored(hub, table_id, lang)
+    if stored.row.status == "finished":
+        state = build_table(stored).state
+        return table_out(stored.row, stored.seats, list(state.totals), list(state.winners))
+    return table_out(stored.row, stored.seats)
+
+
+@router.get("/tables/{table_id}/record")
+async def get_record(table_id: TableId, hub: HubDep, lang: LangDep) -> dict[str, Any]:
+    """A finished game's record (docs/record-format.md)."""
+    stored = await _finished(hub, table_id, lang)
+    return to_record(build_table(stored).state, [s.name for s in stored.seats])
+
+
+@router.get("/tables/{table_id}/replay")
+async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut:
+    """A finished game action by action, with every event whole (every hand revealed), in the language asked
+    for."""
+    stored = await _finished(hub, table_id, lang)
+    game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
+    state = game.new_state(stored.row.seed)
+    names = [s.name for s in stored.seats]
+    w = words(lang)
+    opening = [_said(game, w, state.deal_event(), names)]
+    steps = []
+    for version, (seat, action, by) in enumerate(stored.actions, 1):
+        events = state.apply_with_events(action)
+        number = state.log[-1][1]
+        steps.append(ReplayStep(version=version, seat=seat, action=action,
+                                text=game.say_action(w, number, names[seat]), by=by,
+                                events=[_said(game, w, e, names) for e in events]))
+    return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
+                     names=names, opening=opening, steps=steps)
+
+
+@router.get("/tables/{table_id}/replay/{version}")
+async def get_replay_step(table_id: TableId, version: int, hub: HubDep, lang: LangDep) -> dict[str, Any]:
+    """Every seat's view of a finished game after ``version`` actions (every hand revealed)."""
+    stored = await _finished(hub, table_id, lang)
+    if not 0 <= version <= len(stored.actions):
+        raise _refuse(422, ServerError("server.bad_version", rule="S5", version=version,
+                                       last=len(stored.actions)), lang)
+    game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
+    state = game.new_state(stored.row.seed)
+    for _, action, _ in stored.actions[:version]:
+        state.apply(action)
+    return {"version": version, "views": [to_wire(state.view(seat)) for seat in range(game.players)]}
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDep, settings: SettingsDep,
+                  lang: LangDep) -> CreatedOut:
+    """A new game with the same seats, asked by one of the people of a finished one. The answer holds the asker's
+    new invitation; the others get theirs over their websockets (or by asking too)."""
+    found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
+    if found is None or found[0] != table_id:
+        raise _refuse(403, ServerError("server.bad_token", rule="S1"), lang)
+    stored = await _finished(hub, table_id, lang)
+    seat = found[1]
+    if stored.row.rematch is not None:
+        new = await _stored(hub, stored.row.rematch, lang)
+        token = new_token()
+        await asyncio.to_thread(hub.store.set_token, new.row.id, seat, hash_token(token))
+        return CreatedOut(table=table_out(new.row, new.seats), invitations=[
+            Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))],
+            spectator=Invitation(seat=-1, token="", url=""))
+    seats = [(s.name, s.bot, True) for s in stored.seats]
+    row, seat_rows, tokens, spectator = _new_table(stored.row.game_id, stored.row.options, seats, stored.row.clock,
+                                                   rematch_of=table_id)
+    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
+                            hash_token(spectator))
+    await asyncio.to_thread(hub.store.set_rematch, table_id, row.id)
+    old = hub.rooms.get(table_id)
+    if old is not None:
+        old.offer_rematch(row.id, tokens)
+    room = await hub.room(row.id)
+    if room is not None:
+        room.after_change()
+    mine = tokens[seat]
+    assert mine is not None
+    return CreatedOut(
+        table=table_out(row, seat_rows),
+        invitations=[Invitation(seat=seat, token=mine, url=_link(request, settings.public_url, f"/play/{mine}"))],
+        spectator=Invitation(seat=-1, token=spectator,
+                             url=_link(request, settings.public_url, f"/watch/{row.id}/{spectator}")),
+    )
+
+
+def _said(game: Any, w: Any, event: Any, names: list[str]) -> dict[str, Any]:
+    """An event whole (every private part), said as its actor (or the deal as seat 0) saw it."""
+    seat = event.params.get("seat", event.params.get("first", 0))
+    return {**event.for_seat(EVERYONE).to_json(), "text": say_event(game, w, event.for_seat(seat), names)}
+
+
+__all__ = ["Room", "router"]

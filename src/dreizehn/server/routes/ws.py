@@ -1,0 +1,194 @@
+"""``/ws``: the websocket of a seat or a spectator (the protocol is in :mod:`dreizehn.server.protocol` and
+docs/server.md).
+
+A connection first says hello with its seat's token (or a table and the spectators' token) and its language, and is
+answered with the whole view. Every message after that is checked: its size, the connection's rate, that it is JSON,
+of a known type, well formed; a refused message changes nothing and is answered with a code, the rule and a message
+in the connection's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from dreizehn.core.errors import DreizehnError
+from dreizehn.server.protocol import PROTOCOL, Act, AskHint, Hello, Ping, SetLanguage, client_message
+from dreizehn.server.rooms import Conn, Room, ServerError
+from dreizehn.server.settings import Settings
+from dreizehn.words import pick_language, words
+
+router = APIRouter(tags=["websocket"])
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """A browser's page may open the websocket only from the server's own host or an allowed origin; clients that
+    send no Origin (not browsers) are let in."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _refused(err: DreizehnError, lang: str) -> dict[str, Any]:
+    data = err.to_json()
+    return {"type": "refused", "code": data["code"], "rule": data["rule"], "params": data["params"],
+            "message": words(lang).error(err), "view": None, "version": None}
+
+
+@router.websocket("/ws")
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    settings: Settings = websocket.app.state.settings
+    hub = websocket.app.state.hub
+    if not origin_allowed(websocket, settings):
+        await websocket.close(code=1008, reason="origin not allowed")
+        return
+    await websocket.accept()
+    bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+    room: Room | None = None
+    conn: Conn | None = None
+    writer: asyncio.Task[None] | None = None
+    lang = "en"
+
+    async def send_direct(message: dict[str, Any]) -> None:
+        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def write(target: Conn) -> None:
+        while True:
+            message = await target.outbox.get()
+            if message is None:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1011 if target.closed else 1000)
+                return
+            await send_direct(message)
+
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(frame.get("code") or 1000)
+            text: str | None = frame.get("text")  # None: a binary frame, refused below as not JSON text
+            target_lang = conn.lang if conn else lang
+            if len(text.encode() if text is not None else frame.get("bytes") or b"") > settings.max_message_bytes:
+                await _answer(conn, send_direct, ServerError("server.too_large", rule="S3",
+                                                             limit=settings.max_message_bytes), target_lang)
+                continue
+            if not bucket.take():
+                await _answer(conn, send_direct, ServerError("server.too_fast", rule="S3",
+                                                             rate=settings.rate_per_second), target_lang)
+                continue
+            try:
+                raw = None if text is None else json.loads(text)  # a binary frame is no JSON text either
+            except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
+                text = None
+            if text is None:
+                await _answer(conn, send_direct, ServerError("server.bad_json", rule="S3"), target_lang)
+                continue
+            try:
+                message = client_message.validate_python(raw)
+            except ValidationError as err:
+                kind = raw.get("type") if isinstance(raw, dict) else None
+                known = kind in ("hello", "action", "hint", "lang", "ping")
+                problem = ServerError("server.bad_message", rule="S3", type=str(kind)[:20],
+                                      field=".".join(str(p) for p in err.errors()[0]["loc"])[:40]) if known \
+                    else ServerError("server.unknown_type", rule="S3", type=str(kind)[:20])
+                await _answer(conn, send_direct, problem, target_lang)
+                continue
+            if isinstance(message, Hello):
+                if conn is not None:
+                    await _answer(conn, send_direct, ServerError("server.hello_twice", rule="S4"), conn.lang)
+                    continue
+                try:
+                    lang = pick_language(message.lang)
+                    if message.protocol != PROTOCOL:
+                        raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
+                    room, seat = await _admit(hub, message)
+                except DreizehnError as err:
+                    await send_direct(_refused(err, lang if lang else "en"))
+                    continue
+                conn = Conn(seat, lang)
+                writer = asyncio.create_task(write(conn))
+                async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
+                    conn.send(room.welcome(conn))
+                    room.connect(conn)
+                continue
+            if conn is None or room is None:
+                await send_direct(_refused(ServerError("server.hello_first", rule="S4"), lang))
+                continue
+            if isinstance(message, Act):
+                await room.act(conn, message.version, message.action)
+            elif isinstance(message, SetLanguage):
+                try:
+                    conn.lang = pick_language(message.lang)
+                except DreizehnError as err:
+                    conn.send(_refused(err, conn.lang))
+                    continue
+                async with room.lock:
+                    conn.send(room.welcome(conn, "resync"))
+            elif isinstance(message, AskHint):
+                await room.hint(conn)
+            elif isinstance(message, Ping):
+                conn.send({"type": "pong"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if room is not None and conn is not None:
+            room.disconnect(conn)
+        if writer is not None:
+            writer.cancel()
+
+
+async def _answer(conn: Conn | None, send: Any, err: DreizehnError, lang: str) -> None:
+    if conn is not None:
+        conn.send(_refused(err, conn.lang))
+    else:
+        await send(_refused(err, lang))
+
+
+async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
+    """The room and seat a hello opens (a spectator's seat is ``None``)."""
+    if hello.token is not None:
+        found = await asyncio.to_thread(hub.store.seat_of_token, hello.token)
+        if found is None:
+            raise ServerError("server.bad_token", rule="S1")
+        table_id, seat = found
+        room = await hub.room(table_id)
+        if room is None:
+            raise ServerError("server.bad_token", rule="S1")
+        return room, seat
+    if hello.table is not None and hello.spectator is not None:
+        if not await asyncio.to_thread(hub.store.spectator_ok, hello.table, hello.spectator):
+            raise ServerError("server.bad_token", rule="S1")
+        room = await hub.room(hello.table)
+        if room is None:
+            raise ServerError("server.bad_token", rule="S1")
+        return room, None
+    raise ServerError("server.hello_needs_token", rule="S4")

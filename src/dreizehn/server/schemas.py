@@ -1,0 +1,122 @@
+"""The HTTP API's input and output schemas (FastAPI validates the inputs and documents both at ``/docs``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(_In):
+    """A seat of a new table: a person (invited by a link; ``name`` optional until they join) or a bot level."""
+
+    kind: Literal["person", "bot"]
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+    bot: str | None = Field(default=None, max_length=64, description="a level (easy, medium, hard, expert) or a bot")
+
+
+class TableIn(_In):
+    """A new table."""
+
+    game: str = Field(max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    clock: float = Field(default=0, ge=0, le=600, description="seconds a person has for a move; 0: no clock")
+
+
+class JoinIn(_In):
+    token: str = Field(min_length=8, max_length=64)
+    name: str = Field(min_length=1, max_length=40)
+
+
+class TokenIn(_In):
+    token: str = Field(min_length=8, max_length=64)
+
+
+class Invitation(BaseModel):
+    seat: int
+    token: str
+    url: str
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    kind: Literal["person", "bot"]
+    bot: str | None
+    joined: bool
+
+
+class TableOut(BaseModel):
+    """A table as anyone may see it (never its seed nor tokens)."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    status: Literal["open", "playing", "finished"]
+    seats: list[SeatOut]
+    clock: float
+    created_at: str
+    finished_at: str | None
+    rematch: str | None
+    totals: list[int] | None = None
+    winners: list[int] | None = None
+
+
+class CreatedOut(BaseModel):
+    """A new table: one secret invitation per person's seat, and the spectators' link."""
+
+    table: TableOut
+    invitations: list[Invitation]
+    spectator: Invitation
+
+
+class JoinedOut(BaseModel):
+    table: str
+    seat: int
+
+
+class OptionOut(BaseModel):
+    name: str
+    label: str
+    help: str
+    kind: str
+    default: Any
+    choices: list[dict[str, str]]
+    low: int | None
+    high: int | None
+    rule: str
+
+
+class GameOut(BaseModel):
+    id: str
+    title: str
+    description: str
+    rules: str
+    min_players: int
+    max_players: int
+    options: list[OptionOut]
+    levels: list[str]
+
+
+class ReplayStep(BaseModel):
+    version: int
+    seat: int
+    action: str
+    text: str
+    by: str
+    events: list[dict[str, Any]]
+
+
+class ReplayOut(BaseModel):
+    """A finished game, action by action, every hand revealed."""
+
+    table: TableOut
+    names: list[str]
+    opening: list[dict[str, Any]]
+    steps: list[ReplayStep]

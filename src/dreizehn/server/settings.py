@@ -1,0 +1,56 @@
+"""The server's settings, from the environment (``DREIZEHN_*``) or a ``.env`` file; docs/server.md lists them.
+
+>>> Settings(data_dir="/tmp/dz").database
+'sqlite:////tmp/dz/dreizehn.sqlite3'
+>>> Settings(database_url="postgresql://u@h/db").database
+'postgresql+psycopg://u@h/db'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every setting of the server, with its default."""
+
+    model_config = SettingsConfigDict(env_prefix="DREIZEHN_", env_file=".env", extra="ignore")
+
+    database_url: str | None = Field(
+        default=None, validation_alias="DATABASE_URL",
+        description="an SQLAlchemy URL; PostgreSQL (postgresql://...) or SQLite; default: a SQLite file in data_dir",
+    )
+    data_dir: Path = Field(default=Path("data"), description="where the SQLite file lives")
+    bot_pause: float = Field(default=0.8, ge=0, description="seconds a bot waits before it plays, so people follow")
+    bot_workers: int = Field(default=2, ge=0, description="worker processes for bots and hints (0: threads)")
+    bot_timeout: float = Field(default=5.0, gt=0, description="seconds a bot may think before the heuristic plays")
+    grace_period: float = Field(default=60.0, ge=0, description="seconds a person may be away before a bot plays")
+    stand_in: str = Field(default="medium", description="the bot level that plays for a person who is away")
+    hint_seconds: float = Field(default=1.0, gt=0, le=10, description="the search time of a hint")
+    max_message_bytes: int = Field(default=8192, ge=256, description="the largest websocket message accepted")
+    rate_per_second: float = Field(default=10.0, gt=0, description="messages a connection may send each second")
+    rate_burst: int = Field(default=30, ge=1, description="messages a connection may send at once")
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="origins whose pages may open websockets; empty: the server's own host only",
+    )
+    public_url: str | None = Field(default=None, description="the address in invitation links; default: the request's")
+    ping_interval: float = Field(default=20.0, gt=0, description="seconds between keep-alive pings")
+
+    @property
+    def database(self) -> str:
+        """The SQLAlchemy URL, the psycopg 3 driver chosen for PostgreSQL."""
+        url = self.database_url
+        if not url:
+            return f"sqlite:///{(self.data_dir / 'dreizehn.sqlite3').as_posix()}"
+        for prefix in ("postgresql://", "postgres://"):
+            if url.startswith(prefix):
+                return "postgresql+psycopg://" + url[len(prefix):]
+        return url
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.database.startswith("postgresql")

@@ -1,0 +1,374 @@
+"""Storage: tables, their seats, and the append-only log of actions, in SQLite (WAL) or PostgreSQL.
+
+Event-sourced: a table's state is never stored, only the facts it is rebuilt from: the game, its options and the
+seed (which never leaves the server), the seats, and every action keyed by (table, sequence number). That key is
+unique, so two actions racing for one turn (two server processes, say) are settled by the database: the second
+insert fails and its sender resyncs. The schema is made by Alembic migrations (``migrations/``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import queue
+import secrets
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("game_id", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("package_version", sa.String(32), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("spectator_hash", sa.String(64), nullable=False),
+    sa.Column("clock", sa.Float, nullable=False, server_default="0"),
+    sa.Column("rematch_of", sa.String(24), nullable=True),
+    sa.Column("rematch", sa.String(24), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+)
+"""One row per table: ``status`` is ``open`` (seats to fill), ``playing`` or ``finished``."""
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("bot", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("joined", sa.Boolean, nullable=False),
+)
+"""One row per seat: a bot (``bot`` names its level or specification) or a person, whose invitation token is stored
+hashed."""
+
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("by", sa.String(16), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The append-only log: action ``seq`` (from 0) of a table, by ``seat``; ``by`` says who chose it (``person``,
+``bot``, or ``stand-in`` for a bot playing for a person who is away)."""
+
+NOTIFY_CHANNEL = "dreizehn_actions"
+MIGRATION_LOCK = 0x647A_6D69
+"""The PostgreSQL advisory lock that migrations hold, so that server processes started together do not race."""
+
+
+@dataclass(frozen=True)
+class Append:
+    """An action to store: its table, sequence number, seat, text, who chose it, and whether it ended the game."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    by: str
+    finished: bool = False
+
+
+def _insert(dialect: str) -> Any:
+    """An INSERT of an action that does nothing when its key is taken (SQLite and PostgreSQL say it alike)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(actions)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(actions)
+
+
+class Writer:
+    """Stores actions from the event loop in groups: a thread takes every action waiting and commits them in one
+    transaction, so a busy server pays one commit for many actions; each caller awaits its own answer."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[tuple[Append, asyncio.AbstractEventLoop, asyncio.Future[bool]] | None] = (
+            queue.SimpleQueue())
+        self._thread = threading.Thread(target=self._run, name="dreizehn-writer", daemon=True)
+        self._thread.start()
+
+    async def append(self, row: Append) -> None:
+        """Store ``row``; raises :class:`Conflict` if its sequence number is taken."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bool] = loop.create_future()
+        self._queue.put((row, loop, future))
+        if not await future:
+            raise Conflict(f"action {row.seq} of table {row.table_id} is taken")
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < 256:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._queue.put(None)
+                    break
+                batch.append(item)
+            try:
+                answers: list[bool | BaseException] = list(self.store.append_many([row for row, _, _ in batch]))
+            except Exception as err:  # the database failed: every caller hears of it
+                answers = [err] * len(batch)
+            for (_, loop, future), answer in zip(batch, answers, strict=True):
+                loop.call_soon_threadsafe(_settle, future, answer)
+
+
+def _settle(future: asyncio.Future[bool], answer: bool | BaseException) -> None:
+    if future.done():
+        return
+    if isinstance(answer, BaseException):
+        future.set_exception(answer)
+    else:
+        future.set_result(answer)
+
+
+class Conflict(Exception):
+    """An action whose sequence number another action took first."""
+
+
+def hash_token(token: str) -> str:
+    """How a token is stored: its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """An unguessable token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_table_id() -> str:
+    """A short random table id."""
+    return secrets.token_urlsafe(9)
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    bot: str | None
+    joined: bool
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    package_version: str
+    status: str
+    clock: float
+    rematch_of: str | None
+    rematch: str | None
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A table as stored: its row, its seats, its actions ``(seat, action text, by)`` in order."""
+
+    row: TableRow
+    seats: tuple[SeatRow, ...]
+    actions: tuple[tuple[int, str, str], ...]
+
+
+def make_engine(url: str, data_dir: Path | None = None) -> Engine:
+    """The engine of ``url``: SQLite in WAL mode with foreign keys on, or PostgreSQL through psycopg."""
+    if url.startswith("sqlite"):
+        if data_dir is not None:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi: Any, _: Any) -> None:
+            cursor = dbapi.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic's ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # processes starting together migrate one after the other
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """The server's storage; every method is one short transaction (call them from a thread, not the event
+    loop)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    def create(self, row: TableRow, seat_rows: Sequence[SeatRow], token_hashes: Sequence[str | None],
+               spectator_hash: str) -> None:
+        """Store a new table with its seats."""
+        with self._tx() as c:
+            c.execute(tables.insert().values(
+                id=row.id, game_id=row.game_id, players=row.players, options=row.options, seed=row.seed,
+                package_version=row.package_version, status=row.status, spectator_hash=spectator_hash,
+                clock=row.clock, rematch_of=row.rematch_of, created_at=row.created_at,
+            ))
+            c.execute(seats.insert(), [
+                {"table_id": row.id, "seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": h, "joined": s.joined}
+                for s, h in zip(seat_rows, token_hashes, strict=True)
+            ])
+
+    def load(self, table_id: str) -> Stored | None:
+        """A table with its seats and actions, or ``None``."""
+        with self.engine.connect() as c:
+            found = c.execute(sa.select(tables).where(tables.c.id == table_id)).mappings().first()
+            if found is None:
+                return None
+            seat_rows = c.execute(sa.select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+            log = c.execute(sa.select(actions.c.seat, actions.c.action, actions.c.by)
+                            .where(actions.c.table_id == table_id).order_by(actions.c.seq))
+            return Stored(
+                _table_row(found),
+                tuple(SeatRow(r.seat, r.name, r.bot, r.joined) for r in seat_rows),
+                tuple((r.seat, r.action, r.by) for r in log),
+            )
+
+    def actions_from(self, table_id: str, seq: int) -> list[tuple[int, str, str]]:
+        """The actions of a table from sequence number ``seq`` on."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(actions.c.seat, actions.c.action, actions.c.by)
+                             .where(actions.c.table_id == table_id, actions.c.seq >= seq).order_by(actions.c.seq))
+            return [(r.seat, r.action, r.by) for r in rows]
+
+    def append(self, table_id: str, seq: int, seat: int, action: str, by: str, *, finished: bool = False) -> None:
+        """Add action ``seq``; raises :class:`Conflict` if that number is taken. With PostgreSQL, other server
+        processes are told (NOTIFY, delivered at commit)."""
+        if not self.append_many([Append(table_id, seq, seat, action, by, finished)])[0]:
+            raise Conflict(f"action {seq} of table {table_id} is taken")
+
+    def append_many(self, rows: Sequence[Append]) -> list[bool]:
+        """Add several actions in one transaction (a group commit); each answer says whether its row was stored
+        (``False``: its sequence number was taken)."""
+        insert = _insert(self.engine.dialect.name)
+        stamp = now()
+        stored = []
+        with self._tx() as c:
+            for row in rows:
+                result = c.execute(insert.values(
+                    table_id=row.table_id, seq=row.seq, seat=row.seat, action=row.action, by=row.by, at=stamp,
+                ).on_conflict_do_nothing().returning(actions.c.seq))
+                ok = result.first() is not None  # (psycopg's rowcount is -1 here: the returned row tells)
+                stored.append(ok)
+                if not ok:
+                    continue
+                if row.seq == 0 or row.finished:
+                    c.execute(tables.update().where(tables.c.id == row.table_id).values(
+                        status="finished" if row.finished else "playing", finished_at=stamp if row.finished else None))
+                if self.postgres:
+                    c.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                              {"channel": NOTIFY_CHANNEL, "payload": f"{row.table_id}:{row.seq}"})
+        return stored
+
+    def seat_of_token(self, token: str) -> tuple[str, int] | None:
+        """The (table, seat) an invitation token opens."""
+        with self.engine.connect() as c:
+            found = c.execute(sa.select(seats.c.table_id, seats.c.seat)
+                              .where(seats.c.token_hash == hash_token(token))).first()
+            return None if found is None else (found.table_id, found.seat)
+
+    def spectator_ok(self, table_id: str, token: str) -> bool:
+        with self.engine.connect() as c:
+            found = c.execute(sa.select(tables.c.spectator_hash).where(tables.c.id == table_id)).scalar()
+            return found is not None and secrets.compare_digest(found, hash_token(token))
+
+    def join(self, table_id: str, seat: int, name: str) -> bool:
+        """Give a person's seat a name; returns whether every person's seat is now taken."""
+        with self._tx() as c:
+            c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
+                      .values(name=name, joined=True))
+            waiting = c.execute(sa.select(sa.func.count()).select_from(seats).where(
+                seats.c.table_id == table_id, seats.c.joined.is_(False))).scalar()
+            return not waiting
+
+    def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
+        """Tables of the given statuses, newest first, with their seats."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(tables).where(tables.c.status.in_(status))
+                             .order_by(tables.c.created_at.desc()).limit(limit)).mappings().all()
+            out = []
+            for found in rows:
+                seat_rows = c.execute(sa.select(seats).where(seats.c.table_id == found["id"]).order_by(seats.c.seat))
+                out.append((_table_row(found), tuple(SeatRow(r.seat, r.name, r.bot, r.joined) for r in seat_rows)))
+            return out
+
+    def playing(self) -> list[str]:
+        """The ids of the tables being played (to resume their bots after a restart)."""
+        with self.engine.connect() as c:
+            return list(c.execute(sa.select(tables.c.id).where(tables.c.status == "playing")).scalars())
+
+    def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
+        """Give a person's seat a new token (the old one stops working)."""
+        with self._tx() as c:
+            c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
+                      .values(token_hash=token_hash))
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        with self._tx() as c:
+            c.execute(tables.update().where(tables.c.id == table_id).values(rematch=rematch))
+
+
+def _table_row(found: Any) -> TableRow:
+    return TableRow(
+        id=found["id"], game_id=found["game_id"], players=found["players"], options=dict(found["options"]),
+        seed=int(found["seed"]), package_version=found["package_version"], status=found["status"],
+        clock=float(found["clock"]), rematch_of=found["rematch_of"], rematch=found["rematch"],
+        created_at=found["created_at"], finished_at=found["finished_at"],
+    )

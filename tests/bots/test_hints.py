@@ -1,0 +1,150 @@
+"""Hints (:mod:`dreizehn.hints`): every legal action rated, best first, from the view alone; the ``hint`` command."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import dreizehn
+from dreizehn.bots.heuristics import HEURISTICS
+from dreizehn.cli.main import app
+from dreizehn.core.game import State
+from dreizehn.core.record import dumps
+from dreizehn.games.three_thirteen import OUT
+from dreizehn.hints import MIN_SAMPLES, Analysis, analyse
+
+CASES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)]
+
+
+def heuristic_game(game_id: str, players: int, seed: int, stop: int) -> State:
+    """A game between heuristic bots, stopped after ``stop`` actions (or where it ended)."""
+    state = dreizehn.new_game(game_id, players, seed)
+    rng = random.Random(seed)
+    while not state.is_over and len(state.history) < stop:
+        legal = state.legal_actions()
+        state.apply(legal[0] if len(legal) == 1 else HEURISTICS[game_id](state.view(state.turn), rng))
+    return state
+
+
+def decision(game_id: str, players: int, seed: int, stop: int) -> State:
+    """The first position at or after ``stop`` actions with two or more legal actions."""
+    state = heuristic_game(game_id, players, seed, stop)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("allocation", ["even", "halving"])
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_ratings_cover_the_legal_actions_best_first(game_id: str, players: int, allocation: str) -> None:
+    state = decision(game_id, players, seed=3, stop=30)
+    seat = state.current_player
+    analysis = analyse(state.view(seat), playouts=40, rng=1, allocation=allocation)
+    assert isinstance(analysis, Analysis) and analysis.seat == seat and analysis.game_id == game_id
+    actions = [r.action for r in analysis.ratings]
+    assert sorted(actions) == [int(a) for a in state.legal_actions()]
+    assert analysis.best is analysis.ratings[0]
+    for r in analysis.ratings:
+        assert r.text == state.game.action_to_text(r.action)
+        assert 0.0 <= r.win <= 1.0 and r.win_sd >= 0.0 and r.points_sd >= 0.0
+        assert r.samples >= MIN_SAMPLES
+    assert analysis.playouts == sum(r.samples for r in analysis.ratings) >= 40
+    samples = [r.samples for r in analysis.ratings]
+    if allocation == "even":  # every action on every world, the best chance first
+        assert len(set(samples)) == 1 and samples[0] == analysis.worlds
+        chances = [r.win for r in analysis.ratings]
+        assert chances == sorted(chances, reverse=True)
+    else:  # the actions that got most playouts stayed in longest, so they come first
+        assert samples == sorted(samples, reverse=True)
+    doc = json.loads(json.dumps(analysis.to_json()))
+    assert [r["action"] for r in doc["ratings"]] == [r.text for r in analysis.ratings]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_the_analysis_sees_only_the_view(game_id: str, players: int) -> None:
+    state = decision(game_id, players, seed=5, stop=20)
+    seat = state.current_player
+    twin = state.resample_hidden(seat, random.Random(9))
+    assert twin.view(seat) == state.view(seat)
+    assert twin.all_cards() != state.all_cards()  # the hidden cards lie elsewhere
+    first = analyse(state.view(seat), playouts=30, rng=4)
+    second = analyse(twin.view(seat), playouts=30, rng=4)
+    assert first == second
+    assert first.to_json()["ratings"] == second.to_json()["ratings"]
+
+
+def test_going_out_rates_at_least_as_well_as_a_discard() -> None:
+    # seed 0: the last round, seat 0 can go out at 54 points to 56 (the fewest points win)
+    state = dreizehn.new_game("three-thirteen", 2, 0)
+    rng = random.Random(0)
+    while not (state.stage == 10 and any(a >= OUT for a in state.legal_actions())):
+        legal = state.legal_actions()
+        state.apply(legal[0] if len(legal) == 1 else HEURISTICS["three-thirteen"](state.view(state.turn), rng))
+    analysis = analyse(state.view(state.current_player), playouts=120, rng=2)
+    outs = [r for r in analysis.ratings if r.action >= OUT]
+    discards = [r for r in analysis.ratings if r.action < OUT]
+    assert outs and discards
+    best_out = max(r.win for r in outs)
+    assert best_out >= max(r.win for r in discards)
+    assert analysis.best.win == best_out > 0.5
+
+
+def test_a_single_legal_action_is_rated_too() -> None:
+    state = heuristic_game("knizia13", 3, seed=2, stop=0)
+    while len(state.legal_actions()) != 1:
+        legal = state.legal_actions()
+        state.apply(HEURISTICS["knizia13"](state.view(state.turn), random.Random(len(state.history))))
+        assert legal
+    analysis = analyse(state.view(state.current_player), playouts=5, rng=0)
+    assert len(analysis.ratings) == 1 and analysis.ratings[0].action == state.legal_actions()[0]
+    assert analysis.ratings[0].samples >= 5
+
+
+def test_budget_in_seconds_and_bad_budgets() -> None:
+    state = decision("holzwurm", 2, seed=1, stop=4)
+    view = state.view(state.current_player)
+    analysis = analyse(view, seconds=0.2, rng=3)
+    assert analysis.seconds < 2.0 and all(r.samples >= MIN_SAMPLES for r in analysis.ratings)
+    for bad in ({"playouts": 0}, {"seconds": 0.0}, {"seconds": -1.0}, {"allocation": "ucb"}):
+        with pytest.raises(ValueError):
+            analyse(view, **bad)
+    other = (view.seat + 1) % 2
+    with pytest.raises(ValueError, match="not to move"):
+        analyse(state.view(other), playouts=10)
+
+
+runner = CliRunner()
+
+
+def test_hint_command(tmp_path: Path) -> None:
+    state = decision("knizia13", 4, seed=7, stop=9)
+    file = tmp_path / "game.json"
+    file.write_text(dumps(state))
+    seat = state.current_player
+    result = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["seat"] == seat and doc["game"] == "knizia13"
+    assert sorted(r["action"] for r in doc["ratings"]) == sorted(state.legal_texts())
+    again = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30", "--json"])
+    assert json.loads(again.output)["ratings"] == doc["ratings"]
+    table = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--time", "0.2"])
+    assert table.exit_code == 0, table.output
+    assert "win chance" in table.output and "±" in table.output and state.legal_texts()[0] in table.output
+
+
+def test_hint_command_refuses_a_seat_not_to_move(tmp_path: Path) -> None:
+    state = decision("holzwurm", 3, seed=2, stop=5)
+    file = tmp_path / "game.json"
+    file.write_text(dumps(state))
+    wrong = (state.current_player + 1) % 3
+    result = runner.invoke(app, ["hint", str(file), "--seat", str(wrong), "--playouts", "10"])
+    assert result.exit_code == 1
+    assert f"seat {wrong} is not to move" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert runner.invoke(app, ["hint", str(bad), "--seat", "0"]).exit_code == 1

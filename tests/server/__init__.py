@@ -1,0 +1,1 @@
+"""The game server's tests (issue 13)."""

@@ -1,0 +1,138 @@
+"""Several server processes on one PostgreSQL database (issue 13 items 10 and 12): started together, they share the
+tables; an action sent to either reaches every client of the table on both (LISTEN/NOTIFY); two actions racing for one
+turn through the two servers end with exactly one stored, the other refused or resynced. (The storage and API tests
+run on PostgreSQL too: ``db_settings``.)"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from dreizehn.server.storage import Store, make_engine
+
+from .conftest import _unavailable, new_database
+from .kit import NetPeer, ServerProcess, make_settings, play_to_end, settle, spectator_hello, tokens
+
+
+@pytest.fixture(scope="module")
+def pair(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, ServerProcess,
+                                                                                         Store]]:
+    """Two server processes on one new PostgreSQL database, started at the same moment (both migrate it), and the
+    database's store (to read what is stored); both killed at the end of the module."""
+    database, workdir = new_database(postgres_url), tmp_path_factory.mktemp("servers")
+    env = {"DATABASE_URL": database, "DREIZEHN_DATA_DIR": str(workdir / "unused"), "DREIZEHN_BOT_PAUSE": "0.01",
+           "DREIZEHN_BOT_WORKERS": "0", "DREIZEHN_GRACE_PERIOD": "600"}
+    servers = [ServerProcess(workdir, env) for _ in range(2)]
+    failures: list[Exception] = []
+
+    def start(server: ServerProcess) -> None:
+        try:
+            server.start()
+        except Exception as err:  # reported below
+            failures.append(err)
+
+    threads = [threading.Thread(target=start, args=(server,)) for server in servers]
+    engine = make_engine(make_settings(workdir / "unused", database).database)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not failures, f"a server did not start: {failures}"
+        yield servers[0], servers[1], Store(engine)
+    finally:
+        for server in servers:
+            server.kill()
+        engine.dispose()
+
+
+def _log(store: Store, table_id: str) -> tuple[tuple[int, str, str], ...]:
+    stored = store.load(table_id)
+    assert stored is not None
+    return stored.actions
+
+
+def _told(peer: NetPeer, version: int) -> bool:
+    """Whether a client was told of action ``version``: by its update, or by a resync that holds it."""
+    return any((m["type"] == "update" and m["version"] == version)
+               or (m["type"] == "resync" and m["view"]["version"] >= version) for m in peer.received)
+
+
+def test_an_action_through_either_server_reaches_every_client_on_both(
+        pair: tuple[ServerProcess, ServerProcess, Store]) -> None:
+    """Items 10 and 12: a table created on one server is played by a person on each server, watched from both;
+    every action, whichever server received it (or whichever played a bot), reaches every client on both, in
+    order (updates without gaps); each person's action reaches the other server's clients as an update; in the end
+    both servers show the same table."""
+    first, second, store = pair
+    created = first.create("knizia13", ["person", "person", "medium"])
+    table_id = created["table"]["id"]
+    on_first = first.connect(token=tokens(created)[0])
+    on_second = second.connect(token=tokens(created)[1])
+    watchers = [first.connect(**spectator_hello(created)), second.connect(**spectator_hello(created))]
+    start = on_first.received[0]["view"]["version"]
+    version = play_to_end({0: on_first, 1: on_second}, watchers, turns=8)
+    log = _log(store, table_id)
+    assert len(log) == version
+    for peer in [on_first, on_second, *watchers]:
+        assert peer.view is not None and peer.view["version"] == version
+        assert all(_told(peer, number) for number in range(start + 1, version + 1)), peer.received
+    for number, (seat, _, by) in enumerate(log, 1):
+        if by == "person" and number > start:  # a person's action reaches the other server as an update
+            other = second if seat == 0 else first
+            watcher = watchers[1] if other is second else watchers[0]
+            assert any(m["type"] == "update" and m["version"] == number for m in watcher.received)
+    assert watchers[0].view == watchers[1].view
+    assert first.get(f"/api/tables/{table_id}").json() == second.get(f"/api/tables/{table_id}").json()
+
+
+def test_two_actions_racing_for_one_turn_end_with_exactly_one_stored(
+        pair: tuple[ServerProcess, ServerProcess, Store]) -> None:
+    """Items 10 and 12: the same person connected to both servers sends, at once, two actions for the same turn
+    and version, one through each server: exactly one is stored, as the person's; the other is refused or its
+    sender resynced; both connections end with the same view."""
+    first, second, store = pair
+    created = first.create("knizia13", ["person", "medium", "medium"])
+    table_id = created["table"]["id"]
+    on_first = first.connect(token=tokens(created)[0])
+    on_second = second.connect(token=tokens(created)[0])
+    done = -1
+    for race in range(4):
+        views = [settle(peer, {0}, done) for peer in (on_first, on_second)]
+        version = views[0]["version"]
+        assert views[1]["version"] == version
+        legal = views[0]["legal_actions"]
+        mine, theirs = legal[race % len(legal)], legal[(race + 1) % len(legal)]
+        marks = len(on_first.received), len(on_second.received)
+        on_first.act(mine["index"], version)
+        on_second.act(theirs["index"], version)
+        for peer in (on_first, on_second):
+            settle(peer, {0, 1, 2}, version)  # past the race: whatever is to move
+        log = _log(store, table_id)
+        seat, action, by = log[version]
+        assert (seat, by) == (0, "person") and action in {mine["text"], theirs["text"]}
+        assert all(s != 0 for s, _, _ in log[version + 1:])  # the other was not stored later either
+        if mine != theirs:
+            loser, mark = (on_second, marks[1]) if action == mine["text"] else (on_first, marks[0])
+            if not any(m["type"] in ("refused", "resync") for m in loser.received[mark:]):
+                loser.until(lambda m: m["type"] in ("refused", "resync"), timeout=10)
+            told = [m["type"] if m["type"] != "refused" else m["code"] for m in loser.received[mark:]]
+            assert "resync" in told or any(t.startswith("table.") for t in told), told
+        done = version
+    final = [settle(peer, {0}, done) for peer in (on_first, on_second)]
+    assert final[0]["version"] == final[1]["version"] == len(_log(store, table_id))
+    assert {k: v for k, v in final[0].items() if k != "history"} == {
+        k: v for k, v in final[1].items() if k != "history"}
+
+
+def test_without_postgresql_the_tests_skip_here_and_fail_on_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 10: where PostgreSQL is missing, its tests are skipped, except on CI (the variable CI set), which
+    installs it: there they fail."""
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception):
+        _unavailable("no PostgreSQL here")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        _unavailable("no PostgreSQL here")

@@ -1,0 +1,206 @@
+"""Storage (issue 13 item 2): the schema made by migrations, the append-only log with its unique (table, seq) key, and
+tables rebuilt from their log, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+import dreizehn
+from dreizehn.server.rooms import build_table
+from dreizehn.server.settings import Settings
+from dreizehn.server.storage import (
+    Append,
+    Conflict,
+    SeatRow,
+    Store,
+    TableRow,
+    Writer,
+    hash_token,
+    make_engine,
+    migrate,
+    new_table_id,
+    new_token,
+    now,
+)
+from dreizehn.table import Seat, Table
+
+from .kit import make_settings
+
+
+@pytest.fixture
+def engine(db_settings: Settings) -> Iterator[Engine]:
+    """An engine on an empty database (a new SQLite file, or a new PostgreSQL database)."""
+    made = make_engine(db_settings.database, db_settings.data_dir)
+    yield made
+    made.dispose()
+
+
+def _store_table(store: Store, game_id: str, seats: list[Seat], seed: int = 7,
+                 options: dict[str, object] | None = None) -> tuple[TableRow, list[str | None]]:
+    """Store a new table (a token per person's seat); its row and the tokens."""
+    game = dreizehn.load_game(game_id, len(seats), options or dreizehn.game_class(game_id).quick_options)
+    row = TableRow(id=new_table_id(), game_id=game.id, players=len(seats), options=dict(game.options), seed=seed,
+                   package_version=dreizehn.__version__, status="open", clock=0.0, rematch_of=None, rematch=None,
+                   created_at=now(), finished_at=None)
+    seat_rows = [SeatRow(i, s.name, s.bot, s.bot is not None) for i, s in enumerate(seats)]
+    tokens = [None if s.bot else new_token() for s in seats]
+    store.create(row, seat_rows, [t and hash_token(t) for t in tokens], hash_token("watch-" + row.id))
+    return row, tokens
+
+
+def test_migrations_make_the_schema_on_an_empty_sqlite_file_in_wal_mode(tmp_path: Path) -> None:
+    """Item 2: migrations make the schema on an empty SQLite file, in WAL mode, and run twice without harm."""
+    settings = make_settings(tmp_path / "fresh")
+    file = tmp_path / "fresh" / "dreizehn.sqlite3"
+    assert not file.exists()
+    engine = make_engine(settings.database, settings.data_dir)
+    try:
+        migrate(engine)
+        assert {"tables", "seats", "actions", "alembic_version"} <= set(sa.inspect(engine).get_table_names())
+        with engine.connect() as c:
+            assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert c.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        store = Store(engine)
+        row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+        store.append(row.id, 0, 0, "Y1>new", "person")
+        migrate(engine)  # again: nothing changes, nothing is lost
+        with engine.connect() as c:
+            assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == ["0001"]
+        stored = store.load(row.id)
+        assert stored is not None and stored.actions == ((0, "Y1>new", "person"),)
+    finally:
+        engine.dispose()
+    with sqlite3.connect(file) as plain:  # WAL is a property of the file: any connection sees it
+        assert plain.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_migrations_run_twice_without_harm(engine: Engine) -> None:
+    """Item 2: on SQLite and PostgreSQL, migrating an empty database makes the schema; migrating again keeps it and
+    its rows."""
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "knizia13", [Seat("a", bot="random")] * 3)
+    migrate(engine)
+    names = set(sa.inspect(engine).get_table_names())
+    assert {"tables", "seats", "actions", "alembic_version"} <= names
+    columns = {c["name"] for c in sa.inspect(engine).get_columns("actions")}
+    assert columns == {"table_id", "seq", "seat", "action", "by", "at"}
+    assert store.load(row.id) is not None
+
+
+def test_the_table_and_seq_key_refuses_a_second_action_with_the_same_number(engine: Engine) -> None:
+    """Item 2: the unique (table, seq) key: a second action numbered like one stored raises Conflict, and the first
+    stays; the first action makes the table ``playing``, the last ``finished``."""
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    other, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    store.append(row.id, 0, 0, "Y1>new", "person")
+    with pytest.raises(Conflict):
+        store.append(row.id, 0, 1, "Y2>new", "bot")
+    store.append(other.id, 0, 0, "Y2>new", "person")  # the same number in another table is another key
+    store.append(row.id, 1, 1, "Y3>new", "bot", finished=True)
+    with pytest.raises(Conflict):
+        store.append(row.id, 1, 0, "Y4>new", "person")
+    stored = store.load(row.id)
+    assert stored is not None
+    assert stored.actions == ((0, "Y1>new", "person"), (1, "Y3>new", "bot"))
+    assert stored.row.status == "finished" and stored.row.finished_at is not None
+    assert store.actions_from(row.id, 1) == [(1, "Y3>new", "bot")]
+    second = store.load(other.id)
+    assert second is not None and second.row.status == "playing"
+    assert store.load("no-such-table") is None
+
+
+def test_the_writer_stores_groups_of_actions_and_refuses_taken_numbers(engine: Engine) -> None:
+    """Item 2: actions stored from the event loop through the writer (a group commit): each caller hears of its
+    own action, a number taken by another action of the same group raises Conflict, the others are stored."""
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    other, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+
+    async def race() -> tuple[BaseException | None, ...]:
+        writer = Writer(store)
+        try:
+            return await asyncio.gather(
+                writer.append(Append(row.id, 0, 0, "Y1>new", "person")),
+                writer.append(Append(row.id, 0, 1, "Y2>new", "bot")),
+                writer.append(Append(other.id, 0, 0, "Y3>new", "person")),
+                writer.append(Append(other.id, 1, 1, "Y4>new", "bot", finished=True)),
+                return_exceptions=True)
+        finally:
+            writer.close()
+
+    results = asyncio.run(race())
+    assert results[0] is None and isinstance(results[1], Conflict) and list(results[2:]) == [None, None]
+    first, second = store.load(row.id), store.load(other.id)
+    assert first is not None and first.actions == ((0, "Y1>new", "person"),) and first.row.status == "playing"
+    assert second is not None and len(second.actions) == 2 and second.row.status == "finished"
+
+
+def test_tokens_are_stored_hashed_and_open_their_seat(engine: Engine) -> None:
+    """Item 2: an invitation token opens its seat (stored as its hash only); the spectators' token its table;
+    joining names a seat; a new token replaces the old one."""
+    migrate(engine)
+    store = Store(engine)
+    row, tokens = _store_table(store, "knizia13", [Seat(""), Seat(""), Seat("bot", bot="random")])
+    first, second = tokens[0], tokens[1]
+    assert first is not None and second is not None
+    with engine.connect() as c:
+        stored_hashes = set(c.execute(sa.text("SELECT token_hash FROM seats")).scalars())
+    assert first not in stored_hashes and hash_token(first) in stored_hashes
+    assert store.seat_of_token(first) == (row.id, 0)
+    assert store.seat_of_token(second) == (row.id, 1)
+    assert store.seat_of_token("not a token") is None
+    assert store.spectator_ok(row.id, "watch-" + row.id)
+    assert not store.spectator_ok(row.id, "watch-other")
+    assert not store.spectator_ok("no-such-table", "watch-" + row.id)
+    assert store.join(row.id, 0, "Anna") is False
+    assert store.join(row.id, 1, "Bruno") is True
+    stored = store.load(row.id)
+    assert stored is not None and [s.name for s in stored.seats[:2]] == ["Anna", "Bruno"]
+    store.set_token(row.id, 0, hash_token("fresh token"))
+    assert store.seat_of_token(first) is None
+    assert store.seat_of_token("fresh token") == (row.id, 0)
+
+
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
+def test_a_table_rebuilt_from_its_log_equals_the_table_played(engine: Engine, game_id: str) -> None:
+    """Item 2: a table played by bots with every action stored, rebuilt from its log (build_table), has the same
+    history, the same view for every seat and spectator, the same totals."""
+    migrate(engine)
+    store = Store(engine)
+    cls = dreizehn.game_class(game_id)
+    seats = [Seat("Anna")] + [Seat(f"bot {i}", bot="heuristic") for i in range(1, cls.min_players)]
+    row, _ = _store_table(store, game_id, seats, seed=11)
+    game = dreizehn.load_game(game_id, len(seats), row.options)
+    played = Table(game, tuple(Seat(s.name, bot="heuristic") for s in seats), row.seed, game.new_state(row.seed))
+    checkpoints = {0: played.state.copy()}
+    while not played.is_over:
+        update = played.step()
+        store.append(row.id, update.version - 1, update.seat, update.action, "bot", finished=played.is_over)
+        if update.version % 17 == 0:
+            checkpoints[update.version] = played.state.copy()
+    stored = store.load(row.id)
+    assert stored is not None and stored.row.status == "finished"
+    rebuilt = build_table(stored)
+    assert rebuilt.state.history == played.state.history
+    assert rebuilt.is_over and rebuilt.version == played.version
+    assert rebuilt.state.totals == played.state.totals
+    for seat in range(len(seats)):
+        assert rebuilt.view(seat) == played.view(seat)
+    assert rebuilt.state.spectator_view() == played.state.spectator_view()
+    assert [s.name for s in rebuilt.seats] == [s.name for s in seats]
+    for version, state in checkpoints.items():  # and on the way: a prefix of the log rebuilds that moment
+        partial = build_table(type(stored)(stored.row, stored.seats, stored.actions[:version]))
+        assert partial.version == version
+        for seat in range(len(seats)):
+            assert partial.view(seat) == state.view(seat)
