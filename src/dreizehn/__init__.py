@@ -9,14 +9,20 @@
 """
 
 from dreizehn.core.errors import (
+    BackendError,
+    BotError,
+    BotSpecError,
     DreizehnError,
+    EnvError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
     InvalidOptionError,
     RecordError,
     ShuffleNeeded,
+    SimulationError,
     UnknownGameError,
+    UsageError,
 )
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import game_class, game_ids, load_game, new_game
@@ -24,7 +30,11 @@ from dreizehn.core.registry import game_class, game_ids, load_game, new_game
 __version__ = "0.1.0"
 
 __all__ = [
+    "BackendError",
+    "BotError",
+    "BotSpecError",
     "DreizehnError",
+    "EnvError",
     "Game",
     "GameOverError",
     "IllegalActionError",
@@ -33,8 +43,10 @@ __all__ = [
     "OptionSpec",
     "RecordError",
     "ShuffleNeeded",
+    "SimulationError",
     "State",
     "UnknownGameError",
+    "UsageError",
     "View",
     "__version__",
     "game_class",

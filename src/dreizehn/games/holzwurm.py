@@ -154,7 +154,7 @@ HolzwurmCard._define(
     + [f"{GREY_LETTER}{v}" for v in range(2, 12)]
     + ["13"],
     aliases={"-13": "13"},
-    noun="card of Der dreizehnte Holzwurm",
+    noun="card of Der dreizehnte Holzwurm", noun_key="holzwurm.noun.card",
 )
 _CARDS = HolzwurmCard.all()
 _CARD_SCHEMA, _CARDS_SCHEMA = cards_schema(HolzwurmCard._texts)
@@ -201,7 +201,7 @@ class HolzwurmAction(Token):
 
 HolzwurmAction._define(
     [f"{HolzwurmCard._texts[k]}>{_destination_text(d)}" for k in range(65) for d in range(6)],
-    noun="play of Der dreizehnte Holzwurm (such as Y5>2 or Y5>new)",
+    noun="play of Der dreizehnte Holzwurm (such as Y5>2 or Y5>new)", noun_key="holzwurm.noun.action",
 )
 _ACTIONS = HolzwurmAction.all()
 

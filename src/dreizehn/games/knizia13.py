@@ -75,7 +75,8 @@ class Knizia13Card(Token):
 
 
 Knizia13Card._define(
-    [f"{COLOUR_LETTERS[c]}{v}" for c in range(3) for v in VALUES] + ["R4"], noun="card of 13"
+    [f"{COLOUR_LETTERS[c]}{v}" for c in range(3) for v in VALUES] + ["R4"],
+    noun="card of 13", noun_key="knizia13.noun.card",
 )
 
 DECK: tuple[int, ...] = tuple(
@@ -120,7 +121,8 @@ class Knizia13Action(Token):
 
 
 Knizia13Action._define(
-    list(Knizia13Card._texts[:NASTY]) + ["R4>B", "R4>Y", "R4>G"], noun="play of 13 (such as B5 or R4>Y)"
+    list(Knizia13Card._texts[:NASTY]) + ["R4>B", "R4>Y", "R4>G"],
+    noun="play of 13 (such as B5 or R4>Y)", noun_key="knizia13.noun.action",
 )
 _ACTIONS = Knizia13Action.all()
 _CARD_SCHEMA, _CARDS_SCHEMA = cards_schema(Knizia13Card._texts)

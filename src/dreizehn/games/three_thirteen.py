@@ -131,7 +131,7 @@ class ThreeThirteenCard(Token):
 ThreeThirteenCard._define(
     [f"{RANKS[k % 13]}{SUITS[k // 13]}" for k in range(KINDS)],
     aliases={f"T{s}": f"10{s}" for s in SUITS},
-    noun="card of Three Thirteen (such as AS, 10H or QD)",
+    noun="card of Three Thirteen (such as AS, 10H or QD)", noun_key="three-thirteen.noun.card",
 )
 _CARDS = ThreeThirteenCard.all()
 
@@ -159,7 +159,7 @@ ThreeThirteenAction._define(
     + [f"discard {c}" for c in ThreeThirteenCard._texts]
     + [f"out {c}" for c in ThreeThirteenCard._texts],
     aliases={f"{verb} T{s}": f"{verb} 10{s}" for verb in ("discard", "out") for s in SUITS},
-    noun="Three Thirteen action (draw, take, discard 7H or out 7H)",
+    noun="Three Thirteen action (draw, take, discard 7H or out 7H)", noun_key="three-thirteen.noun.action",
 )
 _ACTIONS = ThreeThirteenAction.all()
 _CARD_SCHEMA, _CARDS_SCHEMA = cards_schema(ThreeThirteenCard._texts)
