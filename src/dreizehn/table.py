@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dreizehn.bots.base import Bot, make_bot
 from dreizehn.bots.levels import level_spec
@@ -52,9 +52,9 @@ class Seat:
         return self.bot is not None
 
 
-@dataclass(frozen=True)
-class Update:
-    """One applied action: ``version`` is the number of actions applied with it, ``action`` its text."""
+class Update(NamedTuple):
+    """One applied action: ``version`` is the number of actions applied with it, ``action`` its text (a named
+    tuple: a simulation makes one per action)."""
 
     version: int
     seat: int
@@ -139,6 +139,7 @@ class Table:
             raise InvalidOptionError("table.seats", rule=self.game.player_rule, seats=len(self.seats),
                                      players=self.game.players)
         self.times = MoveTimes.zero(self.game.players)
+        self._texts = self.game.action_type._texts
         given = self.given_bots or {}
         for seat, who in enumerate(self.seats):
             if who.bot is not None:
@@ -269,10 +270,17 @@ class Table:
         return self.apply_bot(self.decide())
 
     def play_bots(self) -> list[Update]:
-        """Let the bots play until a person must act or the game is over."""
+        """Let the bots play until a person must act or the game is over (what :meth:`step` does, in a loop kept
+        tight for simulations)."""
         updates = []
-        while self.bot_to_move:
-            updates.append(self.step())
+        state, seats, bots, rngs, times = self._state, self.seats, self._bots, self._rngs, self.times
+        clock = time.perf_counter
+        while state.turn >= 0 and seats[state.turn].bot is not None:
+            seat = state.turn
+            start = clock()
+            action = bots[seat].act(state.view(seat), rngs[seat])
+            times.add(seat, clock() - start)
+            updates.append(self._apply(seat, action))
         return updates
 
     def bot_request(self) -> BotRequest:
@@ -332,7 +340,7 @@ class Table:
         else:
             state.apply(action)
             events = ()
-        update = Update(len(state.log), seat, self.game.action_to_text(state.log[-1][1]), events)
+        update = Update(len(state.log), seat, self._texts[state.log[-1][1]], events)
         for listener in self._listeners:
             listener(update)
         return update
