@@ -251,3 +251,13 @@ def test_games_and_the_openapi_page(api: TestClient) -> None:
                  "/api/tables/{table_id}/replay", "/api/tables/{table_id}/replay/{version}",
                  "/api/tables/{table_id}/rematch"):
         assert path in openapi["paths"], path
+
+
+def test_the_catalogues_of_each_language(api: TestClient) -> None:
+    """Clients that say things themselves get every template of a language; an unknown language is refused (C7)."""
+    german = api.get("/api/words/de").json()
+    assert german["lang"] == "de" and german["templates"]["web.title"].startswith("dreizehn: drei")
+    assert german["templates"]["knizia13.stage"] == ["Durchgang", "Durchgänge"]
+    assert set(german["templates"]) == set(api.get("/api/words/nl").json()["templates"])
+    refused = api.get("/api/words/fr")
+    assert refused.status_code == 404 and refused.json()["detail"]["rule"] == "C7"

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import dreizehn
-from dreizehn.words import LANGUAGES, LOCALE_DIR, SHARED, Words, domains, pick_language, words
+from dreizehn.words import INTERFACES, LANGUAGES, LOCALE_DIR, SHARED, Words, domains, pick_language, words
 
 
 def _fields(template: str) -> set[str]:
@@ -51,9 +51,10 @@ def test_every_language_has_every_key_with_the_same_placeholders(domain: str) ->
 
 
 @pytest.mark.parametrize("domain", domains())
-def test_a_games_keys_start_with_its_id(domain: str) -> None:
+def test_a_domains_keys_start_with_its_name(domain: str) -> None:
     if domain == SHARED:
-        assert not any(key.startswith(tuple(f"{g}." for g in dreizehn.game_ids())) for key in _read("en", domain))
+        others = (*INTERFACES, *dreizehn.game_ids())
+        assert not any(key.startswith(tuple(f"{d}." for d in others)) for key in _read("en", domain))
         return
     assert all(key.startswith(f"{domain}.") for key in _read("en", domain))
 

@@ -90,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.include_router(games.router)
+    app.include_router(games.words_router)
     app.include_router(tables.router)
     app.include_router(ws.router)
     return app

@@ -1,9 +1,10 @@
 """Words: everything a person reads, in English, German and Dutch, from gettext catalogues.
 
 The catalogues (``words/locale/<lang>/<domain>.po``, read with Babel) map keys to templates: ``dreizehn.po`` holds
-what every game shares, and each game has its own domain named by its id (``knizia13.po``, …), so a game's words
-live with the game. A template is Python format text over named parameters (``"{player} draws a card"``); a key with
-plural forms picks its form by the parameter ``n``. Everything the package says is data until a :class:`Words`
+what every game shares, each interface has its own (``tui.po``, ``web.po``: its buttons, titles and prompts), and
+each game has its own domain named by its id (``knizia13.po``, …), so a game's words live with the game. A
+template is Python format text over named parameters (``"{player} draws a card"``); a key with plural forms picks
+its form by the parameter ``n``. Everything the package says is data until a :class:`Words`
 renders it: events (:mod:`dreizehn.core.events`), errors (a code, the rule and parameters), scoring explanations.
 
 >>> words("de")("knizia13.stage", n=2)
@@ -30,6 +31,8 @@ LANGUAGES = ("en", "de", "nl")
 """The languages of the package, English first (the source of every template)."""
 SHARED = "dreizehn"
 """The domain of the words every game shares."""
+INTERFACES = ("tui", "web")
+"""The domains of the interfaces' own words (buttons, titles, prompts): keys start with the domain and a dot."""
 LOCALE_DIR = Path(__file__).parent / "locale"
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 """Parameter types that are said as they are."""
@@ -47,10 +50,10 @@ class Word:
 
 
 def domains() -> tuple[str, ...]:
-    """The catalogue domains: the shared one and one per game."""
+    """The catalogue domains: the shared one, one per interface and one per game."""
     from dreizehn.core.registry import game_ids
 
-    return (SHARED, *game_ids())
+    return (SHARED, *INTERFACES, *game_ids())
 
 
 @functools.cache

@@ -1,17 +1,21 @@
-"""``/api/games``: the games, their options and rules, in the language asked for."""
+"""``/api/games``: the games, their options and rules, in the language asked for; ``/api/words``: the catalogues."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
 
 from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.server.routes.deps import LangDep
+from dreizehn.server.routes.deps import LangDep, refusal
 from dreizehn.server.schemas import GameOut, OptionOut
-from dreizehn.words import words
+from dreizehn.words import pick_language, words
 
 router = APIRouter(prefix="/api/games", tags=["games"])
+words_router = APIRouter(prefix="/api/words", tags=["words"])
 
 
 def describe(cls: type[Game], lang: str) -> GameOut:
@@ -37,3 +41,14 @@ def describe(cls: type[Game], lang: str) -> GameOut:
 def list_games(lang: LangDep) -> list[GameOut]:
     """Every game, with its options and rules summary."""
     return [describe(game_class(gid), lang) for gid in game_ids()]
+
+
+@words_router.get("/{lang}")
+def get_words(lang: str) -> dict[str, Any]:
+    """Every template of a language (``en``, ``de``, ``nl``): key -> template or plural forms, for clients that say
+    events, errors and their own labels themselves (docs/words.md)."""
+    try:
+        code = pick_language(lang)
+    except DreizehnError as err:
+        raise HTTPException(404, detail=refusal(err, "en")) from None
+    return {"lang": code, "templates": words(code).catalogue()}
