@@ -13,8 +13,9 @@ The players:
   without keeping pairs and near-runs.
 * ``heuristic, feeds``: the heuristic with ``W_FEED = 0``: it no longer holds back cards the next player is known to
   collect.
-* ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (:mod:`dreizehn.bots.playouts`),
-  played as a bot on a state sampled from its view. It reads only its own hand and the table.
+* ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (``playout`` in
+  :mod:`dreizehn.bots.heuristics.three_thirteen`), played as a bot on a state sampled from its view. It reads
+  only its own hand and the table.
 * ``ismcts`` (default options): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
   ``benchmarks/strength.py --players 2 --game three-thirteen --matchup ismcts,heuristic``), not played here, one
   row per source fingerprint (the bots' defaults differ from one to the next); its games use seeds 0-999.
@@ -46,7 +47,7 @@ import dreizehn.bots.heuristics.three_thirteen as rules
 from benchmarks.strength import matchup_key, saved_games
 from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
-from dreizehn.bots.playouts import three_thirteen_playout
+from dreizehn.bots.heuristics.three_thirteen import playout
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.sim import GameResult, run_games, seating
@@ -95,7 +96,7 @@ class GreedyPolicy(Bot):
     name: ClassVar[str] = "greedy-policy"
 
     def act(self, view: View, rng: random.Random) -> int:
-        return three_thirteen_playout(self.game.sample_state(view, rng), rng.random)
+        return playout(self.game.sample_state(view, rng), rng.random)
 
 
 class _Hybrid(Bot):

@@ -10,7 +10,7 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import BY_GAME, LEVEL_NAMES
+from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.errors import GameOverError
 from dreizehn.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
 
@@ -128,8 +128,8 @@ def test_async_play_runs_bots_in_an_executor_and_plays_the_same_game(pool: str) 
 
 def test_levels_name_a_bot_for_every_game() -> None:
     for game_id in GAMES:
-        assert set(BY_GAME[game_id]) == set(LEVEL_NAMES)
+        assert set(dreizehn.game_class(game_id).levels) == set(LEVEL_NAMES)
         game = dreizehn.load_game(game_id, _players(game_id))
         for level in LEVEL_NAMES:
             table = Table(game, tuple(Seat(level, bot=level) for _ in range(game.players)), 0, game.new_state(0))
-            assert table._bots[0].spec == BY_GAME[game_id][level]
+            assert table._bots[0].spec == dreizehn.game_class(game_id).levels[level]

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import dreizehn
-from dreizehn.bots.heuristics import HEURISTICS
+from dreizehn.bots.heuristics import Heuristic, heuristic
 from dreizehn.cli.main import app
 from dreizehn.core.game import State
 from dreizehn.core.record import dumps
@@ -20,13 +20,19 @@ from dreizehn.hints import MIN_SAMPLES, Analysis, analyse
 CASES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)]
 
 
+def _act(game_id: str) -> Heuristic:
+    found = heuristic(game_id)
+    assert found is not None
+    return found
+
+
 def heuristic_game(game_id: str, players: int, seed: int, stop: int) -> State:
     """A game between heuristic bots, stopped after ``stop`` actions (or where it ended)."""
     state = dreizehn.new_game(game_id, players, seed)
     rng = random.Random(seed)
     while not state.is_over and len(state.history) < stop:
         legal = state.legal_actions()
-        state.apply(legal[0] if len(legal) == 1 else HEURISTICS[game_id](state.view(state.turn), rng))
+        state.apply(legal[0] if len(legal) == 1 else _act(game_id)(state.view(state.turn), rng))
     return state
 
 
@@ -83,7 +89,7 @@ def test_going_out_rates_at_least_as_well_as_a_discard() -> None:
     rng = random.Random(0)
     while not (state.stage == 10 and any(a >= OUT for a in state.legal_actions())):
         legal = state.legal_actions()
-        state.apply(legal[0] if len(legal) == 1 else HEURISTICS["three-thirteen"](state.view(state.turn), rng))
+        state.apply(legal[0] if len(legal) == 1 else _act("three-thirteen")(state.view(state.turn), rng))
     analysis = analyse(state.view(state.current_player), playouts=120, rng=2)
     outs = [r for r in analysis.ratings if r.action >= OUT]
     discards = [r for r in analysis.ratings if r.action < OUT]
@@ -97,7 +103,7 @@ def test_a_single_legal_action_is_rated_too() -> None:
     state = heuristic_game("knizia13", 3, seed=2, stop=0)
     while len(state.legal_actions()) != 1:
         legal = state.legal_actions()
-        state.apply(HEURISTICS["knizia13"](state.view(state.turn), random.Random(len(state.history))))
+        state.apply(_act("knizia13")(state.view(state.turn), random.Random(len(state.history))))
         assert legal
     analysis = analyse(state.view(state.current_player), playouts=5, rng=0)
     assert len(analysis.ratings) == 1 and analysis.ratings[0].action == state.legal_actions()[0]

@@ -60,7 +60,7 @@ def test_legal_actions_over_random_positions(game_id: str, players: int) -> None
 
 @pytest.mark.parametrize("horizon", ["stage", "game"])
 @pytest.mark.parametrize("reward", ["margin", "win"])
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_options_give_legal_actions(game_id: str, horizon: str, reward: str) -> None:
     game = dreizehn.load_game(game_id, 3)
     bot = IsmctsBot(game, iterations=15, horizon=horizon, reward=reward)
@@ -70,7 +70,7 @@ def test_options_give_legal_actions(game_id: str, horizon: str, reward: str) -> 
 
 @pytest.mark.parametrize(("root", "playout", "cutoff"), [("ucb", "random", 12), ("paired", "greedy", 0),
                                                          ("paired", "random", 2), ("ucb", "greedy", 4)])
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_search_variants_give_legal_actions(game_id: str, root: str, playout: str, cutoff: int) -> None:
     game = dreizehn.load_game(game_id, 2 if game_id == "three-thirteen" else 3)
     bot = IsmctsBot(game, iterations=20, root=root, playout=playout, cutoff=cutoff)
@@ -83,7 +83,7 @@ def test_search_variants_give_legal_actions(game_id: str, root: str, playout: st
 def test_prune_searches_only_the_heuristics_best_discards(root: str) -> None:
     # With prune=K, a Three Thirteen discard is searched among the heuristic's K best only; draws, the ways out and
     # decisions with K or fewer discards are searched whole.
-    from dreizehn.bots.heuristics import RANKINGS
+    from dreizehn.bots.heuristics.three_thirteen import rank
 
     game = dreizehn.load_game("three-thirteen", 2)
     bot = IsmctsBot(game, iterations=40, prune=2, root=root)
@@ -93,7 +93,7 @@ def test_prune_searches_only_the_heuristics_best_discards(root: str) -> None:
         action = bot.act(view, random.Random(0))
         assert action in view.legal_actions
         searched = {s.action for s in bot.last_stats}
-        ranked = RANKINGS["three-thirteen"](view)
+        ranked = rank(view)
         if ranked is not None and len(ranked) > 2:
             pruned += 1
             assert searched == set(ranked[:2])
@@ -106,7 +106,7 @@ def test_prune_searches_only_the_heuristics_best_discards(root: str) -> None:
 
 def test_prune_defaults_per_game() -> None:
     # Three Thirteen plays the heuristic's discard without a search and searches the rest; prune=0 searches all.
-    from dreizehn.bots.heuristics import RANKINGS
+    from dreizehn.bots.heuristics.three_thirteen import rank
 
     game = dreizehn.load_game("three-thirteen", 2)
     bot, whole = IsmctsBot(game, iterations=30), IsmctsBot(game, iterations=30, prune=0)
@@ -116,7 +116,7 @@ def test_prune_defaults_per_game() -> None:
     discards = draws = 0
     for view in random_views(game, 40, seed=8):
         assert isinstance(view, ThreeThirteenView)
-        ranked = RANKINGS["three-thirteen"](view)
+        ranked = rank(view)
         action = bot.act(view, random.Random(0))
         if ranked is not None and len(ranked) > 1:
             discards += 1
@@ -180,7 +180,7 @@ def test_three_thirteen_whole_game_under_forbidden() -> None:
     assert len(state.stage_scores) == 11
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_deterministic_for_a_seed(game_id: str) -> None:
     game = dreizehn.load_game(game_id, 4)
     views = [v for v in random_views(game, 8, seed=5) if len(v.legal_actions) > 1]
@@ -213,7 +213,7 @@ def _reachable(root: object) -> list[object]:
     return list(seen.values())
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_only_the_view_is_used(game_id: str) -> None:
     game = dreizehn.load_game(game_id, 4)
     state = game.new_state(seed=9)
@@ -232,7 +232,7 @@ def test_only_the_view_is_used(game_id: str) -> None:
     assert IsmctsBot(game, iterations=40).act(rebuilt, random.Random(1)) == action
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_time_budget(game_id: str) -> None:
     game = dreizehn.load_game(game_id, 4)
     view = next(v for v in random_views(game, 6, seed=2) if len(v.legal_actions) > 1)

@@ -895,7 +895,7 @@ def state_before(doc: dict[str, Any], index: int) -> Any:
     return state
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_replayer_refuses_a_card_the_seat_does_not_hold(game_id: str) -> None:
     doc = finished_record(game_id)
     index = next(i for i, (_, text) in enumerate(doc["actions"]) if i >= 10 and text not in ("draw", "take"))
@@ -957,7 +957,7 @@ def test_replayer_refuses_plays_the_rules_forbid() -> None:
     refused(bad, r"is by seat .* but it was seat")
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "three-thirteen", "holzwurm"])
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
 def test_replayer_refuses_wrong_scores_and_shuffles(game_id: str) -> None:
     doc = finished_record(game_id)
     bad = copy.deepcopy(doc)

@@ -14,7 +14,8 @@ import pytest
 
 from dreizehn.core.game import Game
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.envs.encoding import DEFAULT_PLAYERS, RESEARCH_TURN_LIMIT, max_actions, max_seat_actions
+from dreizehn.envs.encoding import max_actions, max_seat_actions, research_players
+from dreizehn.games.three_thirteen import RESEARCH_TURN_LIMIT
 
 pyspiel = pytest.importorskip("pyspiel")
 openspiel = pytest.importorskip("dreizehn.envs.openspiel")
@@ -93,7 +94,7 @@ def test_pettingzoo_api_test_with_default_parameters(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", game_ids())
 def test_gymnasium_check_env_with_default_parameters(game_id: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Gymnasium's checker on ``gymnasium.make`` of the id with nothing else (random opponents)."""
-    env = gymnasium.make(gym_env.ENV_IDS[game_id])
+    env = gymnasium.make(gym_env.env_id(game_id))
     assert env.spec.max_episode_steps is None  # no TimeLimit: the game ends by its rules, within max_steps
     _no_other_warnings(lambda: env_checker.check_env(env.unwrapped))
     capsys.readouterr()
@@ -113,7 +114,7 @@ def test_max_game_length_is_a_true_bound(game_id: str, scale: Callable[[int, int
         game = pyspiel.load_game(openspiel.short_name(game_id), {"players": players})
         bound = game.max_game_length()
         lengths, longest_stage = [], 0
-        for seed in range(scale(4, 40) if players == DEFAULT_PLAYERS[game_id] else scale(1, 10)):
+        for seed in range(scale(4, 40) if players == research_players(game_id) else scale(1, 10)):
             length, stage = _random_game(game.engine, seed)
             lengths.append(length)
             longest_stage = max(longest_stage, stage)
@@ -122,7 +123,7 @@ def test_max_game_length_is_a_true_bound(game_id: str, scale: Callable[[int, int
             limit = game.engine.options["turn_limit"]
             assert limit == RESEARCH_TURN_LIMIT and bound == 11 * 2 * limit
             assert longest_stage == 2 * limit, (players, longest_stage)
-            if players == DEFAULT_PLAYERS[game_id]:  # whole games come near the bound too
+            if players == research_players(game_id):  # whole games come near the bound too
                 assert max(lengths) > bound * 0.7, (players, max(lengths), bound)
         elif game_id == "knizia13":
             assert max(lengths) == bound  # every card is played

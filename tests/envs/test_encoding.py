@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 import dreizehn
-from dreizehn.core.game import State
+from dreizehn.core.errors import UnknownGameError
+from dreizehn.core.game import Game, State
 from dreizehn.envs.encoding import HISTORY, Encoder, encoder_for
+from dreizehn.games.knizia13 import Knizia13
 
 CASES = [("knizia13", 3), ("knizia13", 6), ("holzwurm", 2), ("holzwurm", 5), ("three-thirteen", 2),
          ("three-thirteen", 4)]
@@ -108,9 +110,15 @@ def test_hidden_cards_change_the_tensor_of_their_owner() -> None:
     assert not np.array_equal(encoder.observation(state.view(1)), encoder.observation(other.view(1)))
 
 
-def test_unknown_game_refused() -> None:
-    class Fake:
-        id = "chess"
+def test_a_game_without_an_encoder_is_refused() -> None:
+    """A game that does not define its encoder (the protocol's default) cannot be encoded (E1)."""
 
-    with pytest.raises(ValueError, match="no tensor encoding of the game 'chess'"):
-        encoder_for(Fake())  # type: ignore[arg-type]
+    class Plain(Knizia13):
+        id = "plain"
+
+        def encoder(self) -> Encoder:
+            return Game.encoder(self)
+
+    with pytest.raises(UnknownGameError, match="no tensor encoding of the game 'plain'") as refused:
+        encoder_for(Plain(4))
+    assert refused.value.rule == "E1"

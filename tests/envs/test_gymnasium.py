@@ -67,7 +67,7 @@ def test_check_env_direct(game_id: str, players: int, kwargs: dict[str, Any]) ->
 def test_registered_and_made_from_a_fresh_interpreter() -> None:
     """The three ids are registered on import, and the ``module:id`` form imports the module itself."""
     assert set(IDS.values()) <= set(gymnasium.registry)
-    assert gym_env.ENV_IDS == IDS
+    assert {game_id: gym_env.env_id(game_id) for game_id in dreizehn.game_ids()} == IDS
     code = ("import gymnasium; env = gymnasium.make('dreizehn.envs.gymnasium:dreizehn/Holzwurm-v0', games=1); "
             "obs, info = env.reset(seed=1); print(type(env.unwrapped).__name__, obs.shape, info['seed'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)

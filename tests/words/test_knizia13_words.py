@@ -17,16 +17,7 @@ from dreizehn.games.knizia13 import Knizia13Card, Knizia13State
 from dreizehn.words import LANGUAGES, catalogue, words
 from dreizehn.words.say import say_event
 
-NAMES = ["Anna", "Ben", "Cleo", "Dirk", "Eva", "Finn"]
-RAW_KEY = re.compile(r"\b[a-z][a-z0-9_]*\.[a-z][a-z0-9_.]*")
-
-
-def said(text: str) -> str:
-    """``text``, checked to be a sentence: not empty, every field filled, no catalogue key left raw."""
-    assert text.strip(), "an empty sentence"
-    assert "{" not in text and "}" not in text, f"an unfilled field: {text!r}"
-    assert not RAW_KEY.search(text), f"a raw key: {text!r}"
-    return text
+from .kit import NAMES, said
 
 
 def play_games(players: int, seed: int, **options: object) -> list[tuple[Knizia13State, list[Event]]]:
@@ -49,23 +40,6 @@ GAMES: list[tuple[int, int, dict[str, object]]] = [(3, 1, {}), (4, 2, {"open_pil
 @pytest.fixture(scope="module")
 def games() -> list[tuple[int, list[tuple[Knizia13State, list[Event]]]]]:
     return [(players, play_games(players, seed, **options)) for players, seed, options in GAMES]
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_event_and_action_is_said(lang: str, games: list[tuple[int, list[tuple[Knizia13State, list[Event]]]]]
-                                        ) -> None:
-    speaker = words(lang)
-    for players, course in games:
-        names = NAMES[:players]
-        for before, events in course:
-            game = before.game
-            for action in before.legal_actions():
-                offer = said(game.say_action(speaker, action))
-                done = said(game.say_action(speaker, action, "Anna"))
-                assert done.startswith("Anna ") and offer != done
-            for event in events:
-                for seat in [*range(players), None]:
-                    said(say_event(game, speaker, event.for_seat(seat), names))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -25,17 +25,9 @@ from dreizehn.games.three_thirteen import (
 from dreizehn.words import LANGUAGES, catalogue, words
 from dreizehn.words.say import say_event
 
-NAMES = ["Anna", "Ben", "Cleo", "Dirk"]
-RAW_KEY = re.compile(r"\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*")
+from .kit import NAMES, said
+
 Course = list[tuple[ThreeThirteenState, int, list[Event]]]
-
-
-def said(text: str) -> str:
-    """``text``, checked to be a sentence: not empty, every field filled, no catalogue key left raw."""
-    assert text.strip(), "an empty sentence"
-    assert "{" not in text and "}" not in text, f"an unfilled field: {text!r}"
-    assert not RAW_KEY.search(text), f"a raw key: {text!r}"
-    return text
 
 
 def play_game(players: int, seed: int, **options: object) -> Course:

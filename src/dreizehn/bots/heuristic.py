@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.heuristics import HEURISTICS
+from dreizehn.bots.heuristics import heuristic as heuristic_of
 from dreizehn.core.errors import BotError
 from dreizehn.core.game import View
 
@@ -46,8 +46,7 @@ class HeuristicBot(Bot):
         blunder = float(self.options["blunder"] or 0.0)
         if blunder and rng.random() < blunder:
             return rng.choice(legal)
-        try:
-            heuristic = HEURISTICS[view.game_id]
-        except KeyError:
-            raise BotError("bot.game", rule="B5", bot=self.name, game=view.game_id) from None
+        heuristic = heuristic_of(view.game_id)
+        if heuristic is None:
+            raise BotError("bot.game", rule="B5", bot=self.name, game=view.game_id)
         return heuristic(view, rng)

@@ -21,16 +21,17 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   35.0% of 100.
 * **Playout** up to the horizon: the end of the stage being played at the root (``horizon=stage``, the 13 stage,
   the Three Thirteen round, the Holzwurm game of the match) or of the whole game (``horizon=game``). With
-  ``playout=greedy`` (the default) a game with a greedy policy in :mod:`~dreizehn.bots.playouts` plays it (Three
-  Thirteen: go out, take what completes a meld, discard what builds least); otherwise random legal actions, taking
-  one of the game's ``eager_actions`` whenever legal (Three Thirteen's going out, as :mod:`~dreizehn.bots.random_bot`
-  does, so that random play ends). Eager actions also bound the tree: where one is legal, only those are searched.
+  ``playout=greedy`` (the default) a game whose heuristic module has a greedy ``playout`` plays it
+  (:mod:`~dreizehn.bots.heuristics`; Three Thirteen: go out, take what completes a meld, discard what builds
+  least); otherwise random legal actions, taking one of the game's ``eager_actions`` whenever legal (Three
+  Thirteen's going out, as :mod:`~dreizehn.bots.random_bot` does, so that random play ends). Eager actions also
+  bound the tree: where one is legal, only those are searched.
   A Three Thirteen playout may be cut short (``cutoff``): after that many playout actions, at the next turn boundary,
   the round is scored as if it ended then (each hand at its fewest penalty points,
   :func:`~dreizehn.games.melds.min_penalty`). A short look ahead scored exactly beat long playouts against the
   heuristic (at 300 iterations, paired: cutoff 4 won 40% of 40 games, 12 won 34%; unpaired, 40 did worst).
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
-  (:data:`~dreizehn.bots.heuristics.RANKINGS`: Three Thirteen's discards), only its ``K`` best actions are searched,
+  (its heuristic's ``rank``: Three Thirteen's discards), only its ``K`` best actions are searched,
   so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's
   action is played without a search. Three Thirteen's default is 1 (elsewhere 0, no pruning): in 2-player games
   against ``heuristic`` on seeds 0-99, searching every discard lost 9.7 points a game to it and won 40.0%, while
@@ -54,7 +55,7 @@ The move: the most visited root action, ties by mean reward (with ``root=paired`
 alike, so the best mean decides), then by the lower action number. For a fixed ``rng``
 seed and iteration budget the search is deterministic (no clock, no set or dict-order dependence).
 
-Budget: ``iterations`` (0, the default: the game's count in :data:`DEFAULT_ITERATIONS`), or ``time`` in seconds,
+Budget: ``iterations`` (0, the default: the game's count, :func:`search_default`), or ``time`` in seconds,
 which replaces the iteration count (checked after every iteration; at least one iteration). The defaults were chosen
 so that a move takes about 0.1-0.2 s on one core of the development machine, the worst well under 0.5 s (measured
 over 20 positions of random 4-player games each: 13 0.17 s mean, 0.23 s worst; Holzwurm 0.16 / 0.23; Three
@@ -85,24 +86,32 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.heuristics import RANKINGS, Ranking
-from dreizehn.bots.playouts import ESTIMATES, POLICIES, Estimate, Policy
+from dreizehn.bots.heuristics import Estimate, Policy, Ranking, estimate, playout, ranking
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 
-DEFAULT_ITERATIONS: dict[str, int] = {"knizia13": 1000, "holzwurm": 800, "three-thirteen": 800}
-"""Iterations per move when neither ``iterations`` nor ``time`` is given (see the module docstring)."""
-FALLBACK_ITERATIONS = 500
-"""For a game not in :data:`DEFAULT_ITERATIONS`."""
-DEFAULT_ROOT: dict[str, str] = {"three-thirteen": "paired"}
-"""The games searched with ``root=paired`` unless told otherwise (``ucb`` elsewhere)."""
-DEFAULT_PRUNE: dict[str, int] = {"three-thirteen": 1}
-"""The games searched with ``prune`` unless told otherwise (0, no pruning, elsewhere): Three Thirteen plays the
-heuristic's discard and searches its draws (see the module docstring)."""
-DEFAULT_SCALE: dict[str, float] = {"knizia13": 5.0, "holzwurm": 30.0, "three-thirteen": 25.0}
-"""About one standard deviation of a seat's point advantage over the mean of the others in one stage of random
-play, at 4 players (measured: 13 4.3-6.1 points for 3-6 players, Holzwurm 22-32, Three Thirteen 22-29)."""
-FALLBACK_SCALE = 10.0
+GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0}
+"""The defaults of a game that does not set its own in :attr:`~dreizehn.core.game.Game.search`: ``iterations`` per
+move when neither ``iterations`` nor ``time`` is given (see the module docstring); ``scale``, about one standard
+deviation of a seat's point advantage over the mean of the others in one stage of random play at 4 players (the
+games' own, measured: 13 4.3-6.1 points for 3-6 players, Holzwurm 22-32, Three Thirteen 22-29); ``root``, how the
+root is searched (Three Thirteen's ``paired``); ``prune``, how many of the heuristic's best actions are searched (0:
+all; Three Thirteen plays the heuristic's discard and searches its draws)."""
+
+
+def search_default(game: Game, name: str) -> object:
+    """The game's default for one of the search's options (its :attr:`~dreizehn.core.game.Game.search`, else
+    :data:`GENERAL`).
+
+    >>> import dreizehn
+    >>> search_default(dreizehn.load_game("three-thirteen", 2), "root")
+    'paired'
+    >>> search_default(dreizehn.load_game("knizia13", 4), "root")
+    'ucb'
+    """
+    return game.search.get(name, GENERAL[name])
+
+
 A = TypeVar("A", bound=int)
 
 
@@ -177,7 +186,7 @@ class IsmctsBot(Bot):
         super().__init__(game, **options)
         opts = self.options
         gid = game.id
-        self.iterations = _whole(opts["iterations"]) or DEFAULT_ITERATIONS.get(gid, FALLBACK_ITERATIONS)
+        self.iterations = _whole(opts["iterations"]) or _whole(search_default(game, "iterations"))
         """Iterations per move (``iterations``; 0 or not given: the game's default)."""
         budget = opts["time"]
         self.time_budget: float | None = None if budget is None else _real(budget)
@@ -185,24 +194,24 @@ class IsmctsBot(Bot):
         self.horizon = self._choice("horizon", ("stage", "game"))
         self.reward = self._choice("reward", ("margin", "win"))
         scale = opts["scale"]
-        self.scale = DEFAULT_SCALE.get(gid, FALLBACK_SCALE) if scale is None else _real(scale)
+        self.scale = _real(search_default(game, "scale") if scale is None else scale)
         if not self.scale > 0:
             raise BotSpecError("bot.option_scale", rule="B4", value=scale)
-        self.estimate: Estimate | None = ESTIMATES.get(gid)
+        self.estimate: Estimate | None = estimate(gid)
         self.cutoff = _whole(opts["cutoff"]) if self.estimate else 0
         self.eager = game.eager_actions
         self.playout = self._choice("playout", ("greedy", "random"))
         root = self._choice("root", ("auto", "ucb", "paired"))
-        self.root = DEFAULT_ROOT.get(gid, "ucb") if root == "auto" else root
-        self.policy: Policy | None = POLICIES.get(gid) if self.playout == "greedy" else None
+        self.root = str(search_default(game, "root")) if root == "auto" else root
+        self.policy: Policy | None = playout(gid) if self.playout == "greedy" else None
         prune = str(opts["prune"]).lower()
         if prune == "auto":
-            self.prune = DEFAULT_PRUNE.get(gid, 0)
+            self.prune = _whole(search_default(game, "prune"))
         elif prune.isdigit():
             self.prune = int(prune)
         else:
             raise BotSpecError("bot.option_prune", rule="B4", value=opts["prune"])
-        self.ranking: Ranking | None = RANKINGS.get(gid)
+        self.ranking: Ranking | None = ranking(gid)
         self.last_stats: tuple[RootStat, ...] = ()
         """The root statistics of the latest search, in action order."""
         self.last_iterations = 0

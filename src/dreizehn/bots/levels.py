@@ -1,45 +1,28 @@
 """Bot levels: ``easy``, ``medium``, ``hard`` and ``expert``, names that every command and interface accepts.
 
-Each level is a bot specification per game (:data:`BY_GAME`), chosen so that each level beats the one below it;
-``docs/bots.md`` gives the measured ratings and times per move. Without a game, :data:`LEVELS` gives the
-specification most games use.
+Each level is a bot specification per game, declared on the game's class
+(:attr:`~dreizehn.core.game.Game.levels`) and chosen so that each level beats the one below it; ``docs/bots.md``
+gives the measured ratings and times per move. Without a game, :data:`LEVELS` gives the specification most games use.
 
 >>> level_spec("medium", "knizia13")
 'heuristic'
+>>> level_spec("easy", "three-thirteen")
+'heuristic:blunder=0.6'
 >>> level_spec("ismcts:iterations=50", "holzwurm")
 'ismcts:iterations=50'
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from dreizehn.core.game import Game
+
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
-BY_GAME: dict[str, dict[str, str]] = {
-    "knizia13": {
-        "easy": "heuristic:blunder=0.5",
-        "medium": "heuristic",
-        "hard": "ismcts:iterations=150",
-        "expert": "ismcts:iterations=1500",
-    },
-    "holzwurm": {
-        "easy": "heuristic:blunder=0.5",
-        "medium": "heuristic",
-        "hard": "ismcts:iterations=150",
-        "expert": "ismcts:iterations=1500",
-    },
-    "three-thirteen": {
-        # The search does not beat the heuristic at Three Thirteen (docs/bots.md), so the levels are the heuristic
-        # with fewer and fewer random blunders.
-        "easy": "heuristic:blunder=0.6",
-        "medium": "heuristic:blunder=0.3",
-        "hard": "heuristic:blunder=0.1",
-        "expert": "heuristic",
-    },
-}
-"""Per game, each level's bot specification."""
-
-LEVELS: dict[str, str] = dict(BY_GAME["knizia13"])
-"""Each level's specification when no game is named (that of 13 and Holzwurm)."""
+LEVELS: Mapping[str, str] = Game.levels
+"""Each level's specification when no game is named (the default of :class:`~dreizehn.core.game.Game`, which 13
+and Holzwurm keep)."""
 
 
 def level_spec(name: str, game_id: str | None = None) -> str:
@@ -47,5 +30,9 @@ def level_spec(name: str, game_id: str | None = None) -> str:
     specification)."""
     key = name.strip().lower()
     if key in LEVEL_NAMES:
-        return BY_GAME.get(game_id or "", LEVELS)[key]
+        if not game_id:
+            return LEVELS[key]
+        from dreizehn.core.registry import game_class
+
+        return game_class(game_id).levels[key]
     return name

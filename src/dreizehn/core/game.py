@@ -31,6 +31,7 @@ Option = Any
 """An option's value after validation: an int, a str or a bool."""
 
 if TYPE_CHECKING:
+    from dreizehn.envs.encoding import Encoder
     from dreizehn.words import Words
 
 
@@ -223,6 +224,53 @@ class Game(ABC):
     """Actions a random player takes whenever they are legal, so that random games end (Three Thirteen's going out)."""
     deck: tuple[int, ...]
     """Every card of the game (as card numbers, sorted): what a state's cards always add up to."""
+
+    # -- one game, one place: what the bots, the research adapters and the interfaces need to know of a game is
+    # declared on its class (docs/adding-a-game.md), never in lists kept elsewhere.
+    order: ClassVar[int] = 100
+    """Where the game stands among :func:`~dreizehn.core.registry.game_ids` (lower first, then by id)."""
+    heuristic: ClassVar[str] = ""
+    """The module of the game's heuristic bot, written from its rulebook's advice (:mod:`dreizehn.bots.heuristics`):
+    it defines ``act(view, rng)``, and where the game has them ``rank(view)`` (a decision's actions best first, for
+    ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points of a
+    stage cut off now)."""
+    levels: ClassVar[Mapping[str, str]] = {
+        "easy": "heuristic:blunder=0.5",
+        "medium": "heuristic",
+        "hard": "ismcts:iterations=150",
+        "expert": "ismcts:iterations=1500",
+    }
+    """Each bot level's specification in this game (:mod:`dreizehn.bots.levels`; measured in docs/bots.md)."""
+    search: ClassVar[Mapping[str, object]] = {}
+    """The ``ismcts`` bot's defaults in this game where they differ from its general ones: ``iterations``,
+    ``scale``, ``root``, ``prune`` (:mod:`dreizehn.bots.ismcts`)."""
+    research_players: ClassVar[int] = 0
+    """The player count of a research environment made without one (0: :attr:`min_players`)."""
+    research_options: ClassVar[Mapping[str, object]] = {}
+    """The options of a research environment where they differ from the engine's defaults, so that every game made
+    with default parameters ends whoever plays it (docs/envs.md)."""
+
+    @classmethod
+    def env_name(cls) -> str:
+        """The game's name in Gymnasium's registry (``dreizehn/<Name>-v0``): its class's name."""
+        return cls.__name__
+
+    def encoder(self) -> Encoder:
+        """The fixed-size observation layout of this game (:mod:`dreizehn.envs.encoding`); a game without one cannot
+        be played in the research adapters."""
+        from dreizehn.core.errors import UnknownGameError
+
+        raise UnknownGameError("env.encoding", rule="E1", game=self.id)
+
+    def max_actions(self) -> int | None:
+        """A bound on the number of player actions in a whole game, reached by some games; ``None`` where there is
+        none. By default every action plays a card: at most the deck's size a stage."""
+        return self.encoder().stages * len(self.deck)
+
+    def max_seat_actions(self) -> int | None:
+        """A bound on the number of actions of one seat in a whole game; ``None`` where there is none (by default
+        :meth:`max_actions`, not tight)."""
+        return self.max_actions()
 
     def __init__(self, players: int, options: Mapping[str, object] | None = None) -> None:
         if isinstance(players, bool) or not isinstance(players, int):

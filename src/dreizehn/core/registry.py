@@ -1,5 +1,9 @@
 """The registry of games: find a game by its id.
 
+A game is a module of :mod:`dreizehn.games` (or of another package, named under the entry-point group
+``dreizehn.games``) whose :class:`~dreizehn.core.game.Game` subclass is decorated with :func:`register`; everything
+else the package needs to know of it is declared on that class (docs/adding-a-game.md). Nothing lists the games.
+
 >>> from dreizehn.core.registry import game_ids
 >>> game_ids()
 ('knizia13', 'three-thirteen', 'holzwurm')
@@ -21,25 +25,33 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-_BUILTIN = ("knizia13", "three_thirteen", "holzwurm")
+ENTRY_POINTS = "dreizehn.games"
+"""The entry-point group under which other packages name their games' modules."""
 _loaded = False
 
 
 def _load_builtin() -> None:
+    """Import every module of :mod:`dreizehn.games` and every module named under :data:`ENTRY_POINTS`: their games
+    register themselves."""
     global _loaded
     if not _loaded:
         import importlib
+        import pkgutil
+        from importlib.metadata import entry_points
 
-        for name in _BUILTIN:
-            importlib.import_module(f"dreizehn.games.{name}")
+        import dreizehn.games
+
         _loaded = True
+        for module in pkgutil.iter_modules(dreizehn.games.__path__):
+            importlib.import_module(f"dreizehn.games.{module.name}")
+        for entry in entry_points(group=ENTRY_POINTS):
+            entry.load()
 
 
 def game_ids() -> tuple[str, ...]:
-    """The ids of every registered game."""
+    """The ids of every registered game, in the order of their classes' ``order`` (then by id)."""
     _load_builtin()
-    order = {name.replace("_", "-"): i for i, name in enumerate(_BUILTIN)}
-    return tuple(sorted(_GAMES, key=lambda game_id: order.get(game_id, len(order))))
+    return tuple(sorted(_GAMES, key=lambda game_id: (_GAMES[game_id].order, game_id)))
 
 
 def game_class(game_id: str) -> type[Game]:

@@ -31,7 +31,7 @@
   ``illegal_reward`` (-1.0), the game unchanged and the engine's reason in ``info["illegal_action"]``; with
   ``illegal_action="raise"`` it raises the engine's :class:`~dreizehn.core.errors.IllegalActionError`.
 * **Length**: an episode ends by the game's end within :attr:`DreizehnEnv.max_steps` learner steps (Three Thirteen's
-  ``turn_limit`` defaults to 200 here, :data:`~dreizehn.envs.encoding.DEFAULT_OPTIONS`); ``truncated`` is never true.
+  ``turn_limit`` defaults to 200 here, :func:`~dreizehn.envs.encoding.research_options`); ``truncated`` is never true.
 * **Info**: ``action_mask`` and ``seat`` (the learning seat) always; ``seed`` (the game's seed:
   ``game.new_state(seed)`` deals the same game) after ``reset``; ``totals`` and ``returns`` once the game is over.
 """
@@ -60,12 +60,12 @@ from dreizehn.core.errors import (
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.envs.encoding import (
-    DEFAULT_PLAYERS,
     Encoder,
     Layout,
     Vector,
     encoder_for,
     max_seat_actions,
+    research_players,
     with_defaults,
 )
 from dreizehn.table import Seat
@@ -75,12 +75,6 @@ from dreizehn.words import Word
 Mask = npt.NDArray[np.int8]
 ActionLike = int | np.integer[Any] | str
 
-ENV_IDS: Final = {
-    "knizia13": "dreizehn/Knizia13-v0",
-    "three-thirteen": "dreizehn/ThreeThirteen-v0",
-    "holzwurm": "dreizehn/Holzwurm-v0",
-}
-"""The Gymnasium id of each game."""
 OBSERVATION_TYPES: Final = ("observation", "information_state")
 REWARDS: Final = ("win", "score")
 ILLEGAL_ACTIONS: Final = ("terminate", "raise")
@@ -92,7 +86,7 @@ RENDER_MODES: Final = ("human", "ansi")
 
 def make_game(game: str, players: int | None, options: dict[str, object]) -> Game:
     """The engine's game for an environment: ``players`` ``None`` means the game's default count, and options not
-    given take the research defaults (:data:`~dreizehn.envs.encoding.DEFAULT_OPTIONS`: Three Thirteen's
+    given take the research defaults (:func:`~dreizehn.envs.encoding.research_options`: Three Thirteen's
     ``turn_limit`` is 200), else the engine's; the engine refuses bad counts and options with its own message.
 
     >>> make_game("holzwurm", None, {"games": 1}).players
@@ -101,7 +95,7 @@ def make_game(game: str, players: int | None, options: dict[str, object]) -> Gam
     200
     """
     cls = game_class(game)
-    players = DEFAULT_PLAYERS.get(cls.id, cls.min_players) if players is None else players
+    players = research_players(cls.id) if players is None else players
     return load_game(cls.id, players, with_defaults(cls.id, options))
 
 
@@ -418,11 +412,20 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
         self._state = None
 
 
+def env_id(game_id: str) -> str:
+    """The Gymnasium id of a game: ``dreizehn/<Name>-v0``, its class's :meth:`~dreizehn.core.game.Game.env_name`.
+
+    >>> env_id("three-thirteen")
+    'dreizehn/ThreeThirteen-v0'
+    """
+    return f"dreizehn/{game_class(game_id).env_name()}-v0"
+
+
 def _register() -> None:
     for game_id in game_ids():
-        env_id = ENV_IDS.get(game_id)
-        if env_id is not None and env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=f"{__name__}:DreizehnEnv", kwargs={"game": game_id})
+        env_id_ = env_id(game_id)
+        if env_id_ not in gymnasium.registry:
+            gymnasium.register(id=env_id_, entry_point=f"{__name__}:DreizehnEnv", kwargs={"game": game_id})
 
 
 _register()

@@ -10,8 +10,8 @@
 Names: ``dreizehn_knizia13``, ``dreizehn_three_thirteen`` and ``dreizehn_holzwurm``. Parameters: ``players`` and the
 game's options (``dreizehn games`` lists them); a seat option takes a seat number (OpenSpiel games have no hidden
 seed to draw a ``random`` seat from), and Three Thirteen's ``decks`` takes 0 for its default for the player count.
-Three Thirteen's ``turn_limit`` defaults to 200 here (:data:`~dreizehn.envs.encoding.RESEARCH_TURN_LIMIT`), not to the
-engine's 0 (no limit), so that every game loaded with default parameters ends.
+Three Thirteen's ``turn_limit`` defaults to 200 here (:data:`~dreizehn.games.three_thirteen.RESEARCH_TURN_LIMIT`),
+not to the engine's 0 (no limit), so that every game loaded with default parameters ends.
 
 * **Game length.** ``max_game_length`` is a true bound on the player actions of a game, reached by some games
   (:func:`~dreizehn.envs.encoding.max_actions`): the deck once a stage in 13 and Holzwurm, ``11 * 2 * turn_limit``
@@ -45,7 +45,7 @@ import pyspiel
 from dreizehn.core.errors import EnvError, IllegalActionError, InvalidActionError, InvalidOptionError, ShuffleNeeded
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.envs.encoding import DEFAULT_OPTIONS, DEFAULT_PLAYERS, Encoder, Layout, encoder_for, max_actions
+from dreizehn.envs.encoding import Encoder, Layout, encoder_for, max_actions, research_options, research_players
 
 PREFIX = "dreizehn_"
 UNBOUNDED_LENGTH = 1 << 20
@@ -72,8 +72,8 @@ def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
     """The engine's game for OpenSpiel parameters (checked: a bad one raises with the engine's message)."""
     cls = game_class(game_id)
     given = dict(params)
-    players = given.pop("players", DEFAULT_PLAYERS[game_id])
-    options: dict[str, object] = dict(DEFAULT_OPTIONS.get(game_id, {}))
+    players = given.pop("players", research_players(game_id))
+    options: dict[str, object] = research_options(game_id)
     specs = {spec.name: spec for spec in cls.option_specs}
     for name, value in given.items():
         spec = specs.get(name)
@@ -357,9 +357,9 @@ class Observer:
 def _register(game_id: str) -> None:
     cls = game_class(game_id)
     name = short_name(game_id)
-    parameters: dict[str, object] = {"players": DEFAULT_PLAYERS[game_id]}
+    parameters: dict[str, object] = {"players": research_players(game_id)}
     parameters.update({spec.name: _parameter(spec) for spec in cls.option_specs})
-    parameters.update(DEFAULT_OPTIONS.get(game_id, {}))
+    parameters.update(research_options(game_id))
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{cls.title} (dreizehn)",

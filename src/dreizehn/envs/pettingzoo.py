@@ -29,7 +29,7 @@
   a k-way tie, 0); ``reward="score"`` gives every agent each stage's points when the stage ends, signed so that more
   is better (minus the points in 13 and Three Thirteen). All agents terminate together when the game ends.
 * **Length**: a game ends within :attr:`DreizehnAEC.max_actions` actions (Three Thirteen's ``turn_limit`` defaults to
-  200 here, :data:`~dreizehn.envs.encoding.DEFAULT_OPTIONS`); no agent is ever truncated.
+  200 here, :func:`~dreizehn.envs.encoding.research_options`); no agent is ever truncated.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, cast
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidActionError
@@ -53,6 +53,7 @@ from dreizehn.core.registry import register
 from dreizehn.words import Word
 
 if TYPE_CHECKING:
+    from dreizehn.envs.encoding import Encoder
     from dreizehn.words import Words
 
 COLOURS = ("yellow", "red", "green", "purple", "blue")
@@ -261,6 +262,10 @@ class Holzwurm(Game):
     max_players: ClassVar[int] = 6
     player_rule: ClassVar[str] = "H5"
     turn_rule: ClassVar[str] = "H7"
+    order: ClassVar[int] = 3
+    heuristic: ClassVar[str] = "dreizehn.bots.heuristics.holzwurm"
+    search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
+    research_players: ClassVar[int] = 4
     quick_options: ClassVar[dict[str, object]] = {"games": 1}
     event_params: ClassVar[dict[str, dict[str, Any]]] = {
         "holzwurm.played": params_schema({"seat": SEAT, "card": _CARD_SCHEMA, "row": _ROW_SCHEMA, "new": BOOL}),
@@ -441,6 +446,53 @@ class Holzwurm(Game):
         if view.removed:
             lines.append(words("holzwurm.view.removed", n=view.removed))
         return lines
+
+    def encoder(self) -> Encoder:
+        """The observation layout of this game for the research adapters (docs/envs.md)."""
+        from dreizehn.envs.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
+
+        n, k = self.players, len(self.card_type.all())
+        slots, fate_rows = 5, 6
+
+        def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+            view = cast(HolzwurmView, any_view)
+            b = enc.observation_layout.block
+            b(out, "starter")[enc.rel(view, view.starter)] = 1.0
+            counts(b(out, "hand"), view.hand)
+            fate = b(out, "fate")
+            for i, card in enumerate(view.fate[:fate_rows]):
+                fate[i, card] = 1.0
+            rows = b(out, "rows")
+            for slot, row in enumerate(view.rows):
+                if row is None:
+                    continue
+                rows[slot, 0] = 1.0
+                rows[slot, 1 + (COLOURS.index(row.colour) if row.colour is not None else 5)] = 1.0
+                for card in row.cards:
+                    rows[slot, 7 + card] = 1.0
+            sizes, known = b(out, "hand_sizes"), b(out, "known")
+            for i, s in enumerate(enc.seats(view)):
+                sizes[i] = view.hand_sizes[s]
+                counts(known[i], view.known[s])
+            b(out, "removed")[0] = view.removed
+
+        count, size = limits(self)
+        blocks: list[BlockSpec] = [
+            ("starter", (n,), "1 at the seat that started this self of the match (relative)", FLAG),
+            ("hand", (k,), "the observer's cards, 1 per card held", count),
+            ("hand_sizes", (n,), "cards in each hand (relative seats)", size),
+            ("fate", (fate_rows, k), "the fate row, bottom (the thirteen) first: one card a row; rows past its end "
+                                     "are 0", FLAG),
+            ("rows", (slots, 7 + k), "slots 1..5: [occupied, colour yellow/red/green/purple/blue/open, then 1 per "
+                                     "card in the row]", FLAG),
+            ("known", (n, k), "cards known to be in each hand (relative seats)", count),
+            ("removed", (1,), "cards removed unseen (H6)", size),
+        ]
+        games = int(self.options["games"])
+        # H3, H15: a self gives a seat at most every plus card and the bonus, at least every minus card
+        low = sum(p for p in CARD_POINTS if p < 0)
+        high = sum(p for p in CARD_POINTS if p > 0) + BONUS
+        return Encoder(self, blocks, fill, games, (float(low * games), float(high * games)))
 
     def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> HolzwurmState:
         state = HolzwurmState.__new__(HolzwurmState)

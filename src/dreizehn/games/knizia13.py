@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError
@@ -29,6 +29,7 @@ from dreizehn.core.registry import register
 from dreizehn.words import Word
 
 if TYPE_CHECKING:
+    from dreizehn.envs.encoding import Encoder
     from dreizehn.words import Words
 
 COLOURS = ("blue", "yellow", "green")
@@ -240,6 +241,10 @@ class Knizia13(Game):
     max_players: ClassVar[int] = 6
     player_rule: ClassVar[str] = "K4"
     turn_rule: ClassVar[str] = "K8"
+    order: ClassVar[int] = 1
+    heuristic: ClassVar[str] = "dreizehn.bots.heuristics.knizia13"
+    search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
+    research_players: ClassVar[int] = 4
     event_params: ClassVar[dict[str, dict[str, Any]]] = {
         "knizia13.played": params_schema({
             "seat": SEAT, "card": _CARD_SCHEMA, "target": {"enum": list(COLOURS)}, "sum": SEAT, "took": _CARDS_SCHEMA,
@@ -270,6 +275,44 @@ class Knizia13(Game):
     def stages(self) -> int:
         """The number of stages: one per player, two per player with 3 players (K5)."""
         return self.players * (2 if self.players == 3 else 1)
+
+    def encoder(self) -> Encoder:
+        """The observation layout of this game for the research adapters (docs/envs.md)."""
+        from dreizehn.envs.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
+
+        n, k = self.players, len(self.card_type.all())
+
+        def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+            view = cast(Knizia13View, any_view)
+            b = enc.observation_layout.block
+            b(out, "dealer")[enc.rel(view, view.dealer)] = 1.0
+            counts(b(out, "hand"), view.hand)
+            b(out, "stock_size")[0] = view.stock_size
+            targets = b(out, "targets")
+            for t, pile in enumerate(view.targets):
+                counts(targets[t], pile)
+            sizes, taken_sizes, taken = b(out, "hand_sizes"), b(out, "taken_sizes"), b(out, "taken")
+            for i, s in enumerate(enc.seats(view)):
+                sizes[i] = view.hand_sizes[s]
+                taken_sizes[i] = view.taken_sizes[s]
+                if view.taken is not None:
+                    counts(taken[i], view.taken[s])
+
+        count, size = limits(self)
+        blocks: list[BlockSpec] = [
+            ("dealer", (n,), "1 at the dealer of this stage (relative)", FLAG),
+            ("hand", (k,), "the observer's cards, counts per card kind", count),
+            ("hand_sizes", (n,), "cards in each hand (relative seats)", size),
+            ("stock_size", (1,), "cards left in the stock", size),
+            ("targets", (3, k), "the blue, yellow and green targets: counts per card kind", count),
+            ("taken_sizes", (n,), "cards in each seat's taken pile (relative seats)", size),
+            ("taken", (n, k), "each taken pile's cards, counts per kind; all 0 unless the open_piles option is on "
+                              "(K12 hides them)", count),
+        ]
+        stages = self.stages
+        # K14: a stage costs a seat at most every card it could take, 1 a colour card and 2 a nasty four
+        per_stage = sum(2 if kind == NASTY else 1 for kind in self.deck)
+        return Encoder(self, blocks, fill, stages, (0.0, float(per_stage * stages)))
 
     def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> Knizia13State:
         state = Knizia13State.__new__(Knizia13State)

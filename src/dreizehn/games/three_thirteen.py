@@ -60,7 +60,7 @@ from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidOptionError
@@ -70,6 +70,7 @@ from dreizehn.core.registry import register
 from dreizehn.games.melds import arrange, card_value, go_out_discards
 
 if TYPE_CHECKING:
+    from dreizehn.envs.encoding import Encoder
     from dreizehn.words import Words
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -80,6 +81,10 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 KINDS = 52
 ROUNDS = 11
 """A game is 11 rounds (T3)."""
+RESEARCH_TURN_LIMIT = 200
+"""``turn_limit`` (T10) in the research adapters: a round ends after 200 turns, every seat's counted. Games between
+the ``heuristic`` bots never came near it (docs/envs.md: at most 40 turns a round with 2 players, 88 with 8), while
+uniformly random players, who seldom go out, reach it in most rounds."""
 DRAW = 0
 TAKE = 1
 DISCARD = 2
@@ -311,6 +316,19 @@ class ThreeThirteen(Game):
     player_rule: ClassVar[str] = "T1"
     turn_rule: ClassVar[str] = "T5"
     quick_options: ClassVar[dict[str, object]] = {"turn_limit": 40}
+    order: ClassVar[int] = 2
+    heuristic: ClassVar[str] = "dreizehn.bots.heuristics.three_thirteen"
+    levels: ClassVar[Mapping[str, str]] = {
+        # The search does not beat the heuristic at Three Thirteen (docs/bots.md), so the levels are the heuristic
+        # with fewer and fewer random blunders.
+        "easy": "heuristic:blunder=0.6",
+        "medium": "heuristic:blunder=0.3",
+        "hard": "heuristic:blunder=0.1",
+        "expert": "heuristic",
+    }
+    search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
+    research_players: ClassVar[int] = 2
+    research_options: ClassVar[Mapping[str, object]] = {"turn_limit": RESEARCH_TURN_LIMIT}
     event_params: ClassVar[dict[str, dict[str, Any]]] = {
         "three-thirteen.drew": params_schema({"seat": SEAT}, {"card": _CARD_SCHEMA}),
         "three-thirteen.took": params_schema({"seat": SEAT, "card": _CARD_SCHEMA}),
@@ -382,6 +400,77 @@ class ThreeThirteen(Game):
             least = -(-need // KINDS)
             raise InvalidOptionError("three-thirteen.error.decks", rule="T1", n=decks, players=self.players,
                                      least=least)
+
+    def max_actions(self) -> int | None:
+        """A turn is two actions (T6) and a round at most ``turn_limit`` turns (T10), the last turns of T9 included: 11
+        rounds of at most ``2 * turn_limit`` actions (a ``draw`` that ends a round at an empty stock under
+        ``stock_out=end-round`` ends its turn after one action, so it never makes a round longer). Without a limit
+        there is no bound: players who keep taking the discard never run the stock out."""
+        limit = int(self.options["turn_limit"])
+        return ROUNDS * 2 * limit if limit > 0 else None
+
+    def max_seat_actions(self) -> int | None:
+        """The turns of a round go round the table, so a seat has at most ``ceil(turn_limit / players)`` of a
+        round's turns: ``11 * 2 * ceil(turn_limit / players)`` actions."""
+        limit = int(self.options["turn_limit"])
+        return ROUNDS * 2 * -(-limit // self.players) if limit > 0 else None
+
+    def encoder(self) -> Encoder:
+        """The observation layout of this game for the research adapters (docs/envs.md)."""
+        from dreizehn.envs.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
+
+        n, k = self.players, len(self.card_type.all())
+        limit = int(self.options["turn_limit"])
+
+        def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+            view = cast(ThreeThirteenView, any_view)
+            b = enc.observation_layout.block
+            b(out, "dealer")[enc.rel(view, view.dealer)] = 1.0
+            b(out, "wild_rank")[view.wild_rank - 1] = 1.0
+            counts(b(out, "hand"), view.hand)
+            b(out, "stock_size")[0] = view.stock_size
+            pile = view.discard_pile
+            if pile:
+                b(out, "discard_top")[pile[-1]] = 1.0
+            counts(b(out, "discard_pile"), pile)
+            b(out, "drawn")[0] = float(view.drawn)
+            b(out, "turns_left")[0] = view.turns_left
+            if limit:
+                b(out, "turns_to_limit")[0] = limit - view.turns_played
+            if view.stock_candidates is not None:
+                counts(b(out, "stock_candidates"), view.stock_candidates)
+            sizes, known = b(out, "hand_sizes"), b(out, "known")
+            out_melds, went_out = b(out, "out_melds"), b(out, "out")
+            for i, s in enumerate(enc.seats(view)):
+                sizes[i] = view.hand_sizes[s]
+                counts(known[i], view.known[s])
+                for meld in view.out_melds[s]:
+                    counts(out_melds[i], meld)
+                if s in view.out_seats:
+                    went_out[i] = 1.0 + view.out_seats.index(s)
+
+        count, size = limits(self)
+        blocks: list[BlockSpec] = [
+            ("dealer", (n,), "1 at the dealer of this round (relative)", FLAG),
+            ("wild_rank", (13,), "the round's wild rank, ace .. king (T3)", FLAG),
+            ("hand", (k,), "the observer's cards, counts per card kind", count),
+            ("hand_sizes", (n,), "cards in each hand (relative seats)", size),
+            ("stock_size", (1,), "cards in the stock", size),
+            ("discard_top", (k,), "1 at the top card of the discard pile", FLAG),
+            ("discard_pile", (k,), "the whole discard pile, counts per card kind", count),
+            ("drawn", (1,), "1 when the seat to move has drawn this turn", FLAG),
+            ("known", (n, k), "cards known to be in each hand (taken from the discard pile, T13)", count),
+            ("out", (n,), "0, or the order (1, 2, ...) in which each seat went out this round", (0.0, float(n))),
+            ("out_melds", (n, k), "the cards each seat laid when going out", count),
+            ("turns_left", (1,), "turns still to play once someone went out, -1 before", (-1.0, float(n))),
+            ("turns_to_limit", (1,), "turns the round may still last under turn_limit (T10), the current one included; "
+                                     "0 without a limit", (0.0, float(limit))),
+            ("stock_candidates", (k,), "after a reshuffle: the cards that may still be in the stock; all 0 before",
+             count),
+        ]
+        # T11: round r scores a hand of r + 2 cards, each unmatched card at most the dearest card's penalty
+        dearest = max(card_value(kind, self.options["aces"] == "low-or-high") for kind in range(k))
+        return Encoder(self, blocks, fill, 11, (0.0, float(dearest * sum(r + 2 for r in range(1, 12)))))
 
     def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> ThreeThirteenState:
         state = ThreeThirteenState.__new__(ThreeThirteenState)

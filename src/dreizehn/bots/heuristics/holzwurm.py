@@ -17,7 +17,7 @@ points of the card that leaves.
 >>> import random, dreizehn
 >>> state = dreizehn.new_game("holzwurm", players=4, seed=1)
 >>> view = state.view(state.current_player)
->>> holzwurm_action(view, random.Random(0)) in view.legal_actions
+>>> act(view, random.Random(0)) in view.legal_actions
 True
 """
 
@@ -96,7 +96,7 @@ def _opponent_estimates(view: HolzwurmView) -> list[float]:
     return estimates
 
 
-def holzwurm_action(view: View, rng: random.Random) -> int:
+def act(view: View, rng: random.Random) -> int:
     """The heuristic's play for the seat to move in Holzwurm."""
     assert isinstance(view, HolzwurmView)
     legal = view.legal_actions

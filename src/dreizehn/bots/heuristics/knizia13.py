@@ -13,7 +13,7 @@ The taken piles are rebuilt from the public history (K18): every play is public.
 >>> import random, dreizehn
 >>> state = dreizehn.new_game("knizia13", players=4, seed=1)
 >>> view = state.view(state.current_player)
->>> knizia13_action(view, random.Random(0)) in view.legal_actions
+>>> act(view, random.Random(0)) in view.legal_actions
 True
 """
 
@@ -88,7 +88,7 @@ def take_cost(counts: Sequence[Sequence[int]], seat: int, cards: Sequence[int]) 
     return W_BLEND * marginal + (1.0 - W_BLEND) * face
 
 
-def knizia13_action(view: View, rng: random.Random) -> int:
+def act(view: View, rng: random.Random) -> int:
     """The heuristic's play for the seat to move in 13."""
     assert isinstance(view, Knizia13View)
     legal = view.legal_actions

@@ -1,4 +1,5 @@
-"""The playout knowledge of the search bots: Three Thirteen's greedy policy and its round estimate."""
+"""What the search bot takes from Three Thirteen's heuristic module: its greedy playout policy and its round
+estimate."""
 
 from __future__ import annotations
 
@@ -7,12 +8,7 @@ import random
 import pytest
 
 import dreizehn
-from dreizehn.bots.playouts import (
-    _taken,
-    _takes,
-    three_thirteen_estimate,
-    three_thirteen_playout,
-)
+from dreizehn.bots.heuristics.three_thirteen import _taken, _takes, estimate, playout
 from dreizehn.games.melds import min_penalty
 from dreizehn.games.three_thirteen import DISCARD, DRAW, OUT, TAKE, ThreeThirteenCard, ThreeThirteenState
 
@@ -35,7 +31,7 @@ def test_greedy_policy_plays_legal_actions_and_ends_rounds(options: dict[str, ob
         rounds_before = 0
         while not state.is_over:
             legal = state.legal_actions()
-            action = three_thirteen_playout(state, rng.random)
+            action = playout(state, rng.random)
             assert action in legal, (state, action, legal)
             state.apply_legal(action)
             actions += 1
@@ -50,14 +46,14 @@ def test_greedy_policy_goes_out_and_takes_wild_cards() -> None:
     state = game.new_state(3)
     assert isinstance(state, ThreeThirteenState)
     assert state.pile[-1] % 13 + 1 == state.wild  # the turned-up card is wild in round 1
-    assert three_thirteen_playout(state, random.Random(0).random) == TAKE
+    assert playout(state, random.Random(0).random) == TAKE
     state.apply(TAKE)
     # Holding 7C JC 4H and the wild 3S: no meld, so discard the card that builds least, the highest of equals.
-    assert three_thirteen_playout(state, random.Random(0).random) == DISCARD + kinds("JC")[0]
+    assert playout(state, random.Random(0).random) == DISCARD + kinds("JC")[0]
     hand = state.hands[state.turn]
     hand[:] = kinds("7C 8C 3S 4H")  # 7C 8C and a wild 3 meld: go out with the 4H
     state._outs = None
-    assert three_thirteen_playout(state, random.Random(0).random) == OUT + kinds("4H")[0]
+    assert playout(state, random.Random(0).random) == OUT + kinds("4H")[0]
 
 
 @pytest.mark.parametrize(
@@ -88,13 +84,13 @@ def test_the_card_taken_is_kept() -> None:
     rng = random.Random(0)
     seen = 0
     while not state.is_over and seen < 200:
-        action = three_thirteen_playout(state, rng.random)
+        action = playout(state, rng.random)
         if action == TAKE:
             top = state.pile[-1]
             first = not state.log or state.log[-1][1] < DISCARD or len(state.pile) == 1
             state.apply(TAKE)
             assert _taken(state) in ((top, -1) if first else (top,))
-            discard = three_thirteen_playout(state, rng.random)
+            discard = playout(state, rng.random)
             assert discard - DISCARD != top or state.hands[state.turn].count(top) > 1 or all(
                 k % 13 + 1 == state.wild or k == top for k in state.hands[state.turn]
             )
@@ -113,9 +109,9 @@ def test_estimate_scores_hands_between_turns_only() -> None:
     game = dreizehn.load_game("three-thirteen", 3)
     state = game.new_state(4)
     assert isinstance(state, ThreeThirteenState)
-    assert three_thirteen_estimate(state) == [min_penalty(hand, state.wild) for hand in state.hands]
+    assert estimate(state) == [min_penalty(hand, state.wild) for hand in state.hands]
     state.apply(DRAW)
-    assert three_thirteen_estimate(state) is None
+    assert estimate(state) is None
 
 
 @pytest.mark.parametrize(("option", "penalty"), [("allowed", 0), ("forbidden", 9)])
@@ -124,4 +120,4 @@ def test_estimate_follows_all_wild_melds(option: str, penalty: int) -> None:
     state = dreizehn.new_game("three-thirteen", players=2, seed=4, all_wild_melds=option)
     assert isinstance(state, ThreeThirteenState)
     state.hands[0] = kinds("3C 3D 3H")
-    assert three_thirteen_estimate(state)[0] == penalty  # type: ignore[index]
+    assert estimate(state)[0] == penalty  # type: ignore[index]
