@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run test test-long warm lint bench bench-server clean
+.PHONY: run demo test test-long warm lint bench bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,8 +14,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research,server]'
 	@touch $(STAMP)
 
-## Play and print one demonstration game between bots (GAME=knizia13|three-thirteen|holzwurm).
+## Start the game server with the browser app (its SQLite file in data/) and print its address.
 run: $(STAMP)
+	@echo "Open http://127.0.0.1:8000"
+	DREIZEHN_DATA_DIR=data $(VENV)/bin/dreizehn serve --host 127.0.0.1 --port 8000
+
+## Play and print one demonstration game between bots (GAME=knizia13|three-thirteen|holzwurm).
+demo: $(STAMP)
 	$(VENV)/bin/dreizehn demo $(GAME)
 
 ## Lint, type-check and run every test (the CI profile of the property tests).

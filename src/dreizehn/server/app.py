@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             engine.dispose()
 
     from dreizehn import __version__
-    from dreizehn.server.routes import games, tables, ws
+    from dreizehn.server.routes import analysis, games, tables, web, ws
 
     app = FastAPI(
         title="dreizehn",
@@ -92,5 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(games.words_router)
     app.include_router(tables.router)
+    app.include_router(analysis.router)
     app.include_router(ws.router)
+    app.include_router(web.router)
     return app

@@ -18,5 +18,5 @@ def hint_in_worker(view: View, seconds: float, lang: str) -> dict[str, Any]:
     game = game_class(view.game_id)(view.players, view.options)
     w = words(lang)
     for rating in doc.get("ratings", []):
-        rating["words"] = game.say_action(w, int(rating["action"]))
+        rating["words"] = game.say_action(w, game.action_type.parse(rating["action"]))
     return doc

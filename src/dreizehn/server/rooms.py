@@ -17,6 +17,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from dreizehn.bots.base import make_bot
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import Event
@@ -40,19 +42,21 @@ class ServerError(DreizehnError):
 
 @dataclass(eq=False)
 class Conn:
-    """One websocket: its seat (``None`` for a spectator), its language, and the messages waiting to be sent."""
+    """One websocket: its seat (``None`` for a spectator), its language, and the messages waiting to be sent (as
+    JSON text)."""
 
     seat: int | None
     lang: str
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     closed: bool = False
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; a connection that falls too far behind is closed."""
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (or its JSON text, written once for receivers who get the same); a connection that falls
+        too far behind is closed."""
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(message)
+            self.outbox.put_nowait(message if isinstance(message, str) else dumps(message))
         except asyncio.QueueFull:
             self.close()
 
@@ -61,6 +65,11 @@ class Conn:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson: the server writes a view for every receiver of every action)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def build_table(stored: Stored) -> Table:
@@ -91,6 +100,10 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
+        self.told_at = 0.0
+        """When the latest action was told (``time.monotonic``): bots wait the bot pause after it."""
+        self.offers: dict[str, dict[int, str]] = {}
+        """Per language, each legal action said as an offer (the same for every view of the table)."""
 
     # -- what everyone sees ---------------------------------------------------------------------------------------
 
@@ -109,9 +122,19 @@ class Room:
     def view_doc(self, seat: int | None, lang: str, history: bool) -> dict[str, Any]:
         table = self.table
         view = table.state.spectator_view() if seat is None else table.view(seat)
-        w = words(lang)
+        offers = self.offers.get(lang)
+        if offers is None:
+            offers = self.offers[lang] = {}
         game = table.game
-        return to_wire(view, lambda a: game.say_action(w, a), history=history)
+        w = words(lang)
+
+        def offer(action: int) -> str:
+            text = offers.get(action)
+            if text is None:
+                text = offers[action] = game.say_action(w, action)
+            return text
+
+        return to_wire(view, offer, history=history)
 
     def history_words(self, lang: str, seat: int | None) -> list[str]:
         """The course so far, an action a line, said for ``seat``: public plays only (a card drawn by another
@@ -143,7 +166,7 @@ class Room:
         seats = self.seats_info()
         game = self.table.game
         names = self.names
-        per_seat: dict[tuple[int | None, str], dict[str, Any]] = {}
+        per_seat: dict[tuple[int | None, str], str] = {}
         texts: dict[str, str] = {}
         said: dict[tuple[str, int, int | None], dict[str, Any]] = {}
         for conn in list(self.conns):
@@ -161,14 +184,14 @@ class Room:
                     if entry is None:
                         entry = said[(lang, i, owner)] = _said(game, w, event.for_seat(owner), names)
                     events.append(entry)
-                message = per_seat[(seat, lang)] = {
+                message = per_seat[(seat, lang)] = dumps({
                     "type": "update", "version": update.version, "seat": update.seat, "action": update.action,
                     "text": text, "events": events, "view": self.view_doc(seat, lang, history=False), "seats": seats,
-                }
+                })
             conn.send(message)
 
     def broadcast_presence(self) -> None:
-        message = {"type": "presence", "seats": self.seats_info()}
+        message = dumps({"type": "presence", "seats": self.seats_info()})
         for conn in list(self.conns):
             conn.send(message)
 
@@ -206,6 +229,7 @@ class Room:
             await self._reload()
             return False
         self.by.append(by)
+        self.told_at = time.monotonic()
         if self.table.is_over:
             self.row = _finished(self.row)
         self.broadcast_update(update)
@@ -232,6 +256,7 @@ class Room:
                     break
                 update = self.table.apply_as(seat, action)
                 self.by.append(by)
+                self.told_at = time.monotonic()
                 self.broadcast_update(update)
         self.after_change()
 
@@ -246,7 +271,11 @@ class Room:
     async def _play_bots(self) -> None:
         settings = self.hub.settings
         while True:
-            await asyncio.sleep(settings.bot_pause)
+            # the pause runs from the latest action told, whoever made it, so people can follow every bot's move
+            delay = settings.bot_pause
+            while delay > 0:
+                await asyncio.sleep(delay)
+                delay = self.told_at + settings.bot_pause - time.monotonic()
             async with self.lock:
                 table = self.table
                 if not table.bot_to_move:

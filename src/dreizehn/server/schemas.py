@@ -120,3 +120,46 @@ class ReplayOut(BaseModel):
     names: list[str]
     opening: list[dict[str, Any]]
     steps: list[ReplayStep]
+
+
+class AnalysisIn(_In):
+    """The analysis of a finished game asked for one seat."""
+
+    seat: int = Field(description="the seat whose decisions are rated")
+
+
+class RatedMove(BaseModel):
+    """An action of a decision, rated by the hint search: its win chance (with its 95 % interval, the sampling error
+    alone) and the seat's expected final total."""
+
+    action: str
+    text: str
+    chance: float
+    chance_low: float
+    chance_high: float
+    points: float
+
+
+class DecisionOut(BaseModel):
+    """A decision of the seat: ``version`` actions were played before it; ``options`` legal actions; ``loss`` the
+    win chance the action played gave up against the best one (0 when it was the best)."""
+
+    version: int
+    options: int
+    played: RatedMove
+    best: RatedMove
+    loss: float
+
+
+class AnalysisOut(BaseModel):
+    """The analysis of a finished game for one seat: ``done`` of ``total`` decisions rated so far, in game order;
+    ``worst`` the versions of the costliest decisions (at most 5 losing more than 0.05), costliest first."""
+
+    table: str
+    seat: int
+    status: Literal["running", "done", "failed"]
+    done: int
+    total: int
+    playouts: int
+    decisions: list[DecisionOut]
+    worst: list[int]

@@ -30,6 +30,10 @@ class Settings(BaseSettings):
     grace_period: float = Field(default=60.0, ge=0, description="seconds a person may be away before a bot plays")
     stand_in: str = Field(default="medium", description="the bot level that plays for a person who is away")
     hint_seconds: float = Field(default=1.0, gt=0, le=10, description="the search time of a hint")
+    analysis_playouts: int = Field(
+        default=200, ge=1, le=100_000,
+        description="playouts per decision in the analysis of a finished game (a whole number: repeatable results)",
+    )
     max_message_bytes: int = Field(default=8192, ge=256, description="the largest websocket message accepted")
     rate_per_second: float = Field(default=10.0, gt=0, description="messages a connection may send each second")
     rate_burst: int = Field(default=30, ge=1, description="messages a connection may send at once")

@@ -67,6 +67,34 @@ actions = sa.Table(
 """The append-only log: action ``seq`` (from 0) of a table, by ``seat``; ``by`` says who chose it (``person``,
 ``bot``, or ``stand-in`` for a bot playing for a person who is away)."""
 
+analyses = sa.Table(
+    "analyses", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("playouts", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per analysis of a finished game for one seat: ``status`` is ``running``, ``done`` or ``failed``;
+``done`` of ``total`` decisions are rated, each with ``playouts`` playouts."""
+
+analysis_decisions = sa.Table(
+    "analysis_decisions", metadata,
+    sa.Column("table_id", sa.String(24), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("options", sa.Integer, nullable=False),
+    sa.Column("played", sa.JSON, nullable=False),
+    sa.Column("best", sa.JSON, nullable=False),
+    sa.Column("loss", sa.Float, nullable=False),
+    sa.ForeignKeyConstraint(["table_id", "seat"], ["analyses.table_id", "analyses.seat"], ondelete="CASCADE"),
+)
+"""The rated decisions of an analysis, keyed by the version (actions before the decision): the action played and
+the best one (each ``{"action", "chance", "chance_low", "chance_high", "points"}``) and the win chance lost."""
+
 NOTIFY_CHANNEL = "dreizehn_actions"
 MIGRATION_LOCK = 0x647A_6D69
 """The PostgreSQL advisory lock that migrations hold, so that server processes started together do not race."""
@@ -363,6 +391,100 @@ class Store:
     def set_rematch(self, table_id: str, rematch: str) -> None:
         with self._tx() as c:
             c.execute(tables.update().where(tables.c.id == table_id).values(rematch=rematch))
+
+    # -- analyses of finished games (dreizehn.server.analysis) ----------------------------------------------------
+
+    def create_analysis(self, table_id: str, seat: int, total: int, playouts: int) -> bool:
+        """Start the analysis of a seat (``done`` at once when it has no decision to rate); whether it is new (an
+        analysis already stored, even by another process, is left as it is)."""
+        stamp = now()
+        with self._tx() as c:
+            result = c.execute(_insert_into(analyses, c.dialect.name).values(
+                table_id=table_id, seat=seat, status="running" if total else "done", done=0, total=total,
+                playouts=playouts, created_at=stamp, updated_at=stamp,
+            ).on_conflict_do_nothing().returning(analyses.c.seat))
+            return result.first() is not None
+
+    def load_analysis(self, table_id: str, seat: int) -> AnalysisRow | None:
+        """An analysis with its decisions rated so far, in game order, or ``None``."""
+        with self.engine.connect() as c:
+            found = c.execute(sa.select(analyses).where(analyses.c.table_id == table_id,
+                                                        analyses.c.seat == seat)).first()
+            if found is None:
+                return None
+            rows = c.execute(sa.select(analysis_decisions).where(
+                analysis_decisions.c.table_id == table_id, analysis_decisions.c.seat == seat,
+            ).order_by(analysis_decisions.c.version))
+            decisions = tuple(DecisionRow(r.version, r.options, dict(r.played), dict(r.best), float(r.loss))
+                              for r in rows)
+            status = found.status  # (decisions stored between the two reads are counted alike)
+            if status == "running" and len(decisions) >= found.total:
+                status = "done"
+            return AnalysisRow(table_id, seat, status, len(decisions), found.total, found.playouts, decisions)
+
+    def add_decision(self, table_id: str, seat: int, decision: DecisionRow) -> int:
+        """Store a rated decision (once: a decision rated twice keeps its first rating) and count it; the analysis
+        is ``done`` when every decision is in. Returns how many are in."""
+        with self._tx() as c:
+            c.execute(_insert_into(analysis_decisions, c.dialect.name).values(
+                table_id=table_id, seat=seat, version=decision.version, options=decision.options,
+                played=decision.played, best=decision.best, loss=decision.loss,
+            ).on_conflict_do_nothing())
+            done = int(c.execute(sa.select(sa.func.count()).select_from(analysis_decisions).where(
+                analysis_decisions.c.table_id == table_id, analysis_decisions.c.seat == seat)).scalar() or 0)
+            mine = (analyses.c.table_id == table_id) & (analyses.c.seat == seat)
+            c.execute(analyses.update().where(mine).values(done=done, updated_at=now()))
+            c.execute(analyses.update().where(mine, analyses.c.total <= done).values(status="done"))
+            return done
+
+    def set_analysis_status(self, table_id: str, seat: int, status: str) -> None:
+        """Mark an analysis ``running`` (to go on with it) or ``failed``."""
+        with self._tx() as c:
+            c.execute(analyses.update().where(analyses.c.table_id == table_id, analyses.c.seat == seat)
+                      .values(status=status, updated_at=now()))
+
+    def running_analyses(self) -> list[tuple[str, int]]:
+        """The (table, seat) of the analyses not finished (to go on with them after a restart)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(analyses.c.table_id, analyses.c.seat).where(analyses.c.status == "running")
+                             .order_by(analyses.c.created_at))
+            return [(r.table_id, r.seat) for r in rows]
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """A rated decision: its version, the number of legal actions, the action played and the best one (each
+    ``{"action", "chance", "chance_low", "chance_high", "points"}``, the action in notation) and the chance lost."""
+
+    version: int
+    options: int
+    played: dict[str, Any]
+    best: dict[str, Any]
+    loss: float
+
+
+@dataclass(frozen=True)
+class AnalysisRow:
+    """An analysis as stored: its status, its progress and the decisions rated so far, in game order."""
+
+    table_id: str
+    seat: int
+    status: str
+    done: int
+    total: int
+    playouts: int
+    decisions: tuple[DecisionRow, ...]
+
+
+def _insert_into(table: sa.Table, dialect: str) -> Any:
+    """An INSERT into ``table`` that may do nothing when its key is taken (``on_conflict_do_nothing``)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
 
 
 def _table_row(found: Any) -> TableRow:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.server.protocol import PROTOCOL, Act, AskHint, Hello, Ping, SetLanguage, client_message
-from dreizehn.server.rooms import Conn, Room, ServerError
+from dreizehn.server.rooms import Conn, Room, ServerError, dumps
 from dreizehn.server.settings import Settings
 from dreizehn.words import pick_language, words
 
@@ -79,7 +79,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     lang = "en"
 
     async def send_direct(message: dict[str, Any]) -> None:
-        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await websocket.send_text(dumps(message))
 
     async def write(target: Conn) -> None:
         while True:
@@ -88,7 +88,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=1011 if target.closed else 1000)
                 return
-            await send_direct(message)
+            await websocket.send_text(message)
 
     try:
         while True:

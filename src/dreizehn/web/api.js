@@ -1,0 +1,41 @@
+// The HTTP API (docs/server.md): JSON in and out, in the page's language; a refusal throws its message.
+import { lang } from "./i18n.js";
+
+export class Refused extends Error {
+  constructor(status, detail) {
+    super(detail && detail.message ? detail.message : `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+async function call(method, path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(`${path}${sep}lang=${lang()}`, init);
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const detail = data && typeof data.detail === "object" && !Array.isArray(data.detail) ? data.detail : null;
+    throw new Refused(response.status, detail);
+  }
+  return { status: response.status, data };
+}
+
+export const get = async (path) => (await call("GET", path)).data;
+export const post = async (path, body) => (await call("POST", path, body)).data;
+export const postWithStatus = (path, body) => call("POST", path, body);
+
+let gamesCache = null;
+let gamesLang = null;
+/** The games with their options and rules, in the page's language (kept until the language changes). */
+export async function games() {
+  if (!gamesCache || gamesLang !== lang()) {
+    gamesCache = await get("/api/games");
+    gamesLang = lang();
+  }
+  return gamesCache;
+}

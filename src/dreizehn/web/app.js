@@ -1,0 +1,75 @@
+// The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /tables,
+// /games/{id}/rules, /replay/{table}); the header with the language switch.
+import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
+import { fill, h, link } from "./dom.js";
+import { homePage } from "./pages/home.js";
+import { createPage } from "./pages/create.js";
+import { tablesPage } from "./pages/tables.js";
+import { rulesPage } from "./pages/rules.js";
+import { replayPage } from "./pages/replay.js";
+import { tablePage } from "./pages/table.js";
+
+const root = document.getElementById("app");
+const header = document.getElementById("header");
+let page = null;
+
+const app = {
+  setTitle(text) { document.title = text === t("web.title") ? text : `${text} · dreizehn`; },
+  go(path) { history.pushState(null, "", path); route(); },
+};
+
+const ROUTES = [
+  [/^\/$/, () => homePage(root, app)],
+  [/^\/tables$/, () => tablesPage(root, app)],
+  [/^\/new\/([\w-]+)$/, (m) => createPage(root, app, m[1])],
+  [/^\/games\/([\w-]+)\/rules$/, (m) => rulesPage(root, app, m[1])],
+  [/^\/replay\/([\w-]+)$/, (m) => replayPage(root, app, m[1])],
+  [/^\/play\/([\w-]+)$/, (m) => tablePage(root, { token: m[1] }, app)],
+  [/^\/watch\/([\w-]+)\/([\w-]+)$/, (m) => tablePage(root, { table: m[1], spectator: m[2] }, app)],
+];
+
+function drawHeader() {
+  const select = h("select", { id: "lang", "aria-label": t("web.language"), onchange: () => changeLanguage(select.value) },
+    LANGUAGES.map((code) => h("option", { value: code }, { en: "English", de: "Deutsch", nl: "Nederlands" }[code])));
+  select.value = lang();
+  fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
+    link("/tables", t("web.tables")), h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
+}
+
+async function changeLanguage(code) {
+  await loadLanguage(code);
+  drawHeader();
+  if (page && page.relang) page.relang(code);
+  else await route();
+}
+
+async function route() {
+  if (page && page.dispose) page.dispose();
+  page = null;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  for (const [pattern, make] of ROUTES) {
+    const match = path.match(pattern);
+    if (match) {
+      try {
+        page = await make(match);
+      } catch (err) {
+        fill(root, h("p.error", { role: "alert" }, err.message || String(err)));
+      }
+      window.scrollTo(0, 0);
+      return;
+    }
+  }
+  fill(root, h("p.error", {}, t("web.not_found")), link("/", t("web.home")));
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[data-route]");
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
+  e.preventDefault();
+  app.go(a.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+
+await loadLanguage(chosenLanguage());
+drawHeader();
+await route();

@@ -1,0 +1,61 @@
+// Der dreizehnte Holzwurm: the rows with their colours and lengths, the fate row, the hand, the cards others are
+// known to hold and the hand sizes.
+import { card } from "../cards.js";
+import { h } from "../dom.js";
+import { join, t } from "../i18n.js";
+
+export function seatInfo(view, seat) {
+  return [t("web.in_hand", { n: view.hand_sizes[seat] })];
+}
+
+export function attempt(text) {
+  return `${text}>new`;
+}
+
+export function draw(view, ctx) {
+  const choices = ctx.selected ? ctx.legal.filter((a) => a.text.startsWith(`${ctx.selected}>`)) : [];
+  const fate = view.fate;
+  const fateRow = h("section.fate", { "aria-label": t("web.hw.fate") }, h("h3", {}, t("web.hw.fate"), " ",
+    h("span.muted", {}, t("holzwurm.fate_left", { n: fate.length }))),
+  h("div.pile", {}, fate.map((c, i) => card("holzwurm", c, { small: true, extra: i === fate.length - 1 ? "top" : "" }))));
+  const rows = h("div.rows", {}, view.rows.map((row, i) => {
+    const slot = i + 1;
+    const choice = choices.find((a) => a.text.endsWith(`>${slot}`));
+    if (!row) return h("div.row.empty-row", { "data-row": slot }, h("span.row-name", {}, t("web.hw.row", { row: slot })), h("span.empty", {}, "—"));
+    const colour = row.colour ? t(`holzwurm.colour.${row.colour}`) : t("holzwurm.view.open");
+    const body = [
+      h("div.row-head", {}, h("span.row-name", {}, t("web.hw.row", { row: slot })), h("span.row-colour", {}, colour),
+        h("span.row-length", { title: t("web.hw.length_help", { n: row.cards.length }) }, t("web.hw.length", { n: row.cards.length }))),
+      h("div.pile", {}, row.cards.map((c) => card("holzwurm", c, { small: true }))),
+    ];
+    const cls = `row.r-${row.colour || "open"}`;
+    if (choice) {
+      return h(`button.${cls}.legal`, { type: "button", "data-row": slot, title: choice.words, "aria-label": choice.words,
+        onclick: () => ctx.act(choice.text) }, body);
+    }
+    return h(`section.${cls}`, { "data-row": slot }, body);
+  }));
+  const fresh = choices.find((a) => a.text.endsWith(">new"));
+  if (fresh) {
+    rows.append(h("button.row.new-row.legal", { type: "button", "data-row": "new", onclick: () => ctx.act(fresh.text),
+      "aria-label": fresh.words, title: fresh.words }, h("span.row-name", {}, t("web.hw.new_row"))));
+  }
+  const hand = ctx.handRow(view.hand.map((c) => {
+    const mine = ctx.legal.filter((a) => a.text.startsWith(`${c}>`));
+    return card("holzwurm", c, {
+      legal: mine.length > 0, selected: ctx.selected === c, onclick: () => {
+        if (mine.length === 1) ctx.act(mine[0].text);
+        else if (mine.length > 1) ctx.select(c);
+        else ctx.act(attempt(c));
+      },
+    });
+  }));
+  const known = view.known.map((cards, seat) => cards.length && seat !== view.seat
+    ? h("li", {}, t("holzwurm.view.known", { player: ctx.names[seat], cards: join(cards.map((c) => card("holzwurm", c).title)) }),
+      h("div.pile", {}, cards.map((c) => card("holzwurm", c, { small: true }))))
+    : null).filter(Boolean);
+  const parts = [fateRow, rows, hand];
+  if (known.length) parts.push(h("section.known", {}, h("h3", {}, t("web.known")), h("ul", {}, known)));
+  if (view.removed) parts.push(h("p.muted", {}, t("holzwurm.view.removed", { n: view.removed })));
+  return h("div.game.holzwurm", {}, parts);
+}

@@ -1,0 +1,57 @@
+// Words: the templates of a language from /api/words/{lang}, said like the server says them (docs/words.md).
+export const LANGUAGES = ["en", "de", "nl"];
+let templates = {};
+let current = "en";
+
+/** The language chosen: ?lang=, else the one kept from last time, else the browser's, else English. */
+export function chosenLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  const kept = localStorage.getItem("dreizehn.lang");
+  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  for (const code of [asked, kept, browser]) {
+    if (code && LANGUAGES.includes(code)) return code;
+  }
+  return "en";
+}
+
+/** Load the templates of `lang` and make it the page's language. */
+export async function loadLanguage(lang) {
+  const response = await fetch(`/api/words/${lang}`);
+  const data = await response.json();
+  templates = data.templates;
+  current = data.lang;
+  localStorage.setItem("dreizehn.lang", current);
+  document.documentElement.lang = current;
+}
+
+export function lang() {
+  return current;
+}
+
+/** Say `key` with `params`: forms[0] when n == 1 else forms[1]; a param {word, n?} is itself said. */
+export function t(key, params = {}) {
+  let template = templates[key];
+  if (template === undefined) return key;
+  if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
+  return template.replace(/\{\{|\}\}|\{(\w+)(?:![rsa])?(?::([^}]*))?\}/g, (match, name, spec) => {
+    if (match === "{{") return "{";
+    if (match === "}}") return "}";
+    let value = params[name];
+    if (value && typeof value === "object" && !Array.isArray(value) && value.word) value = t(value.word, value);
+    if (value === undefined || value === null) return match;
+    if (spec === "g" && typeof value === "number") return String(Number(value.toPrecision(6)));
+    return String(value);
+  });
+}
+
+/** A list said like the server says it: "a, b and c". */
+export function join(items) {
+  if (items.length === 0) return t("list.none");
+  if (items.length === 1) return String(items[0]);
+  return t("list.and", { head: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+}
+
+/** A chance 0..1 as a whole percentage. */
+export function percent(p) {
+  return `${Math.round(p * 100)}%`;
+}

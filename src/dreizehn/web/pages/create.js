@@ -1,0 +1,91 @@
+// Creating a table: the game, the number of players, each option with its explanation, and each seat: me, a friend
+// to invite, or a bot level. Then the invitation links with a copy button.
+import { games, post } from "../api.js";
+import { fill, h, link } from "../dom.js";
+import { t } from "../i18n.js";
+import { invitePanel } from "./table.js";
+
+export async function createPage(root, app, gameId) {
+  const game = (await games()).find((g) => g.id === gameId);
+  if (!game) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
+  app.setTitle(`${game.title}: ${t("web.new_table")}`);
+  let players = game.min_players;
+  const seatKinds = [];
+  const name = h("input", { id: "my-name", name: "name", maxlength: 40, value: localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" });
+  const count = h("select", { id: "players", name: "players" });
+  for (let n = game.min_players; n <= game.max_players; n++) count.append(h("option", { value: n }, n));
+  const seatsBox = h("fieldset.seats-form", {});
+  const optionsBox = h("fieldset.options-form", {});
+  const error = h("p.error", { role: "alert" });
+
+  function seatChoice(i) {
+    const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : "easy");
+    const select = h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => { seatKinds[i] = select.value; } },
+      h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
+      game.levels.map((level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) }))));
+    select.value = current;
+    seatKinds[i] = current;
+    return h("div.field", {}, h("label", { for: `seat-${i}` }, t("web.seat_n", { n: i + 1 })), select);
+  }
+
+  function optionField(o) {
+    const id = `option-${o.name}`;
+    let input;
+    if (o.kind === "bool") {
+      input = h("input", { type: "checkbox", id, name: o.name, checked: o.default ? true : undefined });
+    } else if (o.kind === "int") {
+      input = h("input", { type: "number", id, name: o.name, min: o.low ?? undefined, max: o.high ?? undefined, value: o.default ?? "", placeholder: o.default === null ? t("web.automatic") : undefined });
+    } else if (o.kind === "seat") {
+      input = h("select", { id, name: o.name });
+      for (let s = 0; s < players; s++) input.append(h("option", { value: s }, t("web.seat_n", { n: s + 1 })));
+      input.append(h("option", { value: "random" }, t(`${game.id}.option.${o.name}.random`)));
+      input.value = String(o.default ?? 0);
+    } else {
+      input = h("select", { id, name: o.name }, o.choices.map((c) => h("option", { value: c.value }, c.label)));
+      input.value = String(o.default);
+    }
+    return h(`div.field.option${o.kind === "bool" ? ".check" : ""}`, { "data-option": o.name },
+      h("label", { for: id }, o.label), input, h("p.help", {}, o.help));
+  }
+
+  function drawForm() {
+    fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(i)));
+    fill(optionsBox, h("legend", {}, t("web.options")), game.options.map(optionField));
+  }
+  count.addEventListener("change", () => { players = Number(count.value); drawForm(); });
+  drawForm();
+
+  function options() {
+    const out = {};
+    for (const o of game.options) {
+      const input = optionsBox.querySelector(`#option-${o.name}`);
+      if (o.kind === "bool") out[o.name] = input.checked;
+      else if (o.kind === "int") { if (input.value !== "") out[o.name] = Number(input.value); }
+      else if (o.kind === "seat") out[o.name] = input.value === "random" ? "random" : Number(input.value);
+      else out[o.name] = input.value;
+    }
+    return out;
+  }
+
+  async function submit(e) {
+    e.preventDefault();
+    const me = name.value.trim();
+    const seats = seatKinds.slice(0, players).map((kind) => kind === "me" ? { kind: "person", name: me || t("web.you") }
+      : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind });
+    try {
+      const created = await post("/api/tables", { game: game.id, options: options(), seats });
+      if (me) localStorage.setItem("dreizehn.name", me);
+      const mySeat = seatKinds.slice(0, players).indexOf("me");
+      const invites = { me: mySeat, invitations: created.invitations, spectator: created.spectator.url };
+      localStorage.setItem(`dreizehn.invites.${created.table.id}`, JSON.stringify(invites));
+      const mine = created.invitations.find((inv) => inv.seat === mySeat);
+      if (mine) { app.go(`/play/${mine.token}`); return; }
+      fill(root, h("h1", {}, t("web.table_made")), invitePanel(invites, null), h("p", {}, link("/", t("web.home"), "button")));
+    } catch (err) { fill(error, err.message); }
+  }
+
+  fill(root, h("form.create", { onsubmit: submit }, h("h1", {}, t("web.new_table"), ": ", game.title),
+    h("div.field", {}, h("label", { for: "my-name" }, t("web.your_name")), name),
+    h("div.field", {}, h("label", { for: "players" }, t("web.player_count")), count),
+    seatsBox, optionsBox, error, h("button.primary", { type: "submit", id: "create" }, t("web.create"))));
+}

@@ -1,0 +1,134 @@
+// A finished game's replay: step forward and back through the moves with every hand revealed, download the record,
+// and have one seat's decisions analysed (the moves where it lost the most win chance, with the better move named).
+import { get, postWithStatus, Refused } from "../api.js";
+import { card } from "../cards.js";
+import { fill, h, link } from "../dom.js";
+import { percent, t } from "../i18n.js";
+import * as knizia13 from "../games/knizia13.js";
+import * as threeThirteen from "../games/three-thirteen.js";
+import * as holzwurm from "../games/holzwurm.js";
+
+const MODULES = { knizia13, "three-thirteen": threeThirteen, holzwurm };
+
+export async function replayPage(root, app, tableId) {
+  const replay = await get(`/api/tables/${tableId}/replay`);
+  const game = replay.table.game;
+  const module = MODULES[game];
+  const last = replay.steps.length;
+  const views = new Map();
+  let at = 0;
+  let analysis = null;
+  let polling = null;
+  let disposed = false;
+  app.setTitle(`${t(`${game}.title`)}: ${t("web.replay")}`);
+
+  const board = h("div.replay-board", { id: "replay-board" });
+  const position = h("span.position", { id: "replay-position", "aria-live": "polite" });
+  const steps = h("ol.steps", { id: "steps" });
+  const analysisBox = h("section.analysis", { id: "analysis" });
+  const button = (id, label, to) => h("button.secondary", { type: "button", id, "aria-label": label, title: label, onclick: () => show(to()) }, label);
+  const controls = h("div.replay-controls", {},
+    button("first", t("web.first"), () => 0), button("back", t("web.back_step"), () => at - 1),
+    position, button("forward", t("web.forward_step"), () => at + 1), button("last", t("web.last"), () => last));
+  const seatSelect = h("select", { id: "analysis-seat" }, replay.names.map((n, i) => h("option", { value: i }, n)));
+
+  fill(root, h("div.replay-page", {},
+    h("h1", {}, t(`${game}.title`), " — ", t("web.replay")),
+    h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
+      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download"))),
+    controls,
+    h("div.replay-main", {}, board, h("aside.side", {},
+      h("section", {}, h("h2", {}, t("web.analysis")), h("div.analysis-ask", {}, h("label", { for: "analysis-seat" }, t("web.player")), seatSelect,
+        h("button.secondary", { type: "button", id: "analyse", onclick: ask }, t("web.analyse"))), analysisBox),
+      h("section", {}, h("h2", {}, t("web.moves_played")), steps)))));
+
+  async function viewAt(version) {
+    if (!views.has(version)) views.set(version, (await get(`/api/tables/${tableId}/replay/${version}`)).views);
+    return views.get(version);
+  }
+
+  async function show(version) {
+    at = Math.max(0, Math.min(last, version));
+    const wanted = at;
+    const seatViews = await viewAt(at);
+    if (wanted !== at || disposed) return;
+    const names = replay.names;
+    const first = seatViews[0];
+    const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {},
+      handRow: (cards) => h("div.hand", {}, cards) };
+    const decision = analysis && analysis.decisions.find((d) => d.version === at);
+    fill(board,
+      decision ? decisionNote(decision) : null,
+      module.draw({ ...first, hand: [] }, ctx),
+      h("div.hands", {}, seatViews.map((v, seat) => h("section.reveal", { "data-seat": seat },
+        h("h3", {}, names[seat], " ", h("span.muted", {}, t("web.in_hand", { n: v.hand.length }))),
+        h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true })))))));
+    fill(position, t("web.step", { n: at, last }));
+    for (const li of steps.children) li.classList.toggle("current", Number(li.dataset.version) === at);
+    const current = steps.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  function decisionNote(d) {
+    return h("p.decision", {}, t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ",
+      d.loss > 0 ? t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) : t("web.was_best"));
+  }
+
+  function drawSteps() {
+    const worst = new Set(analysis ? analysis.worst : []);
+    const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
+    fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
+      replay.steps.map((s) => {
+        const d = byVersion.get(s.version - 1);
+        return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
+          h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, s.text),
+          d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null);
+      }));
+  }
+
+  function drawAnalysis() {
+    if (!analysis) { fill(analysisBox); return; }
+    const worst = analysis.worst.map((v) => analysis.decisions.find((d) => d.version === v)).filter(Boolean);
+    fill(analysisBox,
+      analysis.status === "running" ? [h("progress", { max: analysis.total || 1, value: analysis.done }), " ", t("web.analysing", { done: analysis.done, total: analysis.total })] : null,
+      analysis.status === "failed" ? h("p.error", {}, t("web.analysis_failed")) : null,
+      analysis.status === "done" && !worst.length ? h("p", {}, t("web.no_mistakes")) : null,
+      worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version) }, t("web.step", { n: d.version + 1, last })),
+        ": ", t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ", t("web.better", { best: d.best.text, chance: percent(d.best.chance) })))) : null);
+    drawSteps();
+  }
+
+  async function ask() {
+    const seat = Number(seatSelect.value);
+    try {
+      analysis = (await postWithStatus(`/api/tables/${tableId}/analysis`, { seat })).data;
+    } catch (err) {
+      fill(analysisBox, h("p.error", {}, err instanceof Refused && err.detail ? err.message : t("web.analysis_unavailable")));
+      return;
+    }
+    drawAnalysis();
+    clearInterval(polling);
+    polling = setInterval(poll, 1000);
+    if (analysis.status !== "running") { clearInterval(polling); show(at); }
+    async function poll() {
+      if (disposed) { clearInterval(polling); return; }
+      try { analysis = await get(`/api/tables/${tableId}/analysis/${seat}`); } catch { clearInterval(polling); return; }
+      drawAnalysis();
+      if (analysis.status !== "running") { clearInterval(polling); show(at); }
+    }
+  }
+
+  function onKey(e) {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowRight") show(at + 1);
+    else if (e.key === "ArrowLeft") show(at - 1);
+    else if (e.key === "Home") show(0);
+    else if (e.key === "End") show(last);
+  }
+  document.addEventListener("keydown", onKey);
+  drawSteps();
+  await show(0);
+  return { dispose() { disposed = true; clearInterval(polling); document.removeEventListener("keydown", onKey); } };
+}
+
+export { link };

@@ -1,0 +1,20 @@
+// Open tables, tables being played, and finished games with their replays.
+import { games, get } from "../api.js";
+import { fill, h, link } from "../dom.js";
+import { t } from "../i18n.js";
+
+export async function tablesPage(root, app) {
+  app.setTitle(t("web.tables"));
+  const titles = Object.fromEntries((await games()).map((g) => [g.id, g.title]));
+  const [open, playing, finished] = await Promise.all(["open", "playing", "finished"].map((s) => get(`/api/tables?status=${s}`)));
+  const seatsText = (table) => table.seats.map((s) => s.joined ? s.name : t("web.free_seat")).join(", ");
+  const section = (title, tables, extra) => h("section.table-list", {}, h("h2", {}, title),
+    tables.length ? h("ul", {}, tables.map((table) => h("li", { "data-table": table.id }, h("strong", {}, titles[table.game] || table.game),
+      " · ", seatsText(table), " · ", h("time", { datetime: table.created_at }, new Date(table.created_at).toLocaleString()), extra(table))))
+      : h("p.muted", {}, t("web.none")));
+  fill(root, h("h1", {}, t("web.tables")),
+    section(t("web.open_tables"), open, () => null),
+    section(t("web.playing_tables"), playing, () => null),
+    section(t("web.finished_tables"), finished, (table) => [" · ",
+      table.totals ? t("web.totals", { totals: table.totals.join(" : ") }) : "", " ", link(`/replay/${table.id}`, t("web.replay"), "button.small-button")]));
+}

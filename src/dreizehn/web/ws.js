@@ -1,0 +1,61 @@
+// The table's websocket (docs/server.md, protocol 1): hello, then messages to a handler; when the connection
+// drops it says "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back".
+export class TableSocket {
+  /**
+   * @param {object} hello the hello's fields besides type and protocol: {token} or {table, spectator}, and lang
+   * @param {(message: object) => void} onMessage every message of the server
+   * @param {(state: "open"|"lost"|"back") => void} onState the connection's state
+   */
+  constructor(hello, onMessage, onState) {
+    this.hello = hello;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.lost = false;
+    this.closed = false;
+    this.delay = 250;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", protocol: 1, ...this.hello }));
+    });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "welcome" || message.type === "resync") {
+        this.delay = 250;
+        this.onState(this.lost ? "back" : "open");
+        this.lost = false;
+      }
+      this.onMessage(message);
+    });
+    socket.addEventListener("close", () => {
+      if (this.closed || this.socket !== socket) return;
+      this.lost = true;
+      this.onState("lost");
+      setTimeout(() => this.open(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    });
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  setLanguage(code) {
+    this.hello = { ...this.hello, lang: code };
+    this.send({ type: "lang", lang: code });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+  }
+}

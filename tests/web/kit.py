@@ -1,0 +1,191 @@
+"""Tools of the browser tests: the server process, watched pages (console errors, websocket frames), and a person
+who plays by clicking what the page marks as legal."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 free now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    data_dir: Path
+
+
+@contextlib.contextmanager
+def start_server(data_dir: Path) -> Iterator[Server]:
+    """``dreizehn serve`` on a free port with a temporary data folder, bots quick and in threads."""
+    port = free_port()
+    env = {**os.environ, "DREIZEHN_DATA_DIR": str(data_dir), "DREIZEHN_BOT_PAUSE": "0.05", "DREIZEHN_BOT_WORKERS": "0",
+           "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600"}
+    env.pop("DATABASE_URL", None)
+    command = [str(Path(sys.executable).parent / "dreizehn"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log = (data_dir / "server.log").open("wb")
+    process = subprocess.Popen(command, env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:  # wait for the server to answer (a condition, checked until it holds)
+            if process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {(data_dir / 'server.log').read_text()}")
+            try:
+                if httpx2.get(f"{url}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx2.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start in 60 s")
+            time.sleep(0.1)
+        yield Server(url, data_dir)
+    finally:
+        process.terminate()
+        process.wait(10)
+        log.close()
+
+
+@dataclass
+class Watched:
+    """A page whose console errors and websocket frames are kept."""
+
+    name: str
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+
+def watch(pages: list[Watched], context: BrowserContext, name: str) -> Watched:
+    page = context.new_page()
+    watched = Watched(name, page)
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            watched.errors.append(message.text)
+
+    def socket(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: watched.frames.append(json.loads(payload)))
+
+    page.on("console", console)
+    page.on("pageerror", lambda err: watched.errors.append(str(err)))
+    page.on("websocket", socket)
+    pages.append(watched)
+    return watched
+
+
+def new_context(browser: Browser, contexts: list[BrowserContext], server: Server, lang: str = "en",
+                phone: bool = False) -> BrowserContext:
+    context = browser.new_context(base_url=server.url, locale=lang, viewport=PHONE if phone else LAPTOP,
+                                  is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(90_000)  # the machine may be loaded: waits are for conditions, not for time
+    context.add_init_script(f"localStorage.setItem('dreizehn.lang', '{lang}')")
+    contexts.append(context)
+    return context
+
+
+def create_table(page: Page, game: str, name: str, seats: list[str], options: dict[str, str] | None = None) -> str:
+    """Fill the new-table form as a person does; answers the table page's address (the creator's seat)."""
+    page.goto(f"/new/{game}")
+    page.fill("#my-name", name)
+    page.select_option("#players", str(len(seats)))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    for option, value in (options or {}).items():
+        page.fill(f"#option-{option}", value)
+    page.click("#create")
+    page.wait_for_selector(".table-page[data-version]")
+    return page.url
+
+
+def invitation(page: Page, seat: int) -> str:
+    """The invitation link of a seat, as the creator's page shows it."""
+    return page.input_value(f"#invite-{seat}")
+
+
+def join(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("form.dialog button[type=submit]")
+    page.wait_for_selector("#join-name", state="detached")
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute(".table-page", "data-version") or -1)
+
+
+def dismiss(page: Page) -> None:
+    """Click "continue" on every dialog between stages."""
+    while page.locator("#continue").count() and not page.locator("#rematch").count():
+        page.click("#continue")
+
+
+def move(page: Page) -> None:
+    """Make one legal move as a person: click a marked card (or the stock), then a marked place if one is asked."""
+    dismiss(page)
+    before = version(page)
+    stock = page.locator(".stock button.card.legal")
+    if stock.count():
+        stock.click()
+    else:
+        page.locator(".hand button.card.legal").first.click()
+        place = page.locator("button.target.legal, button.row.legal, .move-list button.move")
+        if page.locator(".hand button.card.selected").count():
+            place.first.click()
+    page.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator("#turn[data-mine=yes]").count() > 0
+
+
+def over(page: Page) -> bool:
+    return page.get_attribute(".table-page", "data-over") == "yes"
+
+
+def play_out(people: list[Page], on_move: Any = None) -> int:
+    """Play until the game is over: each person moves when it is their turn; answers the moves made."""
+    moves = 0
+    seats = {int(p.get_attribute(".table-page", "data-seat") or -1): p for p in people}
+    first = people[0]
+    while not over(first):
+        current, before = first.eval_on_selector(".table-page",
+                                                 "e => [Number(e.dataset.current), Number(e.dataset.version)]")
+        page = seats.get(current)
+        if page is None:  # a bot's turn: wait for it to move
+            first.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}"
+                                    " || document.querySelector('.table-page').dataset.over === 'yes'")
+            continue
+        page.wait_for_function(f"document.querySelector('.table-page').dataset.version >= "
+                               f"{version(first)}")
+        page.wait_for_selector("#turn[data-mine=yes]")
+        move(page)
+        moves += 1
+        if on_move is not None:
+            on_move(moves)
+        first.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) >= {version(page)}")
+    for page in people:
+        page.wait_for_selector(".table-page[data-over=yes]")
+    return moves
