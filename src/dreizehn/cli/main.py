@@ -448,6 +448,71 @@ def hint(
                   highlight=False)
 
 
+@app.command("play")
+def play_command(
+    game_id: Annotated[str | None, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm (not "
+                                                  "with --resume)")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players (default: the people "
+                                                "and the bots named, at least the game's smallest number).")] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="The bots, seat by seat after the people, comma-separated:"
+                                      " levels (easy, medium, hard, expert) or bots (random, heuristic, ismcts:...);"
+                                      " the last fills the seats left.")] = "medium",
+    names: Annotated[str | None, typer.Option("--names", help="The people at this screen, comma-separated (they "
+                                              "sit first and take turns).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the shuffles (default: a random one).")]
+    = None,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help="en, de or nl (default: the locale's, "
+                                             "else English).")] = None,
+    option: OptionList = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Line by line for screen readers and scripts: events in "
+                                        "words, a 'legal:' line on each turn, one move per input line.")] = False,
+    show_hint: Annotated[bool, typer.Option("--hint", help="Show the hint on each of your turns.")] = False,
+    hint_time: Annotated[float, typer.Option("--hint-time", min=0.01, help="Seconds a hint thinks.")] = 1.0,
+    pause: Annotated[float, typer.Option("--pause", min=0.0, help="Seconds between the bots' moves (full screen "
+                                         "only).")] = 0.6,
+    resume: Annotated[Path | None, typer.Option("--resume", metavar="FILE", help="Continue the game saved in "
+                                                "FILE.")] = None,
+    save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game here (default: "
+                                              "dreizehn-GAME-SEED.json, or the file resumed).")] = None,
+) -> None:
+    """Play a game in the terminal against bots, or with friends on one screen (docs/tui.md)."""
+    import random
+
+    from dreizehn.tui.session import Session
+
+    if lang is not None:
+        try:
+            _language["lang"] = pick_language(lang)
+        except DreizehnError as err:
+            raise _fail(err) from None
+    hint_seconds = hint_time
+    try:
+        if resume is not None:
+            session = Session.resume(resume, seed=seed, lang=_language["lang"], save_to=save,
+                                     hint_seconds=hint_seconds)
+        else:
+            if game_id is None:
+                raise _fail(UsageError("tui.error.no_game", rule="C2"))
+            cls = _class(game_id)
+            people = [n.strip() for n in (names or _words()("tui.you")).split(",") if n.strip()]
+            specs = [b.strip() for b in bots.split(",") if b.strip()]
+            count = players or max(cls.min_players, min(cls.max_players, len(people) + len(specs)))
+            seed = random.SystemRandom().randrange(10**9) if seed is None else seed
+            session = Session.create(game_id, people, specs, count, seed, options=_parse_options(option),
+                                     lang=_language["lang"], path=save, hint_seconds=hint_seconds)
+    except DreizehnError as err:
+        raise _fail(err) from None
+    if plain:
+        from dreizehn.tui.plain import PlainGame
+
+        raise typer.Exit(PlainGame(session, sys.stdin, sys.stdout, hint=show_hint).run())
+    from dreizehn.tui.app import PlayApp
+
+    app_ = PlayApp(session, hint=show_hint, pause=pause)
+    app_.run()
+    console.print(_text(session.saved_line()), highlight=False, soft_wrap=True)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",

@@ -1,0 +1,305 @@
+"""``dreizehn play``: the full-screen terminal game (Textual).
+
+The screen shows the viewer's view (:class:`~dreizehn.tui.session.Session`) and nothing else: the stage and whose
+turn it is, the table (drawn by :mod:`dreizehn.tui.render`), the hand in colour, the score sheet, the last moves in
+words, and the legal moves. A move is chosen with the arrow keys and Enter, by clicking it, or by typing its
+notation. The bots play in a worker (the table's own loop, :meth:`~dreizehn.table.Table.play_bots_async`) with a
+short pause, so the screen stays alive; a stage's scoring is explained on a screen of its own, and before another
+person's turn a "pass the device" screen hides everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from dreizehn.core.errors import DreizehnError
+from dreizehn.core.game import say_view_head
+from dreizehn.table import Update
+from dreizehn.tui import render
+from dreizehn.tui.session import Session
+
+LOG_LINES = 40
+"""How many lines of the game's course the log keeps on screen."""
+
+
+class PassScreen(Screen[None]):
+    """Between two people's turns: the whole screen says whose turn it is and hides everything else."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", show=False)]
+
+    def __init__(self, message: str, prompt: str) -> None:
+        super().__init__()
+        self.message = message
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pass"):
+            yield Static(self.message, id="pass-message")
+            yield Static(self.prompt, id="pass-prompt")
+
+    def action_ready(self) -> None:
+        self.dismiss()
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+class ScoringScreen(ModalScreen[None]):
+    """A stage's scoring explained and the running totals (and, at the end, the winners)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", show=False)]
+
+    def __init__(self, lines: list[str], prompt: str) -> None:
+        super().__init__()
+        self.lines = lines
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="scoring"):
+            with VerticalScroll():
+                yield Static("\n".join(self.lines), id="scoring-text")
+            yield Static(self.prompt, id="scoring-prompt")
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+class MoveInput(Input):
+    """Where a move is typed; the arrow keys move through the list of moves, Enter on nothing typed plays the one
+    highlighted."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move_list(-1)", show=False),
+        Binding("down", "move_list(1)", show=False),
+    ]
+
+    def action_move_list(self, step: int) -> None:
+        moves = self.app.query_one("#moves", OptionList)
+        if step < 0:
+            moves.action_cursor_up()
+        else:
+            moves.action_cursor_down()
+
+
+class PlayApp(App[None]):
+    """The terminal game of one session."""
+
+    CSS = """
+    #head { height: 3; background: $boost; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 3fr; padding: 0 1; }
+    #right { width: 2fr; border-left: solid $primary; padding: 0 1; }
+    #table { height: auto; }
+    #hand-title { margin-top: 1; text-style: bold; }
+    #hand { height: auto; }
+    #sheet { height: auto; margin-top: 1; color: $text-muted; }
+    #log { height: 1fr; align: left bottom; overflow: hidden hidden; }
+    #log-text { height: auto; }
+    #hint { height: auto; max-height: 6; color: $success; }
+    #message { height: auto; color: $warning; padding: 0 1; }
+    #moves { height: 5; border: none; padding: 0 1; }
+    #entry { border: none; height: 1; padding: 0 1; }
+    #pass { align: center middle; height: 100%; }
+    #pass-message { text-style: bold; content-align: center middle; width: 100%; }
+    #pass-prompt { content-align: center middle; width: 100%; margin-top: 1; }
+    ScoringScreen { align: center middle; }
+    #scoring { width: 90%; height: 80%; border: thick $primary; background: $surface; padding: 0 1; }
+    #scoring-prompt { dock: bottom; text-style: bold; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "hint", "tui.key.hint"),
+        Binding("f3", "words", "tui.key.words"),
+        Binding("ctrl+q", "save_quit", "tui.key.quit", priority=True),
+    ]
+
+    def __init__(self, session: Session, *, hint: bool = False, pause: float = 0.6, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.auto_hint = hint
+        self.pause = pause
+        self.in_words = False
+        self.hint_text = ""
+        self.scorings: list[list[str]] = []
+        self.log_lines = [line.text for line in session.course()]
+        self.title = session.words("tui.title")
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                replace(b, description=session.words(b.description)) if b.description.startswith("tui.") else b
+                for b in bindings]
+        session.table.listen(self._heard)
+
+    # -- layout --------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        w = self.session.words
+        yield Static(id="head")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="left"):
+                yield Static(id="table")
+                yield Static(w("tui.your_hand"), id="hand-title")
+                yield Static(id="hand")
+                yield Static(id="sheet")
+            with Vertical(id="right"):
+                yield Static(id="hint")
+                yield Vertical(Static(id="log-text"), id="log")
+        yield Static(id="message")
+        yield OptionList(id="moves")
+        yield MoveInput(placeholder=w("tui.type_move"), id="entry")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.query_one("#entry", MoveInput).focus()
+        self.advance()
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        """Draw the viewer's view (and only it) anew."""
+        session = self.session
+        w, view, names, game = session.words, session.view(), session.names, session.game
+        head = say_view_head(game, w, view, names)
+        title = w(f"{game.id}.title")
+        who = w("tui.viewer", player=names[session.viewer])
+        self.query_one("#head", Static).update(Text(f"{title} · {who} · {head[0]}\n{head[1]}\n{head[2]}"))
+        if self.in_words:
+            self.query_one("#table", Static).update(Text("\n".join(session.view_lines())))
+        else:
+            self.query_one("#table", Static).update(render.table(game, w, view, names))
+        self.query_one("#hand", Static).update(render.hand(game, view))
+        self.query_one("#sheet", Static).update(Text("\n".join(session.totals_lines())))
+        self.query_one("#log-text", Static).update(Text("\n".join(self.log_lines[-LOG_LINES:])))
+        self.query_one("#hint", Static).update(self.hint_text)
+        self._fill_moves()
+
+    def _fill_moves(self) -> None:
+        session = self.session
+        moves = self.query_one("#moves", OptionList)
+        moves.clear_options()
+        if session.my_turn():
+            w, game = session.words, session.game
+            moves.add_options([Option(f"{game.action_to_text(a)}  {game.say_action(w, a)}", id=str(int(a)))
+                               for a in session.view().legal_actions])
+            moves.highlighted = 0
+        elif session.table.is_over:
+            moves.add_option(Option(session.words("tui.over_keys"), disabled=True))
+        else:
+            player = session.names[session.table.current_player]
+            moves.add_option(Option(session.words("tui.waiting", player=player), disabled=True))
+
+    def say(self, text: str) -> None:
+        self.query_one("#message", Static).update(text)
+
+    # -- turns ---------------------------------------------------------------------------------------------------
+
+    def _heard(self, update: Update) -> None:
+        """Each update as it happens: redraw, and keep a stage's scoring to explain."""
+        lines = self.session.say_update(update)
+        self.log_lines.extend(line.text for line in lines)
+        if any(line.kind == "scored" for line in lines):
+            self.scorings.append([line.text for line in lines if line.kind in ("scored", "scoring", "over")])
+        if self.is_running and self.pause:  # people follow the bots move by move
+            self.redraw()
+
+    @work(exclusive=True, group="turns")
+    async def advance(self) -> None:
+        """Let the bots play until a person must move, explain any scoring, and hand over the screen if another
+        person is to move."""
+        session = self.session
+        await session.table.play_bots_async(pause=self.pause)
+        while self.scorings:
+            lines = self.scorings.pop(0) + [""] + session.totals_lines()
+            await self.push_screen_wait(ScoringScreen(lines, session.words("tui.continue")))
+        if session.table.is_over:
+            session.save()
+            self.say(session.saved_line())
+            self.redraw()
+            return
+        if session.needs_hand_over():
+            name = session.names[session.table.current_player]
+            self.hint_text = ""
+            await self.push_screen_wait(PassScreen(session.words("tui.pass", player=name),
+                                                   session.words("tui.pass_ready", player=name)))
+            session.hand_over()
+            self.log_lines = [line.text for line in session.course()]
+        self.redraw()
+        if self.auto_hint and session.my_turn():
+            self.action_hint()
+
+    def play(self, move: int | str) -> None:
+        """The viewer's move: played, or refused in words."""
+        session = self.session
+        if not session.my_turn():
+            self.say(session.words("tui.not_your_turn"))
+            return
+        try:
+            session.submit(move)
+        except DreizehnError as err:
+            self.say(session.words.error(err))
+            return
+        self.say("")
+        self.hint_text = ""
+        self.query_one("#entry", MoveInput).value = ""
+        if self.pause:
+            self.redraw()
+        self.advance()
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.play(int(event.option.id))
+
+    @on(Input.Submitted, "#entry")
+    def _typed(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            self.play(text)
+            return
+        moves = self.query_one("#moves", OptionList)
+        if moves.highlighted is not None:
+            option = moves.get_option_at_index(moves.highlighted)
+            if option.id is not None:
+                self.play(int(option.id))
+
+    # -- keys ----------------------------------------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        if not self.session.my_turn():
+            return
+        self.hint_text = self.session.words("tui.hint.thinking")
+        self.query_one("#hint", Static).update(self.hint_text)
+        self._think()
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _think(self) -> None:
+        session = self.session
+        version = session.table.version
+        lines = session.hint_lines(session.hint(seed=version))
+        self.call_from_thread(self._show_hint, version, "\n".join(lines))
+
+    def _show_hint(self, version: int, text: str) -> None:
+        if version == self.session.table.version:
+            self.hint_text = text
+            self.query_one("#hint", Static).update(text)
+
+    def action_words(self) -> None:
+        self.in_words = not self.in_words
+        self.redraw()
+
+    def action_save_quit(self) -> None:
+        self.session.save()
+        self.exit()

@@ -1,0 +1,193 @@
+"""The full-screen game driven as a person drives it, through Textual's pilot (issue 15, items 1-8)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Static
+from textual.worker import WorkerState
+
+from dreizehn.core.registry import game_class
+from dreizehn.tui.app import PassScreen, PlayApp, ScoringScreen
+from dreizehn.tui.session import Session
+from dreizehn.words import words
+
+pytestmark = pytest.mark.anyio
+
+QUICK = {"knizia13": {}, "three-thirteen": {"turn_limit": 40}, "holzwurm": {"games": 1}}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def screen_text(app: PlayApp) -> str:
+    """Everything the terminal shows now, as text."""
+    svg = app.export_screenshot()
+    text = html.unescape(re.sub(r"<[^>]+>", "", svg.split("</style>", 1)[-1]))
+    return text.replace("\xa0", " ")
+
+
+async def settle(app: PlayApp, pilot: Pilot[None]) -> None:
+    """Wait until the bots have played and the screen is drawn, or a screen waits for a key."""
+    for _ in range(10_000):
+        await pilot.pause()
+        busy = [worker for worker in app.workers if worker.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not busy or isinstance(app.screen, ScoringScreen | PassScreen):
+            await pilot.pause()
+            return
+    raise AssertionError("the app never settled")
+
+
+def session(game_id: str, tmp_path: Path, *, people: tuple[str, ...] = ("Ann",), players: int | None = None,
+            seed: int = 3, lang: str = "en") -> Session:
+    count = players or game_class(game_id).min_players
+    return Session.create(game_id, list(people), ["random"], count, seed, options=dict(QUICK[game_id]), lang=lang,
+                          path=tmp_path / "game.json", hint_seconds=0.05)
+
+
+async def test_a_complete_game_with_the_keyboard(tmp_path: Path) -> None:
+    """A whole match of Holzwurm on the keyboard (the line-by-line tests play a whole game of each game)."""
+    played = session("holzwurm", tmp_path, seed=11)
+    app = PlayApp(played, pause=0)
+    scorings = 0
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        while not played.table.is_over:
+            if isinstance(app.screen, ScoringScreen):
+                scorings += 1
+                await pilot.press("enter")
+            else:
+                await pilot.press("down", "enter")
+            await settle(app, pilot)
+        while isinstance(app.screen, ScoringScreen):
+            scorings += 1
+            await pilot.press("enter")
+            await settle(app, pilot)
+        assert scorings == len(played.table.state.stage_scores)
+        assert played.table.view(0).is_over
+        text = screen_text(app)
+        assert "The game is over" in text and "Game saved to" in text
+    assert (tmp_path / "game.json").exists()
+
+
+async def test_the_pass_screen_hides_every_hand(tmp_path: Path) -> None:
+    played = session("holzwurm", tmp_path, people=("Ann", "Ben"), players=3, seed=4)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        first = played.viewer
+        other = 1 - first
+        await pilot.press("enter")
+        await settle(app, pilot)
+        if not isinstance(app.screen, PassScreen):  # the bot moved in between: still the pass screen comes
+            await settle(app, pilot)
+        assert isinstance(app.screen, PassScreen)
+        text = screen_text(app)
+        assert f"Pass the device to {played.names[other]}." in text
+        hands = played.table.view(first).hand + played.table.view(other).hand  # type: ignore[attr-defined]
+        labels = {played.game.card_type.of(card).text for card in hands}
+        assert not [label for label in labels if re.search(rf"(?<![\w>]){re.escape(label)}(?![\w>])", text)]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert played.viewer == other
+        shown = str(app.query_one("#hand", Static).render())
+        mine = played.table.view(other).hand  # type: ignore[attr-defined]
+        assert all(played.game.card_type.of(card).text in shown for card in mine)
+        assert f"seen by {played.names[other]}" in screen_text(app)
+
+
+async def test_an_illegal_typed_move_is_explained(tmp_path: Path) -> None:
+    played = session("knizia13", tmp_path, players=3)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        version = played.table.version
+        await pilot.press(*"B7", "enter")
+        await settle(app, pilot)
+        message = str(app.query_one("#message", Static).render())
+        assert message.endswith("(K9)") and played.table.version == version
+        await pilot.press("ctrl+a", "ctrl+k", *"zz", "enter")
+        await settle(app, pilot)
+        assert "(A5)" in str(app.query_one("#message", Static).render())
+        legal = played.legal()
+        await pilot.press("ctrl+a", "ctrl+k", *legal[-1], "enter")
+        await settle(app, pilot)
+        assert played.table.state.history[version] == (0, played.game.parse_action(legal[-1]))
+
+
+async def test_a_click_plays_a_move(tmp_path: Path) -> None:
+    played = session("knizia13", tmp_path, players=3)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        version = played.table.version
+        second = played.view().legal_actions[1]
+        await pilot.click("#moves", offset=(4, 1))
+        await settle(app, pilot)
+        assert played.table.state.history[version] == (0, second)
+
+
+async def test_save_and_resume(tmp_path: Path) -> None:
+    played = session("holzwurm", tmp_path, seed=8)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("ctrl+q")
+    history = played.table.state.history
+    again = Session.resume(tmp_path / "game.json", seed=1, lang="en")
+    assert again.table.state.history == history and again.person_seats == (0,)
+    resumed = PlayApp(again, pause=0)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await settle(resumed, pilot)
+        assert again.my_turn()
+        await pilot.press("enter")
+        await settle(resumed, pilot)
+        assert len(again.table.state.history) > len(history)
+
+
+async def test_a_resize_redraws(tmp_path: Path) -> None:
+    played = session("three-thirteen", tmp_path)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        labels = [played.game.card_type.of(c).text[:-1] for c in played.view().hand]  # type: ignore[attr-defined]
+        for size in ((60, 20), (140, 45), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert app.size == size
+            text = screen_text(app)
+            assert "It is your turn." in text
+            assert all(label in text for label in labels)
+
+
+async def test_the_hint_key(tmp_path: Path) -> None:
+    played = session("holzwurm", tmp_path)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        hint = str(app.query_one("#hint", Static).render())
+        assert hint.startswith("Hint (") and "chance to win" in hint
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+async def test_each_language(lang: str, tmp_path: Path) -> None:
+    played = session("knizia13", tmp_path, players=3, lang=lang)
+    app = PlayApp(played, pause=0)
+    said = words(lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        text = screen_text(app)
+        assert said("view.your_turn") in text
+        assert said("tui.key.quit") in text
+        first = app.query_one("#moves", OptionList).get_option_at_index(0)
+        assert played.game.say_action(said, played.view().legal_actions[0]) in str(first.prompt)

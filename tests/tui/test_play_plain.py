@@ -1,0 +1,136 @@
+"""``dreizehn play --plain`` through a pipe, as a script plays it: it reads each ``legal:`` line and answers a move
+(issue 15, items 1, 5-8)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dreizehn.core.record import load
+from dreizehn.words import words
+
+GAMES = {
+    "knizia13": ["--players", "3"],
+    "three-thirteen": ["--players", "2", "-o", "turn_limit=40"],
+    "holzwurm": ["--players", "2", "-o", "games=1"],
+}
+
+
+def play(args: list[str], cwd: Path, *, moves: int | None = None, answers: list[str] | None = None,
+         seed: int = 1) -> tuple[list[str], int]:
+    """Run ``dreizehn play ARGS --plain`` and answer each ``legal:`` line: first with ``answers`` in order, then with
+    a random legal move; after ``moves`` moves close the input. Returns the lines printed and the exit status."""
+    process = subprocess.Popen([sys.executable, "-m", "dreizehn.cli.main", "play", *args, "--plain"], cwd=cwd,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               encoding="utf-8", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    assert process.stdin is not None and process.stdout is not None
+    rng = random.Random(seed)
+    queued = list(answers or [])
+    lines: list[str] = []
+    played = 0
+    for raw in process.stdout:
+        line = raw.rstrip("\n")
+        lines.append(line)
+        if not line.startswith("legal: ") or process.stdin.closed:
+            continue
+        legal = line.removeprefix("legal: ").split(", ")
+        if not queued and moves is not None and played >= moves:
+            process.stdin.close()
+            continue
+        answer = queued.pop(0) if queued else rng.choice(legal)
+        played += answer in legal
+        process.stdin.write(answer + "\n")
+        process.stdin.flush()
+    process.wait(timeout=60)
+    assert process.stderr is not None
+    assert process.stderr.read() == ""
+    return lines, process.returncode
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_complete_game_of_each_game(game_id: str, tmp_path: Path) -> None:
+    lines, status = play([game_id, *GAMES[game_id], "--bots", "random", "--seed", "5"], tmp_path)
+    assert status == 0
+    over = [line for line in lines if line.startswith("The game is over")]
+    assert len(over) == 1
+    assert lines[-1].startswith(f"Game saved to dreizehn-{game_id}-5.json")
+    state = load(tmp_path / f"dreizehn-{game_id}-5.json")
+    assert state.is_over
+    assert all(line.startswith("legal: ") for line in lines if line.startswith("legal"))
+
+
+def test_an_illegal_move_is_answered_in_words_and_the_turn_goes_on(tmp_path: Path) -> None:
+    lines, status = play(["knizia13", "--players", "3", "--bots", "random", "--seed", "3", "--names", "Ann"],
+                         tmp_path, moves=1, answers=["nonsense", "B5"])
+    assert status == 0
+    refusals = [line for line in lines if line.startswith("! ")]
+    assert refusals[0] == "! 'nonsense' is not a play of 13 (such as B5 or R4>Y) (for example 'B1') (A5)"
+    assert refusals[1].endswith("(K9)")
+    first = lines.index("legal: Y2, Y4, Y5, G1, G7")
+    assert lines[first + 1:first + 5] == [refusals[0], "legal: Y2, Y4, Y5, G1, G7", refusals[1],
+                                          "legal: Y2, Y4, Y5, G1, G7"]
+    assert any(line.startswith("Ann puts") for line in lines)
+
+
+def test_status_and_hint(tmp_path: Path) -> None:
+    lines, _ = play(["holzwurm", "--players", "2", "--bots", "random", "--seed", "2", "--hint-time", "0.05"], tmp_path,
+                    moves=0, answers=["status", "hint"])
+    first = next(i for i, line in enumerate(lines) if line.startswith("legal: "))
+    view = lines[:first]
+    again = lines[first + 1:]
+    assert "It is your turn." in view and "It is your turn." in again
+    hint = again.index("Thinking about a hint…")
+    assert again[hint + 1].startswith("Hint (")
+    best = again[hint + 2]
+    assert best.split(" ")[0] in lines[first].removeprefix("legal: ").split(", ")
+    assert "chance to win" in best
+
+
+def test_the_end_of_input_saves_and_resume_goes_on(tmp_path: Path) -> None:
+    lines, status = play(["knizia13", "--players", "3", "--bots", "easy,random", "--seed", "9"], tmp_path, moves=2)
+    assert status == 0
+    saved = tmp_path / "dreizehn-knizia13-9.json"
+    assert lines[-1] == (f"Game saved to {saved.name}; continue it with: dreizehn play --resume {saved.name}")
+    first = json.loads(saved.read_text(encoding="utf-8"))
+    assert first["players"] == ["Player", "easy", "random"] and not first["over"]
+    mine = [action for seat, action in first["actions"] if seat == 0]
+    assert len(mine) == 2
+    lines, status = play(["--resume", saved.name, "--seed", "1"], tmp_path)
+    assert status == 0
+    assert lines[0] == "13 with Player, Bot 2 (easy) and Bot 3 (random)."
+    done = json.loads(saved.read_text(encoding="utf-8"))
+    assert done["over"] and done["actions"][:len(first["actions"])] == first["actions"]
+    assert done["players"] == first["players"]
+
+
+def test_two_people_pass_the_device(tmp_path: Path) -> None:
+    lines, _ = play(["holzwurm", "--players", "3", "--names", "Ann,Ben", "--bots", "random", "--seed", "4"],
+                    tmp_path, moves=3)
+    handovers = [line for line in lines if line.startswith(">> ")]
+    assert handovers[:2] in ([">> Pass the device to Ben.", ">> Pass the device to Ann."],
+                             [">> Pass the device to Ann.", ">> Pass the device to Ben."])
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_each_language(lang: str, tmp_path: Path) -> None:
+    lines, status = play(["three-thirteen", "--players", "2", "--bots", "random", "--seed", "6", "--lang", lang],
+                         tmp_path, moves=1)
+    said = words(lang)
+    assert status == 0
+    assert said("view.your_turn") in lines
+    assert lines[0] == said("tui.playing", game="Three Thirteen",
+                            players=said.join([said("tui.you"), said("tui.bot_name", number=2, bot="random")]))
+    assert lines[-1].startswith(said("tui.saved", path="X").split("X")[0])
+    assert any(line.startswith("legal: ") for line in lines)
+
+
+def test_a_name_that_names_a_bot_is_refused(tmp_path: Path) -> None:
+    process = subprocess.run([sys.executable, "-m", "dreizehn.cli.main", "play", "knizia13", "--names", "random",
+                              "--plain"], cwd=tmp_path, capture_output=True, text=True, input="")
+    assert process.returncode == 2
+    assert "'random' names a bot" in process.stderr
