@@ -20,10 +20,12 @@ from dreizehn.words import Words
 HEAD_LINES = 3
 """The lines every game's ``say_view`` starts with (stage, turn, totals): shown in the app's header."""
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-_KNIZIA = {"B": "bold white on blue", "Y": "bold black on yellow", "G": "bold black on green",
-           "R": "bold white on red"}
-_HOLZWURM = {"Y": "bold black on yellow", "R": "bold white on red", "G": "bold black on green",
-             "P": "bold white on magenta", "B": "bold white on blue", "N": "bold black on grey70"}
+# The printed cards' colours in true colour (themes draw the 16 named terminal colours as they like: blue as violet)
+_BLUE, _YELLOW, _GREEN, _RED, _PURPLE = "#1f5fbf", "#f0c020", "#2e9e3e", "#c8202c", "#7a2fa0"
+_KNIZIA = {"B": f"bold white on {_BLUE}", "Y": f"bold black on {_YELLOW}", "G": f"bold white on {_GREEN}",
+           "R": f"bold white on {_RED}"}
+_HOLZWURM = {"Y": f"bold black on {_YELLOW}", "R": f"bold white on {_RED}", "G": f"bold white on {_GREEN}",
+             "P": f"bold white on {_PURPLE}", "B": f"bold white on {_BLUE}", "N": "bold black on #b4b4b4"}
 _POISON = "bold yellow on black"
 _RED_SUIT = "bold red on white"
 _BLACK_SUIT = "bold black on white"
