@@ -42,6 +42,7 @@ from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -187,7 +188,7 @@ class Seat:
         try:
             async for text in self.ws:
                 now = time.monotonic()
-                message = json.loads(text)
+                message = orjson.loads(text)  # the client's own parsing must not be what is measured
                 kind = message.get("type")
                 if kind == "update":
                     if message["seat"] == self.index and message["version"] == self.sent_version + 1:

@@ -7,9 +7,11 @@ const K13 = { B: ["blue", "●"], Y: ["yellow", "▲"], G: ["green", "■"], R: 
 const HOLZ = { Y: ["yellow", "▲"], R: ["red", "◆"], G: ["green", "■"], P: ["purple", "★"], B: ["blue", "●"], N: ["grey", "○"] };
 const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
-/** What a card shows: its colour class, big value, shape, and its words. */
+/** What a card shows: its colour class, big value, shape, and its words (a card of a game not drawn yet: its notation). */
 export function describe(game, text) {
+  const plain = { colour: "plain", value: text, shape: "", label: text };
   if (game === "knizia13") {
+    if (!K13[text[0]]) return plain;
     const [colour, shape] = K13[text[0]];
     const value = text.slice(1);
     const label = text === "R4" ? t("knizia13.card.nasty") : t("knizia13.card", { colour: t(`knizia13.colour.${colour}`), value });
@@ -24,7 +26,9 @@ export function describe(game, text) {
       label: t("three-thirteen.card", { rank: rankWord, suit: t(`three-thirteen.suit.${suit}`) }),
     };
   }
+  if (game !== "holzwurm") return plain;
   if (text === "13") return { colour: "thirteen", value: "−13", shape: "☠", label: t("holzwurm.card.thirteen") };
+  if (!HOLZ[text[0]]) return plain;
   const [colour, shape] = HOLZ[text[0]];
   const value = text.slice(1);
   return { colour, value, shape, label: t(`holzwurm.card.${colour}`, { value }) };

@@ -46,7 +46,7 @@ class ArrangeIn(BaseModel):
     """A Three Thirteen hand (card notation), the round's wild rank and the game's options."""
 
     model_config = ConfigDict(extra="forbid")
-    hand: list[str] = Field(max_length=20)
+    hand: list[str] = Field(max_length=14)  # the largest hand of the game: 13 cards and the one drawn (T3, T6)
     wild_rank: int = Field(ge=3, le=13)
     options: dict[str, Any] = Field(default_factory=dict)
 

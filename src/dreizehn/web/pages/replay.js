@@ -4,16 +4,12 @@ import { get, postWithStatus, Refused } from "../api.js";
 import { card } from "../cards.js";
 import { fill, h, link } from "../dom.js";
 import { percent, t } from "../i18n.js";
-import * as knizia13 from "../games/knizia13.js";
-import * as threeThirteen from "../games/three-thirteen.js";
-import * as holzwurm from "../games/holzwurm.js";
-
-const MODULES = { knizia13, "three-thirteen": threeThirteen, holzwurm };
+import { gameModule } from "../games/index.js";
 
 export async function replayPage(root, app, tableId) {
   const replay = await get(`/api/tables/${tableId}/replay`);
   const game = replay.table.game;
-  const module = MODULES[game];
+  const module = await gameModule(game);
   const last = replay.steps.length;
   const views = new Map();
   let at = 0;
@@ -30,7 +26,8 @@ export async function replayPage(root, app, tableId) {
   const controls = h("div.replay-controls", {},
     button("first", t("web.first"), () => 0), button("back", t("web.back_step"), () => at - 1),
     position, button("forward", t("web.forward_step"), () => at + 1), button("last", t("web.last"), () => last));
-  const seatSelect = h("select", { id: "analysis-seat" }, replay.names.map((n, i) => h("option", { value: i }, n)));
+  const seatSelect = h("select", { id: "analysis-seat" },
+    replay.names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`)));
 
   fill(root, h("div.replay-page", {},
     h("h1", {}, t(`${game}.title`), " — ", t("web.replay")),
@@ -55,7 +52,7 @@ export async function replayPage(root, app, tableId) {
     const names = replay.names;
     const first = seatViews[0];
     const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {},
-      handRow: (cards) => h("div.hand", {}, cards) };
+      handRow: (cards) => (cards.length ? h("div.hand", {}, cards) : null) };
     const decision = analysis && analysis.decisions.find((d) => d.version === at);
     fill(board,
       decision ? decisionNote(decision) : null,
@@ -64,7 +61,10 @@ export async function replayPage(root, app, tableId) {
         h("h3", {}, names[seat], " ", h("span.muted", {}, t("web.in_hand", { n: v.hand.length }))),
         h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true })))))));
     fill(position, t("web.step", { n: at, last }));
-    for (const li of steps.children) li.classList.toggle("current", Number(li.dataset.version) === at);
+    for (const li of steps.children) {
+      li.classList.toggle("current", Number(li.dataset.version) === at);
+      li.classList.toggle("decided", Boolean(decision) && Number(li.dataset.version) === at + 1); // the move chosen here
+    }
     const current = steps.querySelector(".current");
     if (current) current.scrollIntoView({ block: "nearest" });
   }

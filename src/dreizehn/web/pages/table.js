@@ -5,11 +5,8 @@ import { post, Refused } from "../api.js";
 import { h, fill, link } from "../dom.js";
 import { join, lang, percent, t } from "../i18n.js";
 import { TableSocket } from "../ws.js";
-import * as knizia13 from "../games/knizia13.js";
-import * as threeThirteen from "../games/three-thirteen.js";
-import * as holzwurm from "../games/holzwurm.js";
+import { gameModule } from "../games/index.js";
 
-const MODULES = { knizia13, "three-thirteen": threeThirteen, holzwurm };
 const LOG_LINES = 40;
 
 /**
@@ -24,6 +21,7 @@ export function tablePage(root, who, app) {
     final: null,
   };
   const spectator = !who.token;
+  let module = null; // the game's drawing module, once loaded (games/index.js)
   let flashTimer = null;
   let audio = null;
 
@@ -62,6 +60,7 @@ export function tablePage(root, who, app) {
 
   function onMessage(m) {
     if (m.type === "welcome" || m.type === "resync") {
+      if (!module) gameModule(m.game).then((found) => { module = found; render(); });
       state.game = m.game;
       state.seat = m.seat;
       state.table = m.table;
@@ -214,10 +213,9 @@ export function tablePage(root, who, app) {
   });
 
   function render() {
-    if (!state.view) return;
+    if (!state.view || !module) return;
     const focused = document.activeElement;
     const focusKey = focused && (focused.dataset.card || focused.dataset.action || focused.dataset.row || focused.dataset.target || focused.dataset.do);
-    const module = MODULES[state.game];
     const view = state.view;
     Object.assign(root.firstElementChild.dataset, { version: view.version, current: view.current_player,
       seat: state.seat ?? "", over: view.is_over ? "yes" : "no", table: state.table });
@@ -265,7 +263,7 @@ export function tablePage(root, who, app) {
     const selected = state.selected;
     const shown = selected ? moves.filter((a) => a.text === selected || a.text.includes(selected)) : moves;
     const best = state.hint && state.hint.ratings.length ? state.hint.ratings[0].action : null;
-    fill(els.moves, h("details.move-list", { open: selected || moves.length <= 6 ? true : undefined },
+    fill(els.moves, h("details.move-list", { open: selected || moves.length <= 6 || module.openMoves ? true : undefined },
       h("summary", {}, t("web.moves", { n: moves.length })),
       h("ol", {}, shown.map((a, i) => h("li", {}, h(`button.move${a.text === best ? ".best" : ""}`, { type: "button", "data-action": a.text, onclick: () => act(a.text),
         "aria-keyshortcuts": i < 9 ? String(i + 1) : undefined }, i < 9 ? h("kbd", {}, i + 1) : null, a.words))))));
@@ -287,8 +285,9 @@ export function tablePage(root, who, app) {
     parts.push(scoreSheet(view));
     if (view.is_over) parts.push(h("p", {}, link(`/replay/${state.table}`, t("web.replay"), "button")));
     fill(els.side, parts);
+    // the newest lines that fit, each whole: the oldest go rather than be scrolled half out of view
     const log = els.side.querySelector(".log");
-    if (log) log.scrollTop = log.scrollHeight;
+    while (log && log.children.length > 1 && log.scrollHeight > log.clientHeight) log.firstElementChild.remove();
   }
 
   function scoreSheet(view) {

@@ -1,0 +1,49 @@
+// The generic drawing of a game without a module of its own: the view's public fields in a readable list, the hand
+// as cards (when the view has a `hand`), and the legal moves as buttons (the table page's move list, kept open).
+import { card } from "../cards.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+/** The view's fields every game has (docs/wire.md), drawn by the table page itself rather than listed. */
+const COMMON = new Set(["wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
+  "stage_scores", "history", "legal_actions", "hand"]);
+
+/** The table page keeps the move list open: it is how moves are made without a picture. */
+export const openMoves = true;
+
+export function seatInfo(view, seat) {
+  return Array.isArray(view.hand_sizes) ? [t("web.in_hand", { n: view.hand_sizes[seat] })] : [];
+}
+
+export function attempt(text) {
+  return text;
+}
+
+/** Whether the action `text` (notation) names the card `c`: one of its parts is the card. */
+const names = (text, c) => text === c || text.split(/[^\w-]+/).includes(c);
+
+/** A value of the view as words a person can read: lists joined, records as "name: value", none as a dash. */
+function readable(value) {
+  if (value === null || value === undefined) return "—";
+  if (Array.isArray(value)) return value.length ? value.map((v) => (Array.isArray(v) ? `[${readable(v)}]` : readable(v))).join(", ") : "—";
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}: ${readable(v)}`).join("; ");
+  return String(value);
+}
+
+export function draw(view, ctx) {
+  const fields = Object.entries(view).filter(([key]) => !COMMON.has(key));
+  const parts = [h("dl.fields", {}, fields.map(([key, value]) => [h("dt", {}, key), h("dd", { "data-field": key }, readable(value))]))];
+  if (Array.isArray(view.hand)) {
+    parts.push(ctx.handRow(view.hand.map((c) => {
+      const mine = ctx.legal.filter((a) => names(a.text, c));
+      return card(view.game_id, c, {
+        legal: mine.length > 0, selected: ctx.selected === c, onclick: () => {
+          if (mine.length === 1) ctx.act(mine[0].text);
+          else if (mine.length > 1) ctx.select(c);
+          else ctx.act(attempt(c));
+        },
+      });
+    })));
+  }
+  return h("div.game.generic", { "data-game": view.game_id }, parts);
+}

@@ -1,0 +1,150 @@
+"""The replay's analysis of a seat, the table page when the connection drops and returns, and a game drawn without a
+module of its own (issue 14 items 2 and 3): each checked as a person sees it, the numbers against the API."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import httpx2
+from playwright.sync_api import Browser, BrowserContext, WebSocketRoute, expect
+
+from .kit import Server, Watched, create_table, move, new_context, version, watch
+
+COMMON = {"wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
+          "stage_scores", "history", "legal_actions", "hand"}
+"""The view's fields every game has (docs/wire.md): the generic drawing lists the others."""
+
+
+def _words(server: Server, lang: str = "en") -> dict[str, Any]:
+    words: dict[str, Any] = httpx2.get(f"{server.url}/api/words/{lang}").json()["templates"]
+    return words
+
+
+def _percent(chance: float) -> str:
+    """A chance as the page writes it (JavaScript's Math.round, half up)."""
+    return f"{math.floor(chance * 100 + 0.5)}%"
+
+
+def _bot_game(server: Server, game: str, options: dict[str, Any]) -> str:
+    """A game of two random bots, played out by the server; answers its table's id once it is finished."""
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    created = httpx2.post(f"{server.url}/api/tables", json={"game": game, "options": options, "seats": seats})
+    assert created.status_code == 201, created.text
+    table: str = created.json()["table"]["id"]
+    deadline = time.monotonic() + 90
+    while httpx2.get(f"{server.url}/api/tables/{table}").json()["status"] != "finished":  # a condition, checked
+        assert time.monotonic() < deadline, "the bots did not finish their game in 90 s"
+        time.sleep(0.05)
+    return table
+
+
+def test_the_replay_marks_the_seats_costliest_moves(browser: Browser, contexts: list[BrowserContext],
+                                                    server: Server, watched: list[Watched]) -> None:
+    words = _words(server)
+    table = _bot_game(server, "holzwurm", {"games": 1})
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    page.goto(f"/replay/{table}")
+    page.wait_for_selector("#replay-position")
+    last = len(httpx2.get(f"{server.url}/api/tables/{table}/replay").json()["steps"])
+    page.select_option("#analysis-seat", "1")
+    page.click("#analyse")
+    # the progress, read at once while it is shown (it stays at least until the first poll, a second later)
+    value, most, text = page.wait_for_function(
+        "() => { const p = document.querySelector('#analysis progress');"
+        " return p && [p.value, p.max, p.parentElement.textContent]; }").json_value()
+    page.wait_for_selector("#analysis progress", state="detached")
+    doc = httpx2.get(f"{server.url}/api/tables/{table}/analysis/1?lang=en").json()
+    assert doc["status"] == "done" and doc["seat"] == 1 and doc["done"] == doc["total"] == len(doc["decisions"]) > 0
+    assert most == doc["total"] and 0 <= value <= doc["total"]
+    assert words["web.analysing"].format(done=int(value), total=doc["total"]) in text
+    assert doc["worst"], "random play lost no win chance (4 playouts per move)"
+
+    decisions = {d["version"]: d for d in doc["decisions"]}
+
+    def said(d: dict[str, Any]) -> tuple[str, str]:
+        played, best = d["played"], d["best"]
+        return (words["web.decision"].format(played=played["text"], chance=_percent(played["chance"])),
+                words["web.better"].format(best=best["text"], chance=_percent(best["chance"])))
+
+    # the costliest moves, biggest loss first, each with the better move and both chances
+    expect(page.locator("#analysis ol.worst li")).to_have_count(len(doc["worst"]))
+    entries = page.locator("#analysis ol.worst li").all_inner_texts()
+    for entry, v in zip(entries, doc["worst"], strict=True):
+        assert entry.startswith(words["web.step"].format(n=v + 1, last=last)), entry
+        for part in said(decisions[v]):
+            assert part in entry, (part, entry)
+    # the moves list marks the same moves (step v + 1 is the move chosen in position v), with the loss
+    marked = page.eval_on_selector_all("#steps li.blunder", "els => els.map(e => Number(e.dataset.version))")
+    assert marked == sorted(v + 1 for v in doc["worst"])
+    losses = dict(page.eval_on_selector_all(
+        "#steps li", "els => els.filter(e => e.querySelector('.loss'))"
+                     ".map(e => [Number(e.dataset.version), e.querySelector('.loss').textContent.trim()])"))
+    assert losses == {d["version"] + 1: f"−{_percent(d['loss'])}" for d in doc["decisions"] if d["loss"] > 0.05}
+    # the worst decision's position, with what was played and what was better
+    worst = doc["worst"][0]
+    page.locator("#analysis ol.worst li button").first.click()
+    expect(page.locator("#replay-position")).to_have_text(words["web.step"].format(n=worst, last=last))
+    assert page.get_attribute("#steps li.decided", "data-version") == str(worst + 1)  # the move chosen there
+    note = page.inner_text("#replay-board .decision")
+    assert all(part in note for part in said(decisions[worst])), note
+
+
+def test_the_connection_drops_and_returns(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                          watched: list[Watched]) -> None:
+    words = _words(server)
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    sockets: list[WebSocketRoute] = []
+    network = {"up": True}
+
+    def through(ws: WebSocketRoute) -> None:
+        """The page's websockets pass to the server while the network is up, and are cut while it is down."""
+        if not network["up"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws", through)
+    create_table(page, "holzwurm", "Anna", ["me", "easy"], {"games": "1"})
+    connection = page.locator("#connection")
+    page.wait_for_selector("#turn[data-mine=yes]")
+    move(page)
+    network["up"] = False
+    sockets[-1].close()  # the connection drops: the page tries again and again while the network is down
+    expect(connection).to_have_text(words["web.reconnecting"])
+    expect(connection).to_have_attribute("data-state", "lost")
+    network["up"] = True
+    expect(connection).to_have_text(words["web.back"])
+    expect(connection).to_have_text("")  # the note goes after a while
+    page.wait_for_selector("#turn[data-mine=yes]")  # the bot moved meanwhile, or moves now: play goes on
+    before = version(page)
+    move(page)
+    assert version(page) > before
+
+
+def test_a_game_without_its_own_drawing_is_playable(browser: Browser, contexts: list[BrowserContext],
+                                                     server: Server, watched: list[Watched]) -> None:
+    anna = watch(watched, new_context(browser, contexts, server), "Anna")
+    page = anna.page
+    # Holzwurm's drawing module cannot be found: the generic drawing stands in for it
+    page.route("**/static/games/holzwurm.js", lambda route: route.fulfill(status=404, body="not found"))
+    create_table(page, "holzwurm", "Anna", ["me", "easy"], {"games": "1"})
+    page.wait_for_selector(".game.generic")
+    assert page.locator(".rows, .fate").count() == 0
+    page.wait_for_selector("#turn[data-mine=yes]")
+    view = [f for f in anna.frames if f["type"] in ("welcome", "resync", "update")][-1]["view"]
+    listed = page.eval_on_selector_all("dl.fields dt", "els => els.map(e => e.textContent)")
+    assert listed == [key for key in view if key not in COMMON] and "rows" in listed and "fate" in listed
+    assert page.inner_text("dd[data-field=hand_sizes]") == ", ".join(str(n) for n in view["hand_sizes"])
+    hand = page.eval_on_selector_all(".hand button.card", "els => els.map(e => e.dataset.card)")
+    assert hand == view["hand"]
+    expect(page.locator("details.move-list")).to_have_attribute("open", "")  # the legal moves as buttons
+    assert page.locator(".move-list button.move").count() == len(view["legal_actions"])
+    for _ in range(3):  # moves by clicking a card and, when it has several moves, one of the buttons
+        page.wait_for_selector("#turn[data-mine=yes]")
+        move(page)
+    missing = [e for e in anna.errors if "404" in e]
+    assert missing, "the module's failed load is in the console"
+    anna.errors[:] = [e for e in anna.errors if e not in missing]  # the one error expected: any other fails
