@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 import re
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 from textual.worker import WorkerState
 
-from dreizehn.core.registry import game_class
+from dreizehn.core.registry import game_class, game_ids
 from dreizehn.tui.app import PassScreen, PlayApp, ScoringScreen
 from dreizehn.tui.session import Session
 from dreizehn.words import words
@@ -51,9 +52,16 @@ def session(game_id: str, tmp_path: Path, *, people: tuple[str, ...] = ("Ann",),
                           path=tmp_path / "game.json", hint_seconds=0.05)
 
 
-async def test_a_complete_game_with_the_keyboard(tmp_path: Path) -> None:
-    """A whole match of Holzwurm on the keyboard (the line-by-line tests play a whole game of each game)."""
-    played = session("holzwurm", tmp_path, seed=11)
+COMPLETE = [pytest.param(game_id, marks=() if game_id == "holzwurm" or os.environ.get("DREIZEHN_PROFILE") == "long"
+                         else pytest.mark.skip(reason="a minute or more on the pilot: make test-long plays it"))
+            for game_id in game_ids()]
+
+
+@pytest.mark.parametrize("game_id", COMPLETE)
+async def test_a_complete_game_with_the_keyboard(game_id: str, tmp_path: Path) -> None:
+    """A whole game on the keyboard: Holzwurm's match in every profile, 13 and Three Thirteen (a minute or more
+    each at the pilot's pace) under make test-long; the line-by-line tests play a whole game of each game always."""
+    played = session(game_id, tmp_path, seed=11)
     app = PlayApp(played, pause=0)
     scorings = 0
     async with app.run_test(size=(100, 30)) as pilot:
