@@ -63,6 +63,7 @@ def free_port() -> int:
 
 def start_server(port: int, data_dir: Path, database: str | None, bot_workers: int) -> subprocess.Popen[bytes]:
     """``dreizehn serve`` on 127.0.0.1:``port``, its output in ``data_dir/server.log``."""
+    data_dir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)
     env.update(
@@ -145,7 +146,9 @@ class Sampler(threading.Thread):
 
 @dataclass
 class Config:
-    base: str
+    bases: list[str]
+    """The servers' addresses: table ``n`` is created on, and its seats connect to, ``bases[n % len(bases)]`` (as a
+    load balancer that keeps a table's connections on one process routes them)."""
     game: str
     players: int
     options: dict[str, Any]
@@ -226,9 +229,10 @@ class TableClient:
         cfg = self.run.cfg
         body = {"game": cfg.game, "options": cfg.options,
                 "seats": [{"kind": "person", "name": f"t{self.number}s{i}"} for i in range(cfg.players)]}
-        created = await asyncio.to_thread(post_json, f"{cfg.base}/api/tables", body)
+        base = cfg.bases[self.number % len(cfg.bases)]
+        created = await asyncio.to_thread(post_json, f"{base}/api/tables", body)
         tokens = {inv["seat"]: inv["token"] for inv in created["invitations"]}
-        url = cfg.base.replace("http://", "ws://", 1) + "/ws"
+        url = base.replace("http://", "ws://", 1) + "/ws"
         self.views, self.acted, self.closing = {}, -1, False
         seats = []
         for index in range(cfg.players):
@@ -403,6 +407,9 @@ def main() -> None:
     parser.add_argument("--database", default=None,
                         help="an SQLAlchemy or postgresql:// URL (default: SQLite in a temporary data directory)")
     parser.add_argument("--workers", type=int, default=1, help="client processes (default 1; the server needs a core)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="server processes on one PostgreSQL database (--database), each table on one of them "
+                             "(default 1)")
     parser.add_argument("--bot-workers", type=int, default=0, help="the server's DREIZEHN_BOT_WORKERS (default 0)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="no permessage-deflate (browsers and the server negotiate it by default)")
@@ -412,14 +419,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args()
 
-    port = args.port or free_port()
-    base = args.url.rstrip("/") if args.url else f"http://127.0.0.1:{port}"
+    if args.servers > 1 and not (args.database or "").startswith("postgresql"):
+        parser.error("--servers above 1 needs --database postgresql://... (the processes share its tables)")
+    ports = [args.port or free_port()] + [free_port() for _ in range(args.servers - 1)]
+    bases = [args.url.rstrip("/")] if args.url else [f"http://127.0.0.1:{port}" for port in ports]
     data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
-    cfg = Config(base, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
+    cfg = Config(bases, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
                  not args.no_deflate, args.seed)
     database = args.database or "SQLite (a temporary file, WAL)"
     print(f"Server load: {args.game}, {args.tables} tables × {args.players} seats = {args.tables * args.players} "
-          f"websockets on loopback, {database}, permessage-deflate {'off' if args.no_deflate else 'on'}")
+          f"websockets on loopback, {database}, permessage-deflate {'off' if args.no_deflate else 'on'}"
+          + (f", {args.servers} server processes (a table's seats on one)" if args.servers > 1 else ""))
     if args.flat_out:
         print("Pace: flat out (the seat to move acts as soon as it sees its turn)")
     else:
@@ -428,12 +438,16 @@ def main() -> None:
     print(f"Latency: action sent → its update received on the same websocket; window {args.seconds:g} s after "
           f"{args.warmup:g} s of warm-up; {args.workers} client process(es) on {os.cpu_count()} cores", flush=True)
 
-    proc = None if args.url else start_server(port, data_dir, args.database, args.bot_workers)
+    procs = [] if args.url else [start_server(port, data_dir / str(i), args.database, args.bot_workers)
+                                 for i, port in enumerate(ports)]
     workers: list[mp.process.BaseProcess] = []
     try:
-        wait_until_up(proc, base)
-        sampler = Sampler(proc.pid if proc is not None else (args.pid or -1))
-        sampler.start()
+        started: list[subprocess.Popen[bytes] | None] = list(procs) or [None]
+        for proc, base in zip(started, bases, strict=True):
+            wait_until_up(proc, base)
+        samplers = [Sampler(proc.pid) for proc in procs] if procs else [Sampler(args.pid or -1)]
+        for sampler in samplers:
+            sampler.start()
         ctx = mp.get_context("spawn")
         ready: Queue[Any] = ctx.Queue()
         results: Queue[Any] = ctx.Queue()
@@ -463,12 +477,14 @@ def main() -> None:
             total.lost += counts.lost
             total.cpu += counts.cpu
         start = go_at.value + args.warmup
-        sampler.halt.set()
-        sampler.join()
-        cpu, rss_max, _ = sampler.window(start, start + args.seconds)
+        cpu = rss_max = 0.0
+        for sampler in samplers:
+            sampler.halt.set()
+            sampler.join()
+            one_cpu, one_rss, _ = sampler.window(start, start + args.seconds)
+            cpu, rss_max = cpu + one_cpu, rss_max + one_rss
     except BaseException:
-        log = data_dir / "server.log"
-        if log.exists():
+        for log in sorted(data_dir.glob("*/server.log")):
             print(f"the server's log ({log}) ends:\n" + "\n".join(log.read_text().splitlines()[-20:]), file=sys.stderr)
         raise
     finally:
@@ -476,7 +492,7 @@ def main() -> None:
             process.join(10)
             if process.is_alive():
                 process.kill()
-        if proc is not None:
+        for proc in procs:
             stop_server(proc)
     report(args, total, cpu, rss_max)
     shutil.rmtree(data_dir, ignore_errors=True)

@@ -532,6 +532,13 @@ def serve(
     settings = Settings()
     console.print(f"dreizehn serves on http://{host}:{port} (database: {_text(settings.database.split('@')[-1])})",
                   highlight=False)
+    import gc
+
+    # What exists now (the modules, the app) lives as long as the server: out of the collector's way. A server makes
+    # and drops many small objects a second (views, messages); collecting the youngest every 50,000 allocations
+    # instead of 700 costs fewer pauses (make bench-server: p99 lower in each of 5 paired runs at 800 actions/s).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning" if quiet else "info",
                 ws_max_size=settings.max_message_bytes * 4, ws_ping_interval=settings.ping_interval,
                 ws_per_message_deflate=False)
