@@ -1,5 +1,5 @@
 """Snapshots of each game's screen at 80x24 (pytest-textual-snapshot): a fixed seed, random bots that play without
-a pause, and no hint, so the picture is the same on every run (issue 15, item 9)."""
+a pause, no hint and a cursor that does not blink, so the picture is the same on every run (issue 15, item 9)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from dreizehn.core.registry import game_class
 from dreizehn.tui.app import PlayApp
@@ -25,6 +26,7 @@ def test_each_games_screen(game_id: str, tmp_path: Path, snap_compare: Callable[
     app = PlayApp(session, pause=0)
 
     async def bots_done(pilot: Pilot[Any]) -> None:
+        pilot.app.query_one("#entry", Input).cursor_blink = False  # a blinking cursor is shown or not by the clock
         await pilot.app.workers.wait_for_complete()
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
