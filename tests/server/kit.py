@@ -266,15 +266,17 @@ def create_table(client: TestClient, game: str, seats: Sequence[str], options: M
     return created
 
 
-def wait_finished(client: TestClient, table_id: str, timeout: float = 30.0) -> dict[str, Any]:
-    """Poll a table (its bots play by themselves) until its game is over; the table as the API shows it."""
+def wait_finished(client: Any, table_id: str, timeout: float = 30.0, pause: float = 0.01,
+                  tail: Callable[[], str] = str) -> dict[str, Any]:
+    """Poll a table (its bots play by themselves) until its game is over, through ``client`` (a test client or a
+    server process, anything with ``get``); the table as the API shows it. ``tail`` adds to the failure's message."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         table: dict[str, Any] = client.get(f"/api/tables/{table_id}").json()
         if table["status"] == "finished":
             return table
-        time.sleep(0.01)
-    raise AssertionError(f"table {table_id} did not finish in {timeout} s")
+        time.sleep(pause)
+    raise AssertionError(f"table {table_id} did not finish in {timeout} s\n{tail()}")
 
 
 def hub(client: TestClient) -> Hub:
@@ -431,10 +433,4 @@ class ServerProcess:
 
     def wait_finished(self, table_id: str, timeout: float = 30.0) -> dict[str, Any]:
         """Poll the table until its game is over; the table."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            table: dict[str, Any] = self.get(f"/api/tables/{table_id}").json()
-            if table["status"] == "finished":
-                return table
-            time.sleep(0.05)
-        raise AssertionError(f"table {table_id} did not finish in {timeout} s:\n{self.tail()}")
+        return wait_finished(self, table_id, timeout, pause=0.05, tail=self.tail)

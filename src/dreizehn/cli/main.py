@@ -75,6 +75,15 @@ def _options(
         raise _fail(UsageError("words.language", rule="C7", **err.params)) from None
 
 
+def _speak(lang: str | None) -> None:
+    """Speak ``lang`` from now on (a command's own ``--lang``), if given; an unknown language is refused (C7)."""
+    if lang is not None:
+        try:
+            _language["lang"] = pick_language(lang)
+        except DreizehnError as err:
+            raise _fail(err) from None
+
+
 def _fail(problem: str | Exception) -> typer.Exit:
     """Print a refusal (a :class:`DreizehnError` said in the run's language, with its rule) and give the exit of
     status 2 to raise."""
@@ -310,11 +319,7 @@ def replay(
                                              " en, de or nl, stage by stage with the scoring explained.")] = None,
 ) -> None:
     """Check a record and print the game's course and scores; exit status 1 if the record is wrong."""
-    if lang is not None:
-        try:
-            _language["lang"] = pick_language(lang)
-        except DreizehnError as err:
-            raise _fail(err) from None
+    _speak(lang)
     try:
         state = load_record(file)
     except DreizehnError as err:
@@ -480,16 +485,11 @@ def play_command(
 
     from dreizehn.tui.session import Session
 
-    if lang is not None:
-        try:
-            _language["lang"] = pick_language(lang)
-        except DreizehnError as err:
-            raise _fail(err) from None
-    hint_seconds = hint_time
+    _speak(lang)
     try:
         if resume is not None:
             session = Session.resume(resume, seed=seed, lang=_language["lang"], save_to=save,
-                                     hint_seconds=hint_seconds)
+                                     hint_seconds=hint_time)
         else:
             if game_id is None:
                 raise _fail(UsageError("tui.error.no_game", rule="C2"))
@@ -499,7 +499,7 @@ def play_command(
             count = players or max(cls.min_players, min(cls.max_players, len(people) + len(specs)))
             seed = random.SystemRandom().randrange(10**9) if seed is None else seed
             session = Session.create(game_id, people, specs, count, seed, options=_parse_options(option),
-                                     lang=_language["lang"], path=save, hint_seconds=hint_seconds)
+                                     lang=_language["lang"], path=save, hint_seconds=hint_time)
     except DreizehnError as err:
         raise _fail(err) from None
     if plain:

@@ -79,6 +79,8 @@ class SaidEvent(_Message):
     key: str
     params: dict[str, Any]
     text: str
+    lines: list[str] | None = None
+    """A scored stage's explanation in words, a line each (``stage.scored`` only)."""
 
 
 class Welcome(_Message):

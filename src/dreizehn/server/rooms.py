@@ -182,7 +182,7 @@ class Room:
                     owner = seat if event.private and seat in event.private else None
                     entry = said.get((lang, i, owner))
                     if entry is None:
-                        entry = said[(lang, i, owner)] = _said(game, w, event.for_seat(owner), names)
+                        entry = said[(lang, i, owner)] = said_event(game, w, event.for_seat(owner), names)
                     events.append(entry)
                 message = per_seat[(seat, lang)] = dumps({
                     "type": "update", "version": update.version, "seat": update.seat, "action": update.action,
@@ -385,8 +385,14 @@ class Room:
         self.after_change()
 
 
-def _said(game: Any, w: Any, event: Event, names: list[str]) -> dict[str, Any]:
-    return {"key": event.key, "params": dict(event.params), "text": say_event(game, w, event, names)}
+def said_event(game: Any, w: Any, sent: Event, names: list[str], heard: Event | None = None) -> dict[str, Any]:
+    """An event as a client receives it, in ``w``'s language: ``sent`` (filtered for its receiver, or whole once the
+    game is over) as key and parameters, the sentence of ``heard`` (by default ``sent``), and for a scored stage the
+    lines of its explanation."""
+    entry = {**sent.to_json(), "text": say_event(game, w, sent if heard is None else heard, names)}
+    if sent.key == "stage.scored":
+        entry["lines"] = game.say_explanation(w, sent.params["explanation"], names)
+    return entry
 
 
 def _finished(row: Any) -> Any:

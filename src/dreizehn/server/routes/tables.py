@@ -16,7 +16,7 @@ from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.events import EVERYONE
 from dreizehn.core.record import to_record
 from dreizehn.core.registry import load_game
-from dreizehn.server.rooms import Room, ServerError, build_table
+from dreizehn.server.rooms import Room, ServerError, build_table, said_event
 from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep, refusal
 from dreizehn.server.schemas import (
     CreatedOut,
@@ -33,7 +33,6 @@ from dreizehn.server.schemas import (
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
 from dreizehn.wire import to_wire
 from dreizehn.words import words
-from dreizehn.words.say import say_event
 
 router = APIRouter(prefix="/api", tags=["tables"])
 TableId = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -178,14 +177,14 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     state = game.new_state(stored.row.seed)
     names = [s.name for s in stored.seats]
     w = words(lang)
-    opening = [_said(game, w, state.deal_event(), names)]
+    opening = [_whole(game, w, state.deal_event(), names)]
     steps = []
     for version, (seat, action, by) in enumerate(stored.actions, 1):
         events = state.apply_with_events(action)
         number = state.log[-1][1]
         steps.append(ReplayStep(version=version, seat=seat, action=action,
                                 text=game.say_action(w, number, names[seat]), by=by,
-                                events=[_said(game, w, e, names) for e in events]))
+                                events=[_whole(game, w, e, names) for e in events]))
     return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
                      names=names, opening=opening, steps=steps)
 
@@ -243,10 +242,10 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
     )
 
 
-def _said(game: Any, w: Any, event: Any, names: list[str]) -> dict[str, Any]:
-    """An event whole (every private part), said as its actor (or the deal as seat 0) saw it."""
+def _whole(game: Any, w: Any, event: Any, names: list[str]) -> dict[str, Any]:
+    """An event of a finished game whole (every private part), said as its actor (or the deal as seat 0) saw it."""
     seat = event.params.get("seat", event.params.get("first", 0))
-    return {**event.for_seat(EVERYONE).to_json(), "text": say_event(game, w, event.for_seat(seat), names)}
+    return said_event(game, w, event.for_seat(EVERYONE), names, heard=event.for_seat(seat))
 
 
 __all__ = ["Room", "router"]

@@ -1,8 +1,7 @@
 """The browser app (docs/web.md): its static files under ``/static``, its one page (``index.html``) on every path the
 app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{token}``, ``/tables``,
-``/games/{id}/rules``, ``/replay/{table}``), and two small helpers the page asks for: a stage's scoring explanation in
-words, and the best arrangement of a Three Thirteen hand. Both work on public data the page already holds (an
-event's explanation, the person's own hand) and touch no table.
+``/games/{id}/rules``, ``/replay/{table}``), and one small helper the page asks for: the best arrangement of a Three
+Thirteen hand, from the person's own hand, which touches no table.
 
 Included after the API routers, so ``/api`` and ``/ws`` win.
 """
@@ -20,8 +19,6 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.registry import load_game
 from dreizehn.games.melds import arrange
 from dreizehn.server.routes.deps import LangDep, refusal
-from dreizehn.words import words
-from dreizehn.words.say import say_explanation
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 """The static folder of the browser app (packaged with the wheel)."""
@@ -29,17 +26,6 @@ WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 router = APIRouter(tags=["web"], include_in_schema=False)
 _PAGE_HEADERS = {"Cache-Control": "no-cache"}
 """The page and its modules are revalidated on every load (ETag), so a new version is seen at once."""
-
-
-class ExplainIn(BaseModel):
-    """A stage's scoring explanation (the ``explanation`` of a ``stage.scored`` event) and the players' names."""
-
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=32)
-    players: int = Field(ge=2, le=8)
-    options: dict[str, Any] = Field(default_factory=dict)
-    explanation: dict[str, Any]
-    names: list[str] = Field(max_length=8)
 
 
 class ArrangeIn(BaseModel):
@@ -53,19 +39,6 @@ class ArrangeIn(BaseModel):
 
 def _page() -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", media_type="text/html", headers=_PAGE_HEADERS)
-
-
-@router.post("/api/web/explain")
-def explain(body: ExplainIn, lang: LangDep) -> dict[str, list[str]]:
-    """The lines of a stage's scoring explanation, in the language asked for."""
-    try:
-        game = load_game(body.game, body.players, body.options)
-        return {"lines": say_explanation(game, words(lang), body.explanation, body.names)}
-    except DreizehnError as err:
-        raise HTTPException(422, detail=refusal(err, lang)) from None
-    except (KeyError, TypeError, ValueError, IndexError):
-        raise HTTPException(422, detail={"code": "web.bad_explanation", "rule": "S3", "params": {},
-                                         "message": words(lang)("web.bad_explanation")}) from None
 
 
 @router.post("/api/web/arrange")

@@ -1,7 +1,7 @@
 // The table page: a seat's (or a spectator's) view drawn by the game's module, the legal moves marked, moves by
 // click, tap and keyboard, the last moves in words (an ARIA live region), the score sheet, the scoring between
 // stages, the final standings with a rematch, hints, and the connection's state.
-import { post, Refused } from "../api.js";
+import { get, post, Refused } from "../api.js";
 import { h, fill, link } from "../dom.js";
 import { join, lang, percent, t } from "../i18n.js";
 import { TableSocket } from "../ws.js";
@@ -69,7 +69,7 @@ export function tablePage(root, who, app) {
       state.view = m.view;
       state.log = m.history.slice(-LOG_LINES);
       state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
-      if (m.view.is_over && !state.final) state.final = { totals: totalsOf(m.view), winners: winnersOf(m.view) };
+      if (m.view.is_over && !state.final) finalStandings(m.table);
       state.selected = null;
       state.hint = null;
       render();
@@ -89,8 +89,7 @@ export function tablePage(root, who, app) {
       for (const event of m.events) {
         if (event.key === "stage.scored") {
           say([event.text]);
-          state.dialogs.push({ kind: "stage", event });
-          explain(event);
+          state.dialogs.push({ kind: "stage", event, lines: event.lines });
         } else if (event.key === "stage.dealt") {
           say([event.text]);
         } else if (event.key === "game.over") {
@@ -132,21 +131,10 @@ export function tablePage(root, who, app) {
     return view.stage_scores.reduce((acc, row) => acc.map((v, i) => v + row[i]), new Array(view.players).fill(0));
   }
 
-  function winnersOf(view) {
-    const totals = totalsOf(view);
-    const best = state.game === "knizia13" ? Math.min(...totals) : Math.max(...totals);
-    return totals.map((v, i) => (v === best ? i : -1)).filter((i) => i >= 0);
-  }
-
-  async function explain(event) {
-    const dialog = state.dialogs.find((d) => d.event === event);
-    try {
-      const data = await post("/api/web/explain", { game: state.game, players: state.view.players,
-        options: state.view.options, explanation: event.params.explanation, names: names() });
-      dialog.lines = data.lines;
-    } catch (err) {
-      dialog.lines = [err.message];
-    }
+  async function finalStandings(table) {
+    // a game found over (a reload after its end): the server says who won, by the game's own rules
+    const finished = await get(`/api/tables/${table}`);
+    state.final = { totals: finished.totals, winners: finished.winners };
     render();
   }
 
