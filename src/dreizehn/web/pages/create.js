@@ -70,8 +70,11 @@ export async function createPage(root, app, gameId) {
   async function submit(e) {
     e.preventDefault();
     const me = name.value.trim();
-    const seats = seatKinds.slice(0, players).map((kind) => kind === "me" ? { kind: "person", name: me || t("web.you") }
-      : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind });
+    const kinds = seatKinds.slice(0, players);
+    // a bot is named by its level, and by its seat too where the level sits twice, so that sentences tell them apart
+    const botName = (kind, i) => t(`web.level.${kind}`) + (kinds.filter((k) => k === kind).length > 1 ? ` ${i + 1}` : "");
+    const seats = kinds.map((kind, i) => kind === "me" ? { kind: "person", name: me || t("web.you") }
+      : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind, name: botName(kind, i) });
     try {
       const created = await post("/api/tables", { game: game.id, options: options(), seats });
       if (me) localStorage.setItem("dreizehn.name", me);
