@@ -84,6 +84,15 @@ def main() -> None:
     for game_id, players, mean, worst in hint_times():
         print(f"{game_id:<16}{players:>8}  mean {mean:6.2f} s   worst {worst:6.2f} s", flush=True)
     print()
+    try:
+        from benchmarks.bench_room import print_table, room_table
+    except ImportError:
+        print("The server's room: left out (pip install 'dreizehn[server]')")
+    else:
+        print("The server's room: CPU per action to check, apply and write each receiver's update (no network, "
+              "no database; make bench-server measures those)")
+        print_table(room_table())
+    print()
     table = envs_table(args.seconds)
     if table is None:
         print("Research adapters: left out (pip install 'dreizehn[research]')")

@@ -14,7 +14,7 @@ import pytest
 
 import dreizehn
 from dreizehn.core.events import Event
-from dreizehn.wire import WireError, event_schema, from_wire, schema, to_wire
+from dreizehn.wire import ViewWriter, WireError, event_schema, from_wire, schema, to_wire
 
 CASES = [(game_id, players) for game_id in dreizehn.game_ids()
          for players in range(dreizehn.game_class(game_id).min_players, dreizehn.game_class(game_id).max_players + 1)]
@@ -105,3 +105,33 @@ def test_an_event_off_its_schema_is_refused() -> None:
             events.validate(Event("knizia13.played", bad).to_json())
     with pytest.raises(jsonschema.ValidationError):
         events.validate({"key": "knizia13.unknown", "params": {}})
+
+
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
+def test_a_view_writer_writes_what_to_wire_writes(game_id: str, scale: Callable[[int, int], int]) -> None:
+    """The server's writer, which keeps each field as last written, writes every seat's and the spectator's view of
+    every step of random games exactly as :func:`to_wire` does: a field kept from an earlier view or another seat is
+    never stale, and a seat's hand never reaches another seat's document."""
+    cls = dreizehn.game_class(game_id)
+    game = dreizehn.load_game(game_id, cls.max_players, cls.quick_options)
+    rng = random.Random(11)
+
+    def offer(action: int) -> str:
+        return f"offer {action}"
+
+    write = ViewWriter(offer)
+    shared = 0
+    for _ in range(scale(2, 20)):
+        state = game.new_state(rng.getrandbits(32))
+        while not state.is_over:
+            docs = []
+            for seat in [*range(game.players), None]:
+                view = state.spectator_view() if seat is None else state.view(seat)
+                doc = write(view, history=False)
+                assert doc == to_wire(view, offer, history=False)
+                docs.append(doc)
+            shared += sum(docs[0][name] is docs[-1][name] for name in docs[0] if isinstance(docs[0][name], list))
+            legal = state.legal_actions()
+            eager = [a for a in legal if a in game.eager_actions]
+            state.apply(rng.choice(eager or legal))
+    assert shared > 0, "the writer kept nothing: it would write every field of every view anew"

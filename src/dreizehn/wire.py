@@ -70,24 +70,64 @@ _SPECIAL = ("history", "legal_actions", "seat", "options")
 def to_wire(view: View, words: Callable[[int], str] | None = None, *, history: bool = True) -> dict[str, Any]:
     """The view as its JSON document; ``words(action)`` (if given) says each legal action in a language;
     ``history=False`` leaves the history out (a client that follows the updates has it already)."""
-    action_texts = game_class(view.game_id).action_type._texts
-    doc: dict[str, Any] = {"wire": WIRE_VERSION, "version": len(view.history)}
-    for name, encode in _encoders(type(view)):
-        value = getattr(view, name)
-        if name == "history":
-            if history:
-                doc[name] = [{"seat": seat, "action": action_texts[action]} for seat, action in value]
-        elif name == "legal_actions":
-            doc[name] = [
-                {"index": int(a), "text": action_texts[a], **({"words": words(a)} if words else {})} for a in value
-            ]
-        elif name == "seat":
-            doc[name] = None if value < 0 else value
-        elif name == "options":
-            doc[name] = dict(value)
-        else:
-            doc[name] = encode(value)
-    return doc
+    return ViewWriter(words, memo=False)(view, history=history)
+
+
+class ViewWriter:
+    """Writes the views of one table as documents (:func:`to_wire`), each field written once for as long as its value
+    stays the same: a server writes a view for every receiver of every action, and these share most fields (the
+    public ones) and change few between actions. A field whose value equals the one last written, for any seat or
+    for this seat, is taken from then. The documents share those parts: treat them as read-only.
+
+    >>> import dreizehn
+    >>> state = dreizehn.new_game("knizia13", players=3, seed=1)
+    >>> write = ViewWriter()
+    >>> first, second = write(state.view(0)), write(state.view(1))
+    >>> first["targets"] is second["targets"], first == to_wire(state.view(0))
+    (True, True)
+    """
+
+    def __init__(self, words: Callable[[int], str] | None = None, *, memo: bool = True) -> None:
+        self.words = words
+        self._memo: dict[Any, tuple[Any, Any]] | None = {} if memo else None
+
+    def __call__(self, view: View, *, history: bool = True) -> dict[str, Any]:
+        words, memo = self.words, self._memo
+        action_texts = game_class(view.game_id).action_type._texts
+        seat = view.seat
+        doc: dict[str, Any] = {"wire": WIRE_VERSION, "version": len(view.history)}
+        for name, encode in _encoders(type(view)):
+            value = getattr(view, name)
+            if name == "history":
+                if history:
+                    doc[name] = [{"seat": s, "action": action_texts[action]} for s, action in value]
+                continue
+            if name == "seat":
+                doc[name] = None if value < 0 else value
+                continue
+            if memo is not None:
+                found = memo.get(name)
+                if found is not None and found[0] == value:
+                    doc[name] = found[1]
+                    continue
+                found = memo.get((name, seat))
+                if found is not None and found[0] == value:
+                    memo[name] = found
+                    doc[name] = found[1]
+                    continue
+            if name == "legal_actions":
+                encoded: Any = [
+                    {"index": int(a), "text": action_texts[a], **({"words": words(a)} if words else {})}
+                    for a in value
+                ]
+            elif name == "options":
+                encoded = dict(value)
+            else:
+                encoded = encode(value)
+            doc[name] = encoded
+            if memo is not None:
+                memo[name] = memo[(name, seat)] = (value, encoded)
+        return doc
 
 
 Encoder = Callable[[Any], Any]

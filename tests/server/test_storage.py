@@ -146,6 +146,25 @@ def test_the_writer_stores_groups_of_actions_and_refuses_taken_numbers(engine: E
     assert second is not None and len(second.actions) == 2 and second.row.status == "finished"
 
 
+def test_one_group_answers_each_row_even_when_two_rows_want_one_number(engine: Engine) -> None:
+    """Item 2: a group stored in one statement says of each row whether it was stored: a number already taken, or
+    taken by an earlier row of the same group, is refused; the rest of the group is stored."""
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    other, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    assert store.append_many([Append(row.id, 0, 0, "Y1>new", "person")]) == [True]
+    assert store.append_many([
+        Append(row.id, 0, 0, "Y2>new", "person"),  # taken before
+        Append(other.id, 0, 0, "Y1>new", "person"),
+        Append(other.id, 0, 0, "Y3>new", "person"),  # taken by the row above
+        Append(row.id, 1, 1, "Y4>new", "bot"),
+    ]) == [False, True, False, True]
+    first, second = store.load(row.id), store.load(other.id)
+    assert first is not None and first.actions == ((0, "Y1>new", "person"), (1, "Y4>new", "bot"))
+    assert second is not None and second.actions == ((0, "Y1>new", "person"),)
+
+
 def test_tokens_are_stored_hashed_and_open_their_seat(engine: Engine) -> None:
     """Item 2: an invitation token opens its seat (stored as its hash only); the spectators' token its table;
     joining names a seat; a new token replaces the old one."""

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import dreizehn
-from dreizehn.words import INTERFACES, LANGUAGES, LOCALE_DIR, SHARED, Words, domains, pick_language, words
+from dreizehn.words import INTERFACES, LANGUAGES, LOCALE_DIR, SHARED, Word, Words, domains, pick_language, words
 
 
 def _fields(template: str) -> set[str]:
@@ -70,3 +70,19 @@ def test_language_choice() -> None:
 
 def test_the_locale_folder_holds_the_languages_only() -> None:
     assert sorted(p.name for p in Path(LOCALE_DIR).iterdir() if p.is_dir()) == sorted(LANGUAGES)
+
+
+def test_remembered_sentences_are_the_sentences() -> None:
+    """What a language remembers having said is what it says anew: the same key with other parameters, another
+    plural form, or parameters equal in value but not in type (``True`` and ``1``) are said afresh; sentences with
+    text parameters (names) are not kept."""
+    speaker = Words("de")
+    for _ in range(2):  # said, then remembered
+        assert speaker("score.of", player="Anna", points=1) == words("de")._fill("score.of", None,
+                                                                                 {"player": "Anna", "points": 1})
+        assert speaker("knizia13.card", colour=Word("knizia13.colour.blue"), value=5) == "die blaue 5"
+    assert speaker("score.of", player="Ben", points=2) != speaker("score.of", player="Anna", points=1)
+    assert speaker("test.{flag}", flag=True) == "test.True" and speaker("test.{flag}", flag=1) == "test.1"
+    kept = len(speaker._memo)
+    speaker("score.of", player="Cleo", points=3)
+    assert len(speaker._memo) == kept

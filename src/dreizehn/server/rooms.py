@@ -26,7 +26,7 @@ from dreizehn.core.registry import load_game
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Append, Conflict, Store, Stored, Writer
 from dreizehn.table import BotRequest, Seat, Table, Update, decide_in_worker
-from dreizehn.wire import to_wire
+from dreizehn.wire import ViewWriter
 from dreizehn.words import words
 from dreizehn.words.say import say_event
 
@@ -102,8 +102,11 @@ class Room:
         self.last_used = time.monotonic()
         self.told_at = 0.0
         """When the latest action was told (``time.monotonic``): bots wait the bot pause after it."""
-        self.offers: dict[str, dict[int, str]] = {}
-        """Per language, each legal action said as an offer (the same for every view of the table)."""
+        self.said_moves: dict[tuple[str, int, str], str] = {}
+        """Each move said, per language and seat (:meth:`say_move`); forgotten when a seat's name changes."""
+        self.writers: dict[str, ViewWriter] = {}
+        """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
+        field as last written (:class:`~dreizehn.wire.ViewWriter`)."""
 
     # -- what everyone sees ---------------------------------------------------------------------------------------
 
@@ -122,19 +125,29 @@ class Room:
     def view_doc(self, seat: int | None, lang: str, history: bool) -> dict[str, Any]:
         table = self.table
         view = table.state.spectator_view() if seat is None else table.view(seat)
-        offers = self.offers.get(lang)
-        if offers is None:
-            offers = self.offers[lang] = {}
-        game = table.game
-        w = words(lang)
+        write = self.writers.get(lang)
+        if write is None:
+            game, w = table.game, words(lang)
+            said: dict[int, str] = {}
 
-        def offer(action: int) -> str:
-            text = offers.get(action)
-            if text is None:
-                text = offers[action] = game.say_action(w, action)
-            return text
+            def offer(action: int) -> str:
+                text = said.get(action)
+                if text is None:
+                    text = said[action] = game.say_action(w, action)
+                return text
 
-        return to_wire(view, offer, history=history)
+            write = self.writers[lang] = ViewWriter(offer)
+        return write(view, history=history)
+
+    def say_move(self, lang: str, seat: int, action: str) -> str:
+        """An action of ``seat`` in words (remembered: the same moves are said again and again)."""
+        key = (lang, seat, action)
+        text = self.said_moves.get(key)
+        if text is None:
+            game = self.table.game
+            text = self.said_moves[key] = game.say_action(words(lang), game.action_type.parse(action),
+                                                          self.names[seat])
+        return text
 
     def history_words(self, lang: str, seat: int | None) -> list[str]:
         """The course so far, an action a line, said for ``seat``: public plays only (a card drawn by another
@@ -176,7 +189,7 @@ class Room:
                 w = words(lang)
                 text = texts.get(lang)
                 if text is None:
-                    text = texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
+                    text = texts[lang] = self.say_move(lang, update.seat, update.action)
                 events = []
                 for i, event in enumerate(update.events):
                     owner = seat if event.private and seat in event.private else None
@@ -240,6 +253,7 @@ class Room:
         if stored is None:
             return
         self.row, self.seat_rows = stored.row, list(stored.seats)
+        self.said_moves.clear()
         self.table = build_table(stored)
         self.by = [by for _, _, by in stored.actions]
         for seat in self.stand_in:
@@ -319,6 +333,7 @@ class Room:
         from dataclasses import replace
 
         self.seat_rows[seat] = replace(self.seat_rows[seat], name=name, joined=True)
+        self.said_moves.clear()
         self.broadcast_presence()
 
     def offer_rematch(self, table_id: str, tokens: list[str | None]) -> None:
@@ -464,6 +479,7 @@ class Hub:
 
     async def close(self) -> None:
         self.writer.close()
+        self.store.close()
         for room in self.rooms.values():
             for task in (room.bot_task, room.clock_task, *room.away.values()):
                 if task is not None:

@@ -49,6 +49,13 @@ class Word:
         return {"word": self.key, **({"n": self.n} if self.n is not None else {})}
 
 
+_MEMO = frozenset((int, bool, type(None), Word))
+"""Parameter types whose sentences a :class:`Words` remembers (text is left out: sentences with players' names are
+many, and seldom said twice)."""
+MEMO_LIMIT = 20_000
+"""Sentences a :class:`Words` remembers before it starts again."""
+
+
 def domains() -> tuple[str, ...]:
     """The catalogue domains: the shared one, one per interface and one per game."""
     from dreizehn.core.registry import game_ids
@@ -95,6 +102,7 @@ class Words:
         self._locale = Locale.parse(lang)
         self._templates = _merged(lang)
         self._english = _merged("en")
+        self._memo: dict[tuple[Any, ...], str] = {}
 
     def has(self, key: str) -> bool:
         """Whether the catalogue (of this language or English) has ``key``."""
@@ -111,7 +119,24 @@ class Words:
         return forms[0] if self._locale.plural_form(abs(n)) == "one" else forms[min(1, len(forms) - 1)]
 
     def __call__(self, key: str, /, n: int | None = None, **params: Any) -> str:
-        """The template of ``key`` filled with ``params`` (and ``n``); a :class:`Word` parameter is said too."""
+        """The template of ``key`` filled with ``params`` (and ``n``); a :class:`Word` parameter is said too.
+
+        What was said with parameters that are numbers or words (cards, colours, counts: no names) is remembered: a
+        server says the same cards and moves for every receiver of every action."""
+        memo_key: tuple[Any, ...] | None = None
+        if all(type(v) in _MEMO for v in params.values()):
+            memo_key = (key, n, *params, *map(type, params.values()), *params.values())
+            found = self._memo.get(memo_key)
+            if found is not None:
+                return found
+        text = self._fill(key, n, params)
+        if memo_key is not None:
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            self._memo[memo_key] = text
+        return text
+
+    def _fill(self, key: str, n: int | None, params: dict[str, Any]) -> str:
         say = self.say
         values = {name: value if type(value) in _PLAIN else say(value) for name, value in params.items()}
         if n is not None:
