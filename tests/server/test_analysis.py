@@ -5,6 +5,7 @@ on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,8 +34,12 @@ PLAYOUTS = 4
 GAME = "holzwurm"
 
 
+LEASE = 1.5
+"""Seconds an analysis stays with its process without a sign of life, in these tests."""
+
+
 def _settings(data_dir: Path, url: str | None = None) -> Settings:
-    return make_settings(data_dir, url, analysis_playouts=PLAYOUTS)
+    return make_settings(data_dir, url, analysis_playouts=PLAYOUTS, analysis_lease=LEASE)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -221,10 +226,51 @@ def test_an_analysis_survives_a_restart_and_goes_on_after_a_kill(tmp_path: Path,
         with engine.begin() as c:  # as if the server had been killed after the first two decisions
             c.execute(analysis_decisions.delete().where(analysis_decisions.c.table_id == table_id,
                                                         analysis_decisions.c.version > kept))
-            c.execute(analyses.update().where(analyses.c.table_id == table_id).values(status="running", done=2))
+            c.execute(analyses.update().where(analyses.c.table_id == table_id).values(
+                status="running", done=2, updated_at=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)))
     with TestClient(create_app(settings)) as third:
         assert _until_done(third, table_id, 1)[-1] == whole
         assert hub(third).store.load_analysis(table_id, 1) is not None
+
+
+def test_two_processes_share_the_analyses_one_works_on_each(
+        tmp_path: Path, request: pytest.FixtureRequest, database: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two servers on one database: the one that began an analysis works on it, and the other, started meanwhile,
+    leaves it alone while it gives signs of life; once its server stops in the middle, the other takes it up after
+    the lease and ends it exactly as one server alone would have."""
+    import dreizehn.server.analysis as analysis
+
+    settings = _settings(tmp_path / "data", None if not database.is_postgres else new_database(
+        request.getfixturevalue("postgres_url")))
+    rate = analysis.rate_decision
+
+    def slowly(view: View, version: int, played: int, playouts: int) -> Any:
+        time.sleep(0.4)
+        return rate(view, version, played, playouts)
+
+    cls = dreizehn.game_class(GAME)
+    with TestClient(create_app(settings)) as second:
+        with TestClient(create_app(settings)) as first:
+            table_id = create_table(first, GAME, ["random"] * cls.min_players, cls.quick_options)["table"]["id"]
+            wait_finished(first, table_id)
+            monkeypatch.setattr(analysis, "rate_decision", slowly)
+            assert first.post(f"/api/tables/{table_id}/analysis", json={"seat": 0}).status_code == 202
+            begun = time.monotonic()
+            while time.monotonic() - begun < 2.5 * LEASE:  # the second's keeper sweeps, and finds it alive
+                assert first.app.state.analyst.jobs and not second.app.state.analyst.jobs  # type: ignore[attr-defined]
+                time.sleep(0.1)
+            left = hub(first).store.load_analysis(table_id, 0)
+            assert left is not None and left.status == "running" and 0 < left.done < left.total
+        monkeypatch.setattr(analysis, "rate_decision", rate)
+        ended = _until_done(second, table_id, 0)[-1]
+        assert second.get(f"/api/tables/{table_id}/analysis/0").json() == ended
+        game_of = stored(second, table_id)
+    assert ended["status"] == "done" and ended["done"] == ended["total"]
+    game = load_game(game_of.row.game_id, game_of.row.players, game_of.row.options)
+    walked = decisions(game, game_of.row.seed, [action for _, action, _ in game_of.actions], 0)
+    assert [d["version"] for d in ended["decisions"]] == [version for version, _, _ in walked]
+    for rated, (version, view, played) in zip(ended["decisions"], walked, strict=True):
+        assert rated["best"] == {**rate_decision(view, version, played, PLAYOUTS).best, "text": rated["best"]["text"]}
 
 
 def test_the_analysis_runs_in_the_worker_processes(tmp_path: Path) -> None:

@@ -8,8 +8,9 @@ point (what the seat knew then, never the state), with ``DREIZEHN_ANALYSIS_PLAYO
 seeded by the version, so that the same game gives the same analysis. Each decision is one task of the hub's
 executor (worker processes, or threads when ``bot_workers`` is 0), so the progress advances decision by decision and
 the event loop stays free; at most ``bot_workers - 1`` decisions (at least one) are rated at once, so a worker is
-left for the bots and the hints of the tables being played. The analyses still ``running`` when a server starts are
-continued from the last decision stored.
+left for the bots and the hints of the tables being played. An analysis left ``running`` that no process works on
+(its process stopped: no sign of life for ``DREIZEHN_ANALYSIS_LEASE`` seconds) is taken up by one process, at its
+start or while it runs, and continued from the last decision stored.
 
 The stored ratings are language-free (actions in notation); :func:`document` says them in a language.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -115,17 +117,26 @@ def document(row: AnalysisRow, game: Game, lang: str) -> dict[str, Any]:
 
 
 class Analyst:
-    """The analyses being worked on in this process: one task per analysis, one executor task per decision."""
+    """The analyses being worked on in this process: one task per analysis, one executor task per decision.
 
-    def __init__(self, store: Store, executor: Executor | None, playouts: int, slots: int = 1) -> None:
+    Several processes may share the database: an analysis is worked on by the process that began it or took it up.
+    A keeper task gives a sign of life of this process's analyses every third of ``lease`` seconds, and takes up
+    those left ``running`` without one for ``lease`` seconds (their process stopped or was killed), at the start
+    and then every half ``lease``."""
+
+    def __init__(self, store: Store, executor: Executor | None, playouts: int, slots: int = 1,
+                 lease: float = 30.0) -> None:
         self.store = store
         self.executor = executor
         self.playouts = playouts
+        self.lease = lease
         self.slots = asyncio.Semaphore(max(1, slots))
         self.jobs: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._keeper: asyncio.Task[None] | None = None
 
     def start(self, table_id: str, seat: int) -> None:
-        """Work on the analysis of (``table_id``, ``seat``) unless this process does already."""
+        """Work on the analysis of (``table_id``, ``seat``) unless this process does already (call it once this
+        process has the analysis: it made it, or :meth:`take_up` got it)."""
         key = (table_id, seat)
         job = self.jobs.get(key)
         if job is not None and not job.done():
@@ -134,14 +145,41 @@ class Analyst:
         self.jobs[key] = task
         task.add_done_callback(lambda done: self.jobs.pop(key, None) if self.jobs.get(key) is done else None)
 
+    async def take_up(self, table_id: str, seat: int) -> bool:
+        """Work on an analysis that failed or that nobody works on; whether this process got it."""
+        if not await asyncio.to_thread(self.store.claim_analysis, table_id, seat, self.lease):
+            return False
+        self.start(table_id, seat)
+        return True
+
     async def resume_all(self) -> None:
-        """After a start: go on with every analysis still ``running``."""
-        for table_id, seat in await asyncio.to_thread(self.store.running_analyses):
-            self.start(table_id, seat)
+        """After a start: take up every analysis left ``running`` that nobody works on, then keep doing so."""
+        await self._sweep()
+        if self._keeper is None:
+            self._keeper = asyncio.create_task(self._keep(), name="analyses kept")
+
+    async def _sweep(self) -> None:
+        for table_id, seat in await asyncio.to_thread(self.store.running_analyses, self.lease):
+            if (table_id, seat) not in self.jobs:
+                await self.take_up(table_id, seat)
+
+    async def _keep(self) -> None:
+        beat, sweep = self.lease / 3, self.lease / 2
+        last_sweep = time.monotonic()
+        while True:
+            await asyncio.sleep(beat)
+            try:
+                await asyncio.to_thread(self.store.touch_analyses, list(self.jobs))
+                if time.monotonic() - last_sweep >= sweep:
+                    last_sweep = time.monotonic()
+                    await self._sweep()
+            except Exception:  # the database is away for a moment: try again at the next beat
+                log.warning("keeping the analyses failed", exc_info=True)
 
     async def close(self) -> None:
-        """Stop working (what is stored stays; an analysis left ``running`` goes on at the next start)."""
-        jobs = list(self.jobs.values())
+        """Stop working (what is stored stays; an analysis left ``running`` is taken up by another process once its
+        lease runs out, or at the next start)."""
+        jobs = [*self.jobs.values(), *([self._keeper] if self._keeper is not None else [])]
         for job in jobs:
             job.cancel()
         for job in jobs:

@@ -34,6 +34,11 @@ class Settings(BaseSettings):
         default=200, ge=1, le=100_000,
         description="playouts per decision in the analysis of a finished game (a whole number: repeatable results)",
     )
+    analysis_lease: float = Field(
+        default=30.0, gt=0,
+        description="seconds an analysis being worked on stays with its server process without a sign of life (each "
+                    "process gives one every third of it); after that another process, or the next start, takes it up",
+    )
     max_message_bytes: int = Field(default=8192, ge=256, description="the largest websocket message accepted")
     rate_per_second: float = Field(default=10.0, gt=0, description="messages a connection may send each second")
     rate_burst: int = Field(default=30, ge=1, description="messages a connection may send at once")

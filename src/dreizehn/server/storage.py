@@ -490,17 +490,40 @@ class Store:
             return done
 
     def set_analysis_status(self, table_id: str, seat: int, status: str) -> None:
-        """Mark an analysis ``running`` (to go on with it) or ``failed``."""
+        """Set the status of an analysis (the analyst marks one ``failed`` when a rating fails)."""
         with self._tx() as c:
             c.execute(analyses.update().where(analyses.c.table_id == table_id, analyses.c.seat == seat)
                       .values(status=status, updated_at=now()))
 
-    def running_analyses(self) -> list[tuple[str, int]]:
-        """The (table, seat) of the analyses not finished (to go on with them after a restart)."""
+    def running_analyses(self, idle: float = 0.0) -> list[tuple[str, int]]:
+        """The (table, seat) of the analyses not finished, oldest first; with ``idle``, only those without a sign
+        of life (:meth:`touch_analyses`) for that many seconds: nobody is working on them."""
+        query = sa.select(analyses.c.table_id, analyses.c.seat).where(analyses.c.status == "running")
+        if idle > 0:
+            query = query.where(analyses.c.updated_at < now() - dt.timedelta(seconds=idle))
         with self.engine.connect() as c:
-            rows = c.execute(sa.select(analyses.c.table_id, analyses.c.seat).where(analyses.c.status == "running")
-                             .order_by(analyses.c.created_at))
-            return [(r.table_id, r.seat) for r in rows]
+            return [(r.table_id, r.seat) for r in c.execute(query.order_by(analyses.c.created_at))]
+
+    def claim_analysis(self, table_id: str, seat: int, idle: float) -> bool:
+        """Take up an analysis left ``running`` without a sign of life for ``idle`` seconds, or a ``failed`` one:
+        whether this caller got it (of several processes trying at once, one does)."""
+        stamp = now()
+        mine = (analyses.c.table_id == table_id) & (analyses.c.seat == seat)
+        left = ((analyses.c.status == "running") & (analyses.c.updated_at < stamp - dt.timedelta(seconds=idle))) | (
+            analyses.c.status == "failed")
+        with self._tx() as c:
+            result = c.execute(analyses.update().where(mine, left).values(status="running", updated_at=stamp))
+            return result.rowcount == 1
+
+    def touch_analyses(self, keys: Sequence[tuple[str, int]]) -> None:
+        """A sign of life of the analyses this process works on (their ``updated_at`` is now)."""
+        if not keys:
+            return
+        stamp = now()
+        with self._tx() as c:
+            for table_id, seat in keys:
+                c.execute(analyses.update().where(analyses.c.table_id == table_id, analyses.c.seat == seat,
+                                                  analyses.c.status == "running").values(updated_at=stamp))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """The analyst of this process (after the hub is made): it goes on with the analyses left running."""
     hub: Hub = app.state.hub
     settings = hub.settings
-    analyst = Analyst(hub.store, hub.executor, settings.analysis_playouts, slots=settings.bot_workers - 1)
+    analyst = Analyst(hub.store, hub.executor, settings.analysis_playouts, slots=settings.bot_workers - 1,
+                      lease=settings.analysis_lease)
     app.state.analyst = analyst
     await analyst.resume_all()
     try:
@@ -80,9 +81,7 @@ async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, re
             analyst.start(table_id, body.seat)
             begun = AnalysisRow(table_id, body.seat, "running" if total else "done", 0, total, analyst.playouts, ())
             return _out(stored, begun, lang)
-    elif row.status == "failed":
-        await asyncio.to_thread(hub.store.set_analysis_status, table_id, body.seat, "running")
-        analyst.start(table_id, body.seat)
+    elif row.status == "failed" and await analyst.take_up(table_id, body.seat):
         return _out(stored, replace(row, status="running"), lang)
     response.status_code = 200  # asked before (or just now by someone else): the analysis as it stands
     row = await asyncio.to_thread(hub.store.load_analysis, table_id, body.seat)
