@@ -7,13 +7,28 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
+from dreizehn.server.app import create_app
 from dreizehn.server.storage import Store, make_engine
 
 from .conftest import _unavailable, new_database
-from .kit import NetPeer, ServerProcess, make_settings, play_to_end, settle, spectator_hello, tokens
+from .kit import (
+    NetPeer,
+    ServerProcess,
+    create_table,
+    hub,
+    make_settings,
+    play_to_end,
+    settle,
+    spectator_hello,
+    tokens,
+    wait_finished,
+)
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +151,23 @@ def test_without_postgresql_the_tests_skip_here_and_fail_on_ci(monkeypatch: pyte
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception):
         _unavailable("no PostgreSQL here")
+
+
+def test_a_notice_of_an_action_the_room_has_fetches_nothing(tmp_path: Path) -> None:
+    """Item 12: PostgreSQL tells every listening process of every action, its own too; a room that has the action
+    already (it stored it, or caught up with it) fetches nothing, and one that lacks it catches up."""
+    with TestClient(create_app(make_settings(tmp_path / "data"))) as client:
+        table_id = create_table(client, "holzwurm", ["random", "random"], {"games": 1})["table"]["id"]
+        wait_finished(client, table_id)
+        the_hub, portal = hub(client), client.portal
+        assert portal is not None
+        room = portal.call(the_hub.room, table_id)
+        assert room is not None and room.table.version > 1
+        portal.call(_notify, the_hub, table_id, room.table.version - 1)
+        assert not the_hub._tasks
+        portal.call(_notify, the_hub, table_id, room.table.version)
+        assert len(the_hub._tasks) == 1
+
+
+async def _notify(the_hub: Any, table_id: str, seq: int) -> None:
+    the_hub.notified(table_id, seq)

@@ -43,8 +43,8 @@ async def _listen(hub: Hub, url: str) -> None:
             async with await psycopg.AsyncConnection.connect(plain, autocommit=True) as connection:
                 await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 async for note in connection.notifies():
-                    table_id, _, _ = note.payload.partition(":")
-                    hub.notified(table_id)
+                    table_id, _, seq = note.payload.partition(":")
+                    hub.notified(table_id, int(seq) if seq.isdigit() else None)
         except asyncio.CancelledError:
             raise
         except Exception:

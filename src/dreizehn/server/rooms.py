@@ -469,10 +469,11 @@ class Hub:
             if room is not None:
                 room.after_change()
 
-    def notified(self, table_id: str) -> None:
-        """Another process stored an action of ``table_id``."""
+    def notified(self, table_id: str, seq: int | None = None) -> None:
+        """A process (another, or this one: PostgreSQL tells every listener) stored action ``seq`` of ``table_id``;
+        a room that has it already (its own action, or one caught up with) has nothing to fetch."""
         room = self.rooms.get(table_id)
-        if room is not None:
+        if room is not None and (seq is None or seq >= room.table.version):
             task = asyncio.create_task(room.catch_up())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
