@@ -64,9 +64,6 @@ def _hints(view_cls: type[View]) -> dict[str, Any]:
     return found
 
 
-_SPECIAL = ("history", "legal_actions", "seat", "options")
-
-
 def to_wire(view: View, words: Callable[[int], str] | None = None, *, history: bool = True) -> dict[str, Any]:
     """The view as its JSON document; ``words(action)`` (if given) says each legal action in a language;
     ``history=False`` leaves the history out (a client that follows the updates has it already)."""

@@ -102,8 +102,6 @@ class Room:
         self.last_used = time.monotonic()
         self.told_at = 0.0
         """When the latest action was told (``time.monotonic``): bots wait the bot pause after it."""
-        self.said_moves: dict[tuple[str, int, str], str] = {}
-        """Each move said, per language and seat (:meth:`say_move`); forgotten when a seat's name changes."""
         self.writers: dict[str, ViewWriter] = {}
         """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
         field as last written (:class:`~dreizehn.wire.ViewWriter`)."""
@@ -138,16 +136,6 @@ class Room:
 
             write = self.writers[lang] = ViewWriter(offer)
         return write(view, history=history)
-
-    def say_move(self, lang: str, seat: int, action: str) -> str:
-        """An action of ``seat`` in words (remembered: the same moves are said again and again)."""
-        key = (lang, seat, action)
-        text = self.said_moves.get(key)
-        if text is None:
-            game = self.table.game
-            text = self.said_moves[key] = game.say_action(words(lang), game.action_type.parse(action),
-                                                          self.names[seat])
-        return text
 
     def history_words(self, lang: str, seat: int | None) -> list[str]:
         """The course so far, an action a line, said for ``seat``: public plays only (a card drawn by another
@@ -189,7 +177,7 @@ class Room:
                 w = words(lang)
                 text = texts.get(lang)
                 if text is None:
-                    text = texts[lang] = self.say_move(lang, update.seat, update.action)
+                    text = texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
                 events = []
                 for i, event in enumerate(update.events):
                     owner = seat if event.private and seat in event.private else None
@@ -253,7 +241,6 @@ class Room:
         if stored is None:
             return
         self.row, self.seat_rows = stored.row, list(stored.seats)
-        self.said_moves.clear()
         self.table = build_table(stored)
         self.by = [by for _, _, by in stored.actions]
         for seat in self.stand_in:
@@ -333,7 +320,6 @@ class Room:
         from dataclasses import replace
 
         self.seat_rows[seat] = replace(self.seat_rows[seat], name=name, joined=True)
-        self.said_moves.clear()
         self.broadcast_presence()
 
     def offer_rematch(self, table_id: str, tokens: list[str | None]) -> None:

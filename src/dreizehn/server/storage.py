@@ -14,11 +14,11 @@ import hashlib
 import queue
 import secrets
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -110,6 +110,35 @@ class Append:
     action: str
     by: str
     finished: bool = False
+
+
+def _status_after(row: Append, stamp: Any) -> dict[str, Any] | None:
+    """What a stored action changes in its table's row: ``playing`` from the first action, ``finished`` (at
+    ``stamp``) with the last; ``None`` for the others."""
+    if row.finished:
+        return {"status": "finished", "finished_at": stamp}
+    if row.seq == 0:
+        return {"status": "playing", "finished_at": None}
+    return None
+
+
+class _Prepared(NamedTuple):
+    """The statements that store an action on SQLite, compiled once for the driver: each with its parameters in
+    order, and the writer of the ``at`` column's values."""
+
+    insert: str
+    insert_order: list[str]
+    status: str
+    status_order: list[str]
+    at: Callable[[dt.datetime], Any]
+
+    @classmethod
+    def of(cls, dialect: Any) -> _Prepared:
+        insert = _insert_into(actions, dialect.name).on_conflict_do_nothing().compile(dialect=dialect)
+        status = tables.update().where(tables.c.id == sa.bindparam("id")).values(
+            status=sa.bindparam("status"), finished_at=sa.bindparam("finished_at")).compile(dialect=dialect)
+        at = actions.c.at.type.bind_processor(dialect) or (lambda value: value)
+        return cls(str(insert), list(insert.positiontup or []), str(status), list(status.positiontup or []), at)
 
 
 class Writer:
@@ -271,7 +300,7 @@ class Store:
                         .returning(actions.c.table_id, actions.c.seq))
         self._append_lock = threading.Lock()
         self._raw: Any = None
-        self._sql: tuple[Any, ...] = ()
+        self._sql: _Prepared | None = None
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -322,11 +351,10 @@ class Store:
 
     def append_many(self, rows: Sequence[Append]) -> list[bool]:
         """Add several actions in one transaction (a group commit); each answer says whether its row was stored
-        (``False``: its sequence number was taken).
-
-        The rows go in one statement (``INSERT … ON CONFLICT DO NOTHING RETURNING``, compiled once and sent as
-        one multi-row insert), and the keys it returns are the rows stored: a busy server stores hundreds of
-        actions a second from one thread that shares the interpreter with the event loop."""
+        (``False``: its sequence number was taken). A busy server stores hundreds of actions a second from one
+        thread that shares the interpreter with the event loop, so the statements are compiled once: on PostgreSQL
+        the group is one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` (the keys returned are the rows stored), on
+        SQLite a row is one execution of the driver on a connection kept for storing."""
         if not self.postgres:
             return self._sqlite_append_many(rows)
         stamp = now()
@@ -345,12 +373,11 @@ class Store:
                 stored.append(ok)
                 if not ok:
                     continue
-                if row.seq == 0 or row.finished:
-                    c.execute(tables.update().where(tables.c.id == row.table_id).values(
-                        status="finished" if row.finished else "playing", finished_at=stamp if row.finished else None))
-                if self.postgres:
-                    c.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": NOTIFY_CHANNEL, "payload": f"{row.table_id}:{row.seq}"})
+                status = _status_after(row, stamp)
+                if status is not None:
+                    c.execute(tables.update().where(tables.c.id == row.table_id).values(**status))
+                c.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                          {"channel": NOTIFY_CHANNEL, "payload": f"{row.table_id}:{row.seq}"})
         return stored
 
     def _sqlite_append_many(self, rows: Sequence[Append]) -> list[bool]:
@@ -358,30 +385,25 @@ class Store:
         driver's own ``execute`` costs a few microseconds a row; a pooled connection and SQLAlchemy's execution
         about 150 a transaction, which the server pays hundreds of times a second)."""
         with self._append_lock:
-            if self._raw is None:
+            if self._sql is None:
                 self._raw = self.engine.raw_connection()
-                dialect = self.engine.dialect
-                insert = _insert_into(actions, dialect.name).on_conflict_do_nothing().compile(dialect=dialect)
-                status = tables.update().where(tables.c.id == sa.bindparam("id")).values(
-                    status=sa.bindparam("status"), finished_at=sa.bindparam("finished_at")).compile(dialect=dialect)
-                at = actions.c.at.type.bind_processor(dialect) or (lambda value: value)
-                self._sql = (str(insert), insert.positiontup or [], str(status), status.positiontup or [], at)
-            insert_sql, insert_order, status_sql, status_order, at = self._sql
+                self._sql = _Prepared.of(self.engine.dialect)
+            sql = self._sql
             stamp = now()
-            stamp_text = at(stamp)
+            stamp_text = sql.at(stamp)
             cursor = self._raw.cursor()
             stored = []
             try:
                 for row in rows:
                     values = {"table_id": row.table_id, "seq": row.seq, "seat": row.seat, "action": row.action,
                               "by": row.by, "at": stamp_text}
-                    cursor.execute(insert_sql, [values[name] for name in insert_order])
+                    cursor.execute(sql.insert, [values[name] for name in sql.insert_order])
                     ok = cursor.rowcount == 1
                     stored.append(ok)
-                    if ok and (row.seq == 0 or row.finished):
-                        changes = {"id": row.table_id, "status": "finished" if row.finished else "playing",
-                                   "finished_at": at(stamp) if row.finished else None}
-                        cursor.execute(status_sql, [changes[name] for name in status_order])
+                    status = _status_after(row, stamp_text) if ok else None
+                    if status is not None:
+                        changes = {"id": row.table_id, **status}
+                        cursor.execute(sql.status, [changes[name] for name in sql.status_order])
                 self._raw.commit()
             except BaseException:
                 self._raw.rollback()
@@ -395,7 +417,7 @@ class Store:
         with self._append_lock:
             if self._raw is not None:
                 self._raw.close()
-                self._raw = None
+                self._raw = self._sql = None
 
     def seat_of_token(self, token: str) -> tuple[str, int] | None:
         """The (table, seat) an invitation token opens."""
