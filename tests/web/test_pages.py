@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Route, expect
 
 from .kit import Server, Watched, create_table, new_context, version, watch
 
@@ -27,6 +27,26 @@ def test_home_and_rules_in_each_language(lang: str, browser: Browser, contexts: 
     assert words["holzwurm.option.games.help"] in page.inner_text("dl.options")
 
 
+def test_a_page_still_loading_never_draws_over_the_next(browser: Browser, contexts: list[BrowserContext],
+                                                       server: Server, watched: list[Watched]) -> None:
+    """The language changed while the home page waits for the games in the first language: the page shows the games
+    in the language chosen, and the late answer in the first language changes nothing."""
+    words = httpx2.get(f"{server.url}/api/words/nl").json()["templates"]
+    page = watch(watched, new_context(browser, contexts, server), "late").page
+    held: list[Route] = []
+    page.route("**/api/games?lang=en", lambda route: held.append(route))  # the English answer waits
+    page.goto("/?lang=en")
+    page.wait_for_selector("#lang")
+    page.select_option("#lang", "nl")
+    dutch = [words["knizia13.title"], words["three-thirteen.title"], words["holzwurm.title"]]
+    expect(page.locator(".game-card h2")).to_have_text(dutch)
+    assert held, "the English list was not asked for"
+    held[0].continue_()
+    page.wait_for_timeout(500)
+    expect(page.locator(".game-card h2")).to_have_text(dutch)
+    expect(page.locator("h1")).to_have_text(words["web.title"])
+
+
 def test_keyboard_an_illegal_attempt_and_the_hint(browser: Browser, contexts: list[BrowserContext], server: Server,
                                                   watched: list[Watched]) -> None:
     page = watch(watched, new_context(browser, contexts, server), "Anna").page
@@ -45,5 +65,9 @@ def test_keyboard_an_illegal_attempt_and_the_hint(browser: Browser, contexts: li
     focused = page.evaluate("document.activeElement.dataset.card")
     assert focused
     before = version(page)
-    page.keyboard.press("Enter")  # the focused card: discard it
-    page.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+    page.keyboard.press("Enter")  # the focused card: discard it (or, if it can also go out, choose between the two)
+    advanced = f"Number(document.querySelector('.table-page').dataset.version) > {before}"
+    page.wait_for_function(f"{advanced} || document.querySelector('.hand button.card[aria-pressed=true]')")
+    if version(page) == before:  # the card is selected and the moves with it are listed: the first of them
+        page.keyboard.press("1")
+    page.wait_for_function(advanced)

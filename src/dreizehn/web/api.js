@@ -33,9 +33,11 @@ let gamesCache = null;
 let gamesLang = null;
 /** The games with their options and rules, in the page's language (kept until the language changes). */
 export async function games() {
-  if (!gamesCache || gamesLang !== lang()) {
-    gamesCache = await get("/api/games");
-    gamesLang = lang();
+  const asked = lang();
+  if (!gamesCache || gamesLang !== asked) {
+    const found = await get("/api/games");  // asked in `asked`: the language may change while it comes
+    [gamesCache, gamesLang] = [found, asked];
+    return found;
   }
   return gamesCache;
 }

@@ -18,14 +18,16 @@ const app = {
   go(path) { history.pushState(null, "", path); route(); },
 };
 
+// Each page draws into its own element (`el`): a page still loading when the person goes elsewhere (or changes the
+// language) draws into an element no longer shown, and never over the page that came after it.
 const ROUTES = [
-  [/^\/$/, () => homePage(root, app)],
-  [/^\/tables$/, () => tablesPage(root, app)],
-  [/^\/new\/([\w-]+)$/, (m) => createPage(root, app, m[1])],
-  [/^\/games\/([\w-]+)\/rules$/, (m) => rulesPage(root, app, m[1])],
-  [/^\/replay\/([\w-]+)$/, (m) => replayPage(root, app, m[1])],
-  [/^\/play\/([\w-]+)$/, (m) => tablePage(root, { token: m[1] }, app)],
-  [/^\/watch\/([\w-]+)\/([\w-]+)$/, (m) => tablePage(root, { table: m[1], spectator: m[2] }, app)],
+  [/^\/$/, (m, el) => homePage(el, app)],
+  [/^\/tables$/, (m, el) => tablesPage(el, app)],
+  [/^\/new\/([\w-]+)$/, (m, el) => createPage(el, app, m[1])],
+  [/^\/games\/([\w-]+)\/rules$/, (m, el) => rulesPage(el, app, m[1])],
+  [/^\/replay\/([\w-]+)$/, (m, el) => replayPage(el, app, m[1])],
+  [/^\/play\/([\w-]+)$/, (m, el) => tablePage(el, { token: m[1] }, app)],
+  [/^\/watch\/([\w-]+)\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], spectator: m[2] }, app)],
 ];
 
 function drawHeader() {
@@ -43,23 +45,34 @@ async function changeLanguage(code) {
   else await route();
 }
 
+let routed = 0;
+
 async function route() {
   if (page && page.dispose) page.dispose();
   page = null;
+  const mine = ++routed;
+  const el = h("div.route", {}, h("p.loading", {}, "…"));
+  root.replaceChildren(el);
   const path = location.pathname.replace(/\/+$/, "") || "/";
   for (const [pattern, make] of ROUTES) {
     const match = path.match(pattern);
     if (match) {
+      let made = null;
       try {
-        page = await make(match);
+        made = await make(match, el);
       } catch (err) {
-        fill(root, h("p.error", { role: "alert" }, err.message || String(err)));
+        fill(el, h("p.error", { role: "alert" }, err.message || String(err)));
       }
+      if (mine !== routed) {  // another page was asked for meanwhile: this one goes
+        if (made && made.dispose) made.dispose();
+        return;
+      }
+      page = made;
       window.scrollTo(0, 0);
       return;
     }
   }
-  fill(root, h("p.error", {}, t("web.not_found")), link("/", t("web.home")));
+  fill(el, h("p.error", {}, t("web.not_found")), link("/", t("web.home")));
 }
 
 document.addEventListener("click", (e) => {
