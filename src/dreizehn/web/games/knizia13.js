@@ -24,7 +24,7 @@ export function draw(view, ctx) {
     const sum = cards.reduce((s, c) => s + value(c), 0);
     const choice = choices.find((a) => a.text.endsWith(`>${letter}`));
     const body = [
-      h("div.target-head", {}, h("span.target-name", {}, t(`knizia13.colour.${colour}`)),
+      h("div.target-head", {}, h("span.target-name", {}, t(`knizia13.colour.${colour}.noun`)),
         h("span.sum", { "data-sum": sum, title: t("web.sum", { sum }) }, t("web.sum", { sum }))),
       h("div.pile", {}, cards.length ? cards.map((c) => card("knizia13", c, { small: true })) : h("span.empty", {}, "—")),
     ];
@@ -33,7 +33,7 @@ export function draw(view, ctx) {
       return h(`button.${cls}.legal`, { type: "button", "data-target": colour, title: choice.words,
         "aria-label": choice.words, onclick: () => ctx.act(choice.text) }, body);
     }
-    return h(`section.${cls}`, { "data-target": colour, "aria-label": t(`knizia13.colour.${colour}`) }, body);
+    return h(`section.${cls}`, { "data-target": colour, "aria-label": t(`knizia13.colour.${colour}.noun`) }, body);
   }));
   const stock = h("div.stock", {}, back(t("knizia13.view.stock", { n: view.stock_size }), { count: view.stock_size, name: "stock" }),
     h("span.caption", {}, t("web.k13.stock")));
