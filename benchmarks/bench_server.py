@@ -6,8 +6,12 @@ directory unless ``--database`` names another), creates the tables over HTTP wit
 websocket per seat and lets every seat play random legal actions:
 
 - paced (the default): each table makes ``players * rate`` actions a second; the seat to move sends its action
-  ``1 / (players * rate)`` seconds after its table's previous action was sent (at once when that time is past), so
-  with ``--rate 1`` each seat acts about once a second and 200 tables of 4 make 800 actions a second;
+  ``1 / (players * rate)`` seconds (on average: a factor from 1 ± ``--jitter``, 0.5 unless told) after its table's
+  previous action was sent (at once when that time is past), so with ``--rate 1`` each seat acts about once a second
+  and 200 tables of 4 make 800 actions a second. With ``--jitter 0`` every delay is the same, which no table of
+  people does: the tables that any pause holds up then act in step ever after, each pause adds to them, and the
+  server gets the actions in bursts that grow through the run (in 30 s at 800 a second, the busiest 20 ms went
+  from 24 actions to 50-63, with 20 ms spans of none between);
 - ``--flat-out``: the seat to move acts as soon as it sees its turn; the actions a second are the most the server
   (or the client) sustains with that many tables.
 
@@ -158,6 +162,10 @@ class Config:
     seconds: float
     deflate: bool
     seed: int
+    jitter: float = 0.5
+    """Each action's delay after its table's previous one is the mean interval times a factor drawn uniformly
+    from 1 ± ``jitter``: people do not act to the millisecond, and with a fixed delay the tables a pause held up
+    act together from then on, in step, so that bursts grow through the run (see the module's docstring)."""
 
 
 @dataclass
@@ -275,7 +283,9 @@ class TableClient:
             return
         self.acted = view["version"]
         now = time.monotonic()
-        due = now if run.cfg.flat_out else max(now, self.last_sent + run.interval)
+        jitter = run.cfg.jitter
+        think = run.interval * (1 + jitter * (2 * run.rng.random() - 1)) if jitter else run.interval
+        due = now if run.cfg.flat_out else max(now, self.last_sent + think)
         action = run.rng.choice(view["legal_actions"])["index"]
         run.spawn(self.send(seat, view["version"], action, due))
 
@@ -401,6 +411,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0,
                         help="actions a second per seat: each table makes players × rate a second (default 1)")
     parser.add_argument("--flat-out", action="store_true", help="act as soon as it is one's turn")
+    parser.add_argument("--jitter", type=float, default=0.5,
+                        help="each delay between a table's actions is the mean times 1 ± this (default 0.5; 0: "
+                             "every delay the same)")
     parser.add_argument("--game", default="knizia13", help="knizia13 (default), holzwurm or three-thirteen")
     parser.add_argument("--players", type=int, default=4, help="seats per table (default 4)")
     parser.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
@@ -425,7 +438,7 @@ def main() -> None:
     bases = [args.url.rstrip("/")] if args.url else [f"http://127.0.0.1:{port}" for port in ports]
     data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
     cfg = Config(bases, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
-                 not args.no_deflate, args.seed)
+                 not args.no_deflate, args.seed, args.jitter)
     database = args.database or "SQLite (a temporary file, WAL)"
     print(f"Server load: {args.game}, {args.tables} tables × {args.players} seats = {args.tables * args.players} "
           f"websockets on loopback, {database}, permessage-deflate {'off' if args.no_deflate else 'on'}"
@@ -434,7 +447,8 @@ def main() -> None:
         print("Pace: flat out (the seat to move acts as soon as it sees its turn)")
     else:
         print(f"Pace: each table makes players × rate = {args.players * args.rate:g} actions/s (the seat to move "
-              f"sends {1000 / (args.players * args.rate):.0f} ms after its table's previous action, at once if late)")
+              f"sends {1000 / (args.players * args.rate):.0f} ms × (1 ± {args.jitter:g}) after its table's previous "
+              f"action, at once if late)")
     print(f"Latency: action sent → its update received on the same websocket; window {args.seconds:g} s after "
           f"{args.warmup:g} s of warm-up; {args.workers} client process(es) on {os.cpu_count()} cores", flush=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,6 +145,90 @@ def test_the_writer_stores_groups_of_actions_and_refuses_taken_numbers(engine: E
     first, second = store.load(row.id), store.load(other.id)
     assert first is not None and first.actions == ((0, "Y1>new", "person"),) and first.row.status == "playing"
     assert second is not None and len(second.actions) == 2 and second.row.status == "finished"
+
+
+def test_on_sqlite_the_writer_stores_on_the_loop_and_checkpoints_from_a_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 2 and 11: on SQLite an action is committed on the event loop before its caller goes on (no thread: one
+    turn of the loop's actions, one commit); every ``CHECKPOINT_EVERY`` commits the write-ahead log is copied into
+    the database file from another thread, and the log starts over instead of growing."""
+    from dreizehn.server import storage
+
+    settings = make_settings(tmp_path / "inline")
+    engine = make_engine(settings.database, settings.data_dir)
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
+    monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 5)
+    threads: list[str] = []
+    checkpoint = store.checkpoint
+
+    def spy() -> None:
+        threads.append(threading.current_thread().name)
+        checkpoint()
+
+    monkeypatch.setattr(store, "checkpoint", spy)
+    wal = Path(str(settings.data_dir / "dreizehn.sqlite3") + "-wal")
+
+    async def play() -> tuple[bool, list[int]]:
+        writer = Writer(store)
+        sizes = []
+        try:
+            stored_on_the_loop = writer._thread is None
+            for seq in range(30):  # one action a turn of the loop: a commit each
+                await writer.append(Append(row.id, seq, seq % 2, f"Y{seq % 5 + 1}>new", "person"))
+                with sqlite3.connect(settings.data_dir / "dreizehn.sqlite3") as other:  # committed: seen by others
+                    assert other.execute("SELECT count(*) FROM actions").fetchone()[0] == seq + 1
+                if writer._checkpoint is not None:
+                    await writer._checkpoint
+                sizes.append(wal.stat().st_size)
+            return stored_on_the_loop, sizes
+        finally:
+            writer.close()
+
+    on_loop, sizes = asyncio.run(play())
+    assert on_loop
+    assert max(sizes) < 64 * 4096, sizes
+    assert len(threads) == 30 // 5 and all(name != threading.main_thread().name for name in threads)
+    assert max(sizes) < 64 * 4096  # the log started over (it would hold about 30 commits of pages without)
+    stored = store.load(row.id)
+    assert stored is not None and [a for _, a, _ in stored.actions] == [f"Y{s % 5 + 1}>new" for s in range(30)]
+    store.close()
+    engine.dispose()
+
+
+def test_a_database_that_fails_fails_every_caller_of_the_group_and_the_next_group_is_stored(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 8: when the database fails to store a group, every caller of that group hears of it (the room then
+    reloads what the database holds); the writer goes on with the next group."""
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
+    real = store.append_many
+    failures = [RuntimeError("disk full")]
+
+    def flaky(rows: list[Append]) -> list[bool]:
+        if failures:
+            raise failures.pop()
+        return real(rows)
+
+    monkeypatch.setattr(store, "append_many", flaky)
+
+    async def play() -> tuple[BaseException | None, ...]:
+        writer = Writer(store)
+        try:
+            first = await asyncio.gather(writer.append(Append(row.id, 0, 0, "Y1>new", "person")),
+                                         writer.append(Append(row.id, 1, 1, "Y2>new", "person")),
+                                         return_exceptions=True)
+            await writer.append(Append(row.id, 0, 0, "Y3>new", "person"))
+            return tuple(first)
+        finally:
+            writer.close()
+
+    first = asyncio.run(play())
+    assert all(isinstance(err, RuntimeError) for err in first)
+    stored = store.load(row.id)
+    assert stored is not None and stored.actions == ((0, "Y3>new", "person"),)
 
 
 def test_one_group_answers_each_row_even_when_two_rows_want_one_number(engine: Engine) -> None:
