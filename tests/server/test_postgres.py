@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from starlette.testclient import TestClient
 
 from dreizehn.server.app import create_app
-from dreizehn.server.storage import Store, make_engine
+from dreizehn.server.storage import NOTIFY_CHANNEL, Append, Store, make_engine, migrate
+from dreizehn.table import Seat
 
 from .conftest import _unavailable, new_database
 from .kit import (
@@ -29,6 +31,7 @@ from .kit import (
     tokens,
     wait_finished,
 )
+from .test_storage import _store_table
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +174,36 @@ def test_a_notice_of_an_action_the_room_has_fetches_nothing(tmp_path: Path) -> N
 
 async def _notify(the_hub: Any, table_id: str, seq: int) -> None:
     the_hub.notified(table_id, seq)
+
+
+def test_a_group_is_stored_with_its_notices_and_a_broken_storing_connection_is_replaced(pg_database: str) -> None:
+    """Items 2, 8 and 12: on PostgreSQL a group of actions is one statement: the rows whose number is free, the
+    tables' status, and one notice (``table:seq``) for each row stored, none for a refused one. When the connection
+    kept for storing breaks (the database restarted, say), that group fails and the next one is stored on a new
+    connection."""
+    engine = make_engine(pg_database)
+    migrate(engine)
+    store = Store(engine)
+    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
+    plain = pg_database.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(plain, autocommit=True) as listener:
+        listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        assert store.append_many([Append(row.id, 0, 0, "Y1>new", "person"), Append(row.id, 0, 1, "Y2>new", "person"),
+                                  Append(row.id, 1, 1, "Y3>new", "person")]) == [True, False, True]
+        heard = [note.payload for note in listener.notifies(timeout=2, stop_after=2)]
+        assert heard == [f"{row.id}:0", f"{row.id}:1"]
+        stored = store.load(row.id)
+        assert stored is not None and stored.row.status == "playing"
+        assert stored.actions == ((0, "Y1>new", "person"), (1, "Y3>new", "person"))
+
+        kept = store._raw.driver_connection.info.backend_pid
+        listener.execute("SELECT pg_terminate_backend(%s)", [kept])
+        with pytest.raises(Exception):  # noqa: B017 - the driver's error of a closed connection
+            store.append_many([Append(row.id, 2, 0, "Y4>new", "person")])
+        assert store.append_many([Append(row.id, 2, 0, "Y4>new", "person", finished=True)]) == [True]
+        assert store._raw.driver_connection.info.backend_pid != kept
+        assert [note.payload for note in listener.notifies(timeout=2, stop_after=1)] == [f"{row.id}:2"]
+    stored = store.load(row.id)
+    assert stored is not None and stored.row.status == "finished" and len(stored.actions) == 3
+    store.close()
+    engine.dispose()

@@ -141,6 +141,29 @@ class _Prepared(NamedTuple):
         return cls(str(insert), list(insert.positiontup or []), str(status), list(status.positiontup or []), at)
 
 
+_PG_APPEND = """
+WITH stored AS (
+    INSERT INTO actions (table_id, seq, seat, action, "by", at)
+    SELECT * FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::varchar[], %s::varchar[], %s::timestamptz[])
+    ON CONFLICT DO NOTHING
+    RETURNING table_id, seq
+), changed AS (
+    UPDATE tables SET status = latest.status, finished_at = latest.finished_at
+    FROM (
+        SELECT DISTINCT ON (change.id) change.id, change.status, change.finished_at
+        FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::timestamptz[]) AS change(id, seq, status, finished_at)
+        JOIN stored ON stored.table_id = change.id AND stored.seq = change.seq
+        ORDER BY change.id, change.seq DESC
+    ) AS latest
+    WHERE tables.id = latest.id
+)
+SELECT table_id, seq, pg_notify(%s, table_id || ':' || seq) FROM stored
+"""
+"""A group of actions stored on PostgreSQL in one statement: the rows whose (table, seq) is free, the status of the
+tables whose first or last action is among them (a table's latest stored action decides), and a ``NOTIFY`` (payload
+``table:seq``) for each row stored; it answers the keys stored."""
+
+
 class Writer:
     """Stores actions from the event loop in groups, one commit for every action waiting; each caller awaits its own
     answer.
@@ -332,8 +355,6 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
-        self._append = (_insert_into(actions, engine.dialect.name).on_conflict_do_nothing()
-                        .returning(actions.c.table_id, actions.c.seq))
         self._append_lock = threading.Lock()
         self._raw: Any = None
         self._sql: _Prepared | None = None
@@ -387,34 +408,47 @@ class Store:
 
     def append_many(self, rows: Sequence[Append]) -> list[bool]:
         """Add several actions in one transaction (a group commit); each answer says whether its row was stored
-        (``False``: its sequence number was taken). A busy server stores hundreds of actions a second from one
-        thread that shares the interpreter with the event loop, so the statements are compiled once: on PostgreSQL
-        the group is one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` (the keys returned are the rows stored), on
-        SQLite a row is one execution of the driver on a connection kept for storing."""
+        (``False``: its sequence number was taken). A busy server stores hundreds of actions a second, so each
+        database has its fastest way, on a connection kept for storing: on PostgreSQL one statement a group (the
+        keys it returns are the rows stored), on SQLite statements compiled once, one execution of the driver a
+        row."""
         if not self.postgres:
             return self._sqlite_append_many(rows)
+        return self._postgres_append_many(rows)
+
+    def _postgres_append_many(self, rows: Sequence[Append]) -> list[bool]:
+        """PostgreSQL: the whole group in one statement (:data:`_PG_APPEND`) on a connection kept for storing, in
+        autocommit: the rows, the tables' status and the notices are one transaction and one round trip. Each round
+        trip is a wait of the storing thread for the interpreter lock, which the event loop holds most of the time
+        under load; the group took five and more (a ping, ``BEGIN``, the insert, a ``pg_notify`` a row, ``COMMIT``)."""
         stamp = now()
-        with self._tx() as c:
-            result = c.execute(self._append, [
-                {"table_id": row.table_id, "seq": row.seq, "seat": row.seat, "action": row.action, "by": row.by,
-                 "at": stamp}
-                for row in rows
-            ])
-            inserted = {(table_id, seq) for table_id, seq in result}
-            stored = []
-            for row in rows:
-                key = (row.table_id, row.seq)
-                ok = key in inserted
-                inserted.discard(key)  # the same key twice in one group: the first one holds it
-                stored.append(ok)
-                if not ok:
-                    continue
-                status = _status_after(row, stamp)
-                if status is not None:
-                    c.execute(tables.update().where(tables.c.id == row.table_id).values(**status))
-                c.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                          {"channel": NOTIFY_CHANNEL, "payload": f"{row.table_id}:{row.seq}"})
-        return stored
+        first: dict[tuple[str, int], int] = {}
+        for i, row in enumerate(rows):
+            first.setdefault((row.table_id, row.seq), i)
+        changes = [(row, status) for i, row in enumerate(rows) if first[(row.table_id, row.seq)] == i
+                   for status in [_status_after(row, stamp)] if status is not None]
+        params = (
+            [row.table_id for row in rows], [row.seq for row in rows], [row.seat for row in rows],
+            [row.action for row in rows], [row.by for row in rows], [stamp] * len(rows),
+            [row.table_id for row, _ in changes], [row.seq for row, _ in changes],
+            [status["status"] for _, status in changes], [status["finished_at"] for _, status in changes],
+            NOTIFY_CHANNEL,
+        )
+        with self._append_lock:
+            try:
+                if self._raw is None:
+                    self._raw = self.engine.raw_connection()
+                    self._raw.driver_connection.autocommit = True
+                with self._raw.cursor() as cursor:
+                    cursor.execute(_PG_APPEND, params)
+                    inserted = {(table_id, seq) for table_id, seq, _ in cursor.fetchall()}
+            except BaseException:
+                if self._raw is not None:  # a connection that failed is not kept: the next group opens another
+                    self._raw.invalidate()
+                    self._raw = None
+                raise
+        return [(row.table_id, row.seq) in inserted and first[(row.table_id, row.seq)] == i
+                for i, row in enumerate(rows)]
 
     def _sqlite_append_many(self, rows: Sequence[Append]) -> list[bool]:
         """SQLite: the same statements, compiled once by SQLAlchemy, on a connection kept for storing actions (the
