@@ -114,8 +114,13 @@ def test_holzwurm_on_a_phone_with_a_reload_and_the_replay(browser: Browser, cont
 
     def look(moves: int) -> None:
         if moves == 4:
+            said = anna.inner_text("#log").splitlines()
             anna.reload()  # Anna reloads mid-game and carries on
             anna.wait_for_selector(".table-page[data-version]")
+            anna.wait_for_selector("#log li")
+            again = anna.inner_text("#log").splitlines()
+            # her last moves, in the sentences she saw them in (the bot may have moved since: its lines follow)
+            assert any(said[j:] == again[:len(said) - j] for j in range(len(said) // 2 + 1)), (said, again)
         if moves == 8:
             _screenshots(anna, "holzwurm")
 

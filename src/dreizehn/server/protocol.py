@@ -96,17 +96,27 @@ class Welcome(_Message):
     seats: list[SeatInfo]
     history: list[str]
     """The course of the game so far in words, a line per action."""
+    recent: list[Told]
+    """The latest actions (up to 40), each as its update told this receiver: a client that comes back shows its last
+    moves in the sentences it showed them in live."""
 
 
-class Update(_Message):
-    """An action applied: who did what, the events, and the receiver's new view (without its history)."""
+class Told(BaseModel):
+    """An action as told to one receiver: who did what, in words, and its events filtered for the receiver."""
 
-    type: Literal["update"]
+    model_config = ConfigDict(extra="forbid")
+
     version: int
     seat: int
     action: str
     text: str
     events: list[SaidEvent]
+
+
+class Update(Told, _Message):
+    """An action applied (:class:`Told`) with the receiver's new view (without its history) and the seats."""
+
+    type: Literal["update"]
     view: dict[str, Any]
     seats: list[SeatInfo]
 

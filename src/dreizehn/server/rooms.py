@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,10 @@ log = logging.getLogger("dreizehn.server")
 
 OUTBOX_LIMIT = 256
 """Messages waiting for a slow connection before it is closed."""
+
+RECENT = 40
+"""The latest actions a room keeps as told (with their events), for the ``recent`` of a welcome: a client that
+comes back shows its last moves in the same sentences as the moves it saw arrive."""
 
 
 class ServerError(DreizehnError):
@@ -72,14 +77,21 @@ def dumps(message: dict[str, Any]) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def build_table(stored: Stored) -> Table:
-    """The table of a stored game, its actions replayed through the engine."""
+def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
+    """The table of a stored game, its actions replayed through the engine; with ``told``, the latest
+    :data:`RECENT` actions are replayed with their events into it, and so is every action applied afterwards."""
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     seats = tuple(Seat(s.name, bot=s.bot) for s in stored.seats)
     table = Table(game, seats, stored.row.seed, game.new_state(stored.row.seed))
     state = table.state
-    for _, action, _ in stored.actions:
+    quiet = len(stored.actions) if told is None else max(0, len(stored.actions) - RECENT)
+    for _, action, _ in stored.actions[:quiet]:
         state.apply(action)
+    if told is not None:
+        told.clear()
+        table.listen(told.append)
+        for seat, action, _ in stored.actions[quiet:]:
+            table.apply_as(seat, action)
     return table
 
 
@@ -91,7 +103,9 @@ class Room:
         self.id = stored.row.id
         self.row = stored.row
         self.seat_rows = list(stored.seats)
-        self.table = build_table(stored)
+        self.told: deque[Update] = deque(maxlen=RECENT)
+        """The latest actions applied, each with all its events (filtered for each receiver when said)."""
+        self.table = build_table(stored, self.told)
         self.by: list[str] = [by for _, _, by in stored.actions]
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
@@ -150,6 +164,7 @@ class Room:
             "type": kind, "protocol": 1, "table": self.id, "game": self.table.game.id, "seat": conn.seat,
             "lang": conn.lang, "view": self.view_doc(conn.seat, conn.lang, history=True), "seats": self.seats_info(),
             "history": self.history_words(conn.lang, conn.seat),
+            "recent": [self.said_update(update, conn.seat, conn.lang) for update in self.told],
         }
 
     def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> dict[str, Any]:
@@ -161,33 +176,41 @@ class Room:
             "version": self.table.version,
         }
 
+    def said_update(self, update: Update, seat: int | None, lang: str,
+                    said: dict[tuple[str, int, int | None], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """An applied action as ``seat`` (``None``: a spectator) is told of it in ``lang``: its version, seat,
+        notation, the action in words, and its events filtered for that receiver and said (each event said once per
+        language and owner in ``said``, shared by the receivers of one update)."""
+        game, names = self.table.game, self.names
+        w = words(lang)
+        said = {} if said is None else said
+        text = said.get((lang, -1, None))  # the action's sentence is kept under event number -1
+        if text is None:
+            text = said[(lang, -1, None)] = {
+                "text": game.say_action(w, game.action_type.parse(update.action), names[update.seat])}
+        events = []
+        for i, event in enumerate(update.events):
+            owner = seat if event.private and seat in event.private else None
+            entry = said.get((lang, i, owner))
+            if entry is None:
+                entry = said[(lang, i, owner)] = said_event(game, w, event.for_seat(owner), names)
+            events.append(entry)
+        return {"version": update.version, "seat": update.seat, "action": update.action, "text": text["text"],
+                "events": events}
+
     def broadcast_update(self, update: Update) -> None:
         """Tell every connection of an applied action, each its own part, in its language. What receivers share
         (the action in words, the public events) is said once per language."""
         seats = self.seats_info()
-        game = self.table.game
-        names = self.names
         per_seat: dict[tuple[int | None, str], str] = {}
-        texts: dict[str, str] = {}
         said: dict[tuple[str, int, int | None], dict[str, Any]] = {}
         for conn in list(self.conns):
             seat, lang = conn.seat, conn.lang
             message = per_seat.get((seat, lang))
             if message is None:
-                w = words(lang)
-                text = texts.get(lang)
-                if text is None:
-                    text = texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
-                events = []
-                for i, event in enumerate(update.events):
-                    owner = seat if event.private and seat in event.private else None
-                    entry = said.get((lang, i, owner))
-                    if entry is None:
-                        entry = said[(lang, i, owner)] = said_event(game, w, event.for_seat(owner), names)
-                    events.append(entry)
                 message = per_seat[(seat, lang)] = dumps({
-                    "type": "update", "version": update.version, "seat": update.seat, "action": update.action,
-                    "text": text, "events": events, "view": self.view_doc(seat, lang, history=False), "seats": seats,
+                    "type": "update", **self.said_update(update, seat, lang, said),
+                    "view": self.view_doc(seat, lang, history=False), "seats": seats,
                 })
             conn.send(message)
 
@@ -241,7 +264,7 @@ class Room:
         if stored is None:
             return
         self.row, self.seat_rows = stored.row, list(stored.seats)
-        self.table = build_table(stored)
+        self.table = build_table(stored, self.told)
         self.by = [by for _, _, by in stored.actions]
         for seat in self.stand_in:
             self.table.replace(seat, self.hub.settings.stand_in)

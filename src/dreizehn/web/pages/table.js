@@ -53,6 +53,14 @@ export function tablePage(root, who, app) {
     if (state.conn === "back") setTimeout(() => { if (state.conn === "back") { state.conn = "open"; drawConn(); } }, 3000);
   }
 
+  // The lines the log shows for an action told (an update, or one of a welcome's recent actions): its events'
+  // sentences (the action itself when it has none), then a stage scored, a deal and the game's end.
+  function linesOf(told) {
+    const closing = new Set(["stage.scored", "game.over", "stage.dealt"]);
+    const texts = told.events.filter((e) => !closing.has(e.key)).map((e) => e.text);
+    return [...(texts.length ? texts : [told.text]), ...told.events.filter((e) => closing.has(e.key)).map((e) => e.text)];
+  }
+
   function say(lines) {
     for (const line of lines) if (line) state.log.push(line);
     state.log = state.log.slice(-LOG_LINES);
@@ -67,7 +75,9 @@ export function tablePage(root, who, app) {
       state.seats = m.seats;
       const was = state.view;
       state.view = m.view;
-      state.log = m.history.slice(-LOG_LINES);
+      state.log = [];
+      if (m.recent) for (const told of m.recent) say(linesOf(told));
+      else state.log = m.history.slice(-LOG_LINES);
       state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
       if (m.view.is_over && !state.final) finalStandings(m.table);
       state.selected = null;
@@ -84,16 +94,11 @@ export function tablePage(root, who, app) {
       state.selected = null;
       state.hint = null;
       state.message = "";
-      const texts = m.events.filter((e) => e.key !== "stage.scored" && e.key !== "game.over" && e.key !== "stage.dealt").map((e) => e.text);
-      say(texts.length ? texts : [m.text]);
+      say(linesOf(m));
       for (const event of m.events) {
         if (event.key === "stage.scored") {
-          say([event.text]);
           state.dialogs.push({ kind: "stage", event, lines: event.lines });
-        } else if (event.key === "stage.dealt") {
-          say([event.text]);
         } else if (event.key === "game.over") {
-          say([event.text]);
           state.final = { totals: event.params.totals, winners: event.params.winners };
           state.dialogs.push({ kind: "over", event });
         }
