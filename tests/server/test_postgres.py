@@ -5,8 +5,9 @@ run on PostgreSQL too: ``db_settings``.)"""
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,14 +167,23 @@ def test_a_notice_of_an_action_the_room_has_fetches_nothing(tmp_path: Path) -> N
         assert portal is not None
         room = portal.call(the_hub.room, table_id)
         assert room is not None and room.table.version > 1
+        fetched: list[int] = []
+        catch_up = room.catch_up
+
+        async def counted() -> None:
+            fetched.append(room.table.version)
+            await catch_up()
+
+        room.catch_up = counted  # type: ignore[method-assign]
         portal.call(_notify, the_hub, table_id, room.table.version - 1)
-        assert not the_hub._tasks
+        assert fetched == []
         portal.call(_notify, the_hub, table_id, room.table.version)
-        assert len(the_hub._tasks) == 1
+        assert fetched == [room.table.version]
 
 
 async def _notify(the_hub: Any, table_id: str, seq: int) -> None:
     the_hub.notified(table_id, seq)
+    await asyncio.sleep(0)  # the catch-up task (if any) starts
 
 
 def test_a_group_is_stored_with_its_notices_and_a_broken_storing_connection_is_replaced(pg_database: str) -> None:
@@ -207,3 +217,43 @@ def test_a_group_is_stored_with_its_notices_and_a_broken_storing_connection_is_r
     assert stored is not None and stored.row.status == "finished" and len(stored.actions) == 3
     store.close()
     engine.dispose()
+
+
+def test_presence_is_one_across_the_processes_and_a_person_back_on_the_other_takes_the_seat_back(
+        processes: Callable[..., ServerProcess], postgres_url: str, tmp_path: Path) -> None:
+    """Items 6 and 12: two processes tell each other who is connected (PostgreSQL's NOTIFY): a spectator on one sees
+    a person connected to the other; when that person stays away past the grace period, their process's stand-in
+    plays the seat and the spectator sees it marked; the person who comes back through the other process takes the
+    seat back: the stand-in stops, and the person's moves are theirs again."""
+    env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
+           "DREIZEHN_BOT_PAUSE": 0.01, "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 1}
+    first, second = processes(env), processes(env)
+    engine = make_engine(str(env["DATABASE_URL"]))
+    store = Store(engine)
+    created = first.create("knizia13", ["person", "person", "medium"])
+    table_id = created["table"]["id"]
+    watcher = second.connect(**spectator_hello(created))
+    ben = second.connect(token=tokens(created)[1])
+    anna = first.connect(token=tokens(created)[0])
+    watcher.until(lambda m: m["type"] == "presence" and m["seats"][0]["connected"] and m["seats"][1]["connected"])
+    play_to_end({0: anna, 1: ben}, [watcher], turns=2)
+    anna.close()
+
+    assert ben.view is not None
+    message: dict[str, Any] = {"type": "welcome", "view": ben.view}
+    while not (message["type"] == "update" and message["seat"] == 0):  # Ben plays on until Anna's seat moves
+        if message["type"] in ("welcome", "update") and message["view"]["current_player"] == 1:
+            ben.act(message["view"]["legal_actions"][0]["index"])
+        message = ben.recv(timeout=15)
+    assert message["seats"][0]["stand_in"] and not message["seats"][0]["connected"]  # as the second process says
+    assert _log(store, table_id)[message["version"] - 1][2] == "stand-in"
+
+    back = second.connect(token=tokens(created)[0])
+    watcher.until(lambda m: m["type"] == "presence" and m["seats"][0]["connected"] and not m["seats"][0]["stand_in"])
+    assert back.view is not None
+    mark = back.view["version"]
+    play_to_end({0: back, 1: ben}, [watcher], turns=4, after=mark - 1)
+    mine = [by for seat, _, by in _log(store, table_id)[mark:] if seat == 0]
+    engine.dispose()
+    assert "person" in mine and mine[-1] == "person"
+    assert not any(m["type"] == "refused" for m in back.received)

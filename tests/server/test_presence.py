@@ -206,3 +206,32 @@ def test_who_comes_back_is_told_the_latest_moves_as_they_were_told_live(
             assert welcome[name]["recent"] == told[-RECENT:], name
     assert live["person"][-1]["text"] != live["other"][-1]["text"]  # English and German
     assert stored(client, table_id).row.status == "playing"
+
+
+def test_after_a_restart_a_person_who_does_not_come_back_is_played_by_the_stand_in(
+        serve: Callable[[Settings], TestClient], tmp_path: Path) -> None:
+    """Item 6 and 8: the grace period runs from a restart too. A server stopped while people played starts again:
+    a person who comes back takes their seat within the grace period; one who does not is played by the stand-in
+    after it, so the others can finish."""
+    from dreizehn.server.app import create_app
+
+    data = tmp_path / "data"
+    with TestClient(create_app(make_settings(data))) as first:
+        created = create_table(first, "knizia13", ["person", "person", "medium"])
+        with connect(first, token=tokens(created)[0]) as anna, connect(first, token=tokens(created)[1]) as ben:
+            version = play_to_end({0: anna, 1: ben}, turns=2)
+    table_id = created["table"]["id"]
+
+    client = serve(make_settings(data, grace_period=0.3))  # started again: nobody is connected
+    with connect(client, token=tokens(created)[1]) as ben:
+        assert ben.view is not None and ben.view["version"] == version
+        message: dict[str, Any] = {"type": "welcome", "view": ben.view}
+        while not (message["type"] == "update" and message["seat"] == 0):  # Ben plays on until Anna's seat moves
+            if message["type"] in ("welcome", "update") and message["view"]["current_player"] == 1:
+                ben.act(message["view"]["legal_actions"][0]["index"])
+            message = ben.recv(timeout=10)
+        assert message["seats"][0]["stand_in"] and not message["seats"][0]["connected"]
+        assert message["seats"][1]["connected"] and not message["seats"][1]["stand_in"]
+    log = stored(client, table_id).actions[version:]
+    assert {by for seat, _, by in log if seat == 0} == {"stand-in"}  # Anna stayed away
+    assert {by for seat, _, by in log if seat == 1} <= {"person"}  # Ben came back: his seat stayed his

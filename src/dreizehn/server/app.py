@@ -22,7 +22,7 @@ from fastapi import FastAPI
 
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import NOTIFY_CHANNEL, Store, make_engine, migrate
+from dreizehn.server.storage import NOTIFY_CHANNEL, PRESENCE_CHANNEL, Store, make_engine, migrate
 
 log = logging.getLogger("dreizehn.server")
 
@@ -34,7 +34,8 @@ def _executor(settings: Settings) -> Executor | None:
 
 
 async def _listen(hub: Hub, url: str) -> None:
-    """PostgreSQL's LISTEN: actions stored by other server processes reach this one's rooms."""
+    """PostgreSQL's LISTEN: actions stored by other server processes reach this one's rooms, and so does who is
+    connected to them."""
     import psycopg
 
     plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
@@ -42,7 +43,11 @@ async def _listen(hub: Hub, url: str) -> None:
         try:
             async with await psycopg.AsyncConnection.connect(plain, autocommit=True) as connection:
                 await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                await connection.execute(f"LISTEN {PRESENCE_CHANNEL}")
                 async for note in connection.notifies():
+                    if note.channel == PRESENCE_CHANNEL:
+                        hub.presence_heard(note.payload)
+                        continue
                     table_id, _, seq = note.payload.partition(":")
                     hub.notified(table_id, int(seq) if seq.isdigit() else None)
         except asyncio.CancelledError:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
 from collections import deque
 from concurrent.futures import Executor
@@ -25,7 +26,7 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import Event
 from dreizehn.core.registry import load_game
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import Append, Conflict, Store, Stored, Writer
+from dreizehn.server.storage import PRESENCE_CHANNEL, Append, Conflict, Store, Stored, Writer
 from dreizehn.table import BotRequest, Seat, Table, Update, decide_in_worker
 from dreizehn.wire import ViewWriter
 from dreizehn.words import words
@@ -111,6 +112,9 @@ class Room:
         self.conns: set[Conn] = set()
         self.away: dict[int, asyncio.Task[None]] = {}
         self.stand_in: set[int] = set()
+        self.elsewhere: dict[str, tuple[int, dict[int, int], set[int]]] = {}
+        """What other server processes said of this table (PostgreSQL): per process, the number of its notice,
+        its connections per seat, and the seats its stand-in plays."""
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
@@ -128,11 +132,51 @@ class Room:
 
     def seats_info(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.conns if c.seat is not None and not c.closed}
+        stand_in = set(self.stand_in)
+        for _, counts, played in self.elsewhere.values():
+            connected.update(seat for seat, n in counts.items() if n > 0)
+            stand_in |= played
         return [
             {"seat": s.seat, "name": s.name, "kind": "bot" if s.bot else "person", "bot": s.bot, "joined": s.joined,
-             "connected": s.seat in connected, "stand_in": s.seat in self.stand_in}
+             "connected": s.seat in connected, "stand_in": s.seat in stand_in}
             for s in self.seat_rows
         ]
+
+    def connected_elsewhere(self, seat: int) -> bool:
+        """Whether a connection of another server process holds ``seat``."""
+        return any(counts.get(seat, 0) > 0 for _, counts, _ in self.elsewhere.values())
+
+    def presence_here(self) -> dict[str, Any]:
+        """This process's part of the table's presence: connections per seat, and the seats its stand-in plays."""
+        counts: dict[int, int] = {}
+        for conn in self.conns:
+            if conn.seat is not None and not conn.closed:
+                counts[conn.seat] = counts.get(conn.seat, 0) + 1
+        return {"conns": counts, "stand_in": sorted(self.stand_in)}
+
+    def heard_presence(self, process: str, number: int, counts: dict[int, int], stand_in: set[int]) -> None:
+        """Another process's presence at this table (its notice number ``number``; older notices are dropped). A
+        person whom this process's stand-in plays and who is connected there has come back: the seat is theirs."""
+        known = self.elsewhere.get(process)
+        if known is not None and known[0] >= number:
+            return
+        self.elsewhere[process] = (number, counts, stand_in)
+        back = [seat for seat in self.stand_in if self.connected_elsewhere(seat)]
+        for seat in back:
+            self.stand_in.discard(seat)
+            self.table.replace(seat, None)
+        if back:
+            self.hub.publish_presence(self)
+        self.broadcast_presence()
+
+    def start_away_timers(self) -> None:
+        """A room just loaded (a start, or a table opened again): every person who joined is away until a
+        connection comes, so the grace period runs for each (a connection stops it)."""
+        if self.table.is_over:
+            return
+        for s in self.seat_rows:
+            if s.bot is None and s.joined and s.seat not in self.away:
+                self.away[s.seat] = asyncio.create_task(self._away(s.seat))
 
     def view_doc(self, seat: int | None, lang: str, history: bool) -> dict[str, Any]:
         table = self.table
@@ -384,6 +428,7 @@ class Room:
         if seat in self.stand_in:
             self.stand_in.discard(seat)
             self.table.replace(seat, None)
+        self.hub.publish_presence(self)
         self.broadcast_presence()
 
     def disconnect(self, conn: Conn) -> None:
@@ -394,6 +439,7 @@ class Room:
             return
         if self.seat_rows[seat].bot is None and seat not in self.away:
             self.away[seat] = asyncio.create_task(self._away(seat))
+        self.hub.publish_presence(self)
         self.broadcast_presence()
 
     async def _away(self, seat: int) -> None:
@@ -401,10 +447,13 @@ class Room:
         await asyncio.sleep(self.hub.settings.grace_period)
         async with self.lock:
             self.away.pop(seat, None)
-            if any(c.seat == seat for c in self.conns) or self.table.is_over:
+            if any(c.seat == seat for c in self.conns) or self.table.is_over or self.connected_elsewhere(seat):
                 return
+            if any(seat in played for _, _, played in self.elsewhere.values()):
+                return  # another process's stand-in plays the seat already
             self.stand_in.add(seat)
             self.table.replace(seat, self.hub.settings.stand_in)
+        self.hub.publish_presence(self)
         self.broadcast_presence()
         self.after_change()
 
@@ -438,6 +487,9 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.process = secrets.token_hex(6)
+        """This process among the server processes of one PostgreSQL database (its presence notices say it)."""
+        self._presence_number = 0
 
     async def room(self, table_id: str) -> Room | None:
         """The live room of a table, loaded from the database when needed."""
@@ -452,8 +504,10 @@ class Hub:
                 if stored is None:
                     return None
                 room = self.rooms[table_id] = Room(self, stored)
+                room.start_away_timers()
                 if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
                     self.notified(table_id)  # found no room, so catch up once now
+                    self._notify({"table": table_id, "ask": True})  # and who is connected to it elsewhere
         return room
 
     async def decide(self, request: BotRequest, game: Any) -> tuple[int, Any]:
@@ -486,6 +540,40 @@ class Hub:
             task = asyncio.create_task(room.catch_up())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def publish_presence(self, room: Room) -> None:
+        """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
+        if self.store.postgres:
+            self._notify({"table": room.id, **room.presence_here()})
+
+    def _notify(self, message: dict[str, Any]) -> None:
+        self._presence_number += 1
+        payload = dumps({**message, "process": self.process, "number": self._presence_number})
+        task = asyncio.create_task(asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload))
+        self._tasks.add(task)
+        task.add_done_callback(self._presence_sent)
+
+    def _presence_sent(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a presence notice was not sent", exc_info=task.exception())
+
+    def presence_heard(self, payload: str) -> None:
+        """A presence notice (PostgreSQL): another process's presence at a table, or its question for ours."""
+        try:
+            message = orjson.loads(payload)
+            process, table_id = str(message["process"]), str(message["table"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("a presence notice not understood: %r", payload[:200])
+            return
+        room = self.rooms.get(table_id)
+        if process == self.process or room is None:
+            return
+        if message.get("ask"):
+            self.publish_presence(room)
+            return
+        counts = {int(seat): int(n) for seat, n in message.get("conns", {}).items()}
+        room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
 
     async def close(self) -> None:
         self.writer.close()

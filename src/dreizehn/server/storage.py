@@ -96,6 +96,9 @@ analysis_decisions = sa.Table(
 the best one (each ``{"action", "chance", "chance_low", "chance_high", "points"}``) and the win chance lost."""
 
 NOTIFY_CHANNEL = "dreizehn_actions"
+PRESENCE_CHANNEL = "dreizehn_presence"
+"""Where server processes on one PostgreSQL database tell each other who is connected to which seat (and which
+seats their stand-ins play), and ask for it when they load a table."""
 MIGRATION_LOCK = 0x647A_6D69
 """The PostgreSQL advisory lock that migrations hold, so that server processes started together do not race."""
 
@@ -484,6 +487,11 @@ class Store:
             finally:
                 cursor.close()
             return stored
+
+    def notify(self, channel: str, payload: str) -> None:
+        """PostgreSQL: a notice to every process listening on ``channel``."""
+        with self._tx() as c:
+            c.execute(sa.text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload})
 
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the database file as far as no reader needs it (``PASSIVE``: it
