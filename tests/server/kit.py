@@ -26,8 +26,8 @@ import dreizehn
 from dreizehn.server.protocol import server_message
 from dreizehn.server.rooms import Hub, build_table
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import Stored
-from dreizehn.table import Table
+from dreizehn.server.storage import SeatRow, Store, Stored, TableRow, hash_token, new_table_id, new_token, now
+from dreizehn.table import Seat, Table
 from dreizehn.wire import schema
 
 NAMES = ("Anna", "Bruno", "Clara", "Dora", "Emil", "Frida", "Gustav", "Hedwig")
@@ -295,6 +295,31 @@ def stored(client: TestClient, table_id: str) -> Stored:
 def stored_table(client: TestClient, table_id: str) -> Table:
     """A table rebuilt from what the database holds (the engine's truth, to compare the messages with)."""
     return build_table(stored(client, table_id))
+
+
+def store_table(store: Store, game_id: str, seats: list[Seat], seed: int = 7,
+                options: dict[str, object] | None = None) -> tuple[TableRow, list[str | None]]:
+    """Store a new table straight in ``store`` (a token per person's seat); its row and the tokens."""
+    game = dreizehn.load_game(game_id, len(seats), options or dreizehn.game_class(game_id).quick_options)
+    row = TableRow(id=new_table_id(), game_id=game.id, players=len(seats), options=dict(game.options), seed=seed,
+                   package_version=dreizehn.__version__, status="open", clock=0.0, rematch_of=None, rematch=None,
+                   created_at=now(), finished_at=None)
+    seat_rows = [SeatRow(i, s.name, s.bot, s.bot is not None) for i, s in enumerate(seats)]
+    tokens = [None if s.bot else new_token() for s in seats]
+    store.create(row, seat_rows, [t and hash_token(t) for t in tokens], hash_token("watch-" + row.id))
+    return row, tokens
+
+
+def play_until_seat_moves(peer: Peer, seat: int) -> dict[str, Any]:
+    """The person of ``peer`` plays (their first legal action) whenever it is their turn, until an update of
+    ``seat``'s action comes; that update."""
+    assert peer.view is not None
+    message: dict[str, Any] = {"type": "welcome", "view": peer.view}
+    while not (message["type"] == "update" and message["seat"] == seat):
+        if message["type"] in ("welcome", "update") and message["view"]["current_player"] == peer.view["seat"]:
+            peer.act(message["view"]["legal_actions"][0]["index"])
+        message = peer.recv(timeout=15)
+    return message
 
 
 def tokens(created: Mapping[str, Any]) -> dict[int, str]:

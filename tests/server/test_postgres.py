@@ -27,12 +27,13 @@ from .kit import (
     hub,
     make_settings,
     play_to_end,
+    play_until_seat_moves,
     settle,
     spectator_hello,
+    store_table,
     tokens,
     wait_finished,
 )
-from .test_storage import _store_table
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +195,7 @@ def test_a_group_is_stored_with_its_notices_and_a_broken_storing_connection_is_r
     engine = make_engine(pg_database)
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
+    row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
     plain = pg_database.replace("postgresql+psycopg://", "postgresql://", 1)
     with psycopg.connect(plain, autocommit=True) as listener:
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
@@ -239,12 +240,7 @@ def test_presence_is_one_across_the_processes_and_a_person_back_on_the_other_tak
     play_to_end({0: anna, 1: ben}, [watcher], turns=2)
     anna.close()
 
-    assert ben.view is not None
-    message: dict[str, Any] = {"type": "welcome", "view": ben.view}
-    while not (message["type"] == "update" and message["seat"] == 0):  # Ben plays on until Anna's seat moves
-        if message["type"] in ("welcome", "update") and message["view"]["current_player"] == 1:
-            ben.act(message["view"]["legal_actions"][0]["index"])
-        message = ben.recv(timeout=15)
+    message = play_until_seat_moves(ben, 0)  # Ben plays on until Anna's seat moves
     assert message["seats"][0]["stand_in"] and not message["seats"][0]["connected"]  # as the second process says
     assert _log(store, table_id)[message["version"] - 1][2] == "stand-in"
 

@@ -20,7 +20,18 @@ from dreizehn.core.game import View
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import actions, tables
 
-from .kit import connect, create_table, hub, make_settings, play_to_end, settle, spectator_hello, stored, tokens
+from .kit import (
+    connect,
+    create_table,
+    hub,
+    make_settings,
+    play_to_end,
+    play_until_seat_moves,
+    settle,
+    spectator_hello,
+    stored,
+    tokens,
+)
 
 
 def _without_history(view: dict[str, Any]) -> dict[str, Any]:
@@ -222,14 +233,10 @@ def test_after_a_restart_a_person_who_does_not_come_back_is_played_by_the_stand_
             version = play_to_end({0: anna, 1: ben}, turns=2)
     table_id = created["table"]["id"]
 
-    client = serve(make_settings(data, grace_period=0.3))  # started again: nobody is connected
+    client = serve(make_settings(data, grace_period=2))  # started again: nobody is connected (Ben comes back in time)
     with connect(client, token=tokens(created)[1]) as ben:
         assert ben.view is not None and ben.view["version"] == version
-        message: dict[str, Any] = {"type": "welcome", "view": ben.view}
-        while not (message["type"] == "update" and message["seat"] == 0):  # Ben plays on until Anna's seat moves
-            if message["type"] in ("welcome", "update") and message["view"]["current_player"] == 1:
-                ben.act(message["view"]["legal_actions"][0]["index"])
-            message = ben.recv(timeout=10)
+        message = play_until_seat_moves(ben, 0)  # Ben plays on until Anna's seat moves
         assert message["seats"][0]["stand_in"] and not message["seats"][0]["connected"]
         assert message["seats"][1]["connected"] and not message["seats"][1]["stand_in"]
     log = stored(client, table_id).actions[version:]

@@ -19,20 +19,15 @@ from dreizehn.server.settings import Settings
 from dreizehn.server.storage import (
     Append,
     Conflict,
-    SeatRow,
     Store,
-    TableRow,
     Writer,
     hash_token,
     make_engine,
     migrate,
-    new_table_id,
-    new_token,
-    now,
 )
 from dreizehn.table import Seat, Table
 
-from .kit import make_settings
+from .kit import make_settings, store_table
 
 
 @pytest.fixture
@@ -41,19 +36,6 @@ def engine(db_settings: Settings) -> Iterator[Engine]:
     made = make_engine(db_settings.database, db_settings.data_dir)
     yield made
     made.dispose()
-
-
-def _store_table(store: Store, game_id: str, seats: list[Seat], seed: int = 7,
-                 options: dict[str, object] | None = None) -> tuple[TableRow, list[str | None]]:
-    """Store a new table (a token per person's seat); its row and the tokens."""
-    game = dreizehn.load_game(game_id, len(seats), options or dreizehn.game_class(game_id).quick_options)
-    row = TableRow(id=new_table_id(), game_id=game.id, players=len(seats), options=dict(game.options), seed=seed,
-                   package_version=dreizehn.__version__, status="open", clock=0.0, rematch_of=None, rematch=None,
-                   created_at=now(), finished_at=None)
-    seat_rows = [SeatRow(i, s.name, s.bot, s.bot is not None) for i, s in enumerate(seats)]
-    tokens = [None if s.bot else new_token() for s in seats]
-    store.create(row, seat_rows, [t and hash_token(t) for t in tokens], hash_token("watch-" + row.id))
-    return row, tokens
 
 
 def test_migrations_make_the_schema_on_an_empty_sqlite_file_in_wal_mode(tmp_path: Path) -> None:
@@ -69,7 +51,7 @@ def test_migrations_make_the_schema_on_an_empty_sqlite_file_in_wal_mode(tmp_path
             assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert c.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         store = Store(engine)
-        row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+        row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
         store.append(row.id, 0, 0, "Y1>new", "person")
         migrate(engine)  # again: nothing changes, nothing is lost
         with engine.connect() as c:
@@ -87,7 +69,7 @@ def test_migrations_run_twice_without_harm(engine: Engine) -> None:
     its rows."""
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "knizia13", [Seat("a", bot="random")] * 3)
+    row, _ = store_table(store, "knizia13", [Seat("a", bot="random")] * 3)
     migrate(engine)
     names = set(sa.inspect(engine).get_table_names())
     assert {"tables", "seats", "actions", "alembic_version"} <= names
@@ -101,8 +83,8 @@ def test_the_table_and_seq_key_refuses_a_second_action_with_the_same_number(engi
     stays; the first action makes the table ``playing``, the last ``finished``."""
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
-    other, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    other, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
     store.append(row.id, 0, 0, "Y1>new", "person")
     with pytest.raises(Conflict):
         store.append(row.id, 0, 1, "Y2>new", "bot")
@@ -125,8 +107,8 @@ def test_the_writer_stores_groups_of_actions_and_refuses_taken_numbers(engine: E
     own action, a number taken by another action of the same group raises Conflict, the others are stored."""
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
-    other, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    other, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
 
     async def race() -> tuple[BaseException | None, ...]:
         writer = Writer(store)
@@ -158,7 +140,7 @@ def test_on_sqlite_the_writer_stores_on_the_loop_and_checkpoints_from_a_thread(
     engine = make_engine(settings.database, settings.data_dir)
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
+    row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
     monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 5)
     threads: list[str] = []
     checkpoint = store.checkpoint
@@ -203,7 +185,7 @@ def test_a_database_that_fails_fails_every_caller_of_the_group_and_the_next_grou
     reloads what the database holds); the writer goes on with the next group."""
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
+    row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
     real = store.append_many
     failures = [RuntimeError("disk full")]
 
@@ -236,8 +218,8 @@ def test_one_group_answers_each_row_even_when_two_rows_want_one_number(engine: E
     taken by an earlier row of the same group, is refused; the rest of the group is stored."""
     migrate(engine)
     store = Store(engine)
-    row, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
-    other, _ = _store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
+    other, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
     assert store.append_many([Append(row.id, 0, 0, "Y1>new", "person")]) == [True]
     assert store.append_many([
         Append(row.id, 0, 0, "Y2>new", "person"),  # taken before
@@ -255,7 +237,7 @@ def test_tokens_are_stored_hashed_and_open_their_seat(engine: Engine) -> None:
     joining names a seat; a new token replaces the old one."""
     migrate(engine)
     store = Store(engine)
-    row, tokens = _store_table(store, "knizia13", [Seat(""), Seat(""), Seat("bot", bot="random")])
+    row, tokens = store_table(store, "knizia13", [Seat(""), Seat(""), Seat("bot", bot="random")])
     first, second = tokens[0], tokens[1]
     assert first is not None and second is not None
     with engine.connect() as c:
@@ -284,7 +266,7 @@ def test_a_table_rebuilt_from_its_log_equals_the_table_played(engine: Engine, ga
     store = Store(engine)
     cls = dreizehn.game_class(game_id)
     seats = [Seat("Anna")] + [Seat(f"bot {i}", bot="heuristic") for i in range(1, cls.min_players)]
-    row, _ = _store_table(store, game_id, seats, seed=11)
+    row, _ = store_table(store, game_id, seats, seed=11)
     game = dreizehn.load_game(game_id, len(seats), row.options)
     played = Table(game, tuple(Seat(s.name, bot="heuristic") for s in seats), row.seed, game.new_state(row.seed))
     checkpoints = {0: played.state.copy()}

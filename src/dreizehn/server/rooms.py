@@ -96,6 +96,15 @@ def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
     return table
 
 
+@dataclass
+class Said:
+    """What the receivers of one update share, said once: per language the action's sentence, and each event per
+    (language, its number, the receiver who owns its private part or ``None``)."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+    events: dict[tuple[str, int, int | None], dict[str, Any]] = field(default_factory=dict)
+
+
 class Room:
     """A table being played in this process."""
 
@@ -163,15 +172,20 @@ class Room:
         self.elsewhere[process] = (number, counts, stand_in)
         back = [seat for seat in self.stand_in if self.connected_elsewhere(seat)]
         for seat in back:
-            self.stand_in.discard(seat)
-            self.table.replace(seat, None)
+            self._take_back(seat)
         if back:
             self.hub.publish_presence(self)
         self.broadcast_presence()
 
+    def _take_back(self, seat: int) -> None:
+        """A person is back: their seat is theirs again, if the stand-in played it."""
+        if seat in self.stand_in:
+            self.stand_in.discard(seat)
+            self.table.replace(seat, None)
+
     def start_away_timers(self) -> None:
-        """A room just loaded (a start, or a table opened again): every person who joined is away until a
-        connection comes, so the grace period runs for each (a connection stops it)."""
+        """After a start: every person who joined a table being played is away until a connection comes, so the
+        grace period runs for each (a connection stops it)."""
         if self.table.is_over:
             return
         for s in self.seat_rows:
@@ -220,26 +234,24 @@ class Room:
             "version": self.table.version,
         }
 
-    def said_update(self, update: Update, seat: int | None, lang: str,
-                    said: dict[tuple[str, int, int | None], dict[str, Any]] | None = None) -> dict[str, Any]:
+    def said_update(self, update: Update, seat: int | None, lang: str, said: Said | None = None) -> dict[str, Any]:
         """An applied action as ``seat`` (``None``: a spectator) is told of it in ``lang``: its version, seat,
-        notation, the action in words, and its events filtered for that receiver and said (each event said once per
-        language and owner in ``said``, shared by the receivers of one update)."""
+        notation, the action in words, and its events filtered for that receiver and said (``said`` keeps what the
+        receivers of one update share)."""
         game, names = self.table.game, self.names
         w = words(lang)
-        said = {} if said is None else said
-        text = said.get((lang, -1, None))  # the action's sentence is kept under event number -1
+        said = Said() if said is None else said
+        text = said.texts.get(lang)
         if text is None:
-            text = said[(lang, -1, None)] = {
-                "text": game.say_action(w, game.action_type.parse(update.action), names[update.seat])}
+            text = said.texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
         events = []
         for i, event in enumerate(update.events):
             owner = seat if event.private and seat in event.private else None
-            entry = said.get((lang, i, owner))
+            entry = said.events.get((lang, i, owner))
             if entry is None:
-                entry = said[(lang, i, owner)] = said_event(game, w, event.for_seat(owner), names)
+                entry = said.events[(lang, i, owner)] = said_event(game, w, event.for_seat(owner), names)
             events.append(entry)
-        return {"version": update.version, "seat": update.seat, "action": update.action, "text": text["text"],
+        return {"version": update.version, "seat": update.seat, "action": update.action, "text": text,
                 "events": events}
 
     def broadcast_update(self, update: Update) -> None:
@@ -247,7 +259,7 @@ class Room:
         (the action in words, the public events) is said once per language."""
         seats = self.seats_info()
         per_seat: dict[tuple[int | None, str], str] = {}
-        said: dict[tuple[str, int, int | None], dict[str, Any]] = {}
+        said = Said()
         for conn in list(self.conns):
             seat, lang = conn.seat, conn.lang
             message = per_seat.get((seat, lang))
@@ -425,9 +437,7 @@ class Room:
         timer = self.away.pop(seat, None)
         if timer is not None:
             timer.cancel()
-        if seat in self.stand_in:
-            self.stand_in.discard(seat)
-            self.table.replace(seat, None)
+        self._take_back(seat)
         self.hub.publish_presence(self)
         self.broadcast_presence()
 
@@ -504,10 +514,9 @@ class Hub:
                 if stored is None:
                     return None
                 room = self.rooms[table_id] = Room(self, stored)
-                room.start_away_timers()
                 if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
                     self.notified(table_id)  # found no room, so catch up once now
-                    self._notify({"table": table_id, "ask": True})  # and who is connected to it elsewhere
+                    self._send_presence({"table": table_id, "ask": True})  # and who is connected to it elsewhere
         return room
 
     async def decide(self, request: BotRequest, game: Any) -> tuple[int, Any]:
@@ -526,10 +535,12 @@ class Hub:
         return fallback.act(request.view, request.rng), request.rng
 
     async def resume_all(self) -> None:
-        """After a start, let the bots of every table being played go on."""
+        """After a start, let the bots of every table being played go on, and the grace period run for its
+        people."""
         for table_id in await asyncio.to_thread(self.store.playing):
             room = await self.room(table_id)
             if room is not None:
+                room.start_away_timers()
                 room.after_change()
 
     def notified(self, table_id: str, seq: int | None = None) -> None:
@@ -544,9 +555,10 @@ class Hub:
     def publish_presence(self, room: Room) -> None:
         """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
         if self.store.postgres:
-            self._notify({"table": room.id, **room.presence_here()})
+            self._send_presence({"table": room.id, **room.presence_here()})
 
-    def _notify(self, message: dict[str, Any]) -> None:
+    def _send_presence(self, message: dict[str, Any]) -> None:
+        """A presence notice to the other processes, numbered (they keep only the newest of each process)."""
         self._presence_number += 1
         payload = dumps({**message, "process": self.process, "number": self._presence_number})
         task = asyncio.create_task(asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload))

@@ -209,13 +209,17 @@ class Writer:
             self._queue.put(None)
             self._thread.join(timeout=5)
 
+    def _store(self, rows: list[Append]) -> list[bool | BaseException]:
+        """Each row's answer: stored or not, or the error of a database that failed (every caller hears of it)."""
+        try:
+            return list(self.store.append_many(rows))
+        except Exception as err:
+            return [err] * len(rows)
+
     def _flush(self) -> None:
         """SQLite: store the actions of this turn of the loop in one transaction, and answer their callers."""
         batch, self._pending = self._pending, []
-        try:
-            answers: list[bool | BaseException] = list(self.store.append_many([row for row, _ in batch]))
-        except Exception as err:  # the database failed: every caller hears of it
-            answers = [err] * len(batch)
+        answers = self._store([row for row, _ in batch])
         _settle([(future, answer) for (_, future), answer in zip(batch, answers, strict=True)])
         self._commits += 1
         if self._commits >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
@@ -237,10 +241,7 @@ class Writer:
                     self._queue.put(None)
                     break
                 batch.append(item)
-            try:
-                answers: list[bool | BaseException] = list(self.store.append_many([row for row, _, _ in batch]))
-            except Exception as err:  # the database failed: every caller hears of it
-                answers = [err] * len(batch)
+            answers = self._store([row for row, _, _ in batch])
             by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], bool | BaseException]]] = {}
             for (_, loop, future), answer in zip(batch, answers, strict=True):
                 by_loop.setdefault(loop, []).append((future, answer))

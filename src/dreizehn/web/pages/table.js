@@ -8,6 +8,8 @@ import { TableSocket } from "../ws.js";
 import { gameModule } from "../games/index.js";
 
 const LOG_LINES = 40;
+/** Events said after an action's own lines: the end of a stage, a new deal, the end of the game. */
+const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 
 /**
  * @param {HTMLElement} root where the page goes
@@ -56,9 +58,8 @@ export function tablePage(root, who, app) {
   // The lines the log shows for an action told (an update, or one of a welcome's recent actions): its events'
   // sentences (the action itself when it has none), then a stage scored, a deal and the game's end.
   function linesOf(told) {
-    const closing = new Set(["stage.scored", "game.over", "stage.dealt"]);
-    const texts = told.events.filter((e) => !closing.has(e.key)).map((e) => e.text);
-    return [...(texts.length ? texts : [told.text]), ...told.events.filter((e) => closing.has(e.key)).map((e) => e.text)];
+    const texts = told.events.filter((e) => !CLOSING.has(e.key)).map((e) => e.text);
+    return [...(texts.length ? texts : [told.text]), ...told.events.filter((e) => CLOSING.has(e.key)).map((e) => e.text)];
   }
 
   function say(lines) {
@@ -76,8 +77,7 @@ export function tablePage(root, who, app) {
       const was = state.view;
       state.view = m.view;
       state.log = [];
-      if (m.recent) for (const told of m.recent) say(linesOf(told));
-      else state.log = m.history.slice(-LOG_LINES);
+      for (const told of m.recent) say(linesOf(told));
       state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
       if (m.view.is_over && !state.final) finalStandings(m.table);
       state.selected = null;
