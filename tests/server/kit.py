@@ -316,7 +316,8 @@ def play_until_seat_moves(peer: Peer, seat: int) -> dict[str, Any]:
     assert peer.view is not None
     message: dict[str, Any] = {"type": "welcome", "view": peer.view}
     while not (message["type"] == "update" and message["seat"] == seat):
-        if message["type"] in ("welcome", "update") and message["view"]["current_player"] == peer.view["seat"]:
+        if message["type"] in ("welcome", "update", "resync") \
+                and message["view"]["current_player"] == peer.view["seat"]:
             peer.act(message["view"]["legal_actions"][0]["index"])
         message = peer.recv(timeout=15)
     return message

@@ -6,6 +6,7 @@ run on PostgreSQL too: ``db_settings``.)"""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from .conftest import _unavailable, new_database
 from .kit import (
     NetPeer,
     ServerProcess,
+    connect,
     create_table,
     hub,
     make_settings,
@@ -182,6 +184,35 @@ def test_a_notice_of_an_action_the_room_has_fetches_nothing(tmp_path: Path) -> N
         assert fetched == [room.table.version]
 
 
+def test_presence_notices_count_until_their_process_says_goodbye(tmp_path: Path) -> None:
+    """Items 6 and 12: what another process says of a table's connections counts, and its own notices are not
+    heard; a process that says goodbye (it stops) is forgotten at once: its people are away, and the grace period
+    runs for them here."""
+    with TestClient(create_app(make_settings(tmp_path / "data", grace_period=600))) as client:
+        created = create_table(client, "knizia13", ["person", "person", "person"])
+        table_id = created["table"]["id"]
+        the_hub, portal = hub(client), client.portal
+        assert portal is not None
+        with connect(client, **spectator_hello(created)) as watcher:
+            room = portal.call(the_hub.room, table_id)
+            assert room is not None and not room.away
+            notice = {"process": "other", "number": 1, "table": table_id, "conns": {"1": 1}, "stand_in": []}
+            portal.call(_hear, the_hub, notice)
+            seen = watcher.recv()
+            assert seen["type"] == "presence" and [s["connected"] for s in seen["seats"]] == [False, True, False]
+            portal.call(_hear, the_hub, {"process": the_hub.process, "gone": True})  # its own: not heard
+            portal.call(_hear, the_hub, {"process": "other", "alive": True})
+            assert "other" in the_hub.heard_at and "other" in room.elsewhere
+            portal.call(_hear, the_hub, {"process": "other", "gone": True})
+            seen = watcher.recv()
+            assert seen["type"] == "presence" and not any(s["connected"] for s in seen["seats"])
+            assert "other" not in the_hub.heard_at and not room.elsewhere and set(room.away) == {0, 1, 2}
+
+
+async def _hear(the_hub: Any, notice: dict[str, Any]) -> None:
+    the_hub.presence_heard(json.dumps(notice))
+
+
 async def _notify(the_hub: Any, table_id: str, seq: int) -> None:
     the_hub.notified(table_id, seq)
     await asyncio.sleep(0)  # the catch-up task (if any) starts
@@ -253,3 +284,39 @@ def test_presence_is_one_across_the_processes_and_a_person_back_on_the_other_tak
     engine.dispose()
     assert "person" in mine and mine[-1] == "person"
     assert not any(m["type"] == "refused" for m in back.received)
+
+
+def test_a_killed_process_is_forgotten_and_the_other_plays_its_seats(
+        processes: Callable[..., ServerProcess], postgres_url: str, tmp_path: Path) -> None:
+    """Items 6 and 12: a process that is killed gives no more signs of life; after three presence intervals the
+    other forgets its connections. A person who was connected only there is away (the spectator sees it), and after
+    the grace period the remaining process's stand-in plays for them; a seat the killed process's stand-in played
+    is played by the remaining process's stand-in at once."""
+    env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
+           "DREIZEHN_BOT_PAUSE": 0.01, "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 1,
+           "DREIZEHN_PRESENCE_INTERVAL": 0.3}
+    first, second = processes(env), processes(env)
+    engine = make_engine(str(env["DATABASE_URL"]))
+    store = Store(engine)
+    left = first.create("knizia13", ["person", "person", "medium"])  # Anna leaves before the kill
+    killed = first.create("knizia13", ["person", "person", "medium"])  # Dora is connected at the kill
+    watcher = second.connect(**spectator_hello(killed))
+    ben, eve = second.connect(token=tokens(left)[1]), second.connect(token=tokens(killed)[1])
+    anna = first.connect(token=tokens(left)[0])
+    first.connect(token=tokens(killed)[0])  # Dora, connected until the kill
+    watcher.until(lambda m: m["type"] == "presence" and m["seats"][0]["connected"] and m["seats"][1]["connected"])
+    anna.close()
+    message = play_until_seat_moves(ben, 0)  # the first process's stand-in plays for Anna
+    assert message["seats"][0]["stand_in"]
+    assert _log(store, left["table"]["id"])[message["version"] - 1][2] == "stand-in"
+
+    first.kill()
+    gone = watcher.until(lambda m: m["type"] == "presence" and not m["seats"][0]["connected"], timeout=10)
+    assert gone["seats"][1]["connected"] and not gone["seats"][0]["stand_in"]
+    for peer, created in ((ben, left), (eve, killed)):
+        assert peer.view is not None
+        mark = peer.view["version"]
+        message = play_until_seat_moves(peer, 0)  # the second process's stand-in plays seat 0 now
+        assert message["version"] > mark and message["seats"][0]["stand_in"]
+        assert _log(store, created["table"]["id"])[message["version"] - 1][2] == "stand-in"
+    engine.dispose()

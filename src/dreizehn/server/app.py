@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
+            tasks.append(asyncio.create_task(hub.keep_presence()))
         await hub.resume_all()
         try:
             yield

@@ -184,13 +184,37 @@ class Room:
             self.table.replace(seat, None)
 
     def start_away_timers(self) -> None:
-        """After a start: every person who joined a table being played is away until a connection comes, so the
-        grace period runs for each (a connection stops it)."""
+        """After a start, or when another process is gone: every person who joined a table being played and is
+        connected nowhere is away until a connection comes, so the grace period runs for each (a connection stops
+        it)."""
         if self.table.is_over:
             return
+        here = {c.seat for c in self.conns if not c.closed}
         for s in self.seat_rows:
-            if s.bot is None and s.joined and s.seat not in self.away:
+            if s.bot is None and s.joined and s.seat not in self.away and s.seat not in here \
+                    and not self.connected_elsewhere(s.seat):
                 self.away[s.seat] = asyncio.create_task(self._away(s.seat))
+
+    def forget(self, process: str) -> None:
+        """Another process is gone (killed, say): its connections count no more. The seats its stand-in played
+        are this process's stand-in's at once (their grace period ran out there), and the grace period runs for
+        the people who were connected there only; the bots it was playing go on here."""
+        known = self.elsewhere.pop(process, None)
+        if known is None:
+            return
+        _, _, played = known
+        taken = False
+        for seat in played:
+            if not self.table.is_over and seat not in self.stand_in and not self.connected_elsewhere(seat) \
+                    and not any(c.seat == seat and not c.closed for c in self.conns):
+                self.stand_in.add(seat)
+                self.table.replace(seat, self.hub.settings.stand_in)
+                taken = True
+        self.start_away_timers()
+        if taken:
+            self.hub.publish_presence(self)
+        self.broadcast_presence()
+        self.after_change()
 
     def view_doc(self, seat: int | None, lang: str, history: bool) -> dict[str, Any]:
         table = self.table
@@ -500,6 +524,8 @@ class Hub:
         self.process = secrets.token_hex(6)
         """This process among the server processes of one PostgreSQL database (its presence notices say it)."""
         self._presence_number = 0
+        self.heard_at: dict[str, float] = {}
+        """When each other process was last heard of (``time.monotonic``; PostgreSQL)."""
 
     async def room(self, table_id: str) -> Room | None:
         """The live room of a table, loaded from the database when needed."""
@@ -570,16 +596,43 @@ class Hub:
         if not task.cancelled() and task.exception() is not None:
             log.warning("a presence notice was not sent", exc_info=task.exception())
 
+    async def keep_presence(self) -> None:
+        """PostgreSQL: give the other processes a sign of life every presence interval, and forget a process not
+        heard of for three (:meth:`Room.forget`)."""
+        every = self.settings.presence_interval
+        while True:
+            self._send_presence({"alive": True})
+            await asyncio.sleep(every)
+            silent = time.monotonic() - 3 * every
+            for process in [p for p, at in self.heard_at.items() if at < silent]:
+                self.forget(process)
+
+    def forget(self, process: str) -> None:
+        """Another process is gone: no room counts its connections any more."""
+        self.heard_at.pop(process, None)
+        for room in list(self.rooms.values()):
+            room.forget(process)
+
     def presence_heard(self, payload: str) -> None:
-        """A presence notice (PostgreSQL): another process's presence at a table, or its question for ours."""
+        """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, its sign
+        of life, or its goodbye."""
         try:
             message = orjson.loads(payload)
-            process, table_id = str(message["process"]), str(message["table"])
+            process = str(message["process"])
+            if process == self.process:
+                return
+            if message.get("gone"):
+                self.forget(process)
+                return
+            self.heard_at[process] = time.monotonic()
+            if message.get("alive"):
+                return
+            table_id = str(message["table"])
         except (ValueError, KeyError, TypeError):
             log.warning("a presence notice not understood: %r", payload[:200])
             return
         room = self.rooms.get(table_id)
-        if process == self.process or room is None:
+        if room is None:
             return
         if message.get("ask"):
             self.publish_presence(room)
@@ -588,6 +641,10 @@ class Hub:
         room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
 
     async def close(self) -> None:
+        if self.store.postgres:  # the others forget this process's connections at once
+            with contextlib.suppress(Exception):
+                payload = dumps({"process": self.process, "gone": True})
+                await asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload)
         self.writer.close()
         self.store.close()
         for room in self.rooms.values():

@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(default=None, description="the address in invitation links; default: the request's")
     ping_interval: float = Field(default=20.0, gt=0, description="seconds between keep-alive pings")
+    presence_interval: float = Field(
+        default=5.0, gt=0,
+        description="PostgreSQL: seconds between the signs of life each server process gives the others; a process "
+                    "silent for three is taken for gone (its connections count no more, its stand-ins' seats are "
+                    "played by the others)",
+    )
 
     @property
     def database(self) -> str:
