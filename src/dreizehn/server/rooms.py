@@ -155,6 +155,10 @@ class Room:
         """Whether a connection of another server process holds ``seat``."""
         return any(counts.get(seat, 0) > 0 for _, counts, _ in self.elsewhere.values())
 
+    def connected(self, seat: int) -> bool:
+        """Whether a connection of this process or of another holds ``seat``."""
+        return any(c.seat == seat and not c.closed for c in self.conns) or self.connected_elsewhere(seat)
+
     def presence_here(self) -> dict[str, Any]:
         """This process's part of the table's presence: connections per seat, and the seats its stand-in plays."""
         counts: dict[int, int] = {}
@@ -183,16 +187,19 @@ class Room:
             self.stand_in.discard(seat)
             self.table.replace(seat, None)
 
+    def _stand_in_for(self, seat: int) -> None:
+        """A person is away: this process's stand-in plays their seat."""
+        self.stand_in.add(seat)
+        self.table.replace(seat, self.hub.settings.stand_in)
+
     def start_away_timers(self) -> None:
         """After a start, or when another process is gone: every person who joined a table being played and is
         connected nowhere is away until a connection comes, so the grace period runs for each (a connection stops
         it)."""
         if self.table.is_over:
             return
-        here = {c.seat for c in self.conns if not c.closed}
         for s in self.seat_rows:
-            if s.bot is None and s.joined and s.seat not in self.away and s.seat not in here \
-                    and not self.connected_elsewhere(s.seat):
+            if s.bot is None and s.joined and s.seat not in self.away and not self.connected(s.seat):
                 self.away[s.seat] = asyncio.create_task(self._away(s.seat))
 
     def forget(self, process: str) -> None:
@@ -203,13 +210,10 @@ class Room:
         if known is None:
             return
         _, _, played = known
-        taken = False
-        for seat in played:
-            if not self.table.is_over and seat not in self.stand_in and not self.connected_elsewhere(seat) \
-                    and not any(c.seat == seat and not c.closed for c in self.conns):
-                self.stand_in.add(seat)
-                self.table.replace(seat, self.hub.settings.stand_in)
-                taken = True
+        taken = [seat for seat in played
+                 if not self.table.is_over and seat not in self.stand_in and not self.connected(seat)]
+        for seat in taken:
+            self._stand_in_for(seat)
         self.start_away_timers()
         if taken:
             self.hub.publish_presence(self)
@@ -481,12 +485,11 @@ class Room:
         await asyncio.sleep(self.hub.settings.grace_period)
         async with self.lock:
             self.away.pop(seat, None)
-            if any(c.seat == seat for c in self.conns) or self.table.is_over or self.connected_elsewhere(seat):
+            if self.connected(seat) or self.table.is_over:
                 return
             if any(seat in played for _, _, played in self.elsewhere.values()):
                 return  # another process's stand-in plays the seat already
-            self.stand_in.add(seat)
-            self.table.replace(seat, self.hub.settings.stand_in)
+            self._stand_in_for(seat)
         self.hub.publish_presence(self)
         self.broadcast_presence()
         self.after_change()
@@ -583,13 +586,15 @@ class Hub:
         if self.store.postgres:
             self._send_presence({"table": room.id, **room.presence_here()})
 
-    def _send_presence(self, message: dict[str, Any]) -> None:
-        """A presence notice to the other processes, numbered (they keep only the newest of each process)."""
+    def _send_presence(self, message: dict[str, Any]) -> asyncio.Task[None]:
+        """A presence notice to the other processes, numbered (they keep only the newest of each process); the task
+        that sends it."""
         self._presence_number += 1
         payload = dumps({**message, "process": self.process, "number": self._presence_number})
         task = asyncio.create_task(asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload))
         self._tasks.add(task)
         task.add_done_callback(self._presence_sent)
+        return task
 
     def _presence_sent(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -643,8 +648,7 @@ class Hub:
     async def close(self) -> None:
         if self.store.postgres:  # the others forget this process's connections at once
             with contextlib.suppress(Exception):
-                payload = dumps({"process": self.process, "gone": True})
-                await asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload)
+                await self._send_presence({"gone": True})
         self.writer.close()
         self.store.close()
         for room in self.rooms.values():
