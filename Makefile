@@ -33,7 +33,7 @@ test-long: $(STAMP) lint warm
 
 # Compile the meld solver once (numba caches it), before parallel test workers would each compile it.
 warm: $(STAMP)
-	$(PY) -c "from dreizehn.games.melds import warm_up; warm_up()"
+	$(PY) -c "from dreizehn.games.three_thirteen.melds import warm_up; warm_up()"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -102,7 +102,7 @@ def envs_table(seconds: float) -> list[tuple[str, str, int, float]] | None:
         import pyspiel  # noqa: F401
     except ImportError:
         return None
-    from dreizehn.games.melds import warm_up
+    from dreizehn.games.three_thirteen.melds import warm_up
 
     warm_up()  # compile the meld solver before the clock runs
     rows = []

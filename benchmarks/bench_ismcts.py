@@ -21,7 +21,7 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.game import Game, View
-from dreizehn.games.melds import warm_up
+from dreizehn.games.three_thirteen.melds import warm_up
 
 ROWS: tuple[tuple[str, int], ...] = (("knizia13", 4), ("holzwurm", 4), ("three-thirteen", 4), ("three-thirteen", 2))
 

@@ -1,4 +1,4 @@
-"""Speed of the Three Thirteen meld solver (:mod:`dreizehn.games.melds`) on random hands with wild cards.
+"""Speed of the Three Thirteen meld solver (:mod:`dreizehn.games.three_thirteen.melds`) on random hands with wild cards.
 
 Run with ``python benchmarks/bench_melds.py [--seconds S]`` (or as part of ``make bench``). One core; the kernels
 are compiled (or loaded from the disk cache) before timing.
@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from dreizehn.games.melds import arrange, go_out_discards, min_penalty, warm_up
+from dreizehn.games.three_thirteen.melds import arrange, go_out_discards, min_penalty, warm_up
 
 Hand = tuple[list[int], int]
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn
 from dreizehn.core.game import Game
-from dreizehn.games.melds import warm_up
+from dreizehn.games.three_thirteen.melds import warm_up
 from dreizehn.hints import analyse
 from dreizehn.sim import play, seating
 

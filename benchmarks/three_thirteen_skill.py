@@ -14,7 +14,7 @@ The players:
 * ``heuristic, feeds``: the heuristic with ``W_FEED = 0``: it no longer holds back cards the next player is known to
   collect.
 * ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (``playout`` in
-  :mod:`dreizehn.bots.heuristics.three_thirteen`), played as a bot on a state sampled from its view. It reads
+  :mod:`dreizehn.games.three_thirteen.heuristic`), played as a bot on a state sampled from its view. It reads
   only its own hand and the table.
 * ``ismcts`` (default options): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
   ``benchmarks/strength.py --players 2 --game three-thirteen --matchup ismcts,heuristic``), not played here, one
@@ -43,13 +43,13 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-import dreizehn.bots.heuristics.three_thirteen as rules
+import dreizehn.games.three_thirteen.heuristic as rules
 from benchmarks.strength import matchup_key, saved_games
 from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
-from dreizehn.bots.heuristics.three_thirteen import playout
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
+from dreizehn.games.three_thirteen.heuristic import playout
 from dreizehn.sim import GameResult, run_games, seating
 from dreizehn.stats import wilson_interval
 

@@ -24,8 +24,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from dreizehn.core.errors import BackendError
 from dreizehn.core.record import dumps
-from dreizehn.sim import BackendError, GameResult, _Job, played, record_file, split
+from dreizehn.jobs import GameResult, Job, played, record_file, split
 
 
 def _ray() -> ModuleType:
@@ -61,7 +62,7 @@ def cluster_cpus() -> int:
     return max(1, int(_ray().cluster_resources().get("CPU", 1)))
 
 
-def _run_batch(job: _Job, keep_records: bool) -> list[tuple[GameResult, str | None]]:
+def _run_batch(job: Job, keep_records: bool) -> list[tuple[GameResult, str | None]]:
     """Play one batch on a Ray worker: each game's result and, if asked, its record as JSON text."""
     return [(result, dumps(state, names=list(seats)) if keep_records else None) for result, state, seats in played(job)]
 
@@ -87,7 +88,7 @@ def run_on_ray(
         return []
     parallel = max(1, min(jobs or cluster_cpus(), len(tasks)))
     remote = ray.remote(num_cpus=1)(_run_batch)
-    batches = [_Job(game_id, players, dict(options), seed, None, batch) for batch in split(tasks, parallel)]
+    batches = [Job(game_id, players, dict(options), seed, None, batch) for batch in split(tasks, parallel)]
     keep = records is not None
     waiting = list(reversed(batches))
     pending: list[Any] = []

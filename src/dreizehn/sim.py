@@ -24,29 +24,17 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.sim.BackendError
 from dreizehn.core.errors import SimulationError, UsageError
-from dreizehn.core.game import Game, State
-from dreizehn.core.record import save as save_record
 from dreizehn.core.registry import load_game
-from dreizehn.stats import mean_sd, ranks, wilson_interval
-from dreizehn.table import Seat, Table
+
+# GameResult, play and seating are dreizehn.sim's too
+from dreizehn.jobs import GameResult as GameResult
+from dreizehn.jobs import Job, run_job, split
+from dreizehn.jobs import play as play
+from dreizehn.jobs import seating as seating
+from dreizehn.stats import mean_sd, wilson_interval
 
 BACKENDS = ("processes", "ray")
 """Where :func:`run_games` plays: on local processes (the default) or as tasks on a Ray cluster."""
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game: who sat where, the totals, each seat's share of the win and its move times."""
-
-    index: int
-    seed: int
-    seats: tuple[str, ...]
-    totals: tuple[int, ...]
-    shares: tuple[float, ...]
-    ranks: tuple[float, ...]
-    move_times: tuple[tuple[float, int, float], ...]
-    """Per seat: total seconds spent deciding, number of moves, the longest move in seconds."""
-    actions: int
 
 
 @dataclass
@@ -120,86 +108,6 @@ class Run:
         }
 
 
-def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
-    """The bots of game ``index``: the list filled up to ``players`` seats by repeating its last bot, then rotated
-    by ``index`` places.
-
-    >>> seating(["ismcts", "heuristic"], 4, 1)
-    ('heuristic', 'ismcts', 'heuristic', 'heuristic')
-    """
-    if not bots:
-        raise SimulationError("sim.no_bots", rule="C2")
-    if len(bots) > players:
-        raise SimulationError("sim.too_many_bots", rule="C2", bots=len(bots), players=players)
-    filled = list(bots) + [bots[-1]] * (players - len(bots))
-    shift = index % players
-    return tuple(filled[-shift:] + filled[:-shift]) if shift else tuple(filled)
-
-
-def play(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> tuple[GameResult, State]:
-    """Play one game at a :class:`~dreizehn.table.Table` of bots; each seat's bot gets only its view and its own
-    random generator."""
-    table = Table(game, tuple(Seat(spec, bot=spec) for spec in seats), seed, game.new_state(seed), events=False)
-    table.play_bots()
-    state = table.state
-    totals = state.totals
-    times = table.times
-    result = GameResult(
-        index=index, seed=seed, seats=tuple(seats), totals=totals, shares=state.returns(),
-        ranks=tuple(ranks(totals, game.high_score_wins)),
-        move_times=tuple(zip(times.think, times.moves, times.worst, strict=True)), actions=len(state.history),
-    )
-    return result, state
-
-
-@dataclass(frozen=True)
-class _Job:
-    game_id: str
-    players: int
-    options: Mapping[str, object]
-    seed: int
-    records: str | None
-    tasks: tuple[tuple[int, tuple[str, ...]], ...]
-
-
-def record_file(records: str | Path, game_id: str, seed: int) -> Path:
-    """Where the record of the game with ``seed`` goes in the directory ``records``.
-
-    >>> record_file("out", "knizia13", 7).as_posix()
-    'out/knizia13-000007.json'
-    """
-    return Path(records) / f"{game_id}-{seed:06d}.json"
-
-
-def played(job: _Job) -> Iterator[tuple[GameResult, State, tuple[str, ...]]]:
-    """Play the games of a batch, in turn: each one's result, final state and seating."""
-    game = load_game(job.game_id, job.players, job.options)
-    for index, seats in job.tasks:
-        result, state = play(game, seats, job.seed + index, index)
-        yield result, state, seats
-
-
-def _run_job(job: _Job) -> list[GameResult]:
-    out = []
-    for result, state, seats in played(job):
-        if job.records is not None:
-            save_record(state, record_file(job.records, job.game_id, result.seed), names=list(seats))
-        out.append(result)
-    return out
-
-
-def split(tasks: Sequence[tuple[int, tuple[str, ...]]], workers: int) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
-    """The tasks in batches for ``workers`` workers: about four batches per worker, at most 8 games a batch.
-
-    >>> [len(b) for b in split([(i, ("random",)) for i in range(10)], 2)]
-    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-    >>> [len(b) for b in split([(i, ("random",)) for i in range(100)], 2)]
-    [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4]
-    """
-    chunk = max(1, min(8, len(tasks) // (workers * 4) or 1))
-    return [tuple(tasks[i : i + chunk]) for i in range(0, len(tasks), chunk)]
-
-
 def check_backend(backend: str, address: str | None = None) -> None:
     """Refuse a backend that does not exist, and an address given without the ray backend.
 
@@ -264,7 +172,7 @@ def run_games(
     if jobs == 1:
         results = []
         for index, seats in tasks:
-            results.extend(_run_job(_Job(game_id, players, options, seed, record_dir, ((index, seats),))))
+            results.extend(run_job(Job(game_id, players, options, seed, record_dir, ((index, seats),))))
             if progress:
                 progress(1)
         return results
@@ -272,7 +180,7 @@ def run_games(
     results = []
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        for batch in pool.map(_run_job, (_Job(game_id, players, options, seed, record_dir, b) for b in batches)):
+        for batch in pool.map(run_job, (Job(game_id, players, options, seed, record_dir, b) for b in batches)):
             results.extend(batch)
             if progress:
                 progress(len(batch))

@@ -299,7 +299,7 @@ def _takes(state: HolzwurmState, text: str) -> bool:
 @pytest.mark.parametrize("players", [2, 4])
 def test_three_thirteen_ranking_puts_the_heuristics_discard_first(players: int) -> None:
     # The ranking ismcts:prune uses orders the discards the heuristic weighs, its own choice first (ties aside).
-    from dreizehn.bots.heuristics.three_thirteen import discard_scores, rank
+    from dreizehn.games.three_thirteen.heuristic import discard_scores, rank
 
     game = load_game("three-thirteen", players)
     rng = random.Random(players)

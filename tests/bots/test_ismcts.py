@@ -83,7 +83,7 @@ def test_search_variants_give_legal_actions(game_id: str, root: str, playout: st
 def test_prune_searches_only_the_heuristics_best_discards(root: str) -> None:
     # With prune=K, a Three Thirteen discard is searched among the heuristic's K best only; draws, the ways out and
     # decisions with K or fewer discards are searched whole.
-    from dreizehn.bots.heuristics.three_thirteen import rank
+    from dreizehn.games.three_thirteen.heuristic import rank
 
     game = dreizehn.load_game("three-thirteen", 2)
     bot = IsmctsBot(game, iterations=40, prune=2, root=root)
@@ -106,7 +106,7 @@ def test_prune_searches_only_the_heuristics_best_discards(root: str) -> None:
 
 def test_prune_defaults_per_game() -> None:
     # Three Thirteen plays the heuristic's discard without a search and searches the rest; prune=0 searches all.
-    from dreizehn.bots.heuristics.three_thirteen import rank
+    from dreizehn.games.three_thirteen.heuristic import rank
 
     game = dreizehn.load_game("three-thirteen", 2)
     bot, whole = IsmctsBot(game, iterations=30), IsmctsBot(game, iterations=30, prune=0)

@@ -8,9 +8,9 @@ import random
 import pytest
 
 import dreizehn
-from dreizehn.bots.heuristics.three_thirteen import _taken, _takes, estimate, playout
-from dreizehn.games.melds import min_penalty
 from dreizehn.games.three_thirteen import DISCARD, DRAW, OUT, TAKE, ThreeThirteenCard, ThreeThirteenState
+from dreizehn.games.three_thirteen.heuristic import _taken, _takes, estimate, playout
+from dreizehn.games.three_thirteen.melds import min_penalty
 
 
 def kinds(text: str) -> list[int]:

@@ -12,6 +12,7 @@ import pytest
 import dreizehn
 from dreizehn.core.events import EVERYONE, Event, EventError
 from dreizehn.core.game import State, View
+from dreizehn.wire import to_wire
 
 CASES = [(game_id, players) for game_id in dreizehn.game_ids()
          for players in (dreizehn.game_class(game_id).min_players, dreizehn.game_class(game_id).max_players)]
@@ -38,7 +39,7 @@ def _cards(state: State, value: Any) -> set[int]:
 
 
 def _visible(state: State, view: View) -> set[int]:
-    return _cards(state, view.to_json(history=False))
+    return _cards(state, to_wire(view, history=False))
 
 
 def _random_games(game_id: str, players: int, count: int) -> Iterator[tuple[State, State, int, list[Event]]]:

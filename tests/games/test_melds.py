@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreizehn.games import melds
-from dreizehn.games.melds import (
+from dreizehn.games.three_thirteen import melds
+from dreizehn.games.three_thirteen.melds import (
     ACES_LOW,
     ACES_LOW_OR_HIGH,
     Arrangement,
@@ -667,7 +667,7 @@ def test_kernels_load_from_the_disk_cache() -> None:
     warm_up()
     for kernel in (melds._rec_min, melds._rec_out):
         assert not any("Literal" in str(sig) for sig in kernel.signatures)
-    code = "import time; t=time.perf_counter(); from dreizehn.games.melds import warm_up; warm_up(); " \
+    code = "import time; t=time.perf_counter(); from dreizehn.games.three_thirteen.melds import warm_up; warm_up(); " \
            "print(time.perf_counter()-t)"
     src = str(Path(__file__).resolve().parents[2] / "src")
     started = time.perf_counter()

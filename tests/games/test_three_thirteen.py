@@ -11,7 +11,6 @@ import pytest
 import dreizehn
 from dreizehn.core.conformance import check_game, snapshot
 from dreizehn.core.game import State
-from dreizehn.games.melds import card_value
 from dreizehn.games.three_thirteen import (
     OUT,
     ThreeThirteen,
@@ -21,6 +20,7 @@ from dreizehn.games.three_thirteen import (
     ThreeThirteenView,
     default_decks,
 )
+from dreizehn.games.three_thirteen.melds import card_value
 
 C = ThreeThirteenCard.parse
 

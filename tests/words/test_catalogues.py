@@ -10,7 +10,10 @@ import pytest
 from babel.messages.pofile import read_po
 
 import dreizehn
-from dreizehn.words import INTERFACES, LANGUAGES, LOCALE_DIR, SHARED, Word, Words, domains, pick_language, words
+from dreizehn.core.language import pick_language
+from dreizehn.words import INTERFACES, LANGUAGES, LOCALE_DIR, SHARED, Word, Words, catalogue_path, domains, words
+
+dreizehn.game_ids()  # every game registered: its catalogues are added
 
 
 def _fields(template: str) -> set[str]:
@@ -18,7 +21,7 @@ def _fields(template: str) -> set[str]:
 
 
 def _read(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
-    path = LOCALE_DIR / lang / f"{domain}.po"
+    path = catalogue_path(lang, domain)
     with path.open("rb") as handle:
         catalogue = read_po(handle, locale=lang)
     out: dict[str, tuple[str, ...]] = {}
@@ -35,7 +38,7 @@ def test_every_language_has_every_key_with_the_same_placeholders(domain: str) ->
     english = _read("en", domain)
     assert english, f"the {domain} catalogue is empty"
     for lang in LANGUAGES:
-        assert (LOCALE_DIR / lang / f"{domain}.po").exists(), f"{lang}/{domain}.po is missing"
+        assert catalogue_path(lang, domain).exists(), f"{lang}/{domain}.po is missing"
         other = _read(lang, domain)
         assert set(other) == set(english), (
             f"{lang}/{domain}.po: missing {sorted(set(english) - set(other))[:8]}, "
@@ -63,7 +66,7 @@ def test_language_choice() -> None:
     assert pick_language("de-DE") == "de"
     assert pick_language(None, {"LC_ALL": "nl_NL.UTF-8", "LANG": "de_DE"}) == "nl"
     with pytest.raises(dreizehn.InvalidOptionError) as refused:
-        Words("fr")
+        pick_language("fr")
     assert "fr" in str(refused.value)
     assert words("de").error(refused.value).startswith("Es gibt keine Sprache")
 

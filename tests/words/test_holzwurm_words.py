@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 import dreizehn
-from dreizehn.bots.heuristics import holzwurm as holzwurm_heuristic
 from dreizehn.core.errors import DreizehnError, IllegalActionError, InvalidActionError
 from dreizehn.core.events import Event
 from dreizehn.core.registry import load_game
 from dreizehn.games import holzwurm
 from dreizehn.games.holzwurm import CARD_COLOUR, THIRTEEN, Holzwurm, HolzwurmCard, HolzwurmState, HolzwurmView
+from dreizehn.games.holzwurm import heuristic as holzwurm_heuristic
 from dreizehn.words import LANGUAGES, Word, catalogue, words
 from dreizehn.words.say import say_event
 
@@ -235,8 +235,10 @@ def test_every_refusal_is_coded_and_said_in_every_language() -> None:
 
 @pytest.mark.parametrize("module", [holzwurm, holzwurm_heuristic])
 def test_every_raise_in_the_module_is_coded(module: object) -> None:
-    """Every error the module makes is built from a code of the catalogue, never from a sentence."""
-    source = Path(str(getattr(module, "__file__", ""))).read_text(encoding="utf-8")
+    """Every error the game's modules make is built from a code of the catalogue, never from a sentence."""
+    path = Path(str(getattr(module, "__file__", "")))
+    files = sorted(path.parent.glob("*.py")) if path.name == "__init__.py" else [path]
+    source = "".join(file.read_text(encoding="utf-8") for file in files)
     keys = set(catalogue("en", "holzwurm"))
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("Error"):

@@ -224,7 +224,7 @@ def test_refusals_are_data_said_in_each_language() -> None:
 
 
 def test_every_key_the_module_names_is_in_the_catalogue() -> None:
-    source = Path(knizia13.__file__).read_text(encoding="utf-8")
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted(Path(knizia13.__file__).parent.glob("*.py")))
     keys = set(re.findall(r"\"(knizia13\.[a-z_.]+)\"", source))
     keys |= {f"knizia13.colour.{name}{suffix}" for name in knizia13.COLOURS for suffix in ("", ".noun")}
     assert "knizia13.played.took" in keys and "knizia13.error.not_held" in keys

@@ -13,13 +13,13 @@ import pytest
 import dreizehn
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import Event
-from dreizehn.games import melds
 from dreizehn.games.three_thirteen import (
     OUT,
     ThreeThirteen,
     ThreeThirteenAction,
     ThreeThirteenCard,
     ThreeThirteenState,
+    melds,
     say_card,
 )
 from dreizehn.words import LANGUAGES, catalogue, words

@@ -28,8 +28,9 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   bound the tree: where one is legal, only those are searched.
   A Three Thirteen playout may be cut short (``cutoff``): after that many playout actions, at the next turn boundary,
   the round is scored as if it ended then (each hand at its fewest penalty points,
-  :func:`~dreizehn.games.melds.min_penalty`). A short look ahead scored exactly beat long playouts against the
-  heuristic (at 300 iterations, paired: cutoff 4 won 40% of 40 games, 12 won 34%; unpaired, 40 did worst).
+  :func:`~dreizehn.games.three_thirteen.melds.min_penalty`). A short look ahead scored exactly beat long playouts
+  against the heuristic (at 300 iterations, paired: cutoff 4 won 40% of 40 games, 12 won 34%; unpaired, 40 did
+  worst).
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
   (its heuristic's ``rank``: Three Thirteen's discards), only its ``K`` best actions are searched,
   so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.game import Game, State
+from dreizehn.core.language import pick_language
 from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.plots import plot_ratings, plot_scores
@@ -26,7 +27,7 @@ from dreizehn.sim import Run, check_backend, play, seating
 from dreizehn.sim import simulate as sim_simulate
 from dreizehn.sim import tournament as sim_tournament
 from dreizehn.stats import mean_sd
-from dreizehn.words import Words, pick_language, words
+from dreizehn.words import Words, words
 from dreizehn.words.say import say_course
 
 app = typer.Typer(

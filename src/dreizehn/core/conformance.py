@@ -26,6 +26,7 @@ from dreizehn.core.game import Game, State
 from dreizehn.core.record import dumps as record_dumps
 from dreizehn.core.record import loads, to_record
 from dreizehn.core.registry import load_game
+from dreizehn.wire import to_wire
 from dreizehn.words import LANGUAGES, Word, words
 
 Policy = Callable[[State, random.Random], int]
@@ -128,7 +129,7 @@ def check_views(state: State, rng: random.Random, report: Report) -> None:
         assert sorted(sampled.all_cards()) == sorted(state.all_cards()), "a sampled state has other cards"
         assert sampled.current_player == state.current_player
         assert sorted(sampled.legal_actions()) == sorted(state.legal_actions()) or seat != state.current_player
-        json.dumps(view.to_json())
+        json.dumps(to_wire(view))
 
 
 def check_game(

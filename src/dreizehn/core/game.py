@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from dreizehn.cards import Token
 from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError, ShuffleNeeded
@@ -31,7 +33,7 @@ Option = Any
 """An option's value after validation: an int, a str or a bool."""
 
 if TYPE_CHECKING:
-    from dreizehn.envs.encoding import Encoder
+    from dreizehn.core.encoding import Encoder
     from dreizehn.words import Words
 
 
@@ -153,43 +155,6 @@ class View:
         """A view is a value that never changes: a deep copy is the view itself."""
         return self
 
-    def to_json(self, history: bool = True) -> dict[str, Any]:
-        """The view as a JSON-ready dict, cards and actions in text notation (``history=False`` leaves the history
-        out)."""
-        from dreizehn.core.registry import game_class
-
-        cls = game_class(self.game_id)
-        texts = cls.action_type._texts
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            if name == "history":
-                if history:
-                    out[name] = [[seat, texts[action]] for seat, action in self.history]
-            elif name == "legal_actions":
-                out[name] = [texts[action] for action in self.legal_actions]
-            else:
-                out[name] = _jsonable(getattr(self, name), cls)
-        return out
-
-
-def _jsonable(value: object, cls: type[Game]) -> object:
-    kind = type(value)
-    if kind is tuple or kind is list:
-        items = cast(Sequence[Any], value)
-        if items and isinstance(items[0], Token):  # the tuples of a view hold one kind of token each
-            texts = type(items[0])._texts
-            return [texts[v] for v in items]
-        return [_jsonable(v, cls) for v in items]
-    if kind is int or kind is str or kind is bool or value is None:
-        return value
-    if isinstance(value, Token):
-        return value.text
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v, cls) for k, v in value.items()}
-    if isinstance(value, tuple | list | frozenset | set):  # named tuples (a view's rows) and sets
-        return [_jsonable(v, cls) for v in value]
-    return value
-
 
 class Game(ABC):
     """A game with its player count and options fixed: the static facts every state of it shares.
@@ -234,6 +199,8 @@ class Game(ABC):
     it defines ``act(view, rng)``, and where the game has them ``rank(view)`` (a decision's actions best first, for
     ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points of a
     stage cut off now)."""
+    terminal: ClassVar[str] = ""
+    """The module of the game's drawing in the terminal game (:mod:`dreizehn.tui.render`); none: its view in words."""
     levels: ClassVar[Mapping[str, str]] = {
         "easy": "heuristic:blunder=0.5",
         "medium": "heuristic",
@@ -251,12 +218,19 @@ class Game(ABC):
     with default parameters ends whoever plays it (docs/envs.md)."""
 
     @classmethod
+    def folder(cls) -> Path:
+        """The game's own folder: the one holding the module that defines its class (its catalogues are in
+        ``locale/`` there, docs/adding-a-game.md)."""
+        module = sys.modules[cls.__module__]
+        return Path(module.__file__ or ".").parent
+
+    @classmethod
     def env_name(cls) -> str:
         """The game's name in Gymnasium's registry (``dreizehn/<Name>-v0``): its class's name."""
         return cls.__name__
 
     def encoder(self) -> Encoder:
-        """The fixed-size observation layout of this game (:mod:`dreizehn.envs.encoding`); a game without one cannot
+        """The fixed-size observation layout of this game (:mod:`dreizehn.core.encoding`); a game without one cannot
         be played in the research adapters."""
         from dreizehn.core.errors import UnknownGameError
 

@@ -15,13 +15,16 @@ from collections.abc import Mapping
 
 from dreizehn.core.errors import UnknownGameError
 from dreizehn.core.game import Game, State
+from dreizehn.words import add_catalogues
 
 _GAMES: dict[str, type[Game]] = {}
 
 
 def register(cls: type[Game]) -> type[Game]:
-    """Class decorator: make a game findable by its id."""
+    """Class decorator: make a game findable by its id, and its words sayable (its catalogues, ``locale/<lang>.po``
+    in the folder of the module that defines it)."""
     _GAMES[cls.id] = cls
+    add_catalogues(cls.id, cls.folder() / "locale")
     return cls
 
 

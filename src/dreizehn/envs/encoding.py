@@ -1,4 +1,6 @@
-"""Fixed-size tensors of what a seat may know: the observation layouts shared by every research adapter.
+"""Fixed-size tensors of what a seat may know, as the research adapters use them: the player counts and options of an
+environment made without them, bounds on a game's length, and each game's encoder (:func:`encoder_for`). The
+building blocks (:class:`Encoder`, :class:`Layout`) are :mod:`dreizehn.core.encoding`'s, named here too.
 
 An :class:`Encoder` turns a seat's :class:`~dreizehn.core.game.View` (never a state) into a flat ``float32`` vector
 made of named blocks. Seats are counted *relative to the observer*: index 0 of every per-seat block is the observing
@@ -23,20 +25,16 @@ True
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 
-import numpy as np
-import numpy.typing as npt
+from dreizehn.core.encoding import FLAG, HISTORY, Block, BlockSpec, Encoder, Layout, Vector, counts, limits
+from dreizehn.core.game import Game
 
-from dreizehn.core.game import Game, View
+__all__ = [
+    "FLAG", "HISTORY", "Block", "BlockSpec", "Encoder", "Layout", "Vector", "counts", "encoder_for", "limits",
+    "max_actions", "max_seat_actions", "research_options", "research_players", "with_defaults",
+]
 
-Vector = npt.NDArray[np.float32]
-
-HISTORY = 48
-"""Actions of the history held in an information-state tensor."""
 
 def research_players(game_id: str) -> int:
     """The player count of an environment or OpenSpiel game made without one (the game's
@@ -91,142 +89,6 @@ def max_seat_actions(game: Game) -> int | None:
     1474
     """
     return game.max_seat_actions()
-
-
-FLAG = (0.0, 1.0)
-"""The bounds of a one-hot block or a flag."""
-
-BlockSpec = tuple[str, tuple[int, ...], str, tuple[float, float]]
-"""A block as a layout is given it: name, shape, description, and (least, greatest) value."""
-
-
-@dataclass(frozen=True)
-class Block:
-    """One named part of a flat vector: where it starts, its shape, and what it holds."""
-
-    name: str
-    offset: int
-    shape: tuple[int, ...]
-    description: str
-    size: int
-    """The number of entries: the product of the shape."""
-    low: float
-    high: float
-    """The least and the greatest value any entry of the block can take, by the rules."""
-
-
-class Layout:
-    """Named blocks laid end to end in one flat vector."""
-
-    def __init__(self, blocks: Iterable[BlockSpec]) -> None:
-        self.blocks: list[Block] = []
-        self._by_name: dict[str, Block] = {}
-        offset = 0
-        for name, shape, description, (low, high) in blocks:
-            block = Block(name, offset, tuple(shape), description, math.prod(shape), float(low), float(high))
-            self.blocks.append(block)
-            self._by_name[name] = block
-            offset += block.size
-        self.size = offset
-
-    def block(self, vector: Vector, name: str) -> Vector:
-        """The part of ``vector`` named ``name``, shaped (a view into it: writing to it writes the vector)."""
-        b = self._by_name[name]
-        return vector[b.offset : b.offset + b.size].reshape(b.shape)
-
-    def describe(self) -> list[tuple[str, int, tuple[int, ...], str]]:
-        """Every block as ``(name, offset, shape, description)``."""
-        return [(b.name, b.offset, b.shape, b.description) for b in self.blocks]
-
-    def bounds(self) -> tuple[Vector, Vector]:
-        """The least and the greatest value of every entry (for an observation space's ``Box``)."""
-        low = np.empty(self.size, np.float32)
-        high = np.empty(self.size, np.float32)
-        for b in self.blocks:
-            low[b.offset : b.offset + b.size] = b.low
-            high[b.offset : b.offset + b.size] = b.high
-        return low, high
-
-
-def counts(out: Vector, cards: Iterable[int]) -> None:
-    """Add 1 to ``out`` at every card of ``cards`` (a multiset as counts per card kind)."""
-    for card in cards:
-        out[card] += 1.0
-
-
-class Encoder:
-    """The observation and information-state tensors of one game (its player count and options fixed)."""
-
-    def __init__(self, game: Game, blocks: Sequence[BlockSpec], fill: Callable[[Encoder, View, Vector], None],
-                 stages: int, totals: tuple[float, float]) -> None:
-        n = game.players
-        self.game = game
-        self.players = n
-        self.stages = stages
-        self.num_cards = len(game.card_type.all())
-        self.num_actions = game.num_actions
-        common: list[BlockSpec] = [
-            ("to_move", (n,), "1 at the seat to move (relative); all 0 once the game is over", FLAG),
-            ("stage", (stages,), f"1 at the {game.stage_name} being played (the last one once the game is over)",
-             FLAG),
-            ("totals", (n,), "points of each seat over the finished stages (relative seats, unscaled)", totals),
-        ]
-        self.observation_layout = Layout([*common, *blocks])
-        self.information_state_layout = Layout([
-            *common, *blocks,
-            ("history_seat", (HISTORY, n), f"the last {HISTORY} actions, oldest first: the seat that made each "
-                                           "(relative); rows of 0 before the first action", FLAG),
-            ("history_action", (HISTORY, self.num_actions), "the same actions, one-hot by action index", FLAG),
-        ])
-        self._fill = fill
-
-    def rel(self, view: View, seat: int) -> int:
-        """``seat`` counted from the observer."""
-        return (seat - view.seat) % self.players
-
-    def seats(self, view: View) -> list[int]:
-        """The seats in relative order (the observer first), as absolute seat numbers."""
-        n = self.players
-        return [(view.seat + i) % n for i in range(n)]
-
-    def _common(self, view: View, layout: Layout, out: Vector) -> None:
-        if not view.is_over:
-            layout.block(out, "to_move")[self.rel(view, view.current_player)] = 1.0
-        layout.block(out, "stage")[min(view.stage, self.stages - 1)] = 1.0
-        totals = view.totals
-        layout.block(out, "totals")[:] = [totals[s] for s in self.seats(view)]
-
-    def _encode(self, layout: Layout, view: View, out: Vector | None) -> Vector:
-        """``out`` (a new vector when ``None``) zeroed, then the blocks every layout shares filled in."""
-        if out is None:
-            out = np.zeros(layout.size, np.float32)
-        else:
-            out.fill(0.0)
-        self._common(view, layout, out)
-        self._fill(self, view, out)
-        return out
-
-    def observation(self, view: View, out: Vector | None = None) -> Vector:
-        """The observation tensor of ``view`` (written into ``out`` when given, which is zeroed first)."""
-        return self._encode(self.observation_layout, view, out)
-
-    def information_state(self, view: View, out: Vector | None = None) -> Vector:
-        """The information-state tensor of ``view``: its observation and the last actions of its history."""
-        layout = self.information_state_layout
-        out = self._encode(layout, view, out)
-        seats = layout.block(out, "history_seat")
-        actions = layout.block(out, "history_action")
-        recent = view.history[-HISTORY:]
-        for row, (seat, action) in enumerate(recent):
-            seats[row, self.rel(view, seat)] = 1.0
-            actions[row, action] = 1.0
-        return out
-
-
-def limits(game: Game) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The bounds of a count of one card kind (0 to its copies in the game) and of a number of cards."""
-    return (0.0, float(max(Counter(game.deck).values()))), (0.0, float(len(game.deck)))
-
 
 
 def encoder_for(game: Game) -> Encoder:

@@ -70,6 +70,7 @@ from dreizehn.envs.encoding import (
 )
 from dreizehn.table import Seat
 from dreizehn.table import Table as PlayTable
+from dreizehn.wire import to_wire
 from dreizehn.words import Word
 
 Mask = npt.NDArray[np.int8]
@@ -163,7 +164,7 @@ def view_text(view: View, stages: int, title: str, stage_name: str) -> str:
         head = (f"{title}, {stage_name} {view.stage + 1} of {stages}: seat {view.current_player} to move")
     lines = [f"{head} (the view of seat {view.seat})"]
     skip = {"game_id", "players", "options", "seat", "current_player", "is_over", "stage"}
-    for key, value in view.to_json(history=False).items():
+    for key, value in to_wire(view, history=False).items():
         if key not in skip and value not in (None, [], ()):
             lines.append(f"  {key}: {json.dumps(value, separators=(',', ':'))}")
     return "\n".join(lines)

@@ -46,6 +46,7 @@ from dreizehn.core.errors import EnvError, IllegalActionError, InvalidActionErro
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.envs.encoding import Encoder, Layout, encoder_for, max_actions, research_options, research_players
+from dreizehn.wire import to_wire
 
 PREFIX = "dreizehn_"
 UNBOUNDED_LENGTH = 1 << 20
@@ -281,7 +282,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
             if self._engine is None:
                 text = json.dumps({"seat": player, "dealing": self._dealing()}, separators=(",", ":"))
             else:
-                view = self.view(player).to_json(history=False)
+                view = to_wire(self.view(player), history=False)
                 view["dealing"] = self._dealing()
                 text = json.dumps(view, separators=(",", ":"))
             self._texts[player] = text

@@ -1,8 +1,11 @@
 """Words: everything a person reads, in English, German and Dutch, from gettext catalogues.
 
-The catalogues (``words/locale/<lang>/<domain>.po``, read with Babel) map keys to templates: ``dreizehn.po`` holds
-what every game shares, each interface has its own (``tui.po``, ``web.po``: its buttons, titles and prompts), and
-each game has its own domain named by its id (``knizia13.po``, …), so a game's words live with the game. A
+The catalogues (``.po`` files read with Babel) map keys to templates: ``words/locale/<lang>/dreizehn.po`` holds what
+every game shares, each interface has its own (``tui.po``, ``web.po``: its buttons, titles and prompts), and each
+game has its own domain named by its id, in its own folder (``games/knizia13/locale/<lang>.po``), which the registry
+adds here (:func:`add_catalogues`) when the game registers, so a game's words live with the game. This module is a
+leaf: it imports nothing else of the package, and people's choice of a language is checked by
+:func:`dreizehn.core.language.pick_language`. A
 template is Python format text over named parameters (``"{player} draws a card"``); a key with plural forms picks
 its form by the parameter ``n``. Everything the package says is data until a :class:`Words`
 renders it: events (:mod:`dreizehn.core.events`), errors (a code, the rule and parameters), scoring explanations.
@@ -56,17 +59,42 @@ MEMO_LIMIT = 20_000
 """Sentences a :class:`Words` remembers before it starts again."""
 
 
-def domains() -> tuple[str, ...]:
-    """The catalogue domains: the shared one, one per interface and one per game."""
-    from dreizehn.core.registry import game_ids
+_GAME_FOLDERS: dict[str, Path] = {}
+"""A game's domain (its id) -> the folder of its catalogues (``<lang>.po``), as the registry adds them."""
+_MERGED: dict[str, dict[str, tuple[str, ...]]] = {}
+"""Per language, every domain's templates merged; updated in place when a game's catalogues are added, so that a
+:class:`Words` made before sees them too."""
+_generation = 0
+"""Bumped whenever catalogues are added: a :class:`Words` forgets the sentences it remembered from before."""
 
-    return (SHARED, *INTERFACES, *game_ids())
+
+def add_catalogues(domain: str, folder: Path) -> None:
+    """Add a game's catalogues: ``folder/<lang>.po`` for each language, under the domain ``domain`` (the game's id,
+    the first part of each of its keys). The registry calls this for every game it registers."""
+    global _generation
+    if _GAME_FOLDERS.get(domain) == folder:
+        return
+    _GAME_FOLDERS[domain] = folder
+    _generation += 1
+    for lang, merged in _MERGED.items():
+        merged.update(catalogue(lang, domain))
+
+
+def domains() -> tuple[str, ...]:
+    """The catalogue domains: the shared one, one per interface and one per game added so far."""
+    return (SHARED, *INTERFACES, *_GAME_FOLDERS)
+
+
+def catalogue_path(lang: str, domain: str) -> Path:
+    """The file of one language's catalogue of ``domain``."""
+    folder = _GAME_FOLDERS.get(domain)
+    return folder / f"{lang}.po" if folder is not None else LOCALE_DIR / lang / f"{domain}.po"
 
 
 @functools.cache
 def catalogue(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
     """The templates of one catalogue file: key -> its forms (one, or one per plural form)."""
-    path = LOCALE_DIR / lang / f"{domain}.po"
+    path = catalogue_path(lang, domain)
     if not path.exists():
         return {}
     with path.open("rb") as handle:
@@ -82,12 +110,18 @@ def catalogue(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-@functools.cache
 def _merged(lang: str) -> dict[str, tuple[str, ...]]:
-    merged: dict[str, tuple[str, ...]] = {}
-    for domain in domains():
-        merged.update(catalogue(lang, domain))
+    merged = _MERGED.get(lang)
+    if merged is None:
+        merged = _MERGED[lang] = {}
+        for domain in domains():
+            merged.update(catalogue(lang, domain))
     return merged
+
+
+class UnknownLanguage(LookupError):
+    """A :class:`Words` asked for in a language the package does not speak: a caller's mistake (people's choices
+    are checked first by :func:`dreizehn.core.language.pick_language`, which refuses citing C7)."""
 
 
 class Words:
@@ -95,14 +129,13 @@ class Words:
 
     def __init__(self, lang: str) -> None:
         if lang not in LANGUAGES:
-            from dreizehn.core.errors import InvalidOptionError
-
-            raise InvalidOptionError("words.language", rule="C7", lang=lang, languages=", ".join(LANGUAGES))
+            raise UnknownLanguage(lang)
         self.lang = lang
         self._locale = Locale.parse(lang)
         self._templates = _merged(lang)
         self._english = _merged("en")
         self._memo: dict[tuple[Any, ...], str] = {}
+        self._generation = _generation
 
     def has(self, key: str) -> bool:
         """Whether the catalogue (of this language or English) has ``key``."""
@@ -124,6 +157,9 @@ class Words:
         What was said with parameters that are numbers or words (cards, colours, counts: no names) is remembered: a
         server says the same cards and moves for every receiver of every action."""
         memo_key: tuple[Any, ...] | None = None
+        if self._generation != _generation:
+            self._memo.clear()
+            self._generation = _generation
         if all(type(v) in _MEMO for v in params.values()):
             memo_key = (key, n, *params, *map(type, params.values()), *params.values())
             found = self._memo.get(memo_key)
@@ -148,13 +184,11 @@ class Words:
             return template
 
     def say(self, value: Any) -> Any:
-        """A parameter as words: a :class:`Word` in this language, an error rendered, a list joined; others as
-        they are."""
-        from dreizehn.core.errors import DreizehnError
-
+        """A parameter as words: a :class:`Word` in this language, an error (data with a ``code``, a ``rule`` and
+        ``params``) rendered, a list joined; others as they are."""
         if isinstance(value, Word):
             return self(value.key, n=value.n)
-        if isinstance(value, DreizehnError):
+        if isinstance(value, ValueError) and hasattr(value, "code") and hasattr(value, "params"):
             return self.error(value)
         if isinstance(value, list | tuple) and all(isinstance(v, Word) for v in value):
             return self.join([self(v.key, n=v.n) for v in value])
@@ -190,20 +224,14 @@ def words(lang: str) -> Words:
     return Words(lang)
 
 
-def pick_language(asked: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """The language to speak: ``asked`` if given, else the locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else
-    English.
+def known_language(asked: str) -> str | None:
+    """The language code of ``asked`` (``"de-DE"`` -> ``"de"``) if the package speaks it, else ``None``."""
+    lang = asked.strip().lower().replace("-", "_").split("_")[0]
+    return lang if lang in LANGUAGES else None
 
-    >>> pick_language(None, {"LANG": "de_DE.UTF-8"}), pick_language("NL"), pick_language(None, {"LANG": "fr_FR"})
-    ('de', 'nl', 'en')
-    """
-    if asked:
-        lang = asked.strip().lower().replace("-", "_").split("_")[0]
-        if lang not in LANGUAGES:
-            from dreizehn.core.errors import InvalidOptionError
 
-            raise InvalidOptionError("words.language", rule="C7", lang=asked, languages=", ".join(LANGUAGES))
-        return lang
+def locale_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) if the package speaks it, else English."""
     env = os.environ if environ is None else environ
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name, "")

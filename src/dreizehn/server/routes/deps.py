@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Query, Request
 
 from dreizehn.core.errors import DreizehnError
+from dreizehn.core.language import pick_language
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
-from dreizehn.words import pick_language, words
+from dreizehn.words import words
 
 
 def get_hub(request: Request) -> Hub:

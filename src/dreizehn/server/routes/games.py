@@ -9,10 +9,11 @@ from fastapi import APIRouter, HTTPException
 from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
+from dreizehn.core.language import pick_language
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.server.routes.deps import LangDep, refusal
 from dreizehn.server.schemas import GameOut, OptionOut
-from dreizehn.words import pick_language, words
+from dreizehn.words import words
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 words_router = APIRouter(prefix="/api/words", tags=["words"])

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.registry import load_game
-from dreizehn.games.melds import arrange
+from dreizehn.games.three_thirteen.melds import arrange
 from dreizehn.server.routes.deps import LangDep, refusal
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"

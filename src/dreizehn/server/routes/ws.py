@@ -20,10 +20,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from dreizehn.core.errors import DreizehnError
+from dreizehn.core.language import pick_language
 from dreizehn.server.protocol import PROTOCOL, Act, AskHint, Hello, Ping, SetLanguage, client_message
 from dreizehn.server.rooms import Conn, Room, ServerError, dumps
 from dreizehn.server.settings import Settings
-from dreizehn.words import pick_language, words
+from dreizehn.words import words
 
 router = APIRouter(tags=["websocket"])
 

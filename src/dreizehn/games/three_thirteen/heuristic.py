@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 
 from dreizehn.bots.heuristics import pick_best
 from dreizehn.core.game import State, View
-from dreizehn.games.melds import arrange, card_value, min_penalty
 from dreizehn.games.three_thirteen import DISCARD, DRAW, OUT, TAKE, ThreeThirteenState, ThreeThirteenView
+from dreizehn.games.three_thirteen.melds import arrange, card_value, min_penalty
 
 W_POTENTIAL = 1.5
 """Penalty points a discard may cost more, per unit of meld potential it keeps (pairs, near-runs)."""

@@ -1,0 +1,29 @@
+"""Der dreizehnte Holzwurm, the game as every interface finds it: its rules (:mod:`.rules`), its words
+(:mod:`.words`), its tensors (:mod:`.encoder`), its heuristic bot (:mod:`.heuristic`) and its terminal drawing
+(:mod:`.terminal`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from dreizehn.core.encoding import Encoder
+from dreizehn.core.registry import register
+from dreizehn.games.holzwurm import encoder
+from dreizehn.games.holzwurm.rules import HolzwurmRules
+from dreizehn.games.holzwurm.words import HolzwurmWords
+
+
+@register
+class Holzwurm(HolzwurmWords, HolzwurmRules):
+    """Der dreizehnte Holzwurm for 2 to 6 players (H5), a match of ``games`` games (H16)."""
+
+    order: ClassVar[int] = 3
+    heuristic: ClassVar[str] = "dreizehn.games.holzwurm.heuristic"
+    terminal: ClassVar[str] = "dreizehn.games.holzwurm.terminal"
+    search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
+    research_players: ClassVar[int] = 4
+
+    def encoder(self) -> Encoder:
+        """The observation layout of this game for the research adapters (docs/envs.md)."""
+        return encoder.encoder(self)

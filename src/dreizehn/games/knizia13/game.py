@@ -1,0 +1,28 @@
+"""13, the game as every interface finds it: its rules (:mod:`.rules`), its words (:mod:`.words`), its tensors
+(:mod:`.encoder`), its heuristic bot (:mod:`.heuristic`) and its terminal drawing (:mod:`.terminal`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from dreizehn.core.encoding import Encoder
+from dreizehn.core.registry import register
+from dreizehn.games.knizia13 import encoder
+from dreizehn.games.knizia13.rules import Knizia13Rules
+from dreizehn.games.knizia13.words import Knizia13Words
+
+
+@register
+class Knizia13(Knizia13Words, Knizia13Rules):
+    """13 for 3 to 6 players (K4): one stage per player, two per player with 3 (K5)."""
+
+    order: ClassVar[int] = 1
+    heuristic: ClassVar[str] = "dreizehn.games.knizia13.heuristic"
+    terminal: ClassVar[str] = "dreizehn.games.knizia13.terminal"
+    search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
+    research_players: ClassVar[int] = 4
+
+    def encoder(self) -> Encoder:
+        """The observation layout of this game for the research adapters (docs/envs.md)."""
+        return encoder.encoder(self)

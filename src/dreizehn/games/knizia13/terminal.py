@@ -1,0 +1,36 @@
+"""13 in the terminal game: its cards in their colours, the three targets side by side (:mod:`dreizehn.tui.render`)."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from dreizehn.core.game import Game, View
+from dreizehn.games.knizia13.rules import CARD_VALUE, colour_word
+from dreizehn.tui.render import BLUE, GREEN, RED, YELLOW, chips
+from dreizehn.words import Words
+
+_STYLES = {"B": f"bold white on {BLUE}", "Y": f"bold black on {YELLOW}", "G": f"bold white on {GREEN}",
+           "R": f"bold white on {RED}"}
+
+
+def card_style(game: Game, card: int) -> str:
+    """A card in its colour; a nasty four red."""
+    return _STYLES.get(game.card_type.of(card).text[:1], "bold")
+
+
+def table(game: Game, words: Words, view: View, lines: list[str]) -> RenderableType:
+    """The three targets side by side with their sums, then the view's other lines."""
+    targets: list[list[int]] = [list(t) for t in getattr(view, "targets", ())]
+    if not targets:
+        return Text("\n".join(lines))
+    grid = Table(expand=True, show_edge=False, pad_edge=False, box=None, padding=(0, 1, 0, 0))
+    for index, cards in enumerate(targets):
+        colour = words.say(colour_word(index, noun=True))
+        grid.add_column(words("tui.target", colour=colour, sum=sum(CARD_VALUE[c] for c in cards)), ratio=1,
+                        no_wrap=True, overflow="ellipsis")
+    grid.add_row(*(chips(game, cards) if cards else Text("·") for cards in targets))
+    # say_view: the dealer, the three targets, the hand (when there is one), then the counts
+    rest = lines[:1] + lines[4 + (1 if getattr(view, "hand", ()) else 0):]
+    return Group(grid, Text(""), Text("\n".join(rest)))
