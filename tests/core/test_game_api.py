@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_registry_lists_the_three_games() -> None:
-    assert dreizehn.game_ids() == ("knizia13", "three-thirteen", "holzwurm")
+    assert dreizehn.game_ids()[:3] == ("knizia13", "three-thirteen", "holzwurm")  # by their order; others after
     for game_id in dreizehn.game_ids():
         cls = dreizehn.game_class(game_id)
         assert cls.id == game_id

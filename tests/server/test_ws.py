@@ -13,12 +13,12 @@ from starlette.testclient import TestClient
 
 import dreizehn
 from dreizehn.core.events import Event
+from dreizehn.say import say_event
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import build_table
 from dreizehn.server.storage import Stored
 from dreizehn.wire import from_wire
 from dreizehn.words import words
-from dreizehn.words.say import say_event
 
 from .kit import TestPeer, connect, create_table, settle, spectator_hello, stored, stored_table, tokens
 

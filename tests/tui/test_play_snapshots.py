@@ -11,17 +11,15 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from dreizehn.core.registry import game_class
+from dreizehn.core.registry import game_class, game_ids
 from dreizehn.tui.app import PlayApp
 from dreizehn.tui.session import Session
 
-SETTINGS = {"knizia13": {}, "three-thirteen": {"turn_limit": 40}, "holzwurm": {"games": 1}}
 
-
-@pytest.mark.parametrize("game_id", sorted(SETTINGS))
+@pytest.mark.parametrize("game_id", sorted(game_ids()))
 def test_each_games_screen(game_id: str, tmp_path: Path, snap_compare: Callable[..., bool]) -> None:
     players = game_class(game_id).min_players
-    session = Session.create(game_id, ["Ann"], ["random"], players, 7, options=dict(SETTINGS[game_id]),
+    session = Session.create(game_id, ["Ann"], ["random"], players, 7, options=dict(game_class(game_id).quick_options),
                              path=tmp_path / "game.json")
     app = PlayApp(session, pause=0)
 

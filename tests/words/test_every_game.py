@@ -9,8 +9,8 @@ import random
 import pytest
 
 import dreizehn
+from dreizehn.say import say_event
 from dreizehn.words import LANGUAGES, words
-from dreizehn.words.say import say_event
 
 from .kit import NAMES, said
 

@@ -22,8 +22,8 @@ from dreizehn.games.three_thirteen import (
     melds,
     say_card,
 )
+from dreizehn.say import say_event
 from dreizehn.words import LANGUAGES, catalogue, words
-from dreizehn.words.say import say_event
 
 from .kit import NAMES, said
 

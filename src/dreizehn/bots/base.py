@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import ClassVar
 
 from dreizehn.core.errors import BotSpecError
@@ -82,7 +82,6 @@ def _number(value: object) -> float | None:
     return None if number != number else number
 
 
-BotFactory = Callable[..., Bot]
 _BOTS: dict[str, type[Bot]] = {}
 
 

@@ -23,15 +23,19 @@ from dreizehn.core.language import pick_language
 from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.plots import plot_ratings, plot_scores
+from dreizehn.say import say_course
 from dreizehn.sim import Run, check_backend, play, seating
 from dreizehn.sim import simulate as sim_simulate
 from dreizehn.sim import tournament as sim_tournament
 from dreizehn.stats import mean_sd
 from dreizehn.words import Words, words
-from dreizehn.words.say import say_course
+
+GAMES = ", ".join(game_ids())
+"""The games' ids, for the help texts."""
+GAME_HELP = f"the game: {GAMES}"
 
 app = typer.Typer(
-    help="dreizehn: three card games built on the number 13 (knizia13, three-thirteen, holzwurm).",
+    help=f"dreizehn: card games built on the number 13 ({GAMES}).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -68,7 +72,7 @@ def _options(
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help="The language of the messages: en, de or"
                                              " nl (default: the locale's, else English).")] = None,
 ) -> None:
-    """dreizehn: three card games built on the number 13 (knizia13, three-thirteen, holzwurm)."""
+    """dreizehn: card games built on the number 13 (``dreizehn games`` lists them)."""
     _language["lang"] = "en"
     try:
         _language["lang"] = pick_language(lang)
@@ -193,7 +197,7 @@ def _prepare_dir(path: Path | None) -> None:
 
 @app.command()
 def simulate(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
     count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
@@ -253,7 +257,7 @@ def _ms(seconds: float) -> str:
 
 @app.command()
 def tournament(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     bots: BotList,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
                                                 "game's smallest number).")] = None,
@@ -373,7 +377,7 @@ def _stage_starts(state: State) -> list[tuple[int, int]]:
 
 @app.command()
 def demo(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")] = "knizia13",
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)] = "knizia13",
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
     bots: BotList = "heuristic,random",
@@ -395,7 +399,7 @@ def demo(
 
 @app.command()
 def schema(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
 ) -> None:
     """Print the JSON Schema of the game's view documents, with its events in $defs (docs/wire.md)."""
     from dreizehn.wire import schema as wire_schema
@@ -456,8 +460,7 @@ def hint(
 
 @app.command("play")
 def play_command(
-    game_id: Annotated[str | None, typer.Argument(metavar="GAME", help="knizia13, three-thirteen or holzwurm (not "
-                                                  "with --resume)")] = None,
+    game_id: Annotated[str | None, typer.Argument(metavar="GAME", help=f"{GAME_HELP} (not with --resume)")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players (default: the people "
                                                 "and the bots named, at least the game's smallest number).")] = None,
     bots: Annotated[str, typer.Option("--bots", "-b", help="The bots, seat by seat after the people, comma-separated:"

@@ -73,11 +73,6 @@ class EventError(DreizehnError):
     """An event that is not well formed."""
 
 
-def for_seat(events: list[Event], seat: int | None) -> list[Event]:
-    """Each event as ``seat`` may know it."""
-    return [event.for_seat(seat) for event in events]
-
-
 def params_schema(required: Mapping[str, Any], optional: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The JSON Schema of an event's parameters: ``required`` and ``optional`` map each name to its schema (an
     optional parameter is one only some receivers get, such as a drawn card)."""

@@ -321,6 +321,13 @@ class Game(ABC):
         """A card in words (``"the blue 5"``); by default the template ``<game id>.card`` with the card's text."""
         return words(f"{self.id}.card", card=self.card_type.of(card).text)
 
+    def card_face(self, words: Words, card: int) -> dict[str, str]:
+        """What a card shows where it is drawn (the browser's cards): ``colour`` (a name its drawing styles),
+        ``value`` (the big text), ``shape`` (a symbol for its colour or suit, so that colour is never the only sign)
+        and ``label`` (the card in words). By default a plain card with its notation."""
+        text = self.card_type.of(card).text
+        return {"colour": "plain", "value": text, "shape": "", "label": self.say_card(words, card)}
+
     def say_action(self, words: Words, action: int, player: str | None = None) -> str:
         """An action in words: offered to the player who may take it (``player`` ``None``: "Put the blue 5 on the
         blue target") or told as done by ``player`` ("Anna puts the blue 5 on the blue target")."""

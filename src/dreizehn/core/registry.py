@@ -31,24 +31,42 @@ def register(cls: type[Game]) -> type[Game]:
 ENTRY_POINTS = "dreizehn.games"
 """The entry-point group under which other packages name their games' modules."""
 _loaded = False
+_entries: set[str] = set()
+"""The modules named under :data:`ENTRY_POINTS` that were imported."""
 
 
 def _load_builtin() -> None:
-    """Import every module of :mod:`dreizehn.games` and every module named under :data:`ENTRY_POINTS`: their games
-    register themselves."""
+    """Import every module of :mod:`dreizehn.games` and every module named under :data:`ENTRY_POINTS`, once: their
+    games register themselves."""
     global _loaded
     if not _loaded:
         import importlib
         import pkgutil
-        from importlib.metadata import entry_points
 
         import dreizehn.games
 
         _loaded = True
         for module in pkgutil.iter_modules(dreizehn.games.__path__):
             importlib.import_module(f"dreizehn.games.{module.name}")
-        for entry in entry_points(group=ENTRY_POINTS):
+        refresh()
+
+
+def refresh() -> tuple[str, ...]:
+    """Look again for games named under :data:`ENTRY_POINTS` (a package installed since the first look) and import
+    the modules not imported yet; the ids of every game then."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=ENTRY_POINTS):
+        if entry.value not in _entries:
+            _entries.add(entry.value)
             entry.load()
+    return tuple(sorted(_GAMES, key=lambda game_id: (_GAMES[game_id].order, game_id)))
+
+
+def unregister(game_id: str) -> None:
+    """Forget a game registered by another package (the tests' fourth game, once its tests are done); its module
+    stays imported, so :func:`refresh` does not find it again."""
+    _GAMES.pop(game_id, None)
 
 
 def game_ids() -> tuple[str, ...]:

@@ -422,11 +422,13 @@ def env_id(game_id: str) -> str:
     return f"dreizehn/{game_class(game_id).env_name()}-v0"
 
 
-def _register() -> None:
+def register_games() -> None:
+    """Register every game of :func:`~dreizehn.core.registry.game_ids` not registered with Gymnasium yet (done at
+    import; again after a game was added, see :func:`dreizehn.core.registry.refresh`)."""
     for game_id in game_ids():
         env_id_ = env_id(game_id)
         if env_id_ not in gymnasium.registry:
             gymnasium.register(id=env_id_, entry_point=f"{__name__}:DreizehnEnv", kwargs={"game": game_id})
 
 
-_register()
+register_games()

@@ -390,6 +390,12 @@ GAMES: dict[str, type[DreizehnGame]] = {}
 """The OpenSpiel game class of each game, by the game's id."""
 
 
-for _id in game_ids():
-    if short_name(_id) not in pyspiel.registered_names():
-        _register(_id)
+def register_games() -> None:
+    """Register every game of :func:`~dreizehn.core.registry.game_ids` not registered with ``pyspiel`` yet (done at
+    import; again after a game was added, see :func:`dreizehn.core.registry.refresh`)."""
+    for game_id in game_ids():
+        if short_name(game_id) not in pyspiel.registered_names():
+            _register(game_id)
+
+
+register_games()

@@ -25,12 +25,12 @@ from dreizehn.bots.base import make_bot
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import Event
 from dreizehn.core.registry import load_game
+from dreizehn.say import say_event
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import PRESENCE_CHANNEL, Append, Conflict, Store, Stored, Writer
 from dreizehn.table import BotRequest, Seat, Table, Update, decide_in_worker
 from dreizehn.wire import ViewWriter
 from dreizehn.words import words
-from dreizehn.words.say import say_event
 
 log = logging.getLogger("dreizehn.server")
 

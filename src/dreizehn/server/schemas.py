@@ -93,6 +93,13 @@ class OptionOut(BaseModel):
     rule: str
 
 
+class CardFace(BaseModel):
+    colour: str
+    value: str
+    shape: str
+    label: str
+
+
 class GameOut(BaseModel):
     id: str
     title: str
@@ -102,6 +109,12 @@ class GameOut(BaseModel):
     max_players: int
     options: list[OptionOut]
     levels: list[str]
+    high_score_wins: bool
+    """Whether the highest total wins (Holzwurm) or the lowest (13, Three Thirteen): how standings are ordered."""
+    stage_name: str
+    """What a stage of the game is called: ``stage``, ``round`` or ``game`` (the words ``<id>.<stage_name>``)."""
+    faces: dict[str, CardFace]
+    """Every card of the game by its notation: what its face shows, in the language asked for."""
 
 
 class ReplayStep(BaseModel):

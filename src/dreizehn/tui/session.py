@@ -30,9 +30,9 @@ from dreizehn.core.game import Game, View
 from dreizehn.core.record import dumps, load, parse
 from dreizehn.core.registry import load_game
 from dreizehn.hints import Analysis, analyse
+from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
 from dreizehn.words import Words, words
-from dreizehn.words.say import say_event, say_explanation
 
 DEFAULT_HINT_SECONDS = 1.0
 """How long a hint thinks, unless the command line says otherwise."""
@@ -191,13 +191,9 @@ class Session:
     def say_events(self, events: Sequence[Event]) -> list[Line]:
         out: list[Line] = []
         for event in events:
-            seen = event.for_seat(self.viewer)
-            text = say_event(self.game, self.words, seen, self.names)
-            kind = {"game.over": "over", "stage.scored": "scored"}.get(seen.key, "event")
-            out.append(Line(text, kind))
-            if seen.key == "stage.scored":
-                out.extend(Line(line, "scoring") for line in
-                           say_explanation(self.game, self.words, seen.params["explanation"], self.names))
+            told = tell(self.game, self.words, event, self.names, self.viewer)
+            out.append(Line(told.text, {"game.over": "over", "stage.scored": "scored"}.get(event.key, "event")))
+            out.extend(Line(line, "scoring") for line in told.lines)
         return out
 
     def opening_lines(self) -> list[Line]:

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from dreizehn.core.encoding import Encoder
 from dreizehn.core.registry import register
-from dreizehn.games.holzwurm import encoder
+from dreizehn.games.holzwurm.encoder import encoder as make_encoder
 from dreizehn.games.holzwurm.rules import HolzwurmRules
 from dreizehn.games.holzwurm.words import HolzwurmWords
 
@@ -26,4 +26,4 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
 
     def encoder(self) -> Encoder:
         """The observation layout of this game for the research adapters (docs/envs.md)."""
-        return encoder.encoder(self)
+        return make_encoder(self)

@@ -22,6 +22,9 @@ from dreizehn.games.holzwurm.rules import (
 )
 from dreizehn.words import Words
 
+_SHAPES = {"yellow": "▲", "red": "◆", "green": "■", "purple": "★", "blue": "●", "grey": "○"}
+"""The shape each colour's cards show beside their value, so that colour is not the only sign."""
+
 
 class HolzwurmWords(Game):
     """The words of Der dreizehnte Holzwurm, mixed into :class:`~dreizehn.games.holzwurm.game.Holzwurm`."""
@@ -52,6 +55,20 @@ class HolzwurmWords(Game):
         """Cards in words, joined: "green 1, grey 4 and green 9"."""
         return words.join([self.say_card(words, k) for k in cards])
 
+    def card_face(self, words: Words, card: int) -> dict[str, str]:
+        """A card's face: its colour with a shape of its own and its value; the poisonous thirteen a skull and −13.
+
+        >>> from dreizehn.words import words
+        >>> Holzwurm(players=3).card_face(words("en"), THIRTEEN)["value"]
+        '−13'
+        """
+        kind = int(card)
+        label = self.say_card(words, card)
+        if kind == THIRTEEN:
+            return {"colour": "thirteen", "value": "−13", "shape": "☠", "label": label}
+        colour = HolzwurmCard.of(kind).colour or "grey"
+        return {"colour": colour, "value": str(CARD_VALUE[kind]), "shape": _SHAPES[colour], "label": label}
+
     def say_action(self, words: Words, action: int, player: str | None = None) -> str:
         """A play in words, offered or done by ``player``.
 
@@ -75,7 +92,7 @@ class HolzwurmWords(Game):
         taken (``taken``, with its plural) and what is left of the fate row (``left``).
 
         >>> from dreizehn.words import words
-        >>> from dreizehn.words.say import say_event
+        >>> from dreizehn.say import say_event
         >>> took = Event("holzwurm.took", {"seat": 0, "card": "G5", "row": 3, "cards": ["G1", "G9", "G7", "G4", "G6",
         ...              "G5"], "fate": "N8", "fate_left": 4})
         >>> say_event(Holzwurm(3), words("en"), took, ["Anna", "Ben", "Cleo"])  # doctest: +NORMALIZE_WHITESPACE

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from dreizehn.core.encoding import Encoder
 from dreizehn.core.registry import register
-from dreizehn.games.knizia13 import encoder
+from dreizehn.games.knizia13.encoder import encoder as make_encoder
 from dreizehn.games.knizia13.rules import Knizia13Rules
 from dreizehn.games.knizia13.words import Knizia13Words
 
@@ -25,4 +25,4 @@ class Knizia13(Knizia13Words, Knizia13Rules):
 
     def encoder(self) -> Encoder:
         """The observation layout of this game for the research adapters (docs/envs.md)."""
-        return encoder.encoder(self)
+        return make_encoder(self)

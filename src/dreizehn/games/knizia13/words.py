@@ -20,6 +20,9 @@ from dreizehn.games.knizia13.rules import (
 )
 from dreizehn.words import Words
 
+_SHAPES = {"blue": "●", "yellow": "▲", "green": "■", "red": "✖"}
+"""The shape each colour's cards show beside their value, so that colour is not the only sign."""
+
 
 def _counts(words: Words, names: Sequence[str], counts: Sequence[int]) -> str:
     """Each seat's count in words: ``Anna 4, Ben 2 and Cleo 0``."""
@@ -44,6 +47,18 @@ class Knizia13Words(Game):
         if kind == NASTY:
             return words("knizia13.card.nasty")
         return words("knizia13.card", colour=colour_word(CARD_COLOUR[kind]), value=CARD_VALUE[kind])
+
+    def card_face(self, words: Words, card: int) -> dict[str, str]:
+        """A card's face: its colour with a shape of its own (a nasty four red, a cross), and its value.
+
+        >>> from dreizehn.words import words
+        >>> Knizia13(players=3).card_face(words("de"), Knizia13Card.parse("G5"))
+        {'colour': 'green', 'value': '5', 'shape': '■', 'label': 'die grüne 5'}
+        """
+        kind = int(card)
+        colour = "red" if kind == NASTY else COLOURS[CARD_COLOUR[kind]]
+        return {"colour": colour, "value": str(CARD_VALUE[kind]), "shape": _SHAPES[colour],
+                "label": self.say_card(words, card)}
 
     def say_action(self, words: Words, action: int, player: str | None = None) -> str:
         """A play in words, offered (``player`` ``None``) or done by ``player``.
@@ -73,7 +88,7 @@ class Knizia13Words(Game):
         number of cards taken (it picks the plural form).
 
         >>> from dreizehn.words import words
-        >>> from dreizehn.words.say import say_event
+        >>> from dreizehn.say import say_event
         >>> game = Knizia13(players=3)
         >>> play = Event("knizia13.played", {"seat": 0, "card": "R4", "target": "yellow", "sum": 4,
         ...                                  "took": ["Y5", "Y2", "Y4"]})

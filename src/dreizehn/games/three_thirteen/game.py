@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from dreizehn.core.encoding import Encoder
 from dreizehn.core.registry import register
-from dreizehn.games.three_thirteen import encoder
+from dreizehn.games.three_thirteen.encoder import encoder as make_encoder
 from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirteenRules
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
@@ -35,4 +35,4 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
 
     def encoder(self) -> Encoder:
         """The observation layout of this game for the research adapters (docs/envs.md)."""
-        return encoder.encoder(self)
+        return make_encoder(self)

@@ -110,12 +110,28 @@ def _say_or(words: Words, items: Sequence[str]) -> str:
     return words("three-thirteen.or", head=", ".join(items[:-1]), last=items[-1])
 
 
+_SUIT_COLOURS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+"""The name a drawing styles each suit's cards by."""
+
+
 class ThreeThirteenWords(Game):
     """The words of Three Thirteen, mixed into :class:`~dreizehn.games.three_thirteen.game.ThreeThirteen`."""
 
     def say_card(self, words: Words, card: int, short: bool = False) -> str:
         """A card in words: ``"the 7 of hearts"``, ``"Herz 7"``, ``"harten 7"`` (``short``: ``"7♥"``)."""
         return say_card(words, card, short)
+
+    def card_face(self, words: Words, card: int) -> dict[str, str]:
+        """A card's face: its rank, and its suit's symbol in the suit's colour.
+
+        >>> from dreizehn.words import words
+        >>> ThreeThirteen(players=2).card_face(words("nl"), ThreeThirteenCard.parse("QH"))
+        {'colour': 'hearts', 'value': 'Q', 'shape': '♥', 'label': 'harten vrouw'}
+        """
+        text = ThreeThirteenCard.of(int(card)).text
+        suit = text[-1]
+        return {"colour": _SUIT_COLOURS[suit], "value": text[:-1], "shape": words(f"three-thirteen.suit.{suit}.short"),
+                "label": self.say_card(words, card)}
 
     def say_action(self, words: Words, action: int, player: str | None = None, *, view: View | None = None) -> str:
         """An action offered to the player to move (``player`` ``None``) or told as done by ``player``. ``take``
@@ -153,7 +169,7 @@ class ThreeThirteenWords(Game):
         only where the event carries it, in the drawer's own sentence (:meth:`event_key`).
 
         >>> from dreizehn.words import words
-        >>> from dreizehn.words.say import say_event
+        >>> from dreizehn.say import say_event
         >>> event = Event("three-thirteen.drew", {"seat": 1}, private={1: {"card": "7H"}})
         >>> game, names = ThreeThirteen(2), ["Anna", "Ben"]
         >>> say_event(game, words("en"), event.for_seat(1), names)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
@@ -12,15 +13,16 @@ from dreizehn.core.game import Game
 from dreizehn.core.language import pick_language
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.server.routes.deps import LangDep, refusal
-from dreizehn.server.schemas import GameOut, OptionOut
+from dreizehn.server.schemas import CardFace, GameOut, OptionOut
 from dreizehn.words import words
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 words_router = APIRouter(prefix="/api/words", tags=["words"])
 
 
+@functools.cache
 def describe(cls: type[Game], lang: str) -> GameOut:
-    """A game with its words."""
+    """A game with its words and the facts every interface draws it by (made once per game and language)."""
     w = words(lang)
     gid = cls.id
     options = []
@@ -32,9 +34,12 @@ def describe(cls: type[Game], lang: str) -> GameOut:
             low=spec.low if spec.kind == "int" else None, high=spec.high if spec.kind == "int" else None,
             rule=spec.rule,
         ))
+    sample = cls(cls.min_players)
+    faces = {card.text: CardFace(**sample.card_face(w, card)) for card in cls.card_type.all()}
     return GameOut(
         id=gid, title=w(f"{gid}.title"), description=w(f"{gid}.description"), rules=w(f"{gid}.rules"),
         min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(LEVEL_NAMES),
+        high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
     )
 
 

@@ -1,8 +1,9 @@
-"""What the package says: actions, events, scoring explanations and views in words, in any language.
+"""What the package tells people: events and their scoring explained, in words, in any language.
 
-Every interface (the terminal, the server for the browser, ``dreizehn replay``) says things through these functions,
-never through sentences of its own; each game says its own actions and cards (the ``say_*`` methods of its
-:class:`~dreizehn.core.game.Game`), and the words every game shares (a stage scored, the game over) are said here.
+Every interface tells an event through :func:`tell`, one receiver at a time: the websocket and the HTTP replay of
+the server, the terminal game and ``dreizehn replay``; none has sentences of its own. Each game says its own
+actions and cards (the ``say_*`` methods of its :class:`~dreizehn.core.game.Game`); the words every game shares (a
+stage scored, the game over) are said here.
 
 >>> import dreizehn
 >>> from dreizehn.words import words
@@ -15,6 +16,7 @@ never through sentences of its own; each game says its own actions and cards (th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from dreizehn.core.events import Event
 from dreizehn.core.game import Game, State, player_name
@@ -51,14 +53,37 @@ def _say(game: Game, words: Words, event: Event, names: Sequence[str]) -> str:
     return words(key, **params)  # a parameter n picks the plural form
 
 
-def say_events(game: Game, words: Words, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """Each event in words, in order."""
-    return [say_event(game, words, event, names) for event in events]
-
-
 def say_explanation(game: Game, words: Words, explanation: dict[str, object], names: Sequence[str]) -> list[str]:
     """A stage's scoring explanation in words."""
     return game.say_explanation(words, explanation, names)
+
+
+@dataclass(frozen=True)
+class Told:
+    """An event as one receiver is told it: its sentence, and for a scored stage the lines explaining the scores."""
+
+    text: str
+    lines: tuple[str, ...] = ()
+
+
+def tell(game: Game, words: Words, event: Event, names: Sequence[str], seat: int | None) -> Told:
+    """``event`` as ``seat`` is told it (``None``: a spectator; :data:`~dreizehn.core.events.EVERYONE`: all of it):
+    filtered for the receiver first, then said.
+
+    >>> import dreizehn
+    >>> from dreizehn.words import words
+    >>> state = dreizehn.new_game("knizia13", players=3, seed=7)
+    >>> drew = state.apply_with_events("B7")[1]
+    >>> tell(state.game, words("en"), drew, ["Anna", "Ben", "Cleo"], 1).text
+    'Ben draws the yellow 4 from the stock.'
+    >>> tell(state.game, words("en"), drew, ["Anna", "Ben", "Cleo"], None).text
+    'Ben draws a card from the stock.'
+    """
+    seen = event.for_seat(seat)
+    text = say_event(game, words, seen, names)
+    if seen.key == "stage.scored":
+        return Told(text, tuple(say_explanation(game, words, seen.params["explanation"], names)))
+    return Told(text)
 
 
 def say_course(state: State, words: Words, names: Sequence[str]) -> list[str]:
@@ -71,9 +96,8 @@ def say_course(state: State, words: Words, names: Sequence[str]) -> list[str]:
     for _, action in state.history:
         for event in replayed.apply_with_events(action):
             owner = event.params.get("seat")
-            seen = event.for_seat(owner if isinstance(owner, int) else None)
+            told = tell(game, words, event, names, owner if isinstance(owner, int) else None)
             indent = "" if event.key in ("stage.dealt", "stage.scored", "game.over") else "  "
-            lines.append(indent + say_event(game, words, seen, names))
-            if event.key == "stage.scored":
-                lines.extend("  " + line for line in say_explanation(game, words, event.params["explanation"], names))
+            lines.append(indent + told.text)
+            lines.extend("  " + line for line in told.lines)
     return lines
