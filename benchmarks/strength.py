@@ -39,9 +39,9 @@ PART = 10
 
 def fingerprint() -> str:
     """A hash of the source that decides how the games are played: ``dreizehn/bots``, ``dreizehn/games``, and the
-    functions of ``sim.py`` that seat the bots and play a game (not the ones that share games out to processes)."""
+    functions of ``jobs.py`` that seat the bots and play a game (not the ones that share games out to processes)."""
     digest = hashlib.sha256()
-    files = sorted([*SOURCE.glob("bots/**/*.py"), *SOURCE.glob("games/*.py")])
+    files = sorted([*SOURCE.glob("bots/**/*.py"), *SOURCE.glob("games/**/*.py")])
     for path in files:
         digest.update(path.relative_to(SOURCE).as_posix().encode())
         digest.update(path.read_bytes())

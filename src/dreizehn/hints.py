@@ -190,15 +190,7 @@ def analyse(
     >>> len(a.ratings) == len(state.legal_actions()), a.playouts >= 30
     (True, True)
     """
-    legal = [int(a) for a in view.legal_actions]
-    if view.seat != view.current_player or not legal:
-        raise BotError("hint.not_to_move", rule="B6", seat=view.seat)
-    if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
-        raise InvalidOptionError("hint.playouts", rule="B7", value=playouts)
-    if seconds is not None and not seconds > 0:
-        raise InvalidOptionError("hint.seconds", rule="B7", value=seconds)
-    if allocation not in ALLOCATIONS:
-        raise InvalidOptionError("hint.allocation", rule="B7", choices=", ".join(ALLOCATIONS), value=allocation)
+    legal = _legal(view, playouts, seconds, allocation)
     if playouts is None and seconds is None:
         seconds = DEFAULT_SECONDS
     if game is None:
@@ -237,15 +229,9 @@ def analyse(
             done += 1
             worlds += 1
             spent += len(alive)
-        if number < rounds - 1:  # the actions in have played the same worlds: their sums compare them
-            keys = {a: _key(math.fsum(wins[a]), sign * math.fsum(points[a]), a) for a in alive}
-            alive.sort(key=keys.__getitem__)
-            keep = math.ceil(len(alive) / 2)
-            while keep < len(alive) and keys[alive[keep]][:2] == keys[alive[keep - 1]][:2]:
-                keep += 1  # an action as good as the last one kept stays in
-            for action in alive[keep:]:
-                dropped[action] = number
-            alive = alive[:keep]
+        if number < rounds - 1:
+            alive = _halve(alive, wins, points, sign)
+            dropped.update((action, number) for action in legal if action not in alive and action not in dropped)
     rated = []
     for action in legal:
         win, win_sd = mean_se(wins[action])
@@ -254,6 +240,31 @@ def analyse(
                             len(wins[action])))
     rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, sign * r.points, r.action)))
     return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, time.perf_counter() - start)
+
+
+def _legal(view: View, playouts: int | None, seconds: float | None, allocation: str) -> list[int]:
+    """The actions to rate, once the seat is seen to be the one to move and the budget to be one (B6, B7)."""
+    legal = [int(a) for a in view.legal_actions]
+    if view.seat != view.current_player or not legal:
+        raise BotError("hint.not_to_move", rule="B6", seat=view.seat)
+    if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
+        raise InvalidOptionError("hint.playouts", rule="B7", value=playouts)
+    if seconds is not None and not seconds > 0:
+        raise InvalidOptionError("hint.seconds", rule="B7", value=seconds)
+    if allocation not in ALLOCATIONS:
+        raise InvalidOptionError("hint.allocation", rule="B7", choices=", ".join(ALLOCATIONS), value=allocation)
+    return legal
+
+
+def _halve(alive: list[int], wins: dict[int, list[float]], points: dict[int, list[float]], sign: float) -> list[int]:
+    """The better half of the actions still in, best first (successive halving): they have played the same worlds,
+    so their sums compare them; an action as good as the last one kept stays in."""
+    keys = {a: _key(math.fsum(wins[a]), sign * math.fsum(points[a]), a) for a in alive}
+    ranked = sorted(alive, key=keys.__getitem__)
+    keep = math.ceil(len(ranked) / 2)
+    while keep < len(ranked) and keys[ranked[keep]][:2] == keys[ranked[keep - 1]][:2]:
+        keep += 1
+    return ranked[:keep]
 
 
 def _key(win: float, points: float, action: int) -> tuple[float, float, int]:

@@ -401,6 +401,24 @@ def replay(doc: Mapping[str, Any]) -> State:
     the record's 'options' field: option 'open_piles' must be true or false (a JSON boolean), not 'yes' (K12)
     """
     doc = _header(doc)
+    game = _record_game(doc)
+    _check_shape(doc, type(game), game.players)
+    orders = _shuffles(game, doc["shuffles"])
+    try:
+        state = game.new_state(0, shuffles=orders)
+    except RecordError as err:
+        if err.code == "shuffle.not_order":
+            raise RecordError("record.first_deal.order", rule="R8", **err.params) from None
+        raise RecordError("record.first_deal", rule="R8", error=err) from None
+    _play(game, state, orders, doc["actions"])
+    if state._forced:
+        raise RecordError("record.extra_shuffles", rule="R8", count=len(state._forced))
+    _check_scores(doc, state)
+    return state
+
+
+def _record_game(doc: Mapping[str, Any]) -> Game:
+    """The game a record's header names, for its players and with its options (each checked, R6, R7)."""
     game_id = doc["game"]
     if not isinstance(game_id, str):
         raise RecordError("record.game_type", rule="R6", value=_show(game_id))
@@ -420,12 +438,15 @@ def replay(doc: Mapping[str, Any]) -> State:
         raise RecordError("record.players", rule="R7", count=len(names), error=err) from None
     options = _check_options(cls, len(names), doc["options"])
     try:
-        game = cls(len(names), options)
+        return cls(len(names), options)
     except DreizehnError as err:
         raise RecordError("record.options", rule="R7", error=err) from None
-    _check_shape(doc, cls, game.players)
+
+
+def _shuffles(game: Game, shuffles: Sequence[Sequence[Any]]) -> list[list[int]]:
+    """A record's shuffles as card numbers, each card checked (R8)."""
     orders: list[list[int]] = []
-    for i, order in enumerate(doc["shuffles"]):
+    for i, order in enumerate(shuffles):
         cards = []
         for j, text in enumerate(order):
             try:
@@ -439,13 +460,11 @@ def replay(doc: Mapping[str, Any]) -> State:
         orders.append(cards)
     if not orders:
         raise RecordError("record.no_shuffles", rule="R8")
-    try:
-        state = game.new_state(0, shuffles=orders)
-    except RecordError as err:
-        if err.code == "shuffle.not_order":
-            raise RecordError("record.first_deal.order", rule="R8", **err.params) from None
-        raise RecordError("record.first_deal", rule="R8", error=err) from None
-    actions: list[list[Any]] = doc["actions"]
+    return orders
+
+
+def _play(game: Game, state: State, orders: list[list[int]], actions: list[list[Any]]) -> None:
+    """Apply a record's actions to ``state``, each by the seat to move (R9), its shuffles taken from ``orders``."""
     for i, (seat, text) in enumerate(actions):
         where = {"number": i + 1, "text": _show(text)}
         if state.is_over:
@@ -466,10 +485,6 @@ def replay(doc: Mapping[str, Any]) -> State:
             raise RecordError("record.shuffle", rule="R8", **where, seat=seat, error=err) from None
         except DreizehnError as err:
             raise RecordError("record.illegal", rule="R9", **where, seat=seat, error=err) from None
-    if state._forced:
-        raise RecordError("record.extra_shuffles", rule="R8", count=len(state._forced))
-    _check_scores(doc, state)
-    return state
 
 
 def _missing_shuffle(game: Game, orders: list[list[int]], actions: list[list[Any]], index: int) -> RecordError:
