@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from dreizehn.core.errors import UnknownGameError
 from dreizehn.core.game import Game, State
-from dreizehn.words import add_catalogues
+from dreizehn.words import add_catalogues, find_catalogues_with
 
 _GAMES: dict[str, type[Game]] = {}
 
@@ -49,6 +49,9 @@ def _load_builtin() -> None:
         for module in pkgutil.iter_modules(dreizehn.games.__path__):
             importlib.import_module(f"dreizehn.games.{module.name}")
         refresh()
+
+
+find_catalogues_with(_load_builtin)
 
 
 def refresh() -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,19 @@ _MERGED: dict[str, dict[str, tuple[str, ...]]] = {}
 :class:`Words` made before sees them too."""
 _generation = 0
 """Bumped whenever catalogues are added: a :class:`Words` forgets the sentences it remembered from before."""
+_finders: list[Callable[[], object]] = []
+"""What to call before the catalogues are first read: the registry, which loads the games (they add theirs)."""
+
+
+def find_catalogues_with(finder: Callable[[], object]) -> None:
+    """Have ``finder`` called once, before any catalogue is read: the registry hands the words its loading of the
+    games here, so that every game's words are there whoever speaks first, and the words import nothing."""
+    _finders.append(finder)
+
+
+def _find() -> None:
+    while _finders:
+        _finders.pop(0)()
 
 
 def add_catalogues(domain: str, folder: Path) -> None:
@@ -81,7 +94,8 @@ def add_catalogues(domain: str, folder: Path) -> None:
 
 
 def domains() -> tuple[str, ...]:
-    """The catalogue domains: the shared one, one per interface and one per game added so far."""
+    """The catalogue domains: the shared one, one per interface and one per game."""
+    _find()
     return (SHARED, *INTERFACES, *_GAME_FOLDERS)
 
 
@@ -91,10 +105,14 @@ def catalogue_path(lang: str, domain: str) -> Path:
     return folder / f"{lang}.po" if folder is not None else LOCALE_DIR / lang / f"{domain}.po"
 
 
-@functools.cache
 def catalogue(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
     """The templates of one catalogue file: key -> its forms (one, or one per plural form)."""
-    path = catalogue_path(lang, domain)
+    _find()
+    return _read(catalogue_path(lang, domain), lang, domain)
+
+
+@functools.cache
+def _read(path: Path, lang: str, domain: str) -> dict[str, tuple[str, ...]]:
     if not path.exists():
         return {}
     with path.open("rb") as handle:
@@ -111,6 +129,7 @@ def catalogue(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
 
 
 def _merged(lang: str) -> dict[str, tuple[str, ...]]:
+    _find()
     merged = _MERGED.get(lang)
     if merged is None:
         merged = _MERGED[lang] = {}
