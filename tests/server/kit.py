@@ -26,7 +26,18 @@ import dreizehn
 from dreizehn.server.protocol import server_message
 from dreizehn.server.rooms import Hub, build_table
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import SeatRow, Store, Stored, TableRow, hash_token, new_table_id, new_token, now
+from dreizehn.server.storage import (
+    Append,
+    Conflict,
+    SeatRow,
+    Store,
+    Stored,
+    TableRow,
+    hash_token,
+    new_table_id,
+    new_token,
+    now,
+)
 from dreizehn.table import Seat, Table
 from dreizehn.wire import schema
 
@@ -460,3 +471,10 @@ class ServerProcess:
     def wait_finished(self, table_id: str, timeout: float = 30.0) -> dict[str, Any]:
         """Poll the table until its game is over; the table."""
         return wait_finished(self, table_id, timeout, pause=0.05, tail=self.tail)
+
+
+def append(store: Store, table_id: str, seq: int, seat: int, action: str, by: str, *, finished: bool = False) -> None:
+    """Store action ``seq`` of a table as the server does (one row of a group); raises :class:`Conflict` if that
+    number is taken."""
+    if not store.append_many([Append(table_id, seq, seat, action, by, finished)])[0]:
+        raise Conflict(f"action {seq} of table {table_id} is taken")

@@ -12,6 +12,7 @@ def test_each_game_says_which_way_its_totals_win_and_what_a_stage_is(client: Tes
     games = {game["id"]: game for game in client.get("/api/games", params={"lang": "de"}).json()}
     assert {gid: (g["high_score_wins"], g["stage_name"]) for gid, g in games.items()} == {
         "knizia13": (False, "stage"), "three-thirteen": (False, "round"), "holzwurm": (True, "game")}
+    assert all(game["drawing"] for game in games.values())  # each has web/games/<id>.js
 
 
 def test_every_card_has_a_face_in_the_language_asked(client: TestClient) -> None:

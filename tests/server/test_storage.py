@@ -27,7 +27,7 @@ from dreizehn.server.storage import (
 )
 from dreizehn.table import Seat, Table
 
-from .kit import make_settings, store_table
+from .kit import append, make_settings, store_table
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_migrations_make_the_schema_on_an_empty_sqlite_file_in_wal_mode(tmp_path
             assert c.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         store = Store(engine)
         row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
-        store.append(row.id, 0, 0, "Y1>new", "person")
+        append(store, row.id, 0, 0, "Y1>new", "person")
         migrate(engine)  # again: nothing changes, nothing is lost
         with engine.connect() as c:
             assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == ["0002"]
@@ -85,13 +85,13 @@ def test_the_table_and_seq_key_refuses_a_second_action_with_the_same_number(engi
     store = Store(engine)
     row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
     other, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
-    store.append(row.id, 0, 0, "Y1>new", "person")
+    append(store, row.id, 0, 0, "Y1>new", "person")
     with pytest.raises(Conflict):
-        store.append(row.id, 0, 1, "Y2>new", "bot")
-    store.append(other.id, 0, 0, "Y2>new", "person")  # the same number in another table is another key
-    store.append(row.id, 1, 1, "Y3>new", "bot", finished=True)
+        append(store, row.id, 0, 1, "Y2>new", "bot")
+    append(store, other.id, 0, 0, "Y2>new", "person")  # the same number in another table is another key
+    append(store, row.id, 1, 1, "Y3>new", "bot", finished=True)
     with pytest.raises(Conflict):
-        store.append(row.id, 1, 0, "Y4>new", "person")
+        append(store, row.id, 1, 0, "Y4>new", "person")
     stored = store.load(row.id)
     assert stored is not None
     assert stored.actions == ((0, "Y1>new", "person"), (1, "Y3>new", "bot"))
@@ -272,7 +272,7 @@ def test_a_table_rebuilt_from_its_log_equals_the_table_played(engine: Engine, ga
     checkpoints = {0: played.state.copy()}
     while not played.is_over:
         update = played.step()
-        store.append(row.id, update.version - 1, update.seat, update.action, "bot", finished=played.is_over)
+        append(store, row.id, update.version - 1, update.seat, update.action, "bot", finished=played.is_over)
         if update.version % 17 == 0:
             checkpoints[update.version] = played.state.copy()
     stored = store.load(row.id)

@@ -4,7 +4,7 @@ browser client.
 >>> from dreizehn.server.settings import Settings
 >>> app = create_app(Settings(data_dir="/tmp/dreizehn-doctest"))
 >>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api"))[:3]
-['/api/games', '/api/seats/join', '/api/tables']
+['/api/games', '/api/seats/join', '/api/server']
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
+from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import NOTIFY_CHANNEL, PRESENCE_CHANNEL, Store, make_engine, migrate
@@ -57,6 +58,15 @@ async def _listen(hub: Hub, url: str) -> None:
             await asyncio.sleep(1)
 
 
+server_router = APIRouter(prefix="/api", tags=["server"])
+
+
+@server_router.get("/server")
+def about_server() -> dict[str, int]:
+    """What a client asks of the server before it speaks: the websocket's protocol version."""
+    return {"protocol": PROTOCOL}
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application with ``settings`` (by default from the environment)."""
     settings = settings or Settings()
@@ -72,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
             tasks.append(asyncio.create_task(hub.keep_presence()))
+        tasks.append(asyncio.create_task(hub.keep_tidy()))
         await hub.resume_all()
         try:
             yield
@@ -86,7 +97,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             engine.dispose()
 
     from dreizehn import __version__
+    from dreizehn.core.errors import DreizehnError
     from dreizehn.server.routes import analysis, games, tables, web, ws
+    from dreizehn.server.routes.deps import refused
 
     app = FastAPI(
         title="dreizehn",
@@ -95,6 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.add_exception_handler(DreizehnError, refused)
+    app.include_router(server_router)
     app.include_router(games.router)
     app.include_router(games.words_router)
     app.include_router(tables.router)

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 PROTOCOL = 1
-"""The protocol version a client names in its hello."""
+"""The protocol version a client names in its hello: the one place it is written on the server's side (the browser
+client reads it from ``GET /api/server``)."""
 
 
 class _Message(BaseModel):
@@ -121,15 +122,20 @@ class Update(Told, _Message):
     seats: list[SeatInfo]
 
 
-class Refused(_Message):
-    """A refused message: the code, the rule and the message in the receiver's language; the current view when the
-    refusal concerned an action."""
+class Refusal(_Message):
+    """A refusal as data: the code, the rule and the message in the receiver's language. The HTTP API answers it as
+    its ``detail``; the websocket's :class:`Refused` adds to it."""
 
-    type: Literal["refused"]
     code: str
     rule: str | None
-    message: str
     params: dict[str, Any]
+    message: str
+
+
+class Refused(Refusal):
+    """A refused message: the :class:`Refusal`, and the current view when the refusal concerned an action."""
+
+    type: Literal["refused"]
     view: dict[str, Any] | None = None
     version: int | None = None
 

@@ -115,6 +115,8 @@ class GameOut(BaseModel):
     """What a stage of the game is called: ``stage``, ``round`` or ``game`` (the words ``<id>.<stage_name>``)."""
     faces: dict[str, CardFace]
     """Every card of the game by its notation: what its face shows, in the language asked for."""
+    drawing: bool
+    """Whether the browser app has a drawing of the game's own (``web/games/<id>.js``); else the generic one."""
 
 
 class ReplayStep(BaseModel):

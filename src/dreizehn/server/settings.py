@@ -48,6 +48,11 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(default=None, description="the address in invitation links; default: the request's")
     ping_interval: float = Field(default=20.0, gt=0, description="seconds between keep-alive pings")
+    room_idle: float = Field(
+        default=600.0, gt=0,
+        description="seconds a table's room stays in memory with no connection and nothing running; then it is "
+                    "dropped, and rebuilt from the stored log when someone comes",
+    )
     presence_interval: float = Field(
         default=5.0, gt=0,
         description="PostgreSQL: seconds between the signs of life each server process gives the others; a process "

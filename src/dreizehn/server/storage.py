@@ -404,12 +404,6 @@ class Store:
                              .where(actions.c.table_id == table_id, actions.c.seq >= seq).order_by(actions.c.seq))
             return [(r.seat, r.action, r.by) for r in rows]
 
-    def append(self, table_id: str, seq: int, seat: int, action: str, by: str, *, finished: bool = False) -> None:
-        """Add action ``seq``; raises :class:`Conflict` if that number is taken. With PostgreSQL, other server
-        processes are told (NOTIFY, delivered at commit)."""
-        if not self.append_many([Append(table_id, seq, seat, action, by, finished)])[0]:
-            raise Conflict(f"action {seq} of table {table_id} is taken")
-
     def append_many(self, rows: Sequence[Append]) -> list[bool]:
         """Add several actions in one transaction (a group commit); each answer says whether its row was stored
         (``False``: its sequence number was taken). A busy server stores hundreds of actions a second, so each

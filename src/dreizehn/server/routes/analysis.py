@@ -9,13 +9,14 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, HTTPException, Path, Request, Response
+from fastapi import APIRouter, FastAPI, Path, Request, Response
 
-from dreizehn.core.errors import DreizehnError, InvalidActionError
+from dreizehn.core.errors import InvalidActionError
 from dreizehn.core.registry import load_game
 from dreizehn.server.analysis import Analyst, document, stored_decisions
-from dreizehn.server.rooms import Hub, ServerError
-from dreizehn.server.routes.deps import HubDep, LangDep, refusal
+from dreizehn.server.errors import ServerError
+from dreizehn.server.rooms import Hub
+from dreizehn.server.routes.deps import HubDep, LangDep
 from dreizehn.server.schemas import AnalysisIn, AnalysisOut
 from dreizehn.server.storage import AnalysisRow, Stored
 
@@ -39,25 +40,21 @@ router = APIRouter(prefix="/api", tags=["analysis"], lifespan=lifespan)
 TableId = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-def _refuse(status: int, err: DreizehnError, lang: str) -> HTTPException:
-    return HTTPException(status, detail=refusal(err, lang))
-
-
 def _analyst(request: Request) -> Analyst:
     analyst: Analyst = request.app.state.analyst
     return analyst
 
 
-async def _finished_seat(hub: Hub, table_id: str, seat: int, lang: str) -> Stored:
+async def _finished_seat(hub: Hub, table_id: str, seat: int) -> Stored:
     """The stored game of ``table_id``, if it has ``seat`` and is over; refused otherwise."""
     stored = await asyncio.to_thread(hub.store.load, table_id)
     if stored is None:
-        raise _refuse(404, ServerError("server.no_table", rule="S1", table=table_id), lang)
+        raise ServerError("server.no_table", rule="S1", table=table_id, status=404)
     players = stored.row.players
     if not 0 <= seat < players:
-        raise _refuse(422, InvalidActionError("seat.unknown", rule="A4", seat=seat, players=players), lang)
+        raise InvalidActionError("seat.unknown", rule="A4", seat=seat, players=players)
     if stored.row.status != "finished":
-        raise _refuse(409, ServerError("server.analysis_not_finished", rule="S5"), lang)
+        raise ServerError("server.analysis_not_finished", rule="S5", status=409)
     return stored
 
 
@@ -72,7 +69,7 @@ async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, re
     """Analyse a finished game for one seat: every decision of the seat (a position where it had more than one
     legal action) is rated with the hint search, in the background. Answers ``202`` with the analysis just begun,
     or ``200`` with the one asked before (a failed one is taken up again)."""
-    stored = await _finished_seat(hub, table_id, body.seat, lang)
+    stored = await _finished_seat(hub, table_id, body.seat)
     analyst = _analyst(request)
     row = await asyncio.to_thread(hub.store.load_analysis, table_id, body.seat)
     if row is None:
@@ -93,8 +90,8 @@ async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, re
 async def get_analysis(table_id: TableId, seat: int, hub: HubDep, lang: LangDep) -> AnalysisOut:
     """The analysis of a finished game for ``seat``: its status, its progress (``done`` of ``total`` decisions) and
     the decisions rated so far, each action said in the language asked."""
-    stored = await _finished_seat(hub, table_id, seat, lang)
+    stored = await _finished_seat(hub, table_id, seat)
     row = await asyncio.to_thread(hub.store.load_analysis, table_id, seat)
     if row is None:
-        raise _refuse(404, ServerError("server.no_analysis", rule="S5", seat=seat), lang)
+        raise ServerError("server.no_analysis", rule="S5", seat=seat, status=404)
     return _out(stored, row, lang)

@@ -1,16 +1,19 @@
-"""Typed dependencies of the routes: the hub, the settings, the language of a request."""
+"""Typed dependencies of the routes: the hub, the settings, the language of a request; and the one answer of the
+HTTP API to a refusal (:func:`refused`, the application's handler of :class:`~dreizehn.core.errors.DreizehnError`)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Query, Request
+from fastapi import Depends, Query, Request
+from fastapi.responses import JSONResponse
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
+from dreizehn.server.errors import http_status
+from dreizehn.server.messages import refusal
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
-from dreizehn.words import words
 
 
 def get_hub(request: Request) -> Hub:
@@ -23,13 +26,8 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
-def get_lang(request: Request, lang: Annotated[str | None, Query(max_length=8)] = None) -> str:
-    """The language asked for (``?lang=``), else the browser's first one (Accept-Language), else English."""
-    if lang:
-        try:
-            return pick_language(lang)
-        except DreizehnError as err:
-            raise HTTPException(422, detail=refusal(err, "en")) from None
+def _browser_lang(request: Request) -> str:
+    """The browser's first language the project speaks (Accept-Language), else English."""
     header = request.headers.get("accept-language", "")
     for part in header.split(","):
         code = part.split(";")[0].strip().split("-")[0].lower()
@@ -38,11 +36,29 @@ def get_lang(request: Request, lang: Annotated[str | None, Query(max_length=8)] 
     return "en"
 
 
-def refusal(err: DreizehnError, lang: str) -> dict[str, object]:
-    """An error as the API answers it: code, rule, parameters and the message in the language asked for."""
-    return {**err.to_json(), "message": words(lang).error(err)}
+def get_lang(request: Request, lang: Annotated[str | None, Query(max_length=8)] = None) -> str:
+    """The language asked for (``?lang=``), else the browser's first one (Accept-Language), else English; a language
+    the project does not speak is refused (422)."""
+    return pick_language(lang) if lang else _browser_lang(request)
+
+
+def request_lang(request: Request) -> str:
+    """The language of a request's answer, as :func:`get_lang` finds it; English for one it refuses."""
+    try:
+        return get_lang(request, request.query_params.get("lang"))
+    except DreizehnError:
+        return "en"
+
+
+async def refused(request: Request, err: Exception) -> JSONResponse:
+    """A refusal as the HTTP API answers it: the status the error names (422 by default) and
+    ``{"detail": {"code", "rule", "params", "message"}}``, the message in the request's language."""
+    assert isinstance(err, DreizehnError)
+    return JSONResponse({"detail": refusal(err, request_lang(request))}, status_code=http_status(err))
 
 
 HubDep = Annotated[Hub, Depends(get_hub)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LangDep = Annotated[str, Depends(get_lang)]
+
+__all__ = ["HubDep", "LangDep", "SettingsDep", "get_lang", "refusal", "refused", "request_lang"]

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
 from dreizehn.core.language import pick_language
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.server.routes.deps import LangDep, refusal
+from dreizehn.server.errors import ServerError
+from dreizehn.server.routes.deps import LangDep
+from dreizehn.server.routes.web import WEB_DIR
 from dreizehn.server.schemas import CardFace, GameOut, OptionOut
 from dreizehn.words import words
 
@@ -40,6 +42,7 @@ def describe(cls: type[Game], lang: str) -> GameOut:
         id=gid, title=w(f"{gid}.title"), description=w(f"{gid}.description"), rules=w(f"{gid}.rules"),
         min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(LEVEL_NAMES),
         high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
+        drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(),
     )
 
 
@@ -55,6 +58,6 @@ def get_words(lang: str) -> dict[str, Any]:
     events, errors and their own labels themselves (docs/words.md)."""
     try:
         code = pick_language(lang)
-    except DreizehnError as err:
-        raise HTTPException(404, detail=refusal(err, "en")) from None
+    except DreizehnError as err:  # a language not spoken is no page of this API: 404, with the same refusal
+        raise ServerError("words.language", status=404, rule="C7", **err.params) from None
     return {"lang": code, "templates": words(code).catalogue()}

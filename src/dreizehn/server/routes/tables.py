@@ -7,17 +7,17 @@ import asyncio
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, Path, Request
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
-from dreizehn.core.errors import DreizehnError, InvalidOptionError
-from dreizehn.core.events import EVERYONE
+from dreizehn.core.errors import InvalidOptionError
 from dreizehn.core.record import to_record
 from dreizehn.core.registry import load_game
-from dreizehn.server.rooms import Room, ServerError, build_table, said_event
-from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep, refusal
+from dreizehn.server.errors import ServerError
+from dreizehn.server.rooms import Room, build_table, said_event
+from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.schemas import (
     CreatedOut,
     Invitation,
@@ -36,10 +36,6 @@ from dreizehn.words import words
 
 router = APIRouter(prefix="/api", tags=["tables"])
 TableId = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]+$")]
-
-
-def _refuse(status: int, err: DreizehnError, lang: str) -> HTTPException:
-    return HTTPException(status, detail=refusal(err, lang))
 
 
 def _link(request: Request, public_url: str | None, path: str) -> str:
@@ -78,15 +74,12 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
                        lang: LangDep) -> CreatedOut:
     """Create a table: the game, its options, and per seat a person (invited by a secret link) or a bot level.
     Answers with one invitation per person's seat and the spectators' link."""
-    try:
-        game = load_game(body.game, len(body.seats), body.options)
-        for seat in body.seats:
-            if seat.kind == "bot":
-                make_bot(level_spec(seat.bot or "medium", game.id), game)
-            elif seat.bot is not None:
-                raise InvalidOptionError("server.person_with_bot", rule="S2")
-    except DreizehnError as err:
-        raise _refuse(422, err, lang) from None
+    game = load_game(body.game, len(body.seats), body.options)
+    for seat in body.seats:
+        if seat.kind == "bot":
+            make_bot(level_spec(seat.bot or "medium", game.id), game)
+        elif seat.bot is not None:
+            raise InvalidOptionError("server.person_with_bot", rule="S2")
     seats = [(s.name or (s.bot or "medium") if s.kind == "bot" else s.name or "",
               (s.bot or "medium") if s.kind == "bot" else None, s.name is not None) for s in body.seats]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
@@ -109,11 +102,11 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     """Take the seat an invitation opens, under a name."""
     found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
     if found is None:
-        raise _refuse(404, ServerError("server.bad_token", rule="S1"), lang)
+        raise ServerError("server.bad_token", rule="S1", status=404)
     table_id, seat = found
     name = " ".join(body.name.split())
     if not name:
-        raise _refuse(422, ServerError("server.empty_name", rule="S2"), lang)
+        raise ServerError("server.empty_name", rule="S2", status=422)
     await asyncio.to_thread(hub.store.join, table_id, seat, name)
     room = hub.rooms.get(table_id)
     if room is not None:
@@ -137,24 +130,24 @@ async def list_tables(hub: HubDep, status: str = "open", limit: int = 50) -> lis
     return out
 
 
-async def _stored(hub: HubDep, table_id: str, lang: str) -> Stored:
+async def _stored(hub: HubDep, table_id: str) -> Stored:
     stored = await asyncio.to_thread(hub.store.load, table_id)
     if stored is None:
-        raise _refuse(404, ServerError("server.no_table", rule="S1", table=table_id), lang)
+        raise ServerError("server.no_table", rule="S1", table=table_id, status=404)
     return stored
 
 
-async def _finished(hub: HubDep, table_id: str, lang: str) -> Stored:
-    stored = await _stored(hub, table_id, lang)
+async def _finished(hub: HubDep, table_id: str) -> Stored:
+    stored = await _stored(hub, table_id)
     if stored.row.status != "finished":
-        raise _refuse(409, ServerError("server.not_finished", rule="S5"), lang)
+        raise ServerError("server.not_finished", rule="S5", status=409)
     return stored
 
 
 @router.get("/tables/{table_id}")
 async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
     """A table as anyone may see it; a finished one with its totals and winners."""
-    stored = await _stored(hub, table_id, lang)
+    stored = await _stored(hub, table_id)
     if stored.row.status == "finished":
         state = build_table(stored).state
         return table_out(stored.row, stored.seats, list(state.totals), list(state.winners))
@@ -164,7 +157,7 @@ async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
 @router.get("/tables/{table_id}/record")
 async def get_record(table_id: TableId, hub: HubDep, lang: LangDep) -> dict[str, Any]:
     """A finished game's record (docs/record-format.md)."""
-    stored = await _finished(hub, table_id, lang)
+    stored = await _finished(hub, table_id)
     return to_record(build_table(stored).state, [s.name for s in stored.seats])
 
 
@@ -172,7 +165,7 @@ async def get_record(table_id: TableId, hub: HubDep, lang: LangDep) -> dict[str,
 async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut:
     """A finished game action by action, with every event whole (every hand revealed), in the language asked
     for."""
-    stored = await _finished(hub, table_id, lang)
+    stored = await _finished(hub, table_id)
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     state = game.new_state(stored.row.seed)
     names = [s.name for s in stored.seats]
@@ -192,10 +185,10 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
 @router.get("/tables/{table_id}/replay/{version}")
 async def get_replay_step(table_id: TableId, version: int, hub: HubDep, lang: LangDep) -> dict[str, Any]:
     """Every seat's view of a finished game after ``version`` actions (every hand revealed)."""
-    stored = await _finished(hub, table_id, lang)
+    stored = await _finished(hub, table_id)
     if not 0 <= version <= len(stored.actions):
-        raise _refuse(422, ServerError("server.bad_version", rule="S5", version=version,
-                                       last=len(stored.actions)), lang)
+        raise ServerError("server.bad_version", rule="S5", version=version,
+                                       last=len(stored.actions), status=422)
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     state = game.new_state(stored.row.seed)
     for _, action, _ in stored.actions[:version]:
@@ -210,11 +203,11 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
     new invitation; the others get theirs over their websockets (or by asking too)."""
     found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
     if found is None or found[0] != table_id:
-        raise _refuse(403, ServerError("server.bad_token", rule="S1"), lang)
-    stored = await _finished(hub, table_id, lang)
+        raise ServerError("server.bad_token", rule="S1", status=403)
+    stored = await _finished(hub, table_id)
     seat = found[1]
     if stored.row.rematch is not None:
-        new = await _stored(hub, stored.row.rematch, lang)
+        new = await _stored(hub, stored.row.rematch)
         token = new_token()
         await asyncio.to_thread(hub.store.set_token, new.row.id, seat, hash_token(token))
         return CreatedOut(table=table_out(new.row, new.seats), invitations=[
@@ -245,7 +238,7 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
 def _whole(game: Any, w: Any, event: Any, names: list[str]) -> dict[str, Any]:
     """An event of a finished game whole (every private part), said as its actor (or the deal as seat 0) saw it."""
     seat = event.params.get("seat", event.params.get("first", 0))
-    return said_event(game, w, event.for_seat(EVERYONE), names, heard=event.for_seat(seat))
+    return said_event(game, w, event, names, seat, whole=True)
 
 
 __all__ = ["Room", "router"]

@@ -15,10 +15,9 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from dreizehn.core.errors import DreizehnError
 from dreizehn.core.registry import load_game
 from dreizehn.games.three_thirteen.melds import arrange
-from dreizehn.server.routes.deps import LangDep, refusal
+from dreizehn.server.routes.deps import LangDep
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 """The static folder of the browser app (packaged with the wheel)."""
@@ -44,14 +43,11 @@ def _page() -> FileResponse:
 @router.post("/api/web/arrange")
 def best_arrangement(body: ArrangeIn, lang: LangDep) -> dict[str, Any]:
     """The best arrangement of a Three Thirteen hand (T11): melds, unmatched cards and the penalty."""
-    try:
-        game = load_game("three-thirteen", 2, body.options)
-        cards = [int(game.parse_card(text)) for text in body.hand]
-        options = game.options
-        found = arrange(cards, body.wild_rank, options.get("aces") == "low-or-high",
-                        options.get("all_wild_melds") != "forbidden")
-    except DreizehnError as err:
-        raise HTTPException(422, detail=refusal(err, lang)) from None
+    game = load_game("three-thirteen", 2, body.options)
+    cards = [int(game.parse_card(text)) for text in body.hand]
+    options = game.options
+    found = arrange(cards, body.wild_rank, options.get("aces") == "low-or-high",
+                    options.get("all_wild_melds") != "forbidden")
     text = game.card_type.of
     return {"melds": [[text(k).text for k in meld] for meld in found.melds],
             "deadwood": [text(k).text for k in found.deadwood], "penalty": found.penalty}

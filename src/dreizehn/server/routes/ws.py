@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,10 +22,11 @@ from pydantic import ValidationError
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
-from dreizehn.server.protocol import PROTOCOL, Act, AskHint, Hello, Ping, SetLanguage, client_message
-from dreizehn.server.rooms import Conn, Room, ServerError, dumps
+from dreizehn.server import messages
+from dreizehn.server.errors import ServerError
+from dreizehn.server.protocol import PROTOCOL, Act, AskHint, ClientMessage, Hello, Ping, SetLanguage, client_message
+from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
-from dreizehn.words import words
 
 router = APIRouter(tags=["websocket"])
 
@@ -59,12 +61,6 @@ class Bucket:
         return False
 
 
-def _refused(err: DreizehnError, lang: str) -> dict[str, Any]:
-    data = err.to_json()
-    return {"type": "refused", "code": data["code"], "rule": data["rule"], "params": data["params"],
-            "message": words(lang).error(err), "view": None, "version": None}
-
-
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
@@ -79,8 +75,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     writer: asyncio.Task[None] | None = None
     lang = "en"
 
-    async def send_direct(message: dict[str, Any]) -> None:
-        await websocket.send_text(dumps(message))
+    async def send_direct(message: str) -> None:
+        await websocket.send_text(message)
 
     async def write(target: Conn) -> None:
         while True:
@@ -96,33 +92,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(frame.get("code") or 1000)
-            text: str | None = frame.get("text")  # None: a binary frame, refused below as not JSON text
             target_lang = conn.lang if conn else lang
-            if len(text.encode() if text is not None else frame.get("bytes") or b"") > settings.max_message_bytes:
-                await _answer(conn, send_direct, ServerError("server.too_large", rule="S3",
-                                                             limit=settings.max_message_bytes), target_lang)
+            checked = _read(frame, bucket, settings)
+            if isinstance(checked, ServerError):
+                await _answer(conn, send_direct, checked, target_lang)
                 continue
-            if not bucket.take():
-                await _answer(conn, send_direct, ServerError("server.too_fast", rule="S3",
-                                                             rate=settings.rate_per_second), target_lang)
-                continue
-            try:
-                raw = None if text is None else json.loads(text)  # a binary frame is no JSON text either
-            except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
-                text = None
-            if text is None:
-                await _answer(conn, send_direct, ServerError("server.bad_json", rule="S3"), target_lang)
-                continue
-            try:
-                message = client_message.validate_python(raw)
-            except ValidationError as err:
-                kind = raw.get("type") if isinstance(raw, dict) else None
-                known = kind in ("hello", "action", "hint", "lang", "ping")
-                problem = ServerError("server.bad_message", rule="S3", type=str(kind)[:20],
-                                      field=".".join(str(p) for p in err.errors()[0]["loc"])[:40]) if known \
-                    else ServerError("server.unknown_type", rule="S3", type=str(kind)[:20])
-                await _answer(conn, send_direct, problem, target_lang)
-                continue
+            message = checked
             if isinstance(message, Hello):
                 if conn is not None:
                     await _answer(conn, send_direct, ServerError("server.hello_twice", rule="S4"), conn.lang)
@@ -133,7 +108,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                         raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
                     room, seat = await _admit(hub, message)
                 except DreizehnError as err:
-                    await send_direct(_refused(err, lang if lang else "en"))
+                    await send_direct(messages.refused(err, lang if lang else "en"))
                     continue
                 conn = Conn(seat, lang)
                 writer = asyncio.create_task(write(conn))
@@ -142,7 +117,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     room.connect(conn)
                 continue
             if conn is None or room is None:
-                await send_direct(_refused(ServerError("server.hello_first", rule="S4"), lang))
+                await send_direct(messages.refused(ServerError("server.hello_first", rule="S4"), lang))
                 continue
             if isinstance(message, Act):
                 await room.act(conn, message.version, message.action)
@@ -150,14 +125,14 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 try:
                     conn.lang = pick_language(message.lang)
                 except DreizehnError as err:
-                    conn.send(_refused(err, conn.lang))
+                    conn.send(messages.refused(err, conn.lang))
                     continue
                 async with room.lock:
                     conn.send(room.welcome(conn, "resync"))
             elif isinstance(message, AskHint):
                 await room.hint(conn)
             elif isinstance(message, Ping):
-                conn.send({"type": "pong"})
+                conn.send(messages.PONG)
     except WebSocketDisconnect:
         pass
     finally:
@@ -167,11 +142,35 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             writer.cancel()
 
 
+def _read(frame: MutableMapping[str, Any], bucket: Bucket, settings: Settings) -> ClientMessage | ServerError:
+    """A frame's message, or why it is refused (rule S3): too large, too fast, not JSON text, of no known type, or
+    not well formed."""
+    text: str | None = frame.get("text")  # None: a binary frame, refused below as not JSON text
+    if len(text.encode() if text is not None else frame.get("bytes") or b"") > settings.max_message_bytes:
+        return ServerError("server.too_large", rule="S3", limit=settings.max_message_bytes)
+    if not bucket.take():
+        return ServerError("server.too_fast", rule="S3", rate=settings.rate_per_second)
+    try:
+        raw = None if text is None else json.loads(text)  # a binary frame is no JSON text either
+    except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
+        text = None
+    if text is None:
+        return ServerError("server.bad_json", rule="S3")
+    try:
+        return client_message.validate_python(raw)
+    except ValidationError as err:
+        kind = raw.get("type") if isinstance(raw, dict) else None
+        if kind in ("hello", "action", "hint", "lang", "ping"):
+            return ServerError("server.bad_message", rule="S3", type=str(kind)[:20],
+                               field=".".join(str(p) for p in err.errors()[0]["loc"])[:40])
+        return ServerError("server.unknown_type", rule="S3", type=str(kind)[:20])
+
+
 async def _answer(conn: Conn | None, send: Any, err: DreizehnError, lang: str) -> None:
     if conn is not None:
-        conn.send(_refused(err, conn.lang))
+        conn.send(messages.refused(err, conn.lang))
     else:
-        await send(_refused(err, lang))
+        await send(messages.refused(err, lang))
 
 
 async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:

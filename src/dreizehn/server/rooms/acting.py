@@ -1,0 +1,84 @@
+"""Acting and storing: an action is checked and applied by the engine, stored (the unique (table, sequence) key
+settles races with other processes), and only then told; actions other processes stored are caught up with."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import replace
+
+from dreizehn.core.errors import DreizehnError
+from dreizehn.server.errors import ServerError
+from dreizehn.server.rooms.base import Conn, build_table
+from dreizehn.server.rooms.presence import Presence
+from dreizehn.server.storage import Append, Conflict, now
+from dreizehn.table import Update
+
+log = logging.getLogger("dreizehn.server")
+
+
+class Acting(Presence):
+    """A room's actions: applied, stored, told."""
+
+    async def act(self, conn: Conn, version: int, action: int | str) -> None:
+        """A person's action from ``conn``: applied, stored, told; or refused with the current view."""
+        async with self.lock:
+            if conn.seat is None:
+                conn.send(self.refusal(conn, ServerError("server.spectator_acts", rule="S1")))
+                return
+            try:
+                update = self.table.submit(conn.seat, action, version)
+            except DreizehnError as err:
+                conn.send(self.refusal(conn, err))
+                return
+            await self._store_and_tell(update, "person")
+        self.after_change()
+
+    async def _store_and_tell(self, update: Update, by: str) -> bool:
+        """Store an update already applied to the table, then tell everyone; on a conflict (another process took
+        the turn) reload the table and resync. Call under the lock."""
+        try:
+            await self.hub.writer.append(Append(self.id, update.version - 1, update.seat, update.action, by,
+                                                self.table.is_over))
+        except Conflict:
+            await self._reload()
+            return False
+        except Exception:  # the database failed: what it holds is the truth
+            log.exception("storing action %s of table %s failed", update.version - 1, self.id)
+            await self._reload()
+            return False
+        self._told()
+        if self.table.is_over:
+            self.row = replace(self.row, status="finished", finished_at=now())
+        self.broadcast_update(update)
+        return True
+
+    def _told(self) -> None:
+        self.told_at = self.last_used = time.monotonic()
+
+    async def _reload(self) -> None:
+        """The table as stored (another process took the turn, or the database failed): rebuilt, and every
+        connection resynced."""
+        stored = await asyncio.to_thread(self.hub.store.load, self.id)
+        if stored is None:
+            return
+        self.row = stored.row
+        self.set_seats(list(stored.seats))
+        self.table = build_table(stored, self.told)
+        for seat in self.stand_in:
+            self.table.replace(seat, self.hub.settings.stand_in)
+        self.resync_all()
+
+    async def catch_up(self) -> None:
+        """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections."""
+        async with self.lock:
+            fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, self.table.version)
+            for seat, action, _ in fresh:
+                if self.table.current_player != seat:
+                    await self._reload()
+                    break
+                update = self.table.apply_as(seat, action)
+                self._told()
+                self.broadcast_update(update)
+        self.after_change()

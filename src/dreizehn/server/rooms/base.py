@@ -1,0 +1,187 @@
+"""What every part of a room holds: the table rebuilt from its stored log, its seats, its connections, its tasks,
+and what a room needs of its hub. The parts (:mod:`.telling`, :mod:`.presence`, :mod:`.acting`, :mod:`.bots`,
+:mod:`.extras`) each add one concern; :class:`~dreizehn.server.rooms.room.Room` is all of them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.core.registry import load_game
+from dreizehn.server.settings import Settings
+from dreizehn.server.storage import Append, SeatRow, Store, Stored
+from dreizehn.table import BotRequest, Seat, Table, Update
+from dreizehn.wire import ViewWriter
+from dreizehn.words import words
+
+OUTBOX_LIMIT = 256
+"""Messages waiting for a slow connection before it is closed."""
+
+RECENT = 40
+"""The latest actions a room keeps as told (with their events), for the ``recent`` of a welcome: a client that
+comes back shows its last moves in the same sentences as the moves it saw arrive."""
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket: its seat (``None`` for a spectator), its language, and the messages waiting to be sent (as
+    JSON text, from :mod:`dreizehn.server.messages`)."""
+
+    seat: int | None
+    lang: str
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    closed: bool = False
+
+    def send(self, message: str) -> None:
+        """Queue a message's text (written once for receivers who get the same); a connection that falls too far
+        behind is closed."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+
+class Writes(Protocol):
+    """What stores a room's actions (:class:`~dreizehn.server.storage.Writer`)."""
+
+    async def append(self, row: Append) -> None: ...
+
+
+class HubLike(Protocol):
+    """What a room asks of its hub: the settings, the storage, the bot pool, and telling other processes."""
+
+    settings: Settings
+    store: Store
+    executor: Executor | None
+
+    @property
+    def writer(self) -> Writes: ...
+
+    async def decide(self, request: BotRequest, game: Any) -> tuple[int, Any]: ...
+
+    def publish_presence(self, room: Any) -> None: ...
+
+
+def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
+    """The table of a stored game, its actions replayed through the engine; with ``told``, the latest
+    :data:`RECENT` actions are replayed with their events into it, and so is every action applied afterwards."""
+    game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
+    seats = tuple(Seat(s.name, bot=s.bot) for s in stored.seats)
+    table = Table(game, seats, stored.row.seed, game.new_state(stored.row.seed))
+    state = table.state
+    quiet = len(stored.actions) if told is None else max(0, len(stored.actions) - RECENT)
+    for _, action, _ in stored.actions[:quiet]:
+        state.apply(action)
+    if told is not None:
+        told.clear()
+        table.listen(told.append)
+        for seat, action, _ in stored.actions[quiet:]:
+            table.apply_as(seat, action)
+    return table
+
+
+def seat_names(seats: list[SeatRow], lang: str) -> list[str]:
+    """The seats' names in ``lang``. A bot seat created without a name is stored under its level (``easy``), and is
+    named by the level's word in each receiver's language (``leicht``, ``makkelijk``), with its seat number where the
+    level sits twice, as the browser names the bots it creates."""
+    levels = [s.bot if s.bot is not None and s.name == s.bot and s.bot in LEVEL_NAMES else None for s in seats]
+    w = words(lang)
+    return [s.name if level is None else w(f"web.level.{level}") + (f" {s.seat + 1}" if levels.count(level) > 1
+                                                                      else "")
+            for s, level in zip(seats, levels, strict=True)]
+
+
+class RoomBase:
+    """A table being played in this process: its state, and what the parts of a room share."""
+
+    def __init__(self, hub: HubLike, stored: Stored) -> None:
+        self.hub = hub
+        self.id = stored.row.id
+        self.row = stored.row
+        self.seat_rows = list(stored.seats)
+        self.told: deque[Update] = deque(maxlen=RECENT)
+        """The latest actions applied, each with all its events (filtered for each receiver when said)."""
+        self.table = build_table(stored, self.told)
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.away: dict[int, asyncio.Task[None]] = {}
+        self.stand_in: set[int] = set()
+        self.elsewhere: dict[str, tuple[int, dict[int, int], set[int]]] = {}
+        """What other server processes said of this table (PostgreSQL): per process, the number of its notice,
+        its connections per seat, and the seats its stand-in plays."""
+        self.bot_task: asyncio.Task[None] | None = None
+        self.clock_task: asyncio.Task[None] | None = None
+        self.last_used = time.monotonic()
+        """When the room was last used (``time.monotonic``): a connection came or went, or an action was told."""
+        self.told_at = 0.0
+        """When the latest action was told (``time.monotonic``): bots wait the bot pause after it."""
+        self.writers: dict[str, ViewWriter] = {}
+        """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
+        field as last written (:class:`~dreizehn.wire.ViewWriter`)."""
+        self._names: dict[str, list[str]] = {}
+
+    def names(self, lang: str) -> list[str]:
+        """The seats' names said in ``lang`` (:func:`seat_names`)."""
+        found = self._names.get(lang)
+        if found is None:
+            found = self._names[lang] = seat_names(self.seat_rows, lang)
+        return found
+
+    def set_seats(self, seats: list[SeatRow]) -> None:
+        """The seats changed (a person joined, or the table was reloaded)."""
+        self.seat_rows = seats
+        self._names.clear()
+
+    def view_doc(self, seat: int | None, lang: str, history: bool) -> dict[str, Any]:
+        """``seat``'s view (a spectator's for ``None``) as the document of docs/wire.md, said in ``lang``."""
+        table = self.table
+        view = table.state.spectator_view() if seat is None else table.view(seat)
+        write = self.writers.get(lang)
+        if write is None:
+            game, w = table.game, words(lang)
+            said: dict[int, str] = {}
+
+            def offer(action: int) -> str:
+                text = said.get(action)
+                if text is None:
+                    text = said[action] = game.say_action(w, action)
+                return text
+
+            write = self.writers[lang] = ViewWriter(offer)
+        return write(view, history=history)
+
+    # the parts of a room call each other through these; each is written by one part
+
+    def after_change(self) -> None:
+        """Start the bots or the turn clock, as the table now needs (:mod:`.bots`)."""
+        raise NotImplementedError
+
+    def broadcast_presence(self) -> None:
+        """Tell every connection who is at the table (:mod:`.telling`)."""
+        raise NotImplementedError
+
+    def broadcast_update(self, update: Update) -> None:
+        """Tell every connection of an applied action (:mod:`.telling`)."""
+        raise NotImplementedError
+
+    def resync_all(self) -> None:
+        """Send every connection the whole view again (:mod:`.telling`)."""
+        raise NotImplementedError
+
+    def connected(self, seat: int) -> bool:
+        """Whether a connection of this process or of another holds ``seat`` (:mod:`.presence`)."""
+        raise NotImplementedError

@@ -1,0 +1,189 @@
+"""The hub: the rooms of this process, the storage, the bot pool, and what the server processes of one PostgreSQL
+database tell each other (actions stored, presence, signs of life). Rooms idle for a while are dropped from memory
+and rebuilt from the stored log when needed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from concurrent.futures import Executor
+from typing import Any
+
+import orjson
+
+from dreizehn.bots.base import make_bot
+from dreizehn.server.messages import dumps
+from dreizehn.server.rooms.room import Room
+from dreizehn.server.settings import Settings
+from dreizehn.server.storage import PRESENCE_CHANNEL, Store, Writer
+from dreizehn.table import BotRequest, decide_in_worker
+
+log = logging.getLogger("dreizehn.server")
+
+
+class Hub:
+    """The rooms of this process, the storage, the bot pool."""
+
+    def __init__(self, settings: Settings, store: Store, executor: Executor | None) -> None:
+        self.settings = settings
+        self.store = store
+        self.writer = Writer(store)
+        self.executor = executor
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.process = secrets.token_hex(6)
+        """This process among the server processes of one PostgreSQL database (its presence notices say it)."""
+        self._presence_number = 0
+        self.heard_at: dict[str, float] = {}
+        """When each other process was last heard of (``time.monotonic``; PostgreSQL)."""
+
+    async def room(self, table_id: str) -> Room | None:
+        """The live room of a table, loaded from the database when needed."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(table_id)
+            if room is None:
+                room = await self._load(table_id)
+        return room
+
+    async def _load(self, table_id: str) -> Room | None:
+        """A table's room, rebuilt from its stored log."""
+        stored = await asyncio.to_thread(self.store.load, table_id)
+        if stored is None:
+            return None
+        room = self.rooms[table_id] = Room(self, stored)
+        if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
+            self.notified(table_id)  # found no room, so catch up once now
+            self._send_presence({"table": table_id, "ask": True})  # and who is connected to it elsewhere
+        return room
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop the rooms idle for ``DREIZEHN_ROOM_IDLE`` seconds (:meth:`Room.idle_since`) from memory; the next
+        connection or request rebuilds each from its stored log. The tables dropped."""
+        at = time.monotonic() if now is None else now
+        idle = [table_id for table_id, room in self.rooms.items() if room.idle_since(at, self.settings.room_idle)]
+        for table_id in idle:
+            del self.rooms[table_id]
+            lock = self._loading.get(table_id)
+            if lock is not None and not lock.locked():
+                del self._loading[table_id]
+        return idle
+
+    async def keep_tidy(self) -> None:
+        """Look for idle rooms every half of ``DREIZEHN_ROOM_IDLE`` (at most every minute)."""
+        while True:
+            await asyncio.sleep(min(60.0, self.settings.room_idle / 2))
+            self.evict_idle()
+
+    async def decide(self, request: BotRequest, game: Any) -> tuple[int, Any]:
+        """A bot's decision in the worker pool, within the time allowed; a bot that fails or overruns is replaced
+        by the heuristic for that move."""
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self.executor, decide_in_worker, request)
+            action, rng = await asyncio.wait_for(future, self.settings.bot_timeout)
+            if action in request.view.legal_actions:
+                return action, rng
+            log.warning("bot %s chose %s, which is not legal: the heuristic plays", request.spec, action)
+        except Exception:
+            log.warning("bot %s failed or took too long: the heuristic plays", request.spec, exc_info=True)
+        fallback = make_bot("heuristic", game)
+        return fallback.act(request.view, request.rng), request.rng
+
+    async def resume_all(self) -> None:
+        """After a start, let the bots of every table being played go on, and the grace period run for its
+        people."""
+        for table_id in await asyncio.to_thread(self.store.playing):
+            room = await self.room(table_id)
+            if room is not None:
+                room.start_away_timers()
+                room.after_change()
+
+    def notified(self, table_id: str, seq: int | None = None) -> None:
+        """A process (another, or this one: PostgreSQL tells every listener) stored action ``seq`` of ``table_id``;
+        a room that has it already (its own action, or one caught up with) has nothing to fetch."""
+        room = self.rooms.get(table_id)
+        if room is not None and (seq is None or seq >= room.table.version):
+            task = asyncio.create_task(room.catch_up())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def publish_presence(self, room: Room) -> None:
+        """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
+        if self.store.postgres:
+            self._send_presence({"table": room.id, **room.presence_here()})
+
+    def _send_presence(self, message: dict[str, Any]) -> asyncio.Task[None]:
+        """A presence notice to the other processes, numbered (they keep only the newest of each process); the task
+        that sends it."""
+        self._presence_number += 1
+        payload = dumps({**message, "process": self.process, "number": self._presence_number})
+        task = asyncio.create_task(asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload))
+        self._tasks.add(task)
+        task.add_done_callback(self._presence_sent)
+        return task
+
+    def _presence_sent(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a presence notice was not sent", exc_info=task.exception())
+
+    async def keep_presence(self) -> None:
+        """PostgreSQL: give the other processes a sign of life every presence interval, and forget a process not
+        heard of for three (:meth:`Room.forget`)."""
+        every = self.settings.presence_interval
+        while True:
+            self._send_presence({"alive": True})
+            await asyncio.sleep(every)
+            silent = time.monotonic() - 3 * every
+            for process in [p for p, at in self.heard_at.items() if at < silent]:
+                self.forget(process)
+
+    def forget(self, process: str) -> None:
+        """Another process is gone: no room counts its connections any more."""
+        self.heard_at.pop(process, None)
+        for room in list(self.rooms.values()):
+            room.forget(process)
+
+    def presence_heard(self, payload: str) -> None:
+        """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, its sign
+        of life, or its goodbye."""
+        try:
+            message = orjson.loads(payload)
+            process = str(message["process"])
+            if process == self.process:
+                return
+            if message.get("gone"):
+                self.forget(process)
+                return
+            self.heard_at[process] = time.monotonic()
+            if message.get("alive"):
+                return
+            table_id = str(message["table"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("a presence notice not understood: %r", payload[:200])
+            return
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        if message.get("ask"):
+            self.publish_presence(room)
+            return
+        counts = {int(seat): int(n) for seat, n in message.get("conns", {}).items()}
+        room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
+
+    async def close(self) -> None:
+        if self.store.postgres:  # the others forget this process's connections at once
+            with contextlib.suppress(Exception):
+                await self._send_presence({"gone": True})
+        self.writer.close()
+        self.store.close()
+        for room in self.rooms.values():
+            room.stop()

@@ -1,0 +1,126 @@
+"""Presence: who is connected to a table, in this process and in the others (PostgreSQL), the grace period of a
+person who is away, and the stand-in bot that plays for them until they come back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from dreizehn.server.rooms.base import Conn
+from dreizehn.server.rooms.telling import Telling
+
+
+class Presence(Telling):
+    """Connections coming and going, here and in other server processes."""
+
+    def connected_elsewhere(self, seat: int) -> bool:
+        """Whether a connection of another server process holds ``seat``."""
+        return any(counts.get(seat, 0) > 0 for _, counts, _ in self.elsewhere.values())
+
+    def connected(self, seat: int) -> bool:
+        """Whether a connection of this process or of another holds ``seat``."""
+        return any(c.seat == seat and not c.closed for c in self.conns) or self.connected_elsewhere(seat)
+
+    def presence_here(self) -> dict[str, Any]:
+        """This process's part of the table's presence: connections per seat, and the seats its stand-in plays."""
+        counts: dict[int, int] = {}
+        for conn in self.conns:
+            if conn.seat is not None and not conn.closed:
+                counts[conn.seat] = counts.get(conn.seat, 0) + 1
+        return {"conns": counts, "stand_in": sorted(self.stand_in)}
+
+    def heard_presence(self, process: str, number: int, counts: dict[int, int], stand_in: set[int]) -> None:
+        """Another process's presence at this table (its notice number ``number``; older notices are dropped). A
+        person whom this process's stand-in plays and who is connected there has come back: the seat is theirs."""
+        known = self.elsewhere.get(process)
+        if known is not None and known[0] >= number:
+            return
+        self.elsewhere[process] = (number, counts, stand_in)
+        back = [seat for seat in self.stand_in if self.connected_elsewhere(seat)]
+        for seat in back:
+            self._take_back(seat)
+        if back:
+            self.hub.publish_presence(self)
+        self.broadcast_presence()
+
+    def _take_back(self, seat: int) -> None:
+        """A person is back: their seat is theirs again, if the stand-in played it."""
+        if seat in self.stand_in:
+            self.stand_in.discard(seat)
+            self.table.replace(seat, None)
+
+    def _stand_in_for(self, seat: int) -> None:
+        """A person is away: this process's stand-in plays their seat."""
+        self.stand_in.add(seat)
+        self.table.replace(seat, self.hub.settings.stand_in)
+
+    def start_away_timers(self) -> None:
+        """After a start, or when another process is gone: every person who joined a table being played and is
+        connected nowhere is away until a connection comes, so the grace period runs for each (a connection stops
+        it)."""
+        if self.table.is_over:
+            return
+        for s in self.seat_rows:
+            if s.bot is None and s.joined and s.seat not in self.away and not self.connected(s.seat):
+                self.away[s.seat] = asyncio.create_task(self._away(s.seat))
+
+    def forget(self, process: str) -> None:
+        """Another process is gone (killed, say): its connections count no more. The seats its stand-in played
+        are this process's stand-in's at once (their grace period ran out there), and the grace period runs for
+        the people who were connected there only; the bots it was playing go on here."""
+        known = self.elsewhere.pop(process, None)
+        if known is None:
+            return
+        _, _, played = known
+        taken = [seat for seat in played
+                 if not self.table.is_over and seat not in self.stand_in and not self.connected(seat)]
+        for seat in taken:
+            self._stand_in_for(seat)
+        self.start_away_timers()
+        if taken:
+            self.hub.publish_presence(self)
+        self.broadcast_presence()
+        self.after_change()
+
+    def connect(self, conn: Conn) -> None:
+        """A connection joined the room; a person back within the grace period, or from the stand-in, has the
+        seat again."""
+        self.conns.add(conn)
+        self.last_used = time.monotonic()
+        seat = conn.seat
+        if seat is None:
+            return
+        timer = self.away.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self._take_back(seat)
+        self.hub.publish_presence(self)
+        self.broadcast_presence()
+
+    def disconnect(self, conn: Conn) -> None:
+        """A connection left; the grace period runs for a person with no other connection to their seat."""
+        self.conns.discard(conn)
+        conn.close()
+        self.last_used = time.monotonic()
+        seat = conn.seat
+        if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over:
+            return
+        if self.seat_rows[seat].bot is None and seat not in self.away:
+            self.away[seat] = asyncio.create_task(self._away(seat))
+        self.hub.publish_presence(self)
+        self.broadcast_presence()
+
+    async def _away(self, seat: int) -> None:
+        """After the grace period, a bot plays for a person who has not come back."""
+        await asyncio.sleep(self.hub.settings.grace_period)
+        async with self.lock:
+            self.away.pop(seat, None)
+            if self.connected(seat) or self.table.is_over:
+                return
+            if any(seat in played for _, _, played in self.elsewhere.values()):
+                return  # another process's stand-in plays the seat already
+            self._stand_in_for(seat)
+        self.hub.publish_presence(self)
+        self.broadcast_presence()
+        self.after_change()

@@ -1,0 +1,62 @@
+"""The room: a table being played in this process, every part of it (:mod:`.base` to :mod:`.bots`), and the
+extras of a table: hints, joining a seat, rematches."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import replace
+
+from dreizehn.server import messages
+from dreizehn.server.errors import ServerError
+from dreizehn.server.rooms.base import Conn
+from dreizehn.server.rooms.bots import Bots
+
+log = logging.getLogger("dreizehn.server")
+
+
+class Room(Bots):
+    """A table being played in this process: acting and storing, presence, bots and clocks (its parts), and hints,
+    names and rematches."""
+
+    def idle_since(self, now: float, idle: float) -> bool:
+        """Whether the room may be dropped from memory (and rebuilt from the stored log when needed): no
+        connection, no task running (a bot, the turn clock, a grace period), no bot to move nor stand-in playing in
+        a game not over, no other process's presence to keep track of, and not used for ``idle`` seconds before
+        ``now`` (``time.monotonic``). A table whose people all left is played to its end by the stand-ins first."""
+        over = self.table.is_over
+        return (not self.conns and not self.busy() and (over or not (self.stand_in or self.table.bot_to_move))
+                and not self.elsewhere and now - self.last_used >= idle)
+
+    def rename(self, seat: int, name: str) -> None:
+        """A person joined a seat under ``name``."""
+        seats = list(self.seat_rows)
+        seats[seat] = replace(seats[seat], name=name, joined=True)
+        self.set_seats(seats)
+        self.last_used = time.monotonic()
+        self.broadcast_presence()
+
+    def offer_rematch(self, table_id: str, tokens: list[str | None]) -> None:
+        """Tell each connected person of a rematch, with their own new invitation."""
+        for conn in list(self.conns):
+            conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None))
+
+    async def hint(self, conn: Conn) -> None:
+        """The hint of the position for a person to move, computed off the event loop."""
+        table = self.table
+        if conn.seat is None or conn.seat != table.current_player or table.is_over:
+            conn.send(self.refusal(conn, ServerError("server.hint_not_your_turn", rule="S5"), with_view=False))
+            return
+        view, version = table.view(conn.seat), table.version
+        loop = asyncio.get_running_loop()
+        from dreizehn.server.hints import hint_in_worker
+
+        try:
+            analysis = await loop.run_in_executor(self.hub.executor, hint_in_worker, view,
+                                                  self.hub.settings.hint_seconds, conn.lang)
+        except Exception:  # a hint that fails is refused; the connection goes on
+            log.warning("the hint of table %s failed", self.id, exc_info=True)
+            conn.send(self.refusal(conn, ServerError("server.hint_failed", rule="S5"), with_view=False))
+            return
+        conn.send(messages.hint(version, analysis))

@@ -1,0 +1,140 @@
+"""Telling: what each connection of a room is sent, its own part in its language, through the message writer
+(:mod:`dreizehn.server.messages`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dreizehn import say
+from dreizehn.core.errors import DreizehnError
+from dreizehn.core.events import EVERYONE, Event
+from dreizehn.server import messages
+from dreizehn.server.protocol import SaidEvent
+from dreizehn.server.rooms.base import Conn, RoomBase
+from dreizehn.table import Update
+from dreizehn.words import words
+
+
+@dataclass
+class Said:
+    """What the receivers of one update share, said once: per language the action's sentence and the seats, and
+    each event per :data:`EventKey`."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+    seats: dict[str, messages.Seats] = field(default_factory=dict)
+    events: dict[EventKey, dict[str, Any]] = field(default_factory=dict)
+    checked: dict[EventKey, SaidEvent] = field(default_factory=dict)
+    """Each event said, checked once by its model (:meth:`Telling.broadcast_update`)."""
+
+
+EventKey = tuple[str, int, int | None]
+"""An event of an update as a receiver is told it: (language, its number, the receiver who owns its private part or
+``None``)."""
+
+
+def event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
+    """The keys of the events of ``update`` as ``seat`` is told them in ``lang``: a private part only for its
+    owner."""
+    return [(lang, i, seat if event.private and seat in event.private else None)
+            for i, event in enumerate(update.events)]
+
+
+def said_event(game: Any, w: Any, event: Event, names: list[str], seat: int | None, *,
+               whole: bool = False) -> dict[str, Any]:
+    """An event as a client receives it, in ``w``'s language: its key and parameters as ``seat`` may know them (all
+    of them with ``whole``, a finished game's replay), told as ``seat`` is told it (:func:`dreizehn.say.tell`), and
+    for a scored stage the lines of its explanation."""
+    told = say.tell(game, w, event, names, seat)
+    entry = {**event.for_seat(EVERYONE if whole else seat).to_json(), "text": told.text}
+    if event.key == "stage.scored":
+        entry["lines"] = list(told.lines)
+    return entry
+
+
+class Telling(RoomBase):
+    """The messages of a room: welcomes, updates, presence, refusals."""
+
+    def seats_info(self, lang: str) -> list[dict[str, Any]]:
+        """Every seat as everyone sees it, names said in ``lang``: who sits there, who is connected here or in
+        another process, and which seats a stand-in plays."""
+        connected = {c.seat for c in self.conns if c.seat is not None and not c.closed}
+        stand_in = set(self.stand_in)
+        for _, counts, played in self.elsewhere.values():
+            connected.update(seat for seat, n in counts.items() if n > 0)
+            stand_in |= played
+        names = self.names(lang)
+        return [
+            {"seat": s.seat, "name": names[s.seat], "kind": "bot" if s.bot else "person", "bot": s.bot,
+             "joined": s.joined, "connected": s.seat in connected, "stand_in": s.seat in stand_in}
+            for s in self.seat_rows
+        ]
+
+    def history_words(self, lang: str) -> list[str]:
+        """The course so far, an action a line: public plays only (a card drawn by another seat stays unsaid)."""
+        w, game, names = words(lang), self.table.game, self.names(lang)
+        return [game.say_action(w, action, names[s] if 0 <= s < len(names) else None)
+                for s, action in self.table.state.history]
+
+    def welcome(self, conn: Conn, kind: str = "welcome") -> str:
+        """The whole of the table for ``conn``: a ``welcome`` after its hello, a ``resync`` later."""
+        seat, lang = conn.seat, conn.lang
+        return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
+                                self.view_doc(seat, lang, history=True), self.seats_info(lang),
+                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told])
+
+    def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> str:
+        """A ``refused`` for ``conn``; for an action, with the current view."""
+        view = self.view_doc(conn.seat, conn.lang, history=True) if with_view else None
+        return messages.refused(err, conn.lang, view, self.table.version)
+
+    def said_update(self, update: Update, seat: int | None, lang: str, said: Said | None = None) -> dict[str, Any]:
+        """An applied action as ``seat`` (``None``: a spectator) is told of it in ``lang``: its version, seat,
+        notation, the action in words, and its events filtered for that receiver and said (``said`` keeps what the
+        receivers of one update share)."""
+        game, names = self.table.game, self.names(lang)
+        w = words(lang)
+        said = Said() if said is None else said
+        text = said.texts.get(lang)
+        if text is None:
+            text = said.texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
+        events = []
+        for key in event_keys(update, seat, lang):
+            entry = said.events.get(key)
+            if entry is None:
+                entry = said.events[key] = said_event(game, w, update.events[key[1]], names, key[2])
+            events.append(entry)
+        return {"version": update.version, "seat": update.seat, "action": update.action, "text": text,
+                "events": events}
+
+    def broadcast_update(self, update: Update) -> None:
+        """Tell every connection of an applied action, each its own part, in its language. What receivers share
+        (the action in words, the public events, the seats) is said once per language."""
+        per_seat: dict[tuple[int | None, str], str] = {}
+        said = Said()
+        for conn in list(self.conns):
+            seat, lang = conn.seat, conn.lang
+            message = per_seat.get((seat, lang))
+            if message is None:
+                seats = said.seats.get(lang)
+                whole = seats is None  # the first receiver in this language: its update is checked whole
+                if seats is None:
+                    seats = said.seats[lang] = messages.seats(self.seats_info(lang))
+                told = self.said_update(update, seat, lang, said)
+                checked = [said.checked.get(key) or said.checked.setdefault(key, messages.said_event(said.events[key]))
+                           for key in event_keys(update, seat, lang)]
+                message = per_seat[(seat, lang)] = messages.update(
+                    told, checked, self.view_doc(seat, lang, history=False), seats, whole)
+            conn.send(message)
+
+    def broadcast_presence(self) -> None:
+        per_lang: dict[str, str] = {}
+        for conn in list(self.conns):
+            message = per_lang.get(conn.lang)
+            if message is None:
+                message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang))
+            conn.send(message)
+
+    def resync_all(self) -> None:
+        for conn in list(self.conns):
+            conn.send(self.welcome(conn, "resync"))
