@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run demo test test-long warm lint bench bench-server clean
+.PHONY: run demo test test-long test-js warm lint bench bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,8 +24,13 @@ demo: $(STAMP)
 	$(VENV)/bin/dreizehn demo $(GAME)
 
 ## Lint, type-check and run every test (the CI profile of the property tests).
-test: $(STAMP) lint warm
+test: $(STAMP) lint warm test-js
 	$(PY) -m pytest -n $(JOBS) -q
+
+## The browser client's pure modules under node's test runner (tests/js); said loudly where node is missing.
+test-js:
+	@if command -v node >/dev/null; then node --test tests/js/; \
+	else echo "SKIPPED: tests/js, the browser client's unit tests: node is not installed"; fi
 
 ## The same with the large profile: many more random games per game and player count.
 test-long: $(STAMP) lint warm

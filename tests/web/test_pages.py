@@ -71,3 +71,34 @@ def test_keyboard_an_illegal_attempt_and_the_hint(browser: Browser, contexts: li
     if version(page) == before:  # the card is selected and the moves with it are listed: the first of them
         page.keyboard.press("1")
     page.wait_for_function(advanced)
+
+
+def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser, contexts: list[BrowserContext],
+                                                               server: Server, watched: list[Watched]) -> None:
+    """dom.js writes text as text, whatever its attributes are called; a card shows what /api/games says of it, in
+    the page's language (no game's cards are written into the client)."""
+    page = watch(watched, new_context(browser, contexts, server, lang="de"), "dom").page
+    page.goto("/")
+    page.wait_for_selector(".game-card h2")
+    made = page.evaluate("""async () => {
+        const { h } = await import('/static/dom.js');
+        const el = h('div', { html: '<b>bold</b>' }, '<i>text</i>');
+        return [el.children.length, el.textContent];
+    }""")
+    assert made == [0, "<i>text</i>"]
+    faces = {game["id"]: game["faces"] for game in httpx2.get(f"{server.url}/api/games?lang=de").json()}
+    drawn = page.evaluate("""async () => {
+        const { games } = await import('/static/api.js');
+        const { card } = await import('/static/cards.js');
+        await games();
+        return [['knizia13', 'R4'], ['three-thirteen', 'QH'], ['holzwurm', '13'], ['none', 'X1']].map(([g, c]) => {
+            const el = card(g, c);
+            return [el.getAttribute('aria-label'), el.className, el.querySelector('.v').textContent];
+        });
+    }""")
+    assert drawn == [
+        [faces["knizia13"]["R4"]["label"], "card c-red", "4"],
+        [faces["three-thirteen"]["QH"]["label"], "card c-hearts", "Q"],
+        [faces["holzwurm"]["13"]["label"], "card c-thirteen", "−13"],
+        ["X1", "card c-plain", "X1"],
+    ]

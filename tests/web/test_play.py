@@ -106,6 +106,10 @@ def test_three_thirteen_with_go_out_and_arrangement(browser: Browser, contexts: 
     assert play_out([anna, bruno], look) > 20
     scores = anna.locator("#scores tbody tr")
     assert scores.count() == 11
+    dismiss(anna)  # the final standings: the lowest total wins Three Thirteen, so it stands first, the winner's
+    totals = [int(cell) for cell in anna.locator(".dialog .standings tbody tr td:last-child").all_inner_texts()]
+    assert totals == sorted(totals) and len(totals) == 3
+    assert anna.locator(".dialog .standings tbody tr").first.get_attribute("class") == "winner"
 
 
 def test_holzwurm_on_a_phone_with_a_reload_and_the_replay(browser: Browser, contexts: list[BrowserContext],

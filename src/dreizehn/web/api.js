@@ -1,4 +1,5 @@
 // The HTTP API (docs/server.md): JSON in and out, in the page's language; a refusal throws its message.
+import { learnFaces } from "./cards.js";
 import { lang } from "./i18n.js";
 
 export class Refused extends Error {
@@ -31,13 +32,24 @@ export const postWithStatus = (path, body) => call("POST", path, body);
 
 let gamesCache = null;
 let gamesLang = null;
-/** The games with their options and rules, in the page's language (kept until the language changes). */
+const facts = new Map();
+/**
+ * The games with their options, rules and facts (which way totals win, what a stage is called, every card's face),
+ * in the page's language (kept until the language changes). The cards learn their faces from here.
+ */
 export async function games() {
   const asked = lang();
   if (!gamesCache || gamesLang !== asked) {
     const found = await get("/api/games");  // asked in `asked`: the language may change while it comes
     [gamesCache, gamesLang] = [found, asked];
+    learnFaces(found);
+    for (const game of found) facts.set(game.id, game);
     return found;
   }
   return gamesCache;
+}
+
+/** A game's facts as `/api/games` last gave them (undefined before `games()` has answered). */
+export function gameFacts(id) {
+  return facts.get(id);
 }

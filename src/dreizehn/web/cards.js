@@ -1,37 +1,19 @@
 // Cards drawn in CSS: value and a shape per colour (or the suit), so the colour is also written and shaped
-// (colour-blind friendly), with the card said in words for screen readers and as the tooltip.
+// (colour-blind friendly), with the card said in words for screen readers and as the tooltip. What each card shows
+// is the game's (its faces in /api/games): no game is named here.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
 
-const K13 = { B: ["blue", "●"], Y: ["yellow", "▲"], G: ["green", "■"], R: ["red", "✖"] };
-const HOLZ = { Y: ["yellow", "▲"], R: ["red", "◆"], G: ["green", "■"], P: ["purple", "★"], B: ["blue", "●"], N: ["grey", "○"] };
-const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const faces = new Map();
 
-/** What a card shows: its colour class, big value, shape, and its words (a card of a game not drawn yet: its notation). */
+/** Keep every game's card faces as `/api/games` gives them: `[{id, faces: {notation: {colour, value, shape, label}}}]`. */
+export function learnFaces(games) {
+  for (const game of games) faces.set(game.id, game.faces || {});
+}
+
+/** What a card shows: its colour class, big value, shape, and its words (a card of a game not known: its notation). */
 export function describe(game, text) {
-  const plain = { colour: "plain", value: text, shape: "", label: text };
-  if (game === "knizia13") {
-    if (!K13[text[0]]) return plain;
-    const [colour, shape] = K13[text[0]];
-    const value = text.slice(1);
-    const label = text === "R4" ? t("knizia13.card.nasty") : t("knizia13.card", { colour: t(`knizia13.colour.${colour}`), value });
-    return { colour, value, shape, label };
-  }
-  if (game === "three-thirteen") {
-    const suit = text.slice(-1);
-    const rank = text.slice(0, -1);
-    const rankWord = /^[AJQK]$/.test(rank) ? t(`three-thirteen.rank.${rank}`) : rank;
-    return {
-      colour: SUITS[suit], value: rank, shape: t(`three-thirteen.suit.${suit}.short`),
-      label: t("three-thirteen.card", { rank: rankWord, suit: t(`three-thirteen.suit.${suit}`) }),
-    };
-  }
-  if (game !== "holzwurm") return plain;
-  if (text === "13") return { colour: "thirteen", value: "−13", shape: "☠", label: t("holzwurm.card.thirteen") };
-  if (!HOLZ[text[0]]) return plain;
-  const [colour, shape] = HOLZ[text[0]];
-  const value = text.slice(1);
-  return { colour, value, shape, label: t(`holzwurm.card.${colour}`, { value }) };
+  const face = faces.get(game)?.[text];
+  return face ? { ...face } : { colour: "plain", value: text, shape: "", label: text };
 }
 
 /**

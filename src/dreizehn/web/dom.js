@@ -1,4 +1,5 @@
-// A small helper to build elements: h("button.primary", {onclick}, "text", child, ...).
+// A small helper to build elements: h("button.primary", {onclick}, "text", child, ...). Text is always text: no
+// attribute writes markup (an attribute named "html" is an attribute like any other).
 export function h(spec, attrs = {}, ...children) {
   const [tag, ...classes] = spec.split(".");
   const el = document.createElement(tag || "div");
@@ -8,7 +9,6 @@ export function h(spec, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "text") el.textContent = value;
-    else if (key === "html") el.innerHTML = value;
     else el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) {

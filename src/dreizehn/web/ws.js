@@ -1,5 +1,15 @@
-// The table's websocket (docs/server.md, protocol 1): hello, then messages to a handler; when the connection
-// drops it says "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back".
+// The table's websocket (docs/server.md): hello, then messages to a handler; when the connection drops it says
+// "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back". The protocol
+// version the hello names is the server's own (GET /api/server), never written here.
+
+let protocol = null;
+/** The protocol version of the server (asked once; asked again after a failure). */
+function protocolVersion() {
+  protocol = protocol || fetch("/api/server").then((r) => r.json()).then((about) => about.protocol)
+    .catch((err) => { protocol = null; throw err; });
+  return protocol;
+}
+
 export class TableSocket {
   /**
    * @param {object} hello the hello's fields besides type and protocol: {token} or {table, spectator}, and lang
@@ -20,8 +30,14 @@ export class TableSocket {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws`);
     this.socket = socket;
-    socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", protocol: 1, ...this.hello }));
+    const version = protocolVersion();
+    socket.addEventListener("open", async () => {
+      try {
+        const said = await version;
+        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "hello", protocol: said, ...this.hello }));
+      } catch {
+        socket.close();  // the server did not say its protocol: try again as after a lost connection
+      }
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);

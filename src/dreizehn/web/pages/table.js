@@ -1,9 +1,10 @@
 // The table page: a seat's (or a spectator's) view drawn by the game's module, the legal moves marked, moves by
 // click, tap and keyboard, the last moves in words (an ARIA live region), the score sheet, the scoring between
 // stages, the final standings with a rematch, hints, and the connection's state.
-import { get, post, Refused } from "../api.js";
+import { gameFacts, get, post, Refused } from "../api.js";
 import { h, fill, link } from "../dom.js";
 import { join, lang, percent, t } from "../i18n.js";
+import { standingsOrder } from "../scores.js";
 import { TableSocket } from "../ws.js";
 import { gameModule } from "../games/index.js";
 
@@ -342,7 +343,7 @@ export function tablePage(root, who, app) {
 
   function standings(totals, winners, scores) {
     const n = names();
-    const order = totals.map((v, i) => i).sort((a, b) => (state.game === "knizia13" ? totals[a] - totals[b] : totals[b] - totals[a]));
+    const order = standingsOrder(totals, !!gameFacts(state.game)?.high_score_wins);
     return h("table.standings", {}, h("thead", {}, h("tr", {}, h("th", {}, t("web.player")), scores ? h("th", {}, t("web.points")) : null, h("th", {}, t("web.total")))),
       h("tbody", {}, order.map((i) => h(`tr${winners && winners.includes(i) ? ".winner" : ""}`, {}, h("td", {}, n[i], winners && winners.includes(i) ? " 🏆" : ""),
         scores ? h("td", {}, scores[i]) : null, h("td", {}, totals[i])))));
