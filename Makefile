@@ -3,10 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+JS_STAMP := node_modules/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run demo test test-long test-js warm lint bench bench-server clean
+.PHONY: run demo test test-long test-js check-js warm lint bench bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,10 +28,19 @@ demo: $(STAMP)
 test: $(STAMP) lint warm test-js
 	$(PY) -m pytest -n $(JOBS) -q
 
-## The browser client's pure modules under node's test runner (tests/js); said loudly where node is missing.
+## The browser client: its modules type-checked (TypeScript's checker on the JSDoc types, tsconfig.json) and its
+## pure modules under node's test runner (tests/js). Said loudly where node or npm is missing.
 test-js:
-	@if command -v node >/dev/null; then node --test tests/js/; \
-	else echo "SKIPPED: tests/js, the browser client's unit tests: node is not installed"; fi
+	@if command -v node >/dev/null && command -v npm >/dev/null; then $(MAKE) --no-print-directory check-js; \
+	else echo "SKIPPED: the browser client's type check and unit tests (tests/js): node or npm is not installed"; fi
+
+check-js: $(JS_STAMP)
+	node_modules/.bin/tsc -p tsconfig.json
+	node --test tests/js/
+
+$(JS_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	@touch $(JS_STAMP)
 
 ## The same with the large profile: many more random games per game and player count.
 test-long: $(STAMP) lint warm
@@ -53,4 +63,4 @@ bench-server: $(STAMP)
 	$(PY) benchmarks/bench_server.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build src/*.egg-info
+	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build src/*.egg-info

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP API (docs/server.md): JSON in and out, in the page's language; a refusal throws its message.
 import { learnFaces } from "./cards.js";
 import { lang } from "./i18n.js";

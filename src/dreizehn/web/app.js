@@ -1,3 +1,4 @@
+// @ts-check
 // The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /tables,
 // /games/{id}/rules, /replay/{table}); the header with the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
@@ -20,6 +21,8 @@ const app = {
 
 // Each page draws into its own element (`el`): a page still loading when the person goes elsewhere (or changes the
 // language) draws into an element no longer shown, and never over the page that came after it.
+/** @typedef {(match: RegExpMatchArray, el: HTMLElement) => any} Route a page made for a matched address */
+/** @type {Array<[RegExp, Route]>} */
 const ROUTES = [
   [/^\/$/, (m, el) => homePage(el, app)],
   [/^\/tables$/, (m, el) => tablesPage(el, app)],
@@ -76,7 +79,8 @@ async function route() {
 }
 
 document.addEventListener("click", (e) => {
-  const a = e.target.closest && e.target.closest("a[data-route]");
+  const target = /** @type {Element | null} */ (e.target instanceof Element ? e.target : null);
+  const a = /** @type {HTMLAnchorElement | null} */ (target && target.closest("a[data-route]"));
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
   e.preventDefault();
   app.go(a.getAttribute("href"));

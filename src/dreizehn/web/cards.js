@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn in CSS: value and a shape per colour (or the suit), so the colour is also written and shaped
 // (colour-blind friendly), with the card said in words for screen readers and as the tooltip. What each card shows
 // is the game's (its faces in /api/games): no game is named here.

@@ -1,3 +1,4 @@
+// @ts-check
 // A small helper to build elements: h("button.primary", {onclick}, "text", child, ...). Text is always text: no
 // attribute writes markup (an attribute named "html" is an attribute like any other).
 export function h(spec, attrs = {}, ...children) {

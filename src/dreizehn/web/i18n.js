@@ -1,3 +1,4 @@
+// @ts-check
 // Words: the templates of a language from /api/words/{lang}, said like the server says them (docs/words.md).
 export const LANGUAGES = ["en", "de", "nl"];
 let templates = {};

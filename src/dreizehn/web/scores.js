@@ -1,3 +1,4 @@
+// @ts-check
 // Pure helpers about scores, shared by the pages (and tested on their own: tests/js/).
 
 /**

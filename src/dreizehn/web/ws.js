@@ -1,3 +1,4 @@
+// @ts-check
 // The table's websocket (docs/server.md): hello, then messages to a handler; when the connection drops it says
 // "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back". The protocol
 // version the hello names is the server's own (GET /api/server), never written here.

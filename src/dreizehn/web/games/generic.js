@@ -1,3 +1,4 @@
+// @ts-check
 // The generic drawing of a game without a module of its own: the view's public fields in a readable list, the hand
 // as cards (when the view has a `hand`), and the legal moves as buttons (the table page's move list, kept open).
 import { card } from "../cards.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Der dreizehnte Holzwurm: the rows with their colours and lengths, the fate row, the hand, the cards others are
 // known to hold and the hand sizes.
 import { card } from "../cards.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The drawing module of a game: games/{id}.js for a game that has one (its `drawing` in /api/games), else (a new
 // game, or a module that fails to load) the generic drawing of games/generic.js, so that every game the server offers
 // is playable before it has a picture of its own.

@@ -1,3 +1,4 @@
+// @ts-check
 // 13: the three coloured targets with their cards and sums, the hand, the stock, and how many cards each player has
 // taken (the taken cards themselves only under the open-piles option).
 import { back, card } from "../cards.js";

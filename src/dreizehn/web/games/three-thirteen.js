@@ -1,3 +1,4 @@
+// @ts-check
 // Three Thirteen: the round's wild rank shown plainly, the stock and the top of the discard pile, the hand (sortable,
 // and grouped into its best arrangement with its penalty on request), "go out" offered only when it is legal, and
 // the cards others are known to hold.

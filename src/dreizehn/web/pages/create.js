@@ -1,3 +1,4 @@
+// @ts-check
 // Creating a table: the game, the number of players, each option with its explanation, and each seat: me, a friend
 // to invite, or a bot level. Then the invitation links with a copy button.
 import { games, post } from "../api.js";

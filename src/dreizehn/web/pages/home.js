@@ -1,3 +1,4 @@
+// @ts-check
 // The home page: the three games, each with its picture, a short description, the rules summary and a new table.
 import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished game's replay: step forward and back through the moves with every hand revealed, download the record,
 // and have one seat's decisions analysed (the moves where it lost the most win chance, with the better move named).
 import { get, postWithStatus, Refused } from "../api.js";

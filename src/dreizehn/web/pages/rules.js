@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of a game: its summary in the rulebooks' terms, with its options explained.
 import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: a seat's (or a spectator's) view drawn by the game's module, the legal moves marked, moves by
 // click, tap and keyboard, the last moves in words (an ARIA live region), the score sheet, the scoring between
 // stages, the final standings with a rematch, hints, and the connection's state.
@@ -208,10 +209,10 @@ export function tablePage(root, who, app) {
 
   function render() {
     if (!state.view || !module) return;
-    const focused = document.activeElement;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const focusKey = focused && (focused.dataset.card || focused.dataset.action || focused.dataset.row || focused.dataset.target || focused.dataset.do);
     const view = state.view;
-    Object.assign(root.firstElementChild.dataset, { version: view.version, current: view.current_player,
+    Object.assign(/** @type {HTMLElement} */ (root.firstElementChild).dataset, { version: view.version, current: view.current_player,
       seat: state.seat ?? "", over: view.is_over ? "yes" : "no", table: state.table });
     app.setTitle(t(`${state.game}.title`));
     drawHead(view);
@@ -222,7 +223,7 @@ export function tablePage(root, who, app) {
     drawSide(view);
     drawOverlay(view);
     if (focusKey) {
-      const again = root.querySelector(`[data-card="${focusKey}"],[data-action="${focusKey}"],[data-row="${focusKey}"],[data-target="${focusKey}"],[data-do="${focusKey}"]`);
+      const again = /** @type {HTMLElement | null} */ (root.querySelector(`[data-card="${focusKey}"],[data-action="${focusKey}"],[data-row="${focusKey}"],[data-target="${focusKey}"],[data-do="${focusKey}"]`));
       if (again && !els.overlay.contains(document.activeElement)) again.focus();
     }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Open tables, tables being played, and finished games with their replays.
 import { games, get } from "../api.js";
 import { fill, h, link } from "../dom.js";
