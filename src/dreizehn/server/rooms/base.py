@@ -1,12 +1,13 @@
 """What every part of a room holds: the table rebuilt from its stored log, its seats, its connections, its tasks,
 and what a room needs of its hub. The parts (:mod:`.telling`, :mod:`.presence`, :mod:`.acting`, :mod:`.bots`,
-:mod:`.extras`) each add one concern; :class:`~dreizehn.server.rooms.room.Room` is all of them."""
+:mod:`.room`) each add one concern; :class:`~dreizehn.server.rooms.room.Room` is all of them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -105,7 +106,7 @@ def seat_names(seats: list[SeatRow], lang: str) -> list[str]:
             for s, level in zip(seats, levels, strict=True)]
 
 
-class RoomBase:
+class RoomBase(ABC):
     """A table being played in this process: its state, and what the parts of a room share."""
 
     def __init__(self, hub: HubLike, stored: Stored) -> None:
@@ -164,24 +165,25 @@ class RoomBase:
             write = self.writers[lang] = ViewWriter(offer)
         return write(view, history=history)
 
-    # the parts of a room call each other through these; each is written by one part
+    # the parts of a room call each other through these; each is written by one part, and only the whole Room
+    # (all parts together) is ever made
 
+    @abstractmethod
     def after_change(self) -> None:
         """Start the bots or the turn clock, as the table now needs (:mod:`.bots`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def broadcast_presence(self) -> None:
         """Tell every connection who is at the table (:mod:`.telling`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def broadcast_update(self, update: Update) -> None:
         """Tell every connection of an applied action (:mod:`.telling`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def resync_all(self) -> None:
         """Send every connection the whole view again (:mod:`.telling`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def connected(self, seat: int) -> bool:
         """Whether a connection of this process or of another holds ``seat`` (:mod:`.presence`)."""
-        raise NotImplementedError
