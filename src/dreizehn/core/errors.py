@@ -138,3 +138,9 @@ class UsageError(DreizehnError):
 class EnvError(DreizehnError):
     """A research environment used out of order: asked for its game before the first ``reset``, or resampled while
     a shuffle is being dealt (the rules E* of docs/envs.md)."""
+
+
+class VectorError(DreizehnError):
+    """Input a batched environment cannot take (:mod:`dreizehn.vector`): actions of the wrong shape or type, or one
+    that is no action or not legal in one of its games; it names that game's index and the rule (V1–V3 of
+    docs/vector.md), and no game changed."""

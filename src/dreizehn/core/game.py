@@ -199,6 +199,10 @@ class Game(ABC):
     it defines ``act(view, rng)``, and where the game has them ``rank(view)`` (a decision's actions best first, for
     ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points of a
     stage cut off now)."""
+    kernel: ClassVar[str] = ""
+    """The module of the game's compiled kernel (:mod:`dreizehn.core.kernel`, docs/kernels.md): it defines
+    ``make(game)``, which returns the :class:`~dreizehn.core.kernel.Kernel` of a game's player count and options; none:
+    the game has no batched environment."""
     terminal: ClassVar[str] = ""
     """The module of the game's drawing in the terminal game (:mod:`dreizehn.tui.render`); none: its view in words."""
     levels: ClassVar[Mapping[str, str]] = {

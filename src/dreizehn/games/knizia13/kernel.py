@@ -1,0 +1,478 @@
+"""13's compiled kernel (docs/kernels.md): rules K4–K17 on one flat ``int16`` row per game, numba-compiled.
+
+The row holds everything the reference engine's state does except the log: hands and taken piles as counts per card
+kind (a hand's order never matters: K9 lets a player play any of its cards), each target's cards in the order they
+were played, the stock with its top last (as :mod:`.rules` keeps it), the running totals, and the order of the
+latest deal (so that a kernel's game becomes a record). Every shuffle draws from the game's own ``uint64`` key.
+
+The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties broken by the key instead of a
+``random.Random``; ``tests/kernels`` checks both against the reference engine and the Python heuristic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.core.kernel import (
+    FINISHED,
+    GAME_OVER,
+    HEURISTIC,
+    ILLEGAL,
+    OK,
+    OUT_OF_RANGE,
+    STAGE_OVER,
+    Keys,
+    Masks,
+    Observations,
+    States,
+    below,
+    pick_legal,
+    shuffle,
+)
+from dreizehn.games.knizia13 import heuristic as python_heuristic
+from dreizehn.games.knizia13.rules import CARD_VALUE, DECK, HAND_SIZE, NASTY, Knizia13Card, Knizia13Rules
+
+MAX_SEATS = 6
+KINDS = 16
+ACTIONS = 18
+CARDS = 50
+TARGET_ROOM = 14
+"""Cards a target can hold: its sum stays at most 13 and a card is worth at least 1, plus the card that takes."""
+
+# The row's fields, one after the other.
+PLAYERS, TURN, DEALER, STAGE, STAGES, PLAYS, STOCK_N, OPEN, FIRST_DEALER = range(9)
+SUMS = 9
+TARGET_LEN = SUMS + 3
+HANDS = TARGET_LEN + 3
+HAND_SIZES = HANDS + MAX_SEATS * KINDS
+TAKEN = HAND_SIZES + MAX_SEATS
+TAKEN_SIZES = TAKEN + MAX_SEATS * KINDS
+TARGETS = TAKEN_SIZES + MAX_SEATS
+STOCK = TARGETS + 3 * TARGET_ROOM
+TOTALS = STOCK + CARDS
+LAST = TOTALS + MAX_SEATS
+DEAL = LAST + MAX_SEATS
+SIZE = DEAL + CARDS
+
+_VALUE = np.array(CARD_VALUE, np.int64)
+_DECK = np.array(DECK, np.int16)
+_W_VALUE = python_heuristic.W_VALUE
+_W_KEEP = python_heuristic.W_KEEP
+_W_TIGHT = python_heuristic.W_TIGHT
+_W_NASTY_TIGHT = python_heuristic.W_NASTY_TIGHT
+_NASTY_TRAP = python_heuristic.NASTY_TRAP
+_W_BLEND = python_heuristic.W_BLEND
+_LIMIT = python_heuristic.LIMIT
+
+
+# -- the rules ------------------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def deal(s: npt.NDArray[np.int16]) -> None:  # pragma: no cover - compiled
+    """Deal the order in the row's deal block (top first) as K7 says: 5 cards each, one at a time from the dealer's
+    left; the rest is the stock, its top the first card left (K8: the dealer's left plays first)."""
+    n = s[PLAYERS]
+    for i in range(SUMS, STOCK):
+        s[i] = 0
+    first = (s[DEALER] + 1) % n
+    for i in range(HAND_SIZE * n):
+        seat = (first + i) % n
+        s[HANDS + seat * KINDS + s[DEAL + i]] += 1
+        s[HAND_SIZES + seat] += 1
+    rest = CARDS - HAND_SIZE * n
+    for j in range(rest):
+        s[STOCK + j] = s[DEAL + CARDS - 1 - j]
+    s[STOCK_N] = rest
+    s[PLAYS] = 0
+    s[TURN] = first
+
+
+@nb.njit(cache=True)
+def deal_random(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - compiled
+    """Shuffle all 50 cards from ``key`` into the deal block, and deal them."""
+    for i in range(CARDS):
+        s[DEAL + i] = _DECK[i]
+    shuffle(key, s[DEAL : DEAL + CARDS], CARDS)
+    deal(s)
+
+
+@nb.njit(cache=True)
+def new_game(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - compiled
+    """Start a game in a row whose header is set: the first dealer (K6, drawn from ``key`` when random), stage 0."""
+    n = s[PLAYERS]
+    s[DEALER] = s[FIRST_DEALER] if s[FIRST_DEALER] >= 0 else below(key, n)
+    s[STAGE] = 0
+    for seat in range(MAX_SEATS):
+        s[TOTALS + seat] = 0
+        s[LAST + seat] = 0
+    deal_random(s, key)
+
+
+@nb.njit(cache=True)
+def score_stage(s: npt.NDArray[np.int16]) -> None:  # pragma: no cover - compiled
+    """Score the taken piles (K14, K15) into the last stage's points, and add them to the totals (K17)."""
+    n = s[PLAYERS]
+    colours = np.zeros((MAX_SEATS, 3), np.int64)
+    for seat in range(n):
+        s[LAST + seat] = 2 * s[TAKEN + seat * KINDS + NASTY]
+        for kind in range(NASTY):
+            colours[seat, kind // 5] += s[TAKEN + seat * KINDS + kind]
+    for colour in range(3):
+        most = 0
+        holders = 0
+        for seat in range(n):
+            if colours[seat, colour] > most:
+                most = colours[seat, colour]
+                holders = 1
+            elif colours[seat, colour] == most:
+                holders += 1
+        for seat in range(n):
+            if not (holders == 1 and colours[seat, colour] == most):
+                s[LAST + seat] += colours[seat, colour]
+    for seat in range(n):
+        s[TOTALS + seat] += s[LAST + seat]
+
+
+@nb.njit(cache=True)
+def legal(s: npt.NDArray[np.int16], mask: Masks) -> None:  # pragma: no cover - compiled
+    """The legal plays of the seat to move (K9, K10): each colour card held on its target, a nasty four on any."""
+    mask[:] = False
+    turn = s[TURN]
+    if turn < 0:
+        return
+    hand = HANDS + turn * KINDS
+    for kind in range(NASTY):
+        if s[hand + kind] > 0:
+            mask[kind] = True
+    if s[hand + NASTY] > 0:
+        mask[NASTY] = mask[NASTY + 1] = mask[NASTY + 2] = True
+
+
+@nb.njit(cache=True)
+def apply(s: npt.NDArray[np.int16], action: int, key: Keys) -> int:  # pragma: no cover - compiled
+    """Play ``action`` for the seat to move (K9–K13), dealing the next stage from ``key`` when this one ends.
+    Returns a status of :mod:`dreizehn.core.kernel`; a refusal changes nothing."""
+    turn = s[TURN]
+    if turn < 0:
+        return FINISHED
+    if action < 0 or action >= ACTIONS:
+        return OUT_OF_RANGE
+    kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
+    hand = HANDS + turn * KINDS
+    if s[hand + kind] == 0:
+        return ILLEGAL
+    s[hand + kind] -= 1
+    total = s[SUMS + target] + _VALUE[kind]
+    row = TARGETS + target * TARGET_ROOM
+    if total > 13:  # K11: take what lay there; the card played stays alone
+        length = s[TARGET_LEN + target]
+        for j in range(length):
+            s[TAKEN + turn * KINDS + s[row + j]] += 1
+        s[TAKEN_SIZES + turn] += length
+        s[row] = kind
+        s[TARGET_LEN + target] = 1
+        s[SUMS + target] = _VALUE[kind]
+    else:
+        s[row + s[TARGET_LEN + target]] = kind
+        s[TARGET_LEN + target] += 1
+        s[SUMS + target] = total
+    if s[STOCK_N] > 0:  # K9: draw the top card
+        s[STOCK_N] -= 1
+        s[hand + s[STOCK + s[STOCK_N]]] += 1
+    else:
+        s[HAND_SIZES + turn] -= 1
+    s[PLAYS] += 1
+    n = s[PLAYERS]
+    if s[PLAYS] < CARDS:
+        s[TURN] = (turn + 1) % n
+        return OK
+    score_stage(s)  # K13
+    s[STAGE] += 1
+    if s[STAGE] == s[STAGES]:  # K17
+        s[TURN] = -1
+        return GAME_OVER
+    s[DEALER] = (s[DEALER] + 1) % n  # K4
+    deal_random(s, key)
+    return STAGE_OVER
+
+
+@nb.njit(cache=True)
+def observe(s: npt.NDArray[np.int16], seat: int, out: Observations) -> None:  # pragma: no cover - compiled
+    """The observation of ``seat`` (docs/envs.md, :mod:`.encoder`): relative seats, counts per card kind."""
+    out[:] = 0.0
+    n = s[PLAYERS]
+    stages = s[STAGES]
+    turn = s[TURN]
+    if turn >= 0:
+        out[(turn - seat) % n] = 1.0
+    stage = s[STAGE] if s[STAGE] < stages else stages - 1
+    out[n + stage] = 1.0
+    at = n + stages
+    dealer = at + n
+    out[dealer + (s[DEALER] - seat) % n] = 1.0
+    hand = dealer + n
+    sizes = hand + KINDS
+    stock = sizes + n
+    targets = stock + 1
+    taken_sizes = targets + 3 * KINDS
+    taken = taken_sizes + n
+    for i in range(n):
+        other = (seat + i) % n
+        out[at + i] = s[TOTALS + other]
+        out[sizes + i] = s[HAND_SIZES + other]
+        out[taken_sizes + i] = s[TAKEN_SIZES + other]
+        if s[OPEN]:
+            for kind in range(KINDS):
+                out[taken + i * KINDS + kind] = s[TAKEN + other * KINDS + kind]
+    for kind in range(KINDS):
+        out[hand + kind] = s[HANDS + seat * KINDS + kind]
+    for t in range(3):
+        for j in range(s[TARGET_LEN + t]):
+            out[targets + t * KINDS + s[TARGETS + t * TARGET_ROOM + j]] += 1.0
+    out[stock] = s[STOCK_N]
+
+
+# -- the heuristic --------------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _seat_points(colours: npt.NDArray[np.int64], n: int, seat: int) -> int:  # pragma: no cover - compiled
+    """The minus points of ``seat`` were the stage scored now (the heuristic's ``_seat_points``)."""
+    points = 2 * colours[seat, 3]
+    for colour in range(3):
+        mine = colours[seat, colour]
+        if mine:
+            for other in range(n):
+                if other != seat and colours[other, colour] >= mine:
+                    points += mine
+                    break
+    return int(points)
+
+
+@nb.njit(cache=True)
+def _take_score(s: npt.NDArray[np.int16], turn: int, kind: int, target: int) -> float:  # pragma: no cover
+    """The heuristic's score of a play that takes ``target``: minus ten times the blended cost, and a little for a
+    high card or a nasty four left alone on the target."""
+    n = s[PLAYERS]
+    length = s[TARGET_LEN + target]
+    cost = 0.0
+    if length:
+        colours = np.zeros((MAX_SEATS, 4), np.int64)
+        for seat in range(n):
+            for k in range(KINDS):
+                colours[seat, 3 if k == NASTY else k // 5] += s[TAKEN + seat * KINDS + k]
+        before = _seat_points(colours, n, turn)
+        face = 0
+        for j in range(length):
+            k = s[TARGETS + target * TARGET_ROOM + j]
+            face += 2 if k == NASTY else 1
+            colours[turn, 3 if k == NASTY else k // 5] += 1
+        marginal = _seat_points(colours, n, turn) - before
+        cost = _W_BLEND * marginal + (1.0 - _W_BLEND) * face
+    return float(-10.0 * cost + 0.1 * _VALUE[kind] + (0.3 if kind == NASTY else 0.0))
+
+
+@nb.njit(cache=True)
+def _safe_score(s: npt.NDArray[np.int16], turn: int, kind: int, target: int) -> float:  # pragma: no cover
+    """The heuristic's score of a play that stays at most 13 (its ``_safe_score``)."""
+    value = _VALUE[kind]
+    after = np.empty(3, np.int64)
+    for t in range(3):
+        after[t] = s[SUMS + t]
+    after[target] += value
+    least = min(after[0], after[1], after[2])
+    keep = 0
+    for k in range(KINDS):
+        held = s[HANDS + turn * KINDS + k] - (1 if k == kind else 0)
+        if held > 0:
+            fits = least + 4 <= _LIMIT if k == NASTY else after[k // 5] + _VALUE[k] <= _LIMIT
+            if fits:
+                keep += held
+    tight = max(0, after[target] - 8)
+    score = _W_VALUE * value + _W_KEEP * keep + _W_TIGHT * tight
+    if kind == NASTY and after[target] >= _NASTY_TRAP:
+        score += _W_NASTY_TIGHT * tight
+    return float(score)
+
+
+@nb.njit(cache=True)
+def heuristic_scores(s: npt.NDArray[np.int16], scores: npt.NDArray[np.float64]) -> None:  # pragma: no cover
+    """The heuristic's score of every action (``-inf`` where not legal, and for every take while a safe play
+    exists: K11 is avoided whenever it can be)."""
+    scores[:] = -np.inf
+    turn = s[TURN]
+    if turn < 0:
+        return
+    mask = np.zeros(ACTIONS, np.bool_)
+    legal(s, mask)
+    any_safe = False
+    for a in range(ACTIONS):
+        if mask[a]:
+            kind, target = (a, a // 5) if a < NASTY else (NASTY, a - NASTY)
+            if s[SUMS + target] + _VALUE[kind] <= _LIMIT:
+                any_safe = True
+                scores[a] = _safe_score(s, turn, kind, target)
+    if any_safe:
+        return
+    for a in range(ACTIONS):
+        if mask[a]:
+            kind, target = (a, a // 5) if a < NASTY else (NASTY, a - NASTY)
+            scores[a] = _take_score(s, turn, kind, target)
+
+
+@nb.njit(cache=True)
+def heuristic_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cover - compiled
+    """The heuristic's play: the best score, ties (within 1e-9, as ``pick_best``) broken by ``key``."""
+    scores = np.empty(ACTIONS, np.float64)
+    heuristic_scores(s, scores)
+    best = scores.max()
+    if best == -np.inf:
+        return -1
+    tied = np.zeros(ACTIONS, np.bool_)
+    for a in range(ACTIONS):
+        tied[a] = scores[a] >= best - 1e-9
+    return int(pick_legal(key, tied))
+
+
+@nb.njit(cache=True)
+def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma: no cover - compiled
+    """Play the game to its end, every seat at random or by the heuristic."""
+    mask = np.zeros(ACTIONS, np.bool_)
+    while s[TURN] >= 0:
+        if policy == HEURISTIC:
+            action = heuristic_action(s, key)
+        else:
+            legal(s, mask)
+            action = pick_legal(key, mask)
+        apply(s, action, key)
+
+
+# -- batches --------------------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def reset_batch(states: States, keys: Keys, rows: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+    for r in rows:
+        new_game(states[r], keys[r : r + 1])
+
+
+@nb.njit(cache=True)
+def step_batch(states: States, keys: Keys, actions: npt.NDArray[np.int64],
+               status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
+    for i in range(states.shape[0]):
+        status[i] = apply(states[i], actions[i], keys[i : i + 1])
+
+
+@nb.njit(cache=True)
+def legal_batch(states: States, masks: Masks) -> None:  # pragma: no cover - compiled
+    for i in range(states.shape[0]):
+        legal(states[i], masks[i])
+
+
+@nb.njit(cache=True)
+def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:  # pragma: no cover
+    for i in range(states.shape[0]):
+        observe(states[i], seats[i], out[i])
+
+
+@nb.njit(cache=True)
+def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
+    for i in range(states.shape[0]):
+        playout(states[i], keys[i : i + 1], policy)
+
+
+@nb.njit(cache=True)
+def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
+    """Play ``games`` whole random games in each row, one after the other; the number of actions played."""
+    mask = np.zeros(ACTIONS, np.bool_)
+    actions = 0
+    for i in range(states.shape[0]):
+        s = states[i]
+        key = keys[i : i + 1]
+        for _ in range(games):
+            new_game(s, key)
+            while s[TURN] >= 0:
+                legal(s, mask)
+                apply(s, pick_legal(key, mask), key)
+                actions += 1
+    return actions
+
+
+class Knizia13Kernel:
+    """13's kernel for one game's player count and options (the :class:`~dreizehn.core.kernel.Kernel`
+    protocol)."""
+
+    state_size = SIZE
+    num_actions = ACTIONS
+
+    def __init__(self, game: Knizia13Rules) -> None:
+        if game.options["dealer"] != "random" and not isinstance(game.options["dealer"], int):
+            raise TypeError(game.options["dealer"])
+        self.game = game
+        self.players = game.players
+        self.obs_size = game.encoder().observation_layout.size
+        self._header = np.zeros(SIZE, np.int16)
+        self._header[PLAYERS] = game.players
+        self._header[STAGES] = game.stages
+        self._header[OPEN] = bool(game.options["open_piles"])
+        dealer = game.options["dealer"]
+        self._header[FIRST_DEALER] = -1 if dealer == "random" else int(dealer)
+        self._header[TURN] = -1
+
+    def new(self, count: int) -> States:
+        return np.tile(self._header, (count, 1))
+
+    def reset(self, states: States, keys: Keys, rows: npt.NDArray[np.int64] | None = None) -> None:
+        reset_batch(states, keys, np.arange(len(states)) if rows is None else rows)
+
+    def legal(self, states: States, masks: Masks) -> None:
+        legal_batch(states, masks)
+
+    def step(self, states: States, keys: Keys, actions: npt.NDArray[np.int64],
+             status: npt.NDArray[np.int8]) -> None:
+        step_batch(states, keys, actions, status)
+
+    def observe(self, states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:
+        observe_batch(states, seats, out)
+
+    def current(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, TURN].astype(np.int64)
+
+    def totals(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, TOTALS : TOTALS + self.players].astype(np.int64)
+
+    def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, LAST : LAST + self.players].astype(np.int64)
+
+    def playout(self, states: States, keys: Keys, policy: int) -> None:
+        playout_batch(states, keys, policy)
+
+    def random_games(self, states: States, keys: Keys, games: int) -> int:
+        return int(random_games(states, keys, games))
+
+    def why(self, state: npt.NDArray[np.int16], action: int) -> tuple[str, str, Mapping[str, Any]]:
+        if state[TURN] < 0:
+            return "action.game_over", "A6", {}
+        if not 0 <= action < ACTIONS:
+            return "action.not_number", "A5", {"action": action, "game": self.game.title}
+        kind = min(action, NASTY)
+        return "knizia13.error.not_held", "K9", {"seat": int(state[TURN]), "card": Knizia13Card.of(kind).text}
+
+    def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
+        """The game's options with the first dealer as drawn (K6): the dealer moves on one seat a stage (K4)."""
+        first = int((state[DEALER] - state[STAGE] + (state[TURN] < 0)) % self.players)
+        return {**self.game.options, "dealer": first}
+
+    def last_deal(self, state: npt.NDArray[np.int16]) -> list[int]:
+        return [int(c) for c in state[DEAL : DEAL + CARDS]]
+
+
+def make(game: Knizia13Rules) -> Knizia13Kernel:
+    """The kernel of ``game`` (its player count and options)."""
+    return Knizia13Kernel(game)
