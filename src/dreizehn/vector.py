@@ -24,14 +24,16 @@ rule). With ``illegal="penalty"`` an illegal action instead ends that game: the 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from dreizehn.core.errors import IllegalActionError, InvalidOptionError, VectorError
 from dreizehn.core.game import Game
-from dreizehn.core.kernel import GAME_OVER, STAGE_OVER, Kernel, Keys, load, make_keys
+from dreizehn.core.kernel import GAME_OVER, RANDOM, STAGE_OVER, Kernel, Keys, load, make_keys
+from dreizehn.core.record import FORMAT, VERSION
 from dreizehn.core.registry import load_game
 
 REWARDS = ("win", "score")
@@ -73,7 +75,8 @@ class VectorGame:
     """
 
     def __init__(self, game_id: str, num_envs: int, players: int | None = None, *, reward: str = "win",
-                 illegal: str = "raise", illegal_reward: float = -1.0, **options: object) -> None:
+                 illegal: str = "raise", illegal_reward: float = -1.0, options: Mapping[str, object] | None = None,
+                 **more_options: object) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or not 1 <= num_envs <= 10**6:
             raise InvalidOptionError("vector.num_envs", rule="V1", value=num_envs)
         if reward not in REWARDS:
@@ -82,7 +85,8 @@ class VectorGame:
         if illegal not in ILLEGAL_MODES:
             raise InvalidOptionError("option.not_choice", rule="E2", name="illegal",
                                      choices=", ".join(ILLEGAL_MODES), value=illegal)
-        cls_game = load_game(game_id, players if players is not None else _default_players(game_id), options)
+        given = {**(options or {}), **more_options}
+        cls_game = load_game(game_id, players if players is not None else _default_players(game_id), given)
         self.game: Game = cls_game
         self.kernel: Kernel = load(cls_game)
         self.num_envs = int(num_envs)
@@ -164,7 +168,7 @@ class VectorGame:
                 key, rule, params = self.kernel.why(self.states[index], int(chosen[index]))
                 raise VectorError("vector.illegal", rule=rule, index=index,
                                   action=self.game.action_to_text(int(chosen[index])),
-                                  error=IllegalActionError(key, rule=rule, **params))
+                                  error=IllegalActionError(key, **params))
         return chosen
 
     def _batch(self, terminated: npt.NDArray[np.bool_]) -> Batch:
@@ -174,6 +178,53 @@ class VectorGame:
         kernel.legal(states, self._mask)
         kernel.observe(states, self._current, self._obs)
         return Batch(self._obs, self._mask, self._current, self._rewards, terminated)
+
+
+def play_record(game_id: str, players: int | None = None, seed: int = 0, policy: int = RANDOM,
+                **options: object) -> dict[str, Any]:
+    """One whole game played on the kernel (every seat at random, or by the game's heuristic), as a record
+    (docs/record-format.md) that ``dreizehn replay`` checks card for card.
+
+    >>> from dreizehn.core.record import replay
+    >>> doc = play_record("knizia13", 4, seed=5)
+    >>> replay(doc).totals == tuple(doc["totals"])
+    True
+    """
+    game = load_game(game_id, players if players is not None else _default_players(game_id), options)
+    kernel = load(game)
+    states, keys = kernel.new(1), make_keys(seed, 1)
+    kernel.reset(states, keys)
+    row = states[0]
+    resolved = kernel.resolved_options(row)
+    card, action_type = game.card_type, game.action_type
+    shuffles = [kernel.last_deal(row)]
+    actions: list[list[object]] = []
+    scores: list[list[int]] = []
+    status = np.zeros(1, np.int8)
+    while True:
+        seat = int(kernel.current(states)[0])
+        if seat < 0:
+            break
+        chosen = kernel.choose(states, keys, policy)
+        kernel.step(states, keys, chosen, status)
+        actions.append([seat, action_type.of(int(chosen[0])).text])
+        if status[0] in (STAGE_OVER, GAME_OVER):
+            scores.append(kernel.stage_scores(states)[0].tolist())
+        if status[0] == STAGE_OVER:
+            shuffles.append(kernel.last_deal(row))
+    totals = kernel.totals(states)[0]
+    shares = win_shares(totals[None, :], game.high_score_wins)[0]
+    return {
+        "format": FORMAT, "version": VERSION, "game": game.id,
+        "players": [f"seat {seat}" for seat in range(game.players)],
+        "options": resolved,
+        "shuffles": [[card.of(c).text for c in order] for order in shuffles],
+        "actions": actions,
+        "stage_scores": scores,
+        "totals": totals.tolist(),
+        "over": True,
+        "winners": [int(seat) for seat in np.flatnonzero(shares)],
+    }
 
 
 def _default_players(game_id: str) -> int:

@@ -170,6 +170,10 @@ class Kernel(Protocol):
     def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
         """The points of the last finished stage, ``(N, players)`` (what a step that ends a stage scored)."""
 
+    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
+        """An action for the seat to move in each game, uniformly at random among the legal ones (``policy`` 0) or
+        the game's heuristic's (``policy`` 1); -1 where a game is over."""
+
     def playout(self, states: States, keys: Keys, policy: int) -> None:
         """Play every game to its end: each seat uniformly at random (``policy`` 0) or by the game's heuristic
         (``policy`` 1)."""

@@ -382,6 +382,21 @@ def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observation
 
 
 @nb.njit(cache=True)
+def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.int64]) -> None:  # pragma: no cover
+    mask = np.zeros(ACTIONS, np.bool_)
+    for i in range(states.shape[0]):
+        s = states[i]
+        key = keys[i : i + 1]
+        if s[TURN] < 0:
+            out[i] = -1
+        elif policy == HEURISTIC:
+            out[i] = heuristic_action(s, key)
+        else:
+            legal(s, mask)
+            out[i] = pick_legal(key, mask)
+
+
+@nb.njit(cache=True)
 def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
     for i in range(states.shape[0]):
         playout(states[i], keys[i : i + 1], policy)
@@ -449,6 +464,11 @@ class Knizia13Kernel:
 
     def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
         return states[:, LAST : LAST + self.players].astype(np.int64)
+
+    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
+        out = np.empty(len(states), np.int64)
+        choose_batch(states, keys, policy, out)
+        return out
 
     def playout(self, states: States, keys: Keys, policy: int) -> None:
         playout_batch(states, keys, policy)

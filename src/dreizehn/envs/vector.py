@@ -1,0 +1,143 @@
+"""Gymnasium's vector API over a game's compiled kernel: ``num_envs`` games in which one seat learns and the
+kernel plays the others, at random or by the game's heuristic (docs/vector.md).
+
+>>> import numpy as np
+>>> from dreizehn.envs.vector import DreizehnVectorEnv
+>>> env = DreizehnVectorEnv("knizia13", num_envs=4, opponents="heuristic")
+>>> observation, info = env.reset(seed=1)
+>>> observation.shape, info["action_mask"].shape
+((4, 153), (4, 18))
+>>> actions = info["action_mask"].argmax(axis=1)
+>>> observation, reward, terminated, truncated, info = env.step(actions)
+>>> reward.shape, bool(terminated.any())
+((4,), False)
+
+The learning seat is ``seat`` (0 by default) in every game. A game that ends is dealt anew in the same step
+(``AutoresetMode.SAME_STEP``): its row of ``terminated`` is true, its reward is the learner's, the observation is the
+new game's, and ``info["final_obs"]`` holds the learner's last observation of the game that ended (rows marked by
+``info["_final_obs"]``). Actions are checked as :class:`dreizehn.vector.VectorGame` checks them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from dreizehn.core.errors import InvalidOptionError
+from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER
+from dreizehn.vector import VectorGame, win_shares
+
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
+
+
+class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64],
+                                                   npt.NDArray[Any]]):
+    """``num_envs`` games of ``game``: the learner at ``seat``, the kernel's ``opponents`` (``"random"`` or
+    ``"heuristic"``) at the others. Rewards as :class:`~dreizehn.vector.VectorGame`'s, for the learner."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (as Gymnasium declares it)
+
+    def __init__(self, game: str, num_envs: int, players: int | None = None, *, opponents: str = "random",
+                 seat: int = 0, reward: str = "win", **options: object) -> None:
+        self.vector = VectorGame(game, num_envs, players, reward=reward, options=options)
+        if opponents not in POLICIES:
+            raise InvalidOptionError("option.not_choice", rule="E2", name="opponents", choices=", ".join(POLICIES),
+                                     value=opponents)
+        n = self.vector.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidOptionError("env.seat", rule="E2", last=n - 1, value=seat)
+        self.seat = seat
+        self.policy = POLICIES[opponents]
+        self.num_envs = self.vector.num_envs
+        low, high = self.vector.game.encoder().observation_layout.bounds()
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.vector.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._final = np.zeros((self.num_envs, self.vector.obs_size), np.float32)
+        self._seats = np.full(self.num_envs, seat, np.int64)
+
+    def reset(self, *, seed: int | list[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal every game (from ``seed``, or the next seed of the environment's generator) and let the opponents
+        play until the learner is to move."""
+        super().reset(seed=seed if isinstance(seed, int) or seed is None else seed[0])
+        first = int(seed if isinstance(seed, int) else seed[0]) if seed is not None \
+            else int(self.np_random.integers(2**62))
+        self.vector.reset(first)
+        rewards = np.zeros(self.num_envs, np.float32)
+        self._advance(rewards, np.zeros(self.num_envs, np.bool_))
+        return self._observe(), self._info(None)
+
+    def step(self, actions: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                                            npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                                            dict[str, Any]]:
+        """The learner's actions, then the opponents' until the learner is to move again in every game."""
+        vec = self.vector
+        ended_rows = vec.states.copy()
+        batch = vec.step(actions)
+        rewards = batch.rewards[:, self.seat].copy()
+        ended = batch.terminated.copy()
+        if ended.any():
+            self._keep_final(ended_rows[ended], np.flatnonzero(ended))
+        self._advance(rewards, ended)
+        return self._observe(), rewards, ended, np.zeros(self.num_envs, np.bool_), self._info(ended)
+
+    def _advance(self, rewards: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_]) -> None:
+        """Play the opponents' turns in every game until the learner is to move, adding the learner's rewards;
+        a game that ends on an opponent's move is scored, its final observation kept, and dealt anew."""
+        vec = self.vector
+        kernel = vec.kernel
+        status = np.zeros(self.num_envs, np.int8)
+        while True:
+            current = kernel.current(vec.states)
+            rows = np.flatnonzero(current != self.seat)
+            if not len(rows):
+                return
+            states, keys = vec.states[rows], vec.keys[rows]
+            chosen = kernel.choose(states, keys, self.policy)
+            done = status[: len(rows)]
+            kernel.step(states, keys, chosen, done)
+            over = done == GAME_OVER
+            if vec.reward == "score":
+                scored = (done == STAGE_OVER) | over
+                rewards[rows[scored]] += vec._sign * kernel.stage_scores(states[scored])[:, self.seat]
+            elif over.any():
+                rewards[rows[over]] += win_shares(kernel.totals(states[over]), vec.game.high_score_wins)[:, self.seat]
+            if over.any():
+                self._keep_final(states[over], rows[over])
+                ended[rows[over]] = True
+                kernel.reset(states, keys, np.flatnonzero(over))
+            vec.states[rows] = states
+            vec.keys[rows] = keys
+
+    def _keep_final(self, states: npt.NDArray[np.int16], rows: npt.NDArray[np.int64]) -> None:
+        """The learner's observation of games that just ended (``states``), kept for ``info["final_obs"]``."""
+        out = np.empty((len(rows), self.vector.obs_size), np.float32)
+        self.vector.kernel.observe(states, self._seats[rows], out)
+        self._final[rows] = out
+
+    def _observe(self) -> npt.NDArray[np.float32]:
+        vec = self.vector
+        vec.kernel.legal(vec.states, vec._mask)
+        vec._current[:] = vec.kernel.current(vec.states)
+        out = np.empty((self.num_envs, vec.obs_size), np.float32)
+        vec.kernel.observe(vec.states, self._seats, out)
+        return out
+
+    def _info(self, ended: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.vector._mask.astype(np.int8)}
+        if ended is not None and ended.any():
+            info["final_obs"] = self._final.copy()
+            info["_final_obs"] = ended.copy()
+        return info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions in every game, as booleans (for maskable algorithms)."""
+        return self.vector._mask.copy()

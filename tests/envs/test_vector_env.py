@@ -1,0 +1,63 @@
+"""Gymnasium's vector API over the kernels (dreizehn.envs.vector): the learner always to move, opponents played by
+the kernel, games that end scored for the learner and dealt anew in the same step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.vector import AutoresetMode
+
+from dreizehn.core.errors import InvalidOptionError, VectorError
+from dreizehn.envs.vector import DreizehnVectorEnv
+
+
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_the_learner_is_always_to_move_and_games_end(opponents: str) -> None:
+    env = DreizehnVectorEnv("knizia13", num_envs=8, opponents=opponents, seat=2)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    observation, info = env.reset(seed=5)
+    assert observation.shape == (8, 153) and env.observation_space.contains(observation)
+    rng = np.random.default_rng(1)
+    ended = 0
+    total = 0.0
+    while ended < 8:
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8 and mask.any(axis=1).all()
+        assert (env.vector.kernel.current(env.vector.states) == 2).all()
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        observation, reward, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(observation) and not truncated.any()
+        if terminated.any():
+            assert info["_final_obs"].tolist() == terminated.tolist()
+            final = info["final_obs"][terminated]
+            assert (final[:, :4] == 0).all()  # to_move is all 0 in the final observation: the game is over
+            ended += int(terminated.sum())
+            total += float(reward[terminated].sum())
+        assert not reward[~terminated].any()
+    assert 0.0 <= total <= ended
+
+
+def test_same_seed_same_games() -> None:
+    a, b = (DreizehnVectorEnv("knizia13", num_envs=4, opponents="heuristic") for _ in range(2))
+    oa, ia = a.reset(seed=11)
+    ob, _ = b.reset(seed=11)
+    for _ in range(60):
+        assert np.array_equal(oa, ob)
+        actions = ia["action_mask"].argmax(axis=1)
+        oa, ra, ta, _, ia = a.step(actions)
+        ob, rb, tb, _, _ = b.step(actions)
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
+
+
+def test_bad_parameters_and_actions() -> None:
+    with pytest.raises(InvalidOptionError):
+        DreizehnVectorEnv("knizia13", num_envs=2, opponents="expert")
+    with pytest.raises(InvalidOptionError):
+        DreizehnVectorEnv("knizia13", num_envs=2, seat=4)
+    env = DreizehnVectorEnv("knizia13", num_envs=2)
+    env.reset(seed=0)
+    with pytest.raises(VectorError):
+        env.step(np.array([0.5, 1.0]))
