@@ -51,7 +51,7 @@ warm: $(STAMP)
 	$(PY) -c "from dreizehn.games.three_thirteen.melds import warm_up; warm_up()"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/mypy
 
 ## Print the speed tables (games/s, actions/s, meld-solver hands/s).

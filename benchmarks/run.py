@@ -6,35 +6,17 @@ Run with ``make bench`` (or ``python benchmarks/run.py [--seconds S]``). Timings
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
+from benchmarks.bench_api import bench_games
 from benchmarks.bench_envs import envs_table
 from benchmarks.bench_ismcts import speed_table
 from benchmarks.bench_melds import bench_melds
 from benchmarks.hint_calibration import hint_times
-
-
-def bench_games(game_id: str, players: int, seconds: float, **options: object) -> tuple[float, float]:
-    """Full random games per second and actions per second: ``apply(choice(legal_actions()))`` until over."""
-    game = dreizehn.load_game(game_id, players, options)
-    rng = random.Random(1)
-    games = actions = 0
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds:
-        state = game.new_state(games)
-        while not state.is_over:
-            state.apply(rng.choice(state.legal_actions()))
-            actions += 1
-        games += 1
-        elapsed = time.perf_counter() - start
-    return games / elapsed, actions / elapsed
 
 
 def heuristic_times() -> list[tuple[str, int, float, float]]:

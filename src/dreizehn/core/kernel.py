@@ -178,6 +178,10 @@ class Kernel(Protocol):
         """Play every game to its end: each seat uniformly at random (``policy`` 0) or by the game's heuristic
         (``policy`` 1)."""
 
+    def random_games(self, states: States, keys: Keys, games: int) -> int:
+        """Play ``games`` whole games in each row, one after the other, every seat uniformly at random (as the
+        ``random`` bot plays); the number of actions played (the benchmarks' random play)."""
+
     def why(self, state: npt.NDArray[np.int16], action: int) -> tuple[str, str, Mapping[str, Any]]:
         """Why ``action`` is refused in ``state``: the engine's message key, its rule and its parameters."""
 

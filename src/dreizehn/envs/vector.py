@@ -20,6 +20,7 @@ new game's, and ``info["final_obs"]`` holds the learner's last observation of th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -44,8 +45,9 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (as Gymnasium declares it)
 
     def __init__(self, game: str, num_envs: int, players: int | None = None, *, opponents: str = "random",
-                 seat: int = 0, reward: str = "win", **options: object) -> None:
-        self.vector = VectorGame(game, num_envs, players, reward=reward, options=options)
+                 seat: int = 0, reward: str = "win", options: Mapping[str, object] | None = None,
+                 **more_options: object) -> None:
+        self.vector = VectorGame(game, num_envs, players, reward=reward, options={**(options or {}), **more_options})
         if opponents not in POLICIES:
             raise InvalidOptionError("option.not_choice", rule="E2", name="opponents", choices=", ".join(POLICIES),
                                      value=opponents)

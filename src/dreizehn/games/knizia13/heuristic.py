@@ -91,6 +91,13 @@ def take_cost(counts: Sequence[Sequence[int]], seat: int, cards: Sequence[int]) 
 def act(view: View, rng: random.Random) -> int:
     """The heuristic's play for the seat to move in 13."""
     assert isinstance(view, Knizia13View)
+    scored = scores(view)
+    return pick_best(list(scored), list(scored.values()), rng)
+
+
+def scores(view: Knizia13View) -> dict[int, float]:
+    """The score of each action the heuristic weighs: the safe plays if there is one (K11 avoided), else every
+    play, each scored by what taking costs. The compiled kernel's heuristic gives the same scores."""
     legal = view.legal_actions
     sums = [sum(CARD_VALUE[c] for c in target) for target in view.targets]
     hand = [int(c) for c in view.hand]
@@ -100,16 +107,16 @@ def act(view: View, rng: random.Random) -> int:
         kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
         (takes if sums[target] + CARD_VALUE[kind] > LIMIT else safe).append(action)
     if safe:
-        return pick_best(safe, [_safe_score(a, sums, hand) for a in safe], rng)
+        return {a: _safe_score(a, sums, hand) for a in safe}
     counts = colour_counts(taken_piles(view))
-    scores = []
+    scored = {}
     for action in takes:
         kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
         cost = take_cost(counts, view.seat, [int(c) for c in view.targets[target]])
         # The card played stays alone on the target: better a high card or a nasty four (for someone else to take)
         # than a low card, which we would rather keep for a safe play later.
-        scores.append(-10.0 * cost + 0.1 * CARD_VALUE[kind] + (0.3 if kind == NASTY else 0.0))
-    return pick_best(takes, scores, rng)
+        scored[action] = -10.0 * cost + 0.1 * CARD_VALUE[kind] + (0.3 if kind == NASTY else 0.0)
+    return scored
 
 
 def _safe_score(action: int, sums: Sequence[int], hand: Sequence[int]) -> float:

@@ -1,0 +1,158 @@
+"""The speed core side by side with its anchors, in one run on one core (``make bench``, or
+``python benchmarks/bench_kernels.py [--seconds S]``): OpenSpiel's C++ hearts and gin rummy driven from Python, our
+public API, our compiled kernels (random play), the batched environment with observations and masks, and Gymnasium's
+vector API over it; the ratios against OpenSpiel. Timings belong here, never in a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import dreizehn
+from benchmarks.bench_api import bench_games
+from dreizehn.core.kernel import load, make_keys
+from dreizehn.core.registry import game_class
+from dreizehn.vector import VectorGame
+
+ROWS: tuple[tuple[str, int, dict[str, object], str], ...] = (
+    # game, players, options, the OpenSpiel game it is compared with
+    ("knizia13", 4, {}, "hearts"),
+    ("holzwurm", 4, {}, "hearts"),
+    ("three-thirteen", 2, {"stock_out": "end-round"}, "gin_rummy"),
+)
+
+
+def _rate(run: Callable[[], int], seconds: float) -> float:
+    """Units per second of ``run`` (which does some work and returns how many units), repeated for ``seconds``."""
+    run()  # compiled and warm
+    units = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        units += run()
+    return units / elapsed
+
+
+def openspiel_rates(name: str, seconds: float) -> tuple[float, float, float]:
+    """OpenSpiel's ``name`` in random play from Python: actions/s, actions/s reading the observation tensor of the
+    player to move at each decision, and whole games/s (chance outcomes are not counted as actions)."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+    kind = game.get_type()
+
+    def play(tensors: bool) -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            if tensors and kind.provides_observation_tensor:
+                state.observation_tensor(state.current_player())
+            elif tensors:  # hearts offers the information state's tensor only
+                state.information_state_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+        return actions
+
+    plain = _rate(lambda: play(False), seconds)
+    with_tensors = _rate(lambda: play(True), seconds)
+    games = _rate(lambda: (play(False), 1)[1], seconds)
+    return plain, with_tensors, games
+
+
+def kernel_rates(game_id: str, players: int, options: dict[str, object], seconds: float) -> dict[str, float]:
+    """Our figures for one game: the public API, the kernel's random play (actions/s and games/s), the batched
+    environment with observations and masks (steps/s), and Gymnasium's vector API against random opponents
+    (learner steps/s)."""
+    out: dict[str, float] = {}
+    out["api"] = bench_games(game_id, players, seconds, **options)[1]
+    game = dreizehn.load_game(game_id, players, options)
+    if not game_class(game_id).kernel:
+        return out
+    kernel = load(game)
+    states, keys = kernel.new(1000), make_keys(1, 1000)
+    played = [0]
+
+    def random_games() -> int:
+        played[0] += 1000
+        return kernel.random_games(states, keys, 1)
+
+    start, before = time.perf_counter(), played[0]
+    out["kernel"] = _rate(random_games, seconds)
+    out["kernel_games"] = (played[0] - before - 1000) / max(time.perf_counter() - start, 1e-9)
+    env = VectorGame(game_id, 4096, players, options=options)
+    batch = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    noise = rng.random((64, 4096, env.num_actions)).astype(np.float32)
+    turn = [0]
+
+    def steps() -> int:
+        nonlocal batch
+        turn[0] += 1
+        batch = env.step((noise[turn[0] % 64] * batch.action_mask).argmax(axis=1))
+        return 4096
+
+    out["vector"] = _rate(steps, seconds)
+    out["gym"] = gym_rate(game_id, players, options, seconds)
+    return out
+
+
+def gym_rate(game_id: str, players: int, options: dict[str, object], seconds: float) -> float:
+    """Learner steps per second of Gymnasium's vector API over the kernel, 4,096 games, random opponents."""
+    try:
+        from dreizehn.envs.vector import DreizehnVectorEnv
+    except ImportError:
+        return float("nan")
+    env = DreizehnVectorEnv(game_id, 4096, players, options=options)
+    _, info = env.reset(seed=1)
+    noise = np.random.default_rng(0).random((64, 4096, env.vector.num_actions)).astype(np.float32)
+    turn = [0]
+
+    def steps() -> int:
+        nonlocal info
+        turn[0] += 1
+        info = env.step((noise[turn[0] % 64] * info["action_mask"]).argmax(axis=1))[4]
+        return 4096
+
+    return _rate(steps, seconds)
+
+
+def main(seconds: float = 3.0) -> None:
+    print(f"The speed core against OpenSpiel 2.0's C++ games from Python ({seconds:g} s a figure, one core)")
+    try:
+        anchors = {name: openspiel_rates(name, seconds) for name in ("hearts", "gin_rummy")}
+    except ImportError:
+        anchors = {}
+        print("  OpenSpiel: left out (pip install 'dreizehn[research]')")
+    for name, (plain, tensors, games) in anchors.items():
+        print(f"  OpenSpiel {name:<10} {plain:>12,.0f} actions/s {tensors:>10,.0f} with tensors {games:>8,.0f} games/s")
+    print(f"{'game':<16}{'players':>8}{'API act/s':>12}{'×':>6}{'kernel act/s':>14}{'games/s':>10}"
+          f"{'vector st/s':>13}{'×':>7}{'gym st/s':>11}")
+    for game_id, players, options, anchor in ROWS:
+        r = kernel_rates(game_id, players, options, seconds)
+        plain, tensors, _ = anchors.get(anchor, (float("nan"),) * 3)
+        print(f"{game_id:<16}{players:>8}{r['api']:>12,.0f}{r['api'] / plain:>6.2f}"
+              f"{r.get('kernel', float('nan')):>14,.0f}{r.get('kernel_games', float('nan')):>10,.0f}"
+              f"{r.get('vector', float('nan')):>13,.0f}{r.get('vector', float('nan')) / tensors:>7.1f}"
+              f"{r.get('gym', float('nan')):>11,.0f}", flush=True)
+    print("× API: our public API's actions/s over the OpenSpiel game's (hearts for 13 and Holzwurm, gin rummy for "
+          "Three Thirteen); × vector: the batched environment's steps/s (observation and mask every step) over "
+          "OpenSpiel's actions/s with tensors.")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per figure (default 3)")
+    main(parser.parse_args().seconds)
