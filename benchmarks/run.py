@@ -12,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
+from benchmarks import bench_kernels
 from benchmarks.bench_api import bench_games
 from benchmarks.bench_envs import envs_table
 from benchmarks.bench_ismcts import speed_table
@@ -35,6 +36,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
     args = parser.parse_args()
+    bench_kernels.main(args.seconds)
+    print()
     print(f"Random games through the public API ({args.seconds:g} s a row, one core)")
     print(f"{'game':<16}{'players':>8}  {'options':<20}{'games/s':>10}{'actions/s':>12}")
     rows: list[tuple[str, int, dict[str, object]]] = [

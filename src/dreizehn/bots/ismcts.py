@@ -90,6 +90,11 @@ from dreizehn.bots.base import Bot, register_bot
 from dreizehn.bots.heuristics import Estimate, Policy, Ranking, estimate, playout, ranking
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
+from dreizehn.core.kernel import load as load_kernel
+
+CompiledSearch = Callable[[View, int, float, float, int, "float | None"],
+                          "tuple[list[tuple[int, int, int, float]], int]"]
+"""A kernel's search: view, iterations, c, scale, seed and seconds; the root statistics and the iterations run."""
 
 GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0}
 """The defaults of a game that does not set its own in :attr:`~dreizehn.core.game.Game.search`: ``iterations`` per
@@ -247,7 +252,14 @@ class IsmctsBot(Bot):
         return self._search(view, rng, self._kept(view))
 
     def _search(self, view: View, rng: random.Random, keep: frozenset[int]) -> tuple[RootStat, ...]:
-        """:meth:`search`, its root narrowed to ``keep`` where not empty (:meth:`_kept`)."""
+        """:meth:`search`, its root narrowed to ``keep`` where not empty (:meth:`_kept`): in the game's compiled
+        kernel where it searches with these options (:meth:`_compiled_search`), else here."""
+        compiled = self._compiled_search(keep)
+        if compiled is not None:
+            stats, done = compiled(view, self.iterations, self.c, self.scale, rng.getrandbits(64), self.time_budget)
+            self.last_iterations = done
+            self.last_stats = tuple(RootStat(a, visits, avail, mean) for a, visits, avail, mean in stats)
+            return self.last_stats
         game = self.game
         sample = game.sample_state
         players = game.players
@@ -384,6 +396,17 @@ class IsmctsBot(Bot):
             for a, n in sorted(root.children.items())
         )
         return self.last_stats
+
+    def _compiled_search(self, keep: frozenset[int]) -> CompiledSearch | None:
+        """The game kernel's search (docs/vector.md), where the game has one and these options are what it does:
+        ``root=ucb``, ``horizon=stage``, ``reward=margin``, random playouts (no greedy policy, no cutoff), no
+        pruning."""
+        if not self.game.kernel or keep or self.root != "ucb" or self.horizon != "stage" or self.reward != "margin":
+            return None
+        if self.policy is not None or self.cutoff:
+            return None
+        found: CompiledSearch | None = getattr(load_kernel(self.game), "search", None)
+        return found
 
     def _kept(self, view: View) -> frozenset[int]:
         """The root actions left by ``prune``: the heuristic's best ``prune`` where it ranks the decision and there

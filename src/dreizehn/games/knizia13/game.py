@@ -1,6 +1,6 @@
 """13, the game as every interface finds it: its rules (:mod:`.rules`), its words (:mod:`.words`), its tensors
-(:mod:`.encoder`), its heuristic bot (:mod:`.heuristic`), its compiled kernel (:mod:`.kernel`) and its terminal
-drawing (:mod:`.terminal`)."""
+(:mod:`.encoder`), its heuristic bot (:mod:`.heuristic`), its compiled kernel and search (:mod:`.kernel`,
+:mod:`.search`, :mod:`.compiled`) and its terminal drawing (:mod:`.terminal`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class Knizia13(Knizia13Words, Knizia13Rules):
 
     order: ClassVar[int] = 1
     heuristic: ClassVar[str] = "dreizehn.games.knizia13.heuristic"
-    kernel: ClassVar[str] = "dreizehn.games.knizia13.kernel"
+    kernel: ClassVar[str] = "dreizehn.games.knizia13.compiled"
     terminal: ClassVar[str] = "dreizehn.games.knizia13.terminal"
     search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
     research_players: ClassVar[int] = 4

@@ -1,0 +1,88 @@
+"""The search tree of the ``ismcts`` bot in compiled code, for the games whose kernel searches
+(:mod:`dreizehn.core.kernel`, docs/bots.md): the same SO-ISMCTS as :mod:`dreizehn.bots.ismcts`, its nodes in arrays.
+
+A tree is four arrays over node numbers (node 0 is the root): ``child[node, action]`` (the child's number, or -1),
+``visits``, ``avail`` (the visits of the parent in which the action was legal) and ``total`` (the rewards summed, of
+the seat that moved into the node). Each game's kernel runs the iterations (determinize, descend, play out) and calls
+these for the tree's bookkeeping, so that the rule of selection, expansion and backup is written once.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.core.kernel import Keys, below
+
+Tree = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]
+
+
+def new_tree(nodes: int, actions: int) -> Tree:
+    """An empty tree with room for ``nodes`` nodes (one per iteration and the root)."""
+    child = np.full((nodes, actions), -1, np.int32)
+    return child, np.zeros(nodes, np.int32), np.ones(nodes, np.int32), np.zeros(nodes, np.float64)
+
+
+@nb.njit(cache=True)
+def select(child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
+           total: npt.NDArray[np.float64], node: int, mask: npt.NDArray[np.bool_], c: float, key: Keys,
+           size: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+    """The action taken at ``node`` among those legal in ``mask``: while some have no child, one of them at random
+    (its child made: ``size[0]`` nodes are in use); otherwise the child maximising ``mean + c * sqrt(ln(avail) /
+    visits)``. Every existing child legal here gains one availability, as in :mod:`dreizehn.bots.ismcts`."""
+    untried = 0
+    best = -1
+    best_value = -1.0
+    for action in range(mask.shape[0]):
+        if not mask[action]:
+            continue
+        k = child[node, action]
+        if k < 0:
+            untried += 1
+            continue
+        avail[k] += 1
+        if not untried:
+            value = total[k] / visits[k] + c * math.sqrt(math.log(avail[k]) / visits[k])
+            if value > best_value:
+                best_value = value
+                best = action
+    if not untried:
+        return best
+    pick = below(key, untried)
+    for action in range(mask.shape[0]):
+        if mask[action] and child[node, action] < 0:
+            if pick == 0:
+                child[node, action] = size[0]
+                size[0] += 1
+                return action
+            pick -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def margin_rewards(points: npt.NDArray[np.int64], players: int, scale: float, high_wins: bool,
+                   out: npt.NDArray[np.float64]) -> None:  # pragma: no cover - compiled
+    """Each seat's reward for the points of the horizon: the logistic of its advantage over the mean of the others
+    (``reward=margin`` of :mod:`dreizehn.bots.ismcts`)."""
+    total = 0
+    for seat in range(players):
+        total += points[seat]
+    for seat in range(players):
+        d = points[seat] * players - total
+        if not high_wins:
+            d = -d
+        x = d / (scale * (players - 1))
+        out[seat] = 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
+
+
+@nb.njit(cache=True)
+def backup(visits: npt.NDArray[np.int32], total: npt.NDArray[np.float64], path: npt.NDArray[np.int64],
+           movers: npt.NDArray[np.int64], depth: int, rewards: npt.NDArray[np.float64]) -> None:  # pragma: no cover
+    """Add one visit and the mover's reward to every node of the path, and a visit to the root."""
+    visits[0] += 1
+    for i in range(depth):
+        visits[path[i]] += 1
+        total[path[i]] += rewards[movers[i]]

@@ -1,0 +1,122 @@
+"""13's kernel as the :class:`~dreizehn.core.kernel.Kernel` protocol gives it (docs/vector.md): the compiled rules
+of :mod:`.kernel` over batches, and the compiled search of :mod:`.search` for the ``ismcts`` bot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.core.game import View
+from dreizehn.core.kernel import Keys, Masks, Observations, States
+from dreizehn.games.knizia13.kernel import (
+    ACTIONS,
+    CARDS,
+    DEAL,
+    DEALER,
+    FIRST_DEALER,
+    LAST,
+    OPEN,
+    PLAYERS,
+    SIZE,
+    STAGE,
+    STAGES,
+    TOTALS,
+    TURN,
+    choose_batch,
+    legal_batch,
+    observe_batch,
+    playout_batch,
+    random_games,
+    reset_batch,
+    step_batch,
+)
+from dreizehn.games.knizia13.rules import NASTY, Knizia13Card, Knizia13Rules, Knizia13View
+from dreizehn.games.knizia13.search import search
+
+
+class Knizia13Kernel:
+    """13's kernel for one game's player count and options (the :class:`~dreizehn.core.kernel.Kernel`
+    protocol)."""
+
+    state_size = SIZE
+    num_actions = ACTIONS
+
+    def __init__(self, game: Knizia13Rules) -> None:
+        if game.options["dealer"] != "random" and not isinstance(game.options["dealer"], int):
+            raise TypeError(game.options["dealer"])
+        self.game = game
+        self.players = game.players
+        self.obs_size = game.encoder().observation_layout.size
+        self._header = np.zeros(SIZE, np.int16)
+        self._header[PLAYERS] = game.players
+        self._header[STAGES] = game.stages
+        self._header[OPEN] = bool(game.options["open_piles"])
+        dealer = game.options["dealer"]
+        self._header[FIRST_DEALER] = -1 if dealer == "random" else int(dealer)
+        self._header[TURN] = -1
+
+    def new(self, count: int) -> States:
+        return np.tile(self._header, (count, 1))
+
+    def reset(self, states: States, keys: Keys, rows: npt.NDArray[np.int64] | None = None) -> None:
+        reset_batch(states, keys, np.arange(len(states)) if rows is None else rows)
+
+    def legal(self, states: States, masks: Masks) -> None:
+        legal_batch(states, masks)
+
+    def step(self, states: States, keys: Keys, actions: npt.NDArray[np.int64],
+             status: npt.NDArray[np.int8]) -> None:
+        step_batch(states, keys, actions, status)
+
+    def observe(self, states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:
+        observe_batch(states, seats, out)
+
+    def current(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, TURN].astype(np.int64)
+
+    def totals(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, TOTALS : TOTALS + self.players].astype(np.int64)
+
+    def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, LAST : LAST + self.players].astype(np.int64)
+
+    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
+        out = np.empty(len(states), np.int64)
+        choose_batch(states, keys, policy, out)
+        return out
+
+    def playout(self, states: States, keys: Keys, policy: int) -> None:
+        playout_batch(states, keys, policy)
+
+    def random_games(self, states: States, keys: Keys, games: int) -> int:
+        return int(random_games(states, keys, games))
+
+    def why(self, state: npt.NDArray[np.int16], action: int) -> tuple[str, str, Mapping[str, Any]]:
+        if state[TURN] < 0:
+            return "action.game_over", "A6", {}
+        if not 0 <= action < ACTIONS:
+            return "action.not_number", "A5", {"action": action, "game": self.game.title}
+        kind = min(action, NASTY)
+        return "knizia13.error.not_held", "K9", {"seat": int(state[TURN]), "card": Knizia13Card.of(kind).text}
+
+    def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
+        """The game's options with the first dealer as drawn (K6): the dealer moves on one seat a stage (K4)."""
+        first = int((state[DEALER] - state[STAGE] + (state[TURN] < 0)) % self.players)
+        return {**self.game.options, "dealer": first}
+
+    def last_deal(self, state: npt.NDArray[np.int16]) -> list[int]:
+        return [int(c) for c in state[DEAL : DEAL + CARDS]]
+
+    def search(self, view: View, iterations: int, c: float, scale: float, seed: int,
+               seconds: float | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
+        """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`)."""
+        assert isinstance(view, Knizia13View)
+        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds)
+
+
+def make(game: Knizia13Rules) -> Knizia13Kernel:
+    """The kernel of ``game`` (its player count and options)."""
+    return Knizia13Kernel(game)

@@ -1,0 +1,110 @@
+"""The compiled search of 13 (games/knizia13/search.py): its determinizations agree with the view and deal the
+unseen cards uniformly, it searches as the Python ``ismcts`` does, and the ``ismcts`` bot uses it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+
+import dreizehn
+from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.core.kernel import load
+from dreizehn.games.knizia13 import Knizia13View
+from dreizehn.games.knizia13.kernel import HANDS, KINDS, STOCK, STOCK_N
+from dreizehn.games.knizia13.search import determinize, row_of_view
+
+
+def views(players: int, seeds: range) -> list[Knizia13View]:
+    game = dreizehn.load_game("knizia13", players)
+    found = []
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 140)):
+            state.apply(rng.choice(state.legal_actions()))
+        view = state.view(state.current_player)
+        assert isinstance(view, Knizia13View)
+        found.append(view)
+    return found
+
+
+def test_a_determinization_shows_its_seat_what_the_view_shows() -> None:
+    game = dreizehn.load_game("knizia13", 4)
+    kernel, encoder = load(game), game.encoder()
+    out = np.zeros((1, kernel.obs_size), np.float32)
+    key = np.array([7], np.uint64)
+    for view in views(4, range(30)):
+        row = row_of_view(kernel.new(1)[0], view)
+        for _ in range(3):
+            determinize(row, view.seat, key)
+            kernel.observe(row[None, :], np.array([view.seat]), out)
+            assert np.array_equal(out[0], encoder.observation(view))
+            assert [int(a) for a in np.flatnonzero(_legal(kernel, row))] == list(view.legal_actions)
+
+
+def _legal(kernel: object, row: np.ndarray) -> np.ndarray:
+    mask = np.zeros((1, 18), np.bool_)
+    kernel.legal(row[None, :], mask)  # type: ignore[attr-defined]
+    return mask[0]
+
+
+def test_the_unseen_cards_are_dealt_uniformly() -> None:
+    view = views(4, range(3, 4))[0]
+    kernel = load(dreizehn.load_game("knizia13", 4))
+    row = row_of_view(kernel.new(1)[0], view)
+    other = (view.seat + 1) % 4
+    key = np.array([1], np.uint64)
+    top, held = Counter[int](), Counter[int]()
+    draws = 4000
+    for _ in range(draws):
+        determinize(row, view.seat, key)
+        top[int(row[STOCK + row[STOCK_N] - 1])] += 1
+        held.update({k: int(row[HANDS + other * KINDS + k]) for k in range(KINDS)})
+    pool = Counter[int]()
+    for seat in range(4):
+        if seat != view.seat:
+            pool.update({k: int(row[HANDS + seat * KINDS + k]) for k in range(KINDS)})
+    pool.update(int(c) for c in row[STOCK : STOCK + row[STOCK_N]])
+    unseen = sum(pool.values())
+    for kind, copies in pool.items():
+        share = copies / unseen
+        assert abs(top[kind] / draws - share) < 4 * (share * (1 - share) / draws) ** 0.5 + 1e-9
+        expected = share * view.hand_sizes[other]
+        assert abs(held[kind] / draws - expected) < 0.08 + 0.1 * expected
+
+
+def test_the_search_is_deterministic_and_agrees_with_the_python_search() -> None:
+    game = dreizehn.load_game("knizia13", 4)
+    kernel = load(game)
+    agree = 0
+    checked = views(4, range(40, 52))
+    for view in checked:
+        stats, done = kernel.search(view, 3000, 0.7, 5.0, 11)  # type: ignore[attr-defined]
+        again, _ = kernel.search(view, 3000, 0.7, 5.0, 11)  # type: ignore[attr-defined]
+        assert stats == again and done == 3000
+        assert sorted(a for a, *_ in stats) == list(view.legal_actions)
+        assert sum(v for _, v, _, _ in stats) == 3000
+        python = IsmctsBot(game, iterations=3000, playout="random")
+        python._compiled_search = lambda keep: None  # type: ignore[method-assign]
+        reference = {s.action: s.mean for s in python.search(view, random.Random(3))}
+        compiled = {a: mean for a, _, _, mean in stats}
+        best = max(compiled, key=lambda a: compiled[a])
+        # the compiled search's favourite is worth, by the Python search, within noise of the Python favourite
+        agree += reference[best] >= max(reference.values()) - 0.03
+    assert agree >= len(checked) - 2
+
+
+def test_the_bot_searches_in_the_kernel_where_it_can() -> None:
+    game = dreizehn.load_game("knizia13", 4)
+    view = views(4, range(60, 61))[0]
+    bot = IsmctsBot(game, iterations=500)
+    assert bot._compiled_search(frozenset()) is not None
+    bot.act(view, random.Random(0))
+    assert bot.last_iterations == 500 and sum(s.visits for s in bot.last_stats) == 500
+    for spec in ({"horizon": "game"}, {"reward": "win"}, {"root": "paired"}):
+        assert IsmctsBot(game, iterations=10, **spec)._compiled_search(frozenset()) is None
+    holzwurm = dreizehn.load_game("holzwurm", 4)
+    if not holzwurm.kernel:
+        assert IsmctsBot(holzwurm, iterations=10)._compiled_search(frozenset()) is None
