@@ -58,7 +58,7 @@ class Acting(Presence):
             metrics.STORE_FAILURES.inc()
             self._undo_last()
             return None
-        metrics.ACTIONS.labels(by=by).inc()
+        metrics.actions_by(by).inc()
         self._told()
         if self.table.is_over:
             self.row = replace(self.row, status="finished", finished_at=now())
