@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from dreizehn.server.app import create_app
 from dreizehn.server.errors import ServerError
+from dreizehn.server.rooms import build_table
 from dreizehn.words import words
 
 from .conftest import Cluster
@@ -26,6 +27,7 @@ from .kit import (
     NetPeer,
     Peer,
     ServerProcess,
+    append,
     connect,
     create_table,
     hub,
@@ -165,12 +167,15 @@ def test_postgres_restarted_mid_game_loses_nothing_acknowledged(processes: Calla
     """PostgreSQL stopped and started again under a real server while a person and a table of bots play: while
     it is down, ``/health`` says so and the person's action is refused (``server.not_stored``); when it is back,
     the server reconnects by itself, the person plays on, the bots' table goes on to its end, and every action a
-    client was told of is stored in its place."""
-    server = processes({"DATABASE_URL": own_postgres.url, "DREIZEHN_BOT_PAUSE": 0.05, "DREIZEHN_BOT_WORKERS": 0,
-                        "DREIZEHN_GRACE_PERIOD": 600, "DREIZEHN_DATA_DIR": tmp_path / "data"})
+    client was told of is stored in its place. A spectator of the person's table on a second server process is
+    told of every action to the end: that process listens again too."""
+    env = {"DATABASE_URL": own_postgres.url, "DREIZEHN_BOT_PAUSE": 0.05, "DREIZEHN_BOT_WORKERS": 0,
+           "DREIZEHN_GRACE_PERIOD": 600, "DREIZEHN_DATA_DIR": tmp_path / "data"}
+    server, other = processes(env), processes(env)
     people = server.create("knizia13", ["person", "random", "random"])
     person = server.connect(token=tokens(people)[0])
-    version = play_to_end({0: person}, turns=2)
+    elsewhere = other.connect(**spectator_hello(people))
+    version = play_to_end({0: person}, [elsewhere], turns=2)
     bots = server.create("holzwurm", ["random", "random"], {"games": 2})
     watcher = server.connect(**spectator_hello(bots))
     watcher.until(lambda m: m["type"] == "update" and m["version"] >= 4, timeout=30)
@@ -182,12 +187,32 @@ def test_postgres_restarted_mid_game_loses_nothing_acknowledged(processes: Calla
     assert (refusal["code"], refusal["version"]) == ("server.not_stored", version)
     own_postgres.start()
     assert poll(lambda: server.get("/health").status_code == 200, timeout=30), server.tail()
-    play_to_end({0: person}, rng=random.Random(7), after=version - 1)
+    play_to_end({0: person}, [elsewhere], rng=random.Random(7), after=version - 1)
     server.wait_finished(bots["table"]["id"], timeout=120)
     watcher.until(lambda m: m.get("view") is not None and m["view"]["is_over"], timeout=30)
-    for created, peer in ((people, person), (bots, watcher)):
+    assert elsewhere.view is not None and person.view is not None and elsewhere.view["is_over"]
+    assert elsewhere.view["version"] == person.view["version"]
+    for created, peer in ((people, person), (people, elsewhere), (bots, watcher)):
         record = server.get(f"/api/tables/{created['table']['id']}/record").json()
         assert_all_stored([tuple(a) for a in record["actions"]], told(peer))
+
+
+def test_rooms_catch_up_when_the_listening_connection_is_back(client: TestClient) -> None:
+    """Actions stored while PostgreSQL's ``LISTEN`` connection was broken were never announced to this process:
+    when it listens again, every room catches up with what is stored, and its connections are told."""
+    created = create_table(client, "holzwurm", ["person", "person"], quick("holzwurm"))
+    table_id = created["table"]["id"]
+    with connect(client, **spectator_hello(created)) as watcher:
+        table = build_table(stored(client, table_id))
+        seat = table.current_player
+        action = table.game.action_to_text(table.view(seat).legal_actions[0])
+        append(hub(client).store, table_id, 0, seat, action, "person")  # stored elsewhere, its notice missed
+        assert watcher.drain() == []
+        portal = client.portal
+        assert portal is not None
+        portal.call(hub(client).heard_again)
+        update = watcher.until(lambda m: m["type"] == "update")
+        assert (update["version"], update["seat"], update["action"]) == (1, seat, action)
 
 
 def _reading_nothing(port: int) -> NetPeer:

@@ -41,21 +41,29 @@ async def _listen(hub: Hub, url: str) -> None:
     import psycopg
 
     plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
+    broke = False
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(plain, autocommit=True) as connection:
                 await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 await connection.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                if broke:  # what was said while it was broken was missed
+                    log.warning("listening again")
+                    hub.heard_again()
+                    broke = False
                 async for note in connection.notifies():
                     if note.channel == PRESENCE_CHANNEL:
                         hub.presence_heard(note.payload)
                         continue
                     table_id, _, seq = note.payload.partition(":")
                     hub.notified(table_id, int(seq) if seq.isdigit() else None)
+            broke = True  # the notices ended: the connection was closed
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the LISTEN connection broke; listening again in a second")
+            if not broke:
+                log.exception("the LISTEN connection broke; listening again in a second")
+            broke = True
             await asyncio.sleep(1)
 
 

@@ -117,6 +117,13 @@ class Hub:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    def heard_again(self) -> None:
+        """PostgreSQL's ``LISTEN`` connection is back after it broke: the notices of the actions stored meanwhile
+        were missed, so every room catches up once, and asks the other processes who is connected to it."""
+        for table_id in list(self.rooms):
+            self.notified(table_id)
+            self._send_presence({"table": table_id, "ask": True})
+
     def publish_presence(self, room: Room) -> None:
         """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
         if self.store.postgres:
