@@ -44,10 +44,31 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """Issue 13 item 10: a throwaway PostgreSQL cluster (initdb in a temporary directory, 127.0.0.1 on a free port,
-    the socket in that directory) with a database ``dreizehn``; its URL. Stopped and removed at the end."""
+class Cluster:
+    """A throwaway PostgreSQL cluster: initdb in a temporary directory, 127.0.0.1 on a free port, the socket in that
+    directory, a database ``dreizehn`` (``url``); it can be stopped and started again (a restart, item 4 of issue
+    26)."""
+
+    def __init__(self, bindir: Path, root: Path, as_owner: list[str]) -> None:
+        self.root, self.port = root, free_port()
+        self.pg_ctl = [*as_owner, str(bindir / "pg_ctl"), "-D", str(root / "data")]
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/dreizehn"
+
+    def start(self) -> None:
+        subprocess.run([*self.pg_ctl, "-l", str(self.root / "log"), "-w", "-t", "30", "-o",
+                        f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+                        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200", "start"],
+                       check=True, capture_output=True)
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the cluster: ``fast`` (clients disconnected, everything committed kept) or ``immediate``."""
+        subprocess.run([*self.pg_ctl, "-m", mode, "-w", "stop"], capture_output=True, check=False)
+
+
+@contextlib.contextmanager
+def postgres_cluster() -> Iterator[Cluster]:
+    """Issue 13 item 10: a throwaway PostgreSQL cluster (:class:`Cluster`), started; stopped and removed at the
+    end. Skips the test where PostgreSQL is not installed (fails it on CI)."""
     bindir = _postgres_bin()
     if bindir is None:
         _unavailable("PostgreSQL (initdb, pg_ctl) is not installed")
@@ -63,27 +84,37 @@ def postgres_url() -> Iterator[str]:
             raise AssertionError("unreachable") from None
         os.chown(root, owner.pw_uid, owner.pw_gid)
         as_owner = ["runuser", "-u", "postgres", "--"]
-    data, port = root / "data", free_port()
-    pg_ctl = [*as_owner, str(bindir / "pg_ctl"), "-D", str(data)]
+    cluster = Cluster(bindir, root, as_owner)
     try:
-        subprocess.run([*as_owner, str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True)
-        subprocess.run([*pg_ctl, "-l", str(root / "log"), "-w", "-t", "30", "-o",
-                        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-                        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200", "start"],
-                       check=True, capture_output=True)
+        subprocess.run([*as_owner, str(bindir / "initdb"), "-D", str(root / "data"), "-U", "postgres",
+                        "--auth=trust", "-E", "UTF8", "--no-sync"], check=True, capture_output=True)
+        cluster.start()
     except subprocess.CalledProcessError as err:
         shutil.rmtree(root, ignore_errors=True)
         pytest.fail(f"PostgreSQL did not start: {err.stderr.decode(errors='replace')}")
     try:
         import psycopg
 
-        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{port}/postgres", autocommit=True) as c:
+        with psycopg.connect(cluster.url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as c:
             c.execute("CREATE DATABASE dreizehn")
-        yield f"postgresql://postgres@127.0.0.1:{port}/dreizehn"
+        yield cluster
     finally:
-        subprocess.run([*pg_ctl, "-m", "immediate", "-w", "stop"], capture_output=True, check=False)
+        cluster.stop("immediate")
         subprocess.Popen(["rm", "-rf", str(root)], start_new_session=True)  # thousands of files: not waited for
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The URL of the database ``dreizehn`` of the session's throwaway cluster (:func:`postgres_cluster`)."""
+    with postgres_cluster() as cluster:
+        yield cluster.url
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[Cluster]:
+    """A throwaway cluster of the test's own, which it may stop and start."""
+    with postgres_cluster() as cluster:
+        yield cluster
 
 
 def new_database(postgres_url: str) -> str:

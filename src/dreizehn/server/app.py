@@ -12,9 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -24,14 +22,17 @@ from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import NOTIFY_CHANNEL, PRESENCE_CHANNEL, Store, make_engine, migrate
+from dreizehn.server.workers import Workers
 
 log = logging.getLogger("dreizehn.server")
 
 
-def _executor(settings: Settings) -> Executor | None:
+def _executor(settings: Settings) -> Workers | None:
+    """The worker processes of bots, hints and analyses (:mod:`dreizehn.server.workers`); none (threads) when
+    ``bot_workers`` is 0."""
     if settings.bot_workers <= 0:
         return None
-    return ProcessPoolExecutor(settings.bot_workers, mp_context=multiprocessing.get_context("spawn"))
+    return Workers(settings.bot_workers)
 
 
 async def _listen(hub: Hub, url: str) -> None:
@@ -40,21 +41,29 @@ async def _listen(hub: Hub, url: str) -> None:
     import psycopg
 
     plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
+    broke = False
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(plain, autocommit=True) as connection:
                 await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 await connection.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                if broke:  # what was said while it was broken was missed
+                    log.warning("listening again")
+                    hub.heard_again()
+                    broke = False
                 async for note in connection.notifies():
                     if note.channel == PRESENCE_CHANNEL:
                         hub.presence_heard(note.payload)
                         continue
                     table_id, _, seq = note.payload.partition(":")
                     hub.notified(table_id, int(seq) if seq.isdigit() else None)
+            broke = True  # the notices ended: the connection was closed
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the LISTEN connection broke; listening again in a second")
+            if not broke:
+                log.exception("the LISTEN connection broke; listening again in a second")
+            broke = True
             await asyncio.sleep(1)
 
 
@@ -98,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
-    from dreizehn.server.routes import analysis, games, tables, web, ws
+    from dreizehn.server.routes import analysis, games, ops, tables, web, ws
     from dreizehn.server.routes.deps import refused
 
     app = FastAPI(
@@ -116,4 +125,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(analysis.router)
     app.include_router(ws.router)
     app.include_router(web.router)
+    app.include_router(ops.router)
     return app

@@ -15,6 +15,7 @@ import orjson
 from pydantic import BaseModel, TypeAdapter
 
 from dreizehn.core.errors import DreizehnError
+from dreizehn.server import metrics
 from dreizehn.server.protocol import (
     PROTOCOL,
     Hint,
@@ -52,6 +53,7 @@ def refusal(err: DreizehnError, lang: str) -> dict[str, Any]:
     fields = {"code": data["code"], "rule": data["rule"], "params": data["params"],
               "message": words(lang).error(err)}
     Refusal.__pydantic_validator__.validate_python(fields)
+    metrics.REFUSALS.labels(code=data["code"]).inc()
     return fields
 
 

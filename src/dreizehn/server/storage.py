@@ -483,6 +483,11 @@ class Store:
                 cursor.close()
             return stored
 
+    def ping(self) -> None:
+        """Ask the database a question (``SELECT 1``) on a connection of the pool (raises if it cannot answer)."""
+        with self.engine.connect() as c:
+            c.exec_driver_sql("SELECT 1")
+
     def notify(self, channel: str, payload: str) -> None:
         """PostgreSQL: a notice to every process listening on ``channel``."""
         with self._tx() as c:

@@ -9,10 +9,11 @@ import time
 from dataclasses import replace
 
 from dreizehn.core.errors import DreizehnError
+from dreizehn.server import metrics
 from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn, build_table
 from dreizehn.server.rooms.presence import Presence
-from dreizehn.server.storage import Append, Conflict, now
+from dreizehn.server.storage import Append, Conflict, Stored, now
 from dreizehn.table import Update
 
 log = logging.getLogger("dreizehn.server")
@@ -22,7 +23,9 @@ class Acting(Presence):
     """A room's actions: applied, stored, told."""
 
     async def act(self, conn: Conn, version: int, action: int | str) -> None:
-        """A person's action from ``conn``: applied, stored, told; or refused with the current view."""
+        """A person's action from ``conn``: applied, stored, told; or refused with the current view (an action the
+        database did not store too: nothing is told that is not stored)."""
+        started = time.perf_counter()
         async with self.lock:
             if conn.seat is None:
                 conn.send(self.refusal(conn, ServerError("server.spectator_acts", rule="S1")))
@@ -32,22 +35,30 @@ class Acting(Presence):
             except DreizehnError as err:
                 conn.send(self.refusal(conn, err))
                 return
-            await self._store_and_tell(update, "person")
+            stored = await self._store_and_tell(update, "person")
+            if stored is None:
+                conn.send(self.refusal(conn, ServerError("server.not_stored", rule="S6")))
+            elif stored:
+                metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         self.after_change()
 
-    async def _store_and_tell(self, update: Update, by: str) -> bool:
-        """Store an update already applied to the table, then tell everyone; on a conflict (another process took
-        the turn) reload the table and resync. Call under the lock."""
+    async def _store_and_tell(self, update: Update, by: str) -> bool | None:
+        """Store an update already applied to the table, then tell everyone (``True``); on a conflict (another
+        process took the turn) reload the table and resync (``False``); if the database failed, the table as it
+        was before the update, and every connection resynced (``None``). Call under the lock."""
         try:
             await self.hub.writer.append(Append(self.id, update.version - 1, update.seat, update.action, by,
                                                 self.table.is_over))
         except Conflict:
             await self._reload()
             return False
-        except Exception:  # the database failed: what it holds is the truth
-            log.exception("storing action %s of table %s failed", update.version - 1, self.id)
-            await self._reload()
-            return False
+        except Exception:  # the database failed: the action is not stored, so it never happened
+            log.warning("storing action %s of table %s failed: it is undone", update.version - 1, self.id,
+                        exc_info=True)
+            metrics.STORE_FAILURES.inc()
+            self._undo_last()
+            return None
+        metrics.actions_by(by).inc()
         self._told()
         if self.table.is_over:
             self.row = replace(self.row, status="finished", finished_at=now())
@@ -57,18 +68,28 @@ class Acting(Presence):
     def _told(self) -> None:
         self.told_at = self.last_used = time.monotonic()
 
-    async def _reload(self) -> None:
-        """The table as stored (another process took the turn, or the database failed): rebuilt, and every
-        connection resynced."""
-        stored = await asyncio.to_thread(self.hub.store.load, self.id)
-        if stored is None:
-            return
+    def _undo_last(self) -> None:
+        """The table without its latest action (one the database did not store), rebuilt from the room's own log,
+        which needs no database (it may be the database that is gone); every connection resynced."""
+        game, state = self.table.game, self.table.state
+        kept = tuple((seat, game.action_to_text(action), "") for seat, action in state.log[:-1])
+        self._rebuild(Stored(self.row, tuple(self.seat_rows), kept))
+
+    def _rebuild(self, stored: Stored) -> None:
+        """The table of ``stored``, with this process's stand-ins, and every connection resynced."""
         self.row = stored.row
         self.set_seats(list(stored.seats))
         self.table = build_table(stored, self.told)
         for seat in self.stand_in:
             self.table.replace(seat, self.hub.settings.stand_in)
         self.resync_all()
+
+    async def _reload(self) -> None:
+        """The table as stored (another process took the turn, or the database failed): rebuilt, and every
+        connection resynced."""
+        stored = await asyncio.to_thread(self.hub.store.load, self.id)
+        if stored is not None:
+            self._rebuild(stored)
 
     async def catch_up(self) -> None:
         """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections."""

@@ -9,12 +9,14 @@ import contextlib
 import time
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.registry import load_game
+from dreizehn.server import metrics
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Append, SeatRow, Store, Stored
 from dreizehn.table import BotRequest, Seat, Table, Update
@@ -38,16 +40,31 @@ class Conn:
     lang: str
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     closed: bool = False
+    dropped: bool = False
+    """Closed for falling :data:`OUTBOX_LIMIT` messages behind (a client that does not read)."""
+    on_drop: Callable[[], None] | None = None
+    """What ends the connection's handler when it is dropped (the websocket route sets it)."""
 
     def send(self, message: str) -> None:
         """Queue a message's text (written once for receivers who get the same); a connection that falls too far
-        behind is closed."""
+        behind is dropped: what waits for it is thrown away, and its handler ends (the socket is closed)."""
         if self.closed:
             return
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
-            self.close()
+            self.drop()
+
+    def drop(self) -> None:
+        if self.closed:
+            return
+        self.dropped = True
+        metrics.DROPPED.inc()
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.close()
+        if self.on_drop is not None:
+            self.on_drop()
 
     def close(self) -> None:
         if not self.closed:

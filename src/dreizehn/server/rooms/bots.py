@@ -10,6 +10,11 @@ import time
 from dreizehn.bots.base import make_bot
 from dreizehn.server.rooms.acting import Acting
 
+STORE_RETRY = 0.25
+"""Seconds a bot waits before trying again a move the database did not store (doubled at each failure in a row)."""
+STORE_RETRY_MAX = 10.0
+"""The longest of those waits: a long outage costs each table of bots a rebuild every ten seconds."""
+
 
 class Bots(Acting):
     """The tasks that move a table on by themselves."""
@@ -36,7 +41,10 @@ class Bots(Acting):
             delay = self.told_at + pause - time.monotonic()
 
     async def _play_bots(self) -> None:
+        failures = 0  # moves in a row the database did not store
         while True:
+            if failures:  # the database failed: the move is tried again after a wait that doubles, up to a limit
+                await asyncio.sleep(min(STORE_RETRY_MAX, STORE_RETRY * 2 ** (failures - 1)))
             await self._pause()
             async with self.lock:
                 if not self.table.bot_to_move:
@@ -51,7 +59,8 @@ class Bots(Acting):
                 update = self.table.apply_bot_answer(request, action, rng, time.perf_counter() - started)
                 if update is None:
                     continue
-                await self._store_and_tell(update, "stand-in" if seat in self.stand_in else "bot")
+                stored = await self._store_and_tell(update, "stand-in" if seat in self.stand_in else "bot")
+            failures = failures + 1 if stored is None else 0
             self._start_clock()
 
     def _start_clock(self) -> None:

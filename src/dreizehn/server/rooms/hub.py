@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from dreizehn.bots.base import make_bot
+from dreizehn.server import metrics
 from dreizehn.server.messages import dumps
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
@@ -40,6 +41,7 @@ class Hub:
         self._presence_number = 0
         self.heard_at: dict[str, float] = {}
         """When each other process was last heard of (``time.monotonic``; PostgreSQL)."""
+        metrics.watch(self)
 
     async def room(self, table_id: str) -> Room | None:
         """The live room of a table, loaded from the database when needed."""
@@ -115,6 +117,13 @@ class Hub:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    def heard_again(self) -> None:
+        """PostgreSQL's ``LISTEN`` connection is back after it broke: the notices of the actions stored meanwhile
+        were missed, so every room catches up once, and asks the other processes who is connected to it."""
+        for table_id in list(self.rooms):
+            self.notified(table_id)
+            self._send_presence({"table": table_id, "ask": True})
+
     def publish_presence(self, room: Room) -> None:
         """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
         if self.store.postgres:
@@ -180,6 +189,7 @@ class Hub:
         room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
 
     async def close(self) -> None:
+        metrics.unwatch(self)
         if self.store.postgres:  # the others forget this process's connections at once
             with contextlib.suppress(Exception):
                 await self._send_presence({"gone": True})

@@ -87,9 +87,21 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 return
             await websocket.send_text(message)
 
+    handler, reading = asyncio.current_task(), False
+
+    def drop() -> None:
+        """The connection was dropped for not reading (:meth:`Conn.drop`): its handler ends now if it waits for a
+        frame, else after the message at hand (never in the middle of an action)."""
+        if reading and handler is not None:
+            handler.cancel()
+
     try:
-        while True:
-            frame = await websocket.receive()
+        while conn is None or not conn.dropped:
+            reading = True
+            try:
+                frame = await websocket.receive()
+            finally:
+                reading = False
             if frame["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(frame.get("code") or 1000)
             target_lang = conn.lang if conn else lang
@@ -110,7 +122,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 except DreizehnError as err:
                     await send_direct(messages.refused(err, lang if lang else "en"))
                     continue
-                conn = Conn(seat, lang)
+                conn = Conn(seat, lang, on_drop=drop)
                 writer = asyncio.create_task(write(conn))
                 async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
                     conn.send(room.welcome(conn))
@@ -135,6 +147,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 conn.send(messages.PONG)
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if conn is None or not conn.dropped or handler is None:
+            raise
+        handler.uncancel()
     finally:
         if room is not None and conn is not None:
             room.disconnect(conn)

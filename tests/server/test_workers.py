@@ -1,0 +1,138 @@
+"""The worker processes under faults (issue 26 items 1 and 4): a server killed with SIGKILL leaves no process of its
+own behind; a worker killed has the heuristic play that move, and the pool comes back."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from dreizehn.bots.base import make_bot
+from dreizehn.server.rooms import build_table
+from dreizehn.server.settings import Settings
+from dreizehn.server.workers import Workers
+from dreizehn.table import Seat
+
+from .kit import ServerProcess, hub, make_settings, quick, store_table
+from .test_ops import metric, poll
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def group(pgid: int) -> dict[int, str]:
+    """The processes of process group ``pgid`` that still run (zombies are ended), with their command lines."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # ended meanwhile
+            continue
+        state, _, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+        if int(pgrp) == pgid and state != "Z":
+            found[int(entry)] = command
+    return found
+
+
+def workers_of(pgid: int) -> dict[int, str]:
+    """The worker processes in a server's process group."""
+    return {pid: command for pid, command in group(pgid).items() if "spawn_main" in command}
+
+
+@linux_only
+def test_a_server_killed_with_sigkill_leaves_no_process(processes: Callable[..., ServerProcess],
+                                                        tmp_path: Path) -> None:
+    """Item 1: a real server with its bots playing in two worker processes, killed with SIGKILL (the server alone,
+    not its group): every process it started ends with it (the workers, and multiprocessing's resource tracker)."""
+    env = {"DREIZEHN_DATA_DIR": tmp_path / "data", "DREIZEHN_BOT_PAUSE": 0.01, "DREIZEHN_BOT_WORKERS": 2}
+    server = processes(env)
+    for _ in range(4):  # tables played at once: both workers are needed
+        server.create("holzwurm", ["random", "random"], {"games": 20})
+    assert server.process is not None
+    pid = server.process.pid
+    assert poll(lambda: len(workers_of(pid)) == 2, timeout=60), group(pid)
+    assert len(group(pid)) >= 3  # the server and its two workers (and the resource tracker)
+    os.kill(pid, signal.SIGKILL)
+    server.process.wait(10)
+    left = group(pid)
+    deadline = time.monotonic() + 10
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = group(pid)
+    assert left == {}, f"left behind: {left}"
+
+
+def test_a_killed_worker_has_the_heuristic_play_and_comes_back(serve: Callable[[Settings], TestClient],
+                                                                 tmp_path: Path) -> None:
+    """Item 4: the worker computing a bot's move is killed: the heuristic plays that move (the same action it
+    chooses on that view and generator); the pool is made again at once (``/health`` counts a restart, and so
+    do the metrics), and the next decision runs in a new worker process."""
+    client = serve(make_settings(tmp_path / "data", bot_workers=1, bot_timeout=60))
+    the_hub = hub(client)
+    workers = the_hub.executor
+    assert isinstance(workers, Workers)
+    restarts = metric(client, "dreizehn_worker_restarts_total")
+    row, _ = store_table(the_hub.store, "holzwurm", [Seat("a", bot="medium"), Seat("b", bot="medium")],
+                         options=quick("holzwurm"))
+    stored = the_hub.store.load(row.id)
+    assert stored is not None
+    table = build_table(stored)
+    request = table.bot_request()
+    expected = make_bot("heuristic", table.game).act(request.view, copy.deepcopy(request.rng))
+
+    async def first() -> tuple[tuple[int, Any], list[int]]:
+        task = asyncio.ensure_future(the_hub.decide(request, table.game))
+        while not workers.pids():  # the decision is handed to the pool, which starts its worker
+            await asyncio.sleep(0)
+        killed = workers.pids()
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
+        return await task, killed
+
+    portal = client.portal
+    assert portal is not None
+    (action, _), killed = portal.call(first)
+    assert action == expected
+    assert workers.restarts == 1
+    assert metric(client, "dreizehn_worker_restarts_total") - restarts == 1
+
+    async def second() -> tuple[int, Any]:
+        return await the_hub.decide(build_table(stored).bot_request(), table.game)
+
+    again, _ = portal.call(second)
+    assert again in request.view.legal_actions
+    fresh = workers.pids()
+    assert len(fresh) == 1 and fresh[0] not in killed
+    assert workers.restarts == 1
+    health = client.get("/health").json()
+    assert health["status"] == "ok" and health["workers"]["restarts"] == 1 and health["workers"]["alive"] == 1
+
+
+def test_health_sees_a_dead_idle_worker_and_the_pool_comes_back(serve: Callable[[Settings], TestClient],
+                                                                 tmp_path: Path) -> None:
+    """A worker killed while idle: ``/health`` answers 503 naming the workers, makes the pool again, and answers
+    200 after."""
+    client = serve(make_settings(tmp_path / "data", bot_workers=1))
+    the_hub = hub(client)
+    workers = the_hub.executor
+    assert isinstance(workers, Workers)
+    assert workers.submit(sum, [1, 2]).result(60) == 3
+    (pid,) = workers.pids()
+    os.kill(pid, signal.SIGKILL)
+    assert poll(lambda: client.get("/health").status_code == 503)
+    assert poll(lambda: client.get("/health").status_code == 200)
+    body = client.get("/health").json()
+    assert body["status"] == "ok" and body["workers"]["restarts"] == 1, body
+    assert workers.submit(sum, [3, 4]).result(60) == 7
+    assert workers.pids() != [pid]
