@@ -10,7 +10,7 @@ import numpy as np
 
 import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
-from dreizehn.core.kernel import load
+from dreizehn.core.kernel import Kernel, load
 from dreizehn.games.knizia13 import Knizia13View
 from dreizehn.games.knizia13.kernel import HANDS, KINDS, STOCK, STOCK_N
 from dreizehn.games.knizia13.search import determinize, row_of_view
@@ -44,10 +44,11 @@ def test_a_determinization_shows_its_seat_what_the_view_shows() -> None:
             assert [int(a) for a in np.flatnonzero(_legal(kernel, row))] == list(view.legal_actions)
 
 
-def _legal(kernel: object, row: np.ndarray) -> np.ndarray:
+def _legal(kernel: Kernel, row: np.ndarray) -> np.ndarray:
     mask = np.zeros((1, 18), np.bool_)
-    kernel.legal(row[None, :], mask)  # type: ignore[attr-defined]
-    return mask[0]
+    kernel.legal(row[None, :], mask)
+    legal: np.ndarray = mask[0]
+    return legal
 
 
 def test_the_unseen_cards_are_dealt_uniformly() -> None:
