@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+NUMBA_STAMP := $(VENV)/.numba-stamp
 JS_STAMP := node_modules/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
@@ -46,9 +47,15 @@ $(JS_STAMP): package.json package-lock.json
 test-long: $(STAMP) lint warm
 	DREIZEHN_PROFILE=long $(PY) -m pytest -n $(JOBS) -q
 
-# Compile the meld solver once (numba caches it), before parallel test workers would each compile it.
+# Compile the meld solver and the game kernels once (numba caches them), before parallel test workers would each
+# compile them. numba checks only a function's own file, so when any source changed since the last warm-up every
+# cached compilation is dropped first (a kernel that calls a changed function elsewhere would otherwise stay stale).
 warm: $(STAMP)
+	@if [ ! -f $(NUMBA_STAMP) ] || [ -n "$$(find src -name '*.py' -newer $(NUMBA_STAMP) | head -1)" ]; then \
+	  find src -name '*.nbi' -delete; find src -name '*.nbc' -delete; fi
 	$(PY) -c "from dreizehn.games.three_thirteen.melds import warm_up; warm_up()"
+	$(PY) -c "from dreizehn.core.kernel import warm_up; warm_up()"
+	@touch $(NUMBA_STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks examples

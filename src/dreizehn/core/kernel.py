@@ -73,7 +73,7 @@ def below(key: Keys, bound: int) -> int:  # pragma: no cover - compiled
         while low < threshold:
             m = (next_u64(key) >> _S32) * b
             low = m & _LOW32
-    return int(m >> _S32)
+    return np.int64(m >> _S32)
 
 
 @nb.njit(cache=True)
@@ -129,6 +129,32 @@ def load(game: Game) -> Kernel:
         raise UnknownGameError("kernel.none", rule="V1", game=game.title)
     made: Kernel = importlib.import_module(game.kernel).make(game)
     return made
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) every registered game's kernel and search, so that the first real call
+    is fast and parallel test workers do not each compile them (``make warm``)."""
+    from dreizehn.core.registry import game_class, game_ids, load_game
+
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        if not cls.kernel:
+            continue
+        game = load_game(game_id, cls.research_players or cls.min_players, cls.research_options)
+        kernel = load(game)
+        states, keys = kernel.new(2), make_keys(0, 2)
+        kernel.random_games(states, keys, 1)
+        kernel.reset(states, keys)
+        masks = np.zeros((2, kernel.num_actions), np.bool_)
+        kernel.legal(states, masks)
+        kernel.observe(states, kernel.current(states), np.zeros((2, kernel.obs_size), np.float32))
+        kernel.step(states, keys, masks.argmax(axis=1), np.zeros(2, np.int8))
+        kernel.choose(states, keys, HEURISTIC)
+        kernel.playout(states, keys, HEURISTIC)
+        search = getattr(kernel, "search", None)
+        if search is not None:
+            state = game.new_state(0)
+            search(state.view(state.current_player), 2, 0.7, 5.0, 0, None)
 
 
 class Kernel(Protocol):

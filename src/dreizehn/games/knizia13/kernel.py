@@ -400,9 +400,28 @@ def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: n
 
 
 @nb.njit(cache=True)
+def random_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cover - compiled
+    """A legal action drawn uniformly, read straight from the hand (what :func:`legal` and ``pick_legal`` give for
+    the same key, without the mask)."""
+    hand = HANDS + s[TURN] * KINDS
+    count = 0
+    for kind in range(NASTY):
+        if s[hand + kind] > 0:
+            count += 1
+    if s[hand + NASTY] > 0:
+        count += 3
+    r = below(key, count)
+    for kind in range(NASTY):
+        if s[hand + kind] > 0:
+            if r == 0:
+                return kind
+            r -= 1
+    return NASTY + r
+
+
+@nb.njit(cache=True)
 def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
     """Play ``games`` whole random games in each row, one after the other; the number of actions played."""
-    mask = np.zeros(ACTIONS, np.bool_)
     actions = 0
     for i in range(states.shape[0]):
         s = states[i]
@@ -410,7 +429,6 @@ def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no c
         for _ in range(games):
             new_game(s, key)
             while s[TURN] >= 0:
-                legal(s, mask)
-                apply(s, pick_legal(key, mask), key)
+                apply(s, random_action(s, key), key)
                 actions += 1
     return actions
