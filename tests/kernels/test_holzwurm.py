@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from dreizehn.core.errors import DreizehnError, IllegalActionError
-from dreizehn.core.kernel import HEURISTIC, RANDOM, below, load, make_keys
+from dreizehn.core.kernel import HEURISTIC, RANDOM, below, load, make_keys, pick_legal
 from dreizehn.core.registry import load_game
 from dreizehn.games.holzwurm import CARD_POINTS, CARD_VALUE, NEW, heuristic
 from dreizehn.games.holzwurm import kernel as hk
@@ -109,6 +109,24 @@ def test_every_refusal_gives_the_engines_reason(players: int, options: dict[str,
             step += 1
     assert {"holzwurm.error.not_held", "holzwurm.error.own_row", "holzwurm.error.own_row_new",
             "holzwurm.error.other_colour", "holzwurm.error.no_row"} <= checked
+
+
+def test_random_action_is_pick_legal_on_the_mask() -> None:
+    """The random playouts' draw, made a colour at a time, is the action ``pick_legal`` draws from the legal mask
+    with the same key, at every position of random matches of every player count."""
+    positions = 0
+    for players, options in GAMES:
+        game = load_game("holzwurm", players, options)
+        for seed in range(4):
+            pair = Pair(game, seed)
+            while (legal := pair.legal()):
+                key = make_keys(seed * 1000 + positions, 1)
+                drawn = hk.random_action(pair.row, key.copy())
+                assert drawn == pick_legal(key.copy(), pair.mask[0])
+                assert drawn in legal
+                pair.play(drawn)
+                positions += 1
+    assert positions > 1000
 
 
 @pytest.mark.parametrize("policy", [RANDOM, HEURISTIC])

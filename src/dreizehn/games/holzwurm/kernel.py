@@ -2,11 +2,11 @@
 numba-compiled.
 
 The row holds everything the reference engine's state does except the log: each hand and each seat's known cards
-(H17) as one flag per card number, the five row slots with their cards in play order and their colours (-1 for an
-open row or an empty slot, as :mod:`.rules` keeps them), the fate row bottom first (its top last), the plays and
-takes of the game in progress (what the heuristic reads of the history), the running totals, and the order of the
-latest shuffle (so that a kernel's game becomes a record). Every shuffle, and a random starting seat, draws from the
-game's own ``uint64`` key.
+(H17) as one flag per card number (a hand also as one bit word per colour, for the legal plays), the five row slots
+with their cards in play order and their colours (-1 for an open row or an empty slot, as :mod:`.rules` keeps
+them), the fate row bottom first (its top last), the plays and takes of the game in progress (what the heuristic
+reads of the history), the running totals, and the order of the latest shuffle (so that a kernel's game becomes a
+record). Every shuffle, and a random starting seat, draws from the game's own ``uint64`` key.
 
 The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties broken by the key instead of a
 ``random.Random``; ``tests/kernels`` checks both against the reference engine and the Python heuristic.
@@ -63,6 +63,9 @@ ACTIONS = 390
 ROW_ROOM = 11
 """Cards a row can hold: a card joins a row only while its value (at most 11) exceeds the row's length (H12)."""
 FATE_ROOM = FATE_SIZE + 1
+WORDS = 6
+"""A hand is also kept as one bit word per colour (grey last): bit ``k - _BASE[colour]`` for card ``k``, so that
+the legal plays are counted and drawn a colour at a time."""
 
 # The row's fields, one after the other.
 PLAYERS, TURN, STARTER, STAGE, STAGES, FIRST_STARTER, PLAYS, TAKES, FATE_N = range(9)
@@ -70,7 +73,8 @@ HAND_SIZES = 9
 ROW_LEN = HAND_SIZES + MAX_SEATS
 ROW_COLOUR = ROW_LEN + SLOTS
 COLOUR_ROW = ROW_COLOUR + SLOTS
-HANDS = COLOUR_ROW + 5
+HAND_BITS = COLOUR_ROW + 5
+HANDS = HAND_BITS + MAX_SEATS * WORDS
 KNOWN = HANDS + MAX_SEATS * KINDS
 ROWS = KNOWN + MAX_SEATS * KINDS
 FATE = ROWS + SLOTS * ROW_ROOM
@@ -83,6 +87,8 @@ _VALUE = np.array(CARD_VALUE, np.int64)
 _COLOUR = np.array(CARD_COLOUR, np.int64)
 _POINTS = np.array(CARD_POINTS, np.int64)
 _WOODWORMS = np.array(WOODWORMS, np.int16)
+_BASE = np.array([colour * 11 for colour in range(5)] + [55], np.int64)
+_POP = np.array([bin(word).count("1") for word in range(1 << 11)], np.int64)
 _FULL = (1 << SLOTS) - 1
 _GO_OUT_PLUS = python_heuristic.GO_OUT_PLUS
 _END_HAND = python_heuristic.END_HAND
@@ -125,7 +131,10 @@ def deal(s: npt.NDArray[np.int16]) -> None:  # pragma: no cover - compiled
     size = hand_size(n)
     first = s[STARTER]
     for i in range(size * n):
-        s[HANDS + ((first + i) % n) * KINDS + s[DEAL + FATE_SIZE + i]] = 1
+        seat = (first + i) % n
+        card = s[DEAL + FATE_SIZE + i]
+        s[HANDS + seat * KINDS + card] = 1
+        s[HAND_BITS + seat * WORDS + _COLOUR[card]] |= 1 << (card - _BASE[_COLOUR[card]])
     for seat in range(n):
         s[HAND_SIZES + seat] = size
     s[PLAYS] = 0
@@ -166,10 +175,9 @@ def _occupied(s: npt.NDArray[np.int16]) -> int:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _destinations(s: npt.NDArray[np.int16], kind: int, occupied: int) -> int:  # pragma: no cover - compiled
-    """Where card ``kind`` may go (H8–H11), as a mask of destinations (bit 5: a new row)."""
+def _colour_destinations(s: npt.NDArray[np.int16], colour: int, occupied: int) -> int:  # pragma: no cover
+    """Where a card of ``colour`` (5: grey) may go (H8–H11), as a mask of destinations (bit 5: a new row)."""
     new = 0 if occupied == _FULL else 1 << NEW
-    colour = _COLOUR[kind]
     if colour == GREY:
         return int(occupied | new)
     own = s[COLOUR_ROW + colour]
@@ -183,33 +191,36 @@ def _destinations(s: npt.NDArray[np.int16], kind: int, occupied: int) -> int:  #
 
 
 @nb.njit(cache=True)
+def _nth_bit(word: int, nth: int) -> int:  # pragma: no cover - compiled
+    """The position of the ``nth`` lowest set bit of ``word`` (counted from 0)."""
+    for _ in range(nth):
+        word &= word - 1
+    position = 0
+    while not word >> position & 1:
+        position += 1
+    return position
+
+
+@nb.njit(cache=True)
 def legal_list(s: npt.NDArray[np.int16], out: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
     """Write the legal plays of the seat to move into ``out`` in action order; their number."""
     turn = s[TURN]
     if turn < 0:
         return 0
     occupied = _occupied(s)
-    new = 0 if occupied == _FULL else 1 << NEW
-    grey = occupied | new
-    free = new
-    for slot in range(SLOTS):
-        if s[ROW_LEN + slot] > 0 and s[ROW_COLOUR + slot] < 0:
-            free |= 1 << slot
-    hand = HANDS + turn * KINDS
     count = 0
-    for kind in range(WOODS):
-        if s[hand + kind]:
-            colour = _COLOUR[kind]
-            if colour == GREY:
-                dests = grey
-            elif s[COLOUR_ROW + colour] >= 0:
-                dests = 1 << s[COLOUR_ROW + colour]
-            else:
-                dests = free
-            for dest in range(6):
-                if dests >> dest & 1:
-                    out[count] = kind * 6 + dest
-                    count += 1
+    for colour in range(WORDS):
+        word = s[HAND_BITS + turn * WORDS + colour]
+        if word == 0:
+            continue
+        dests = _colour_destinations(s, colour, occupied)
+        for bit in range(11):
+            if word >> bit & 1:
+                kind = _BASE[colour] + bit
+                for dest in range(6):
+                    if dests >> dest & 1:
+                        out[count] = kind * 6 + dest
+                        count += 1
     return count
 
 
@@ -258,22 +269,24 @@ def _end_game(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cover -
 
 
 @nb.njit(cache=True)
+def _receive(s: npt.NDArray[np.int16], seat: int, card: int) -> None:  # pragma: no cover - compiled
+    """``card`` goes face up into the hand of ``seat`` (H12, H17)."""
+    s[HANDS + seat * KINDS + card] = 1
+    s[KNOWN + seat * KINDS + card] = 1
+    if card != THIRTEEN:  # the thirteen ends the game: it is never played
+        s[HAND_BITS + seat * WORDS + _COLOUR[card]] |= 1 << (card - _BASE[_COLOUR[card]])
+
+
+@nb.njit(cache=True)
 def _take(s: npt.NDArray[np.int16], turn: int, kind: int, dest: int) -> None:  # pragma: no cover - compiled
     """H12: the seat takes the row in ``dest``, the card it played and the top fate card, all seen by everyone; the
     row leaves the table and its colour is free again."""
-    hand = HANDS + turn * KINDS
-    known = KNOWN + turn * KINDS
     length = s[ROW_LEN + dest]
     for j in range(length):
-        card = s[ROWS + dest * ROW_ROOM + j]
-        s[hand + card] = 1
-        s[known + card] = 1
+        _receive(s, turn, s[ROWS + dest * ROW_ROOM + j])
     s[FATE_N] -= 1
-    top = s[FATE + s[FATE_N]]
-    s[hand + kind] = 1
-    s[known + kind] = 1
-    s[hand + top] = 1
-    s[known + top] = 1
+    _receive(s, turn, kind)
+    _receive(s, turn, s[FATE + s[FATE_N]])
     s[HAND_SIZES + turn] += length + 2
     s[ROW_LEN + dest] = 0
     old = s[ROW_COLOUR + dest]
@@ -296,13 +309,14 @@ def apply(s: npt.NDArray[np.int16], action: int, key: Keys) -> int:  # pragma: n
     dest = action - kind * 6
     hand = HANDS + turn * KINDS
     occupied = _occupied(s)
-    if s[hand + kind] == 0 or not _destinations(s, kind, occupied) >> dest & 1:
+    colour = _COLOUR[kind]
+    if s[hand + kind] == 0 or not _colour_destinations(s, colour, occupied) >> dest & 1:
         return ILLEGAL
     s[hand + kind] = 0
+    s[HAND_BITS + turn * WORDS + colour] &= ~(1 << (kind - _BASE[colour]))
     s[KNOWN + turn * KINDS + kind] = 0
     s[HAND_SIZES + turn] -= 1
     s[PLAYS] += 1
-    colour = _COLOUR[kind]
     if dest == NEW:
         slot = 0
         while occupied >> slot & 1:  # the lowest free slot
@@ -495,21 +509,41 @@ def heuristic_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no 
 
 
 @nb.njit(cache=True)
-def random_action(s: npt.NDArray[np.int16], key: Keys, buffer: npt.NDArray[np.int64]) -> int:  # pragma: no cover
-    """A legal play drawn uniformly from ``key`` (the one :func:`~dreizehn.core.kernel.pick_legal` draws from the
-    mask); -1 where there is none."""
-    count = legal_list(s, buffer)
+def random_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cover - compiled
+    """A legal play drawn uniformly from ``key``: the one :func:`~dreizehn.core.kernel.pick_legal` draws from the
+    mask (the ``r``-th legal action in action order), found a colour at a time without listing them; -1 where there
+    is none."""
+    turn = s[TURN]
+    if turn < 0:
+        return -1
+    occupied = _occupied(s)
+    bits = HAND_BITS + turn * WORDS
+    count = 0
+    for colour in range(WORDS):
+        if s[bits + colour]:
+            count += _POP[s[bits + colour]] * _POP[_colour_destinations(s, colour, occupied)]
     if count == 0:
         return -1
-    return int(buffer[below(key, count)])
+    r = below(key, count)
+    for colour in range(WORDS):
+        word = s[bits + colour]
+        if word == 0:
+            continue
+        dests = _colour_destinations(s, colour, occupied)
+        per_card = _POP[dests]
+        here = _POP[word] * per_card
+        if r < here:
+            card = _BASE[colour] + _nth_bit(word, r // per_card)
+            return int(card * 6 + _nth_bit(dests, r % per_card))
+        r -= here
+    return -1
 
 
 @nb.njit(cache=True)
 def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma: no cover - compiled
     """Play the match to its end, every seat at random or by the heuristic."""
-    buffer = np.empty(ACTIONS, np.int64)
     while s[TURN] >= 0:
-        action = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key, buffer)
+        action = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
         apply(s, action, key)
 
 
@@ -551,7 +585,6 @@ def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: n
 @nb.njit(cache=True)
 def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
     """Play ``games`` whole random matches in each row, one after the other; the number of actions played."""
-    buffer = np.empty(ACTIONS, np.int64)
     actions = 0
     for i in range(states.shape[0]):
         s = states[i]
@@ -559,7 +592,7 @@ def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no c
         for _ in range(games):
             new_game(s, key)
             while s[TURN] >= 0:
-                apply(s, random_action(s, key, buffer), key)
+                apply(s, random_action(s, key), key)
                 actions += 1
     return actions
 
