@@ -68,8 +68,9 @@ WORDS = 6
 the legal plays are counted and drawn a colour at a time."""
 
 # The row's fields, one after the other.
-PLAYERS, TURN, STARTER, STAGE, STAGES, FIRST_STARTER, PLAYS, TAKES, FATE_N = range(9)
-HAND_SIZES = 9
+PLAYERS, TURN, STARTER, STAGE, STAGES, FIRST_STARTER, PLAYS, TAKES, FATE_N, OCCUPIED, OPEN_ROWS = range(11)
+"""``OCCUPIED`` and ``OPEN_ROWS``: the slots holding a row, and those of them still open (H11), as bit masks."""
+HAND_SIZES = 11
 ROW_LEN = HAND_SIZES + MAX_SEATS
 ROW_COLOUR = ROW_LEN + SLOTS
 COLOUR_ROW = ROW_COLOUR + SLOTS
@@ -113,6 +114,8 @@ def deal(s: npt.NDArray[np.int16]) -> None:  # pragma: no cover - compiled
     sorted by points (the lower card number lower among equal points), then one card at a time clockwise from the
     starting seat; the rest (2 or 3 players) leaves the game unseen. The starting seat moves first."""
     n = s[PLAYERS]
+    s[OCCUPIED] = 0
+    s[OPEN_ROWS] = 0
     for i in range(HAND_SIZES, FATE):
         s[i] = 0
     for i in range(SLOTS):
@@ -167,11 +170,7 @@ def new_game(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover -
 @nb.njit(cache=True)
 def _occupied(s: npt.NDArray[np.int16]) -> int:  # pragma: no cover - compiled
     """The slots holding a row, as a bit mask."""
-    occupied = 0
-    for slot in range(SLOTS):
-        if s[ROW_LEN + slot] > 0:
-            occupied |= 1 << slot
-    return occupied
+    return int(s[OCCUPIED])
 
 
 @nb.njit(cache=True)
@@ -183,11 +182,7 @@ def _colour_destinations(s: npt.NDArray[np.int16], colour: int, occupied: int) -
     own = s[COLOUR_ROW + colour]
     if own >= 0:
         return int(1 << own)
-    free = new
-    for slot in range(SLOTS):
-        if s[ROW_LEN + slot] > 0 and s[ROW_COLOUR + slot] < 0:
-            free |= 1 << slot
-    return int(free)
+    return int(s[OPEN_ROWS] | new)
 
 
 @nb.njit(cache=True)
@@ -289,6 +284,8 @@ def _take(s: npt.NDArray[np.int16], turn: int, kind: int, dest: int) -> None:  #
     _receive(s, turn, s[FATE + s[FATE_N]])
     s[HAND_SIZES + turn] += length + 2
     s[ROW_LEN + dest] = 0
+    s[OCCUPIED] &= ~(1 << dest)
+    s[OPEN_ROWS] &= ~(1 << dest)
     old = s[ROW_COLOUR + dest]
     if old >= 0:
         s[COLOUR_ROW + old] = -1
@@ -323,15 +320,19 @@ def apply(s: npt.NDArray[np.int16], action: int, key: Keys) -> int:  # pragma: n
             slot += 1
         s[ROWS + slot * ROW_ROOM] = kind
         s[ROW_LEN + slot] = 1
+        s[OCCUPIED] |= 1 << slot
         if colour < GREY:
             s[ROW_COLOUR + slot] = colour
             s[COLOUR_ROW + colour] = slot
+        else:
+            s[OPEN_ROWS] |= 1 << slot  # H11
     elif _VALUE[kind] > s[ROW_LEN + dest]:  # H12: the row accepts the card
         s[ROWS + dest * ROW_ROOM + s[ROW_LEN + dest]] = kind
         s[ROW_LEN + dest] += 1
         if colour < GREY and s[ROW_COLOUR + dest] < 0:  # H11: the first coloured card gives an open row its colour
             s[ROW_COLOUR + dest] = colour
             s[COLOUR_ROW + colour] = dest
+            s[OPEN_ROWS] &= ~(1 << dest)
     else:
         _take(s, turn, kind, dest)
         if s[FATE_N] == 0:  # H14b: the thirteen was taken
