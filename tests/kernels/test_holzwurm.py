@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from dreizehn.core.errors import DreizehnError, IllegalActionError
-from dreizehn.core.kernel import HEURISTIC, RANDOM, below, load, make_keys, pick_legal
+from dreizehn.core.kernel import HEURISTIC, ILLEGAL, RANDOM, below, load, make_keys, pick_legal
 from dreizehn.core.registry import load_game
 from dreizehn.games.holzwurm import CARD_POINTS, CARD_VALUE, NEW, heuristic
 from dreizehn.games.holzwurm import kernel as hk
@@ -87,7 +87,7 @@ def _cover(pair: Pair, legal: list[int], expected: list[float], covered: dict[st
 def test_every_refusal_gives_the_engines_reason(players: int, options: dict[str, object],
                                                 scale: Callable[[int, int], int]) -> None:
     """Every action that is not legal, at every tenth position of random matches, is refused by the kernel's
-    ``why`` with the engine's code, rule and parameters (the colours and rows it names)."""
+    ``apply``, and its ``why`` gives the engine's code, rule and parameters (the colours and rows it names)."""
     game = load_game("holzwurm", players, options)
     checked = set()
     for seed in range(scale(6, 60)):
@@ -97,6 +97,7 @@ def test_every_refusal_gives_the_engines_reason(players: int, options: dict[str,
         while (legal := pair.legal()):
             if step % 10 == 0:
                 for action in sorted(set(range(game.num_actions)) - set(legal)):
+                    assert hk.apply(pair.row.copy(), action, pair.keys.copy()) == ILLEGAL
                     code, rule, params = pair.kernel.why(pair.row, action)
                     try:
                         pair.engine.copy().apply(action)
@@ -107,8 +108,8 @@ def test_every_refusal_gives_the_engines_reason(players: int, options: dict[str,
                         raise AssertionError(f"the engine took action {action}, which the kernel refused")
             pair.play(int(rng.choice(legal)))
             step += 1
-    assert {"holzwurm.error.not_held", "holzwurm.error.own_row", "holzwurm.error.own_row_new",
-            "holzwurm.error.other_colour", "holzwurm.error.no_row"} <= checked
+    assert {"holzwurm.error.not_held", "holzwurm.error.five_rows", "holzwurm.error.own_row",
+            "holzwurm.error.own_row_new", "holzwurm.error.other_colour", "holzwurm.error.no_row"} <= checked
 
 
 def test_random_action_is_pick_legal_on_the_mask() -> None:
