@@ -19,6 +19,12 @@ CASES: list[tuple[str, int, dict[str, object], int]] = [
     ("knizia13", 5, {"open_piles": True}, 100),
     ("knizia13", 6, {"dealer": "random"}, 100),
     ("knizia13", 4, {"dealer": "random", "open_piles": True}, 100),
+    ("holzwurm", 2, {}, 60),
+    ("holzwurm", 3, {"starter": "random"}, 60),
+    ("holzwurm", 4, {}, 60),
+    ("holzwurm", 5, {"starter": "random", "games": 2}, 60),
+    ("holzwurm", 6, {"starter": 4}, 60),
+    ("holzwurm", 2, {"starter": "random", "games": 5}, 40),
 ]
 
 
