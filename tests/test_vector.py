@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from dreizehn.core.errors import InvalidOptionError, UnknownGameError, VectorError
-from dreizehn.core.kernel import RANDOM, load, make_keys
+from dreizehn.core.kernel import HEURISTIC, RANDOM, load, make_keys
 from dreizehn.core.record import replay
 from dreizehn.core.registry import load_game
 from dreizehn.vector import VectorGame, play_record, win_shares
 from dreizehn.words import words
 
-KERNEL_GAMES = [("knizia13", 4)]
+KERNEL_GAMES = [("knizia13", 4), ("holzwurm", 3)]
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -50,11 +50,12 @@ def test_games_end_are_scored_and_dealt_anew(game_id: str, players: int) -> None
         points += other.rewards
         assert np.array_equal(batch.terminated, other.terminated)
         running = ~batch.terminated
-        # each stage's points come as it ends, signed (fewest points win in 13): they add up to minus the totals
-        assert np.array_equal(points[running], -scored.kernel.totals(scored.states)[running])
+        # each stage's points come as it ends, signed so that more is better (minus the points where the fewest win):
+        # they add up to the signed totals
+        sign = 1 if env.game.high_score_wins else -1
+        assert np.array_equal(points[running], sign * scored.kernel.totals(scored.states)[running])
         for i in np.flatnonzero(batch.terminated):
             assert batch.rewards[i].sum() == pytest.approx(1.0) and batch.rewards[i].max() > 0
-            assert points[i].sum() < 0
             points[i] = 0
             ended += 1
         # every row holds a game in progress, with a seat to move and a legal action
@@ -133,10 +134,11 @@ def test_penalty_ends_the_game_of_an_illegal_action() -> None:
     assert int(env.states[1, 3]) == 0  # stage 0 of a new game
 
 
-@pytest.mark.parametrize("policy", [RANDOM, 1])
-def test_kernel_games_are_records_that_replay(policy: int) -> None:
+@pytest.mark.parametrize("policy", [RANDOM, HEURISTIC])
+@pytest.mark.parametrize(("game_id", "seat_option", "low"), [("knizia13", "dealer", 3), ("holzwurm", "starter", 2)])
+def test_kernel_games_are_records_that_replay(policy: int, game_id: str, seat_option: str, low: int) -> None:
     for seed in range(5):
-        doc = play_record("knizia13", 3 + seed % 4, seed=seed, policy=policy, dealer="random")
+        doc = play_record(game_id, low + seed % 4, seed=seed, policy=policy, **{seat_option: "random"})
         state = replay(doc)
         assert state.is_over and list(state.totals) == doc["totals"]
         assert [list(s) for s in state.stage_scores] == doc["stage_scores"]

@@ -200,7 +200,7 @@ class Game(ABC):
     ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points of a
     stage cut off now)."""
     kernel: ClassVar[str] = ""
-    """The module of the game's compiled kernel (:mod:`dreizehn.core.kernel`, docs/kernels.md): it defines
+    """The module of the game's compiled kernel (:mod:`dreizehn.core.kernel`, docs/vector.md): it defines
     ``make(game)``, which returns the :class:`~dreizehn.core.kernel.Kernel` of a game's player count and options; none:
     the game has no batched environment."""
     terminal: ClassVar[str] = ""

@@ -1,5 +1,5 @@
 """What every game's compiled kernel shares: random numbers drawn from an explicit key, the status codes of a step,
-and the small protocol a game's kernel implements (docs/kernels.md).
+and the small protocol a game's kernel implements (docs/vector.md).
 
 A kernel plays a game on flat arrays in numba-compiled code: a state is one row of ``int16``, a batch of games an
 ``(N, state_size)`` array, and every random draw (the deals, Three Thirteen's reshuffles, random playouts) comes from
@@ -73,7 +73,7 @@ def below(key: Keys, bound: int) -> int:  # pragma: no cover - compiled
         while low < threshold:
             m = (next_u64(key) >> _S32) * b
             low = m & _LOW32
-    return np.int64(m >> _S32)
+    return int(np.int64(m >> _S32))
 
 
 @nb.njit(cache=True)
@@ -122,7 +122,7 @@ def make_keys(seed: int, count: int) -> Keys:
 
 def load(game: Game) -> Kernel:
     """The compiled kernel of ``game`` (its player count and options), from the module its class names
-    (:attr:`~dreizehn.core.game.Game.kernel`); a game without one is refused (rule V1, docs/kernels.md)."""
+    (:attr:`~dreizehn.core.game.Game.kernel`); a game without one is refused (rule V1, docs/vector.md)."""
     if not game.kernel:
         from dreizehn.core.errors import UnknownGameError
 
@@ -158,7 +158,7 @@ def warm_up() -> None:
 
 
 class Kernel(Protocol):
-    """What a game's kernel offers (each game's ``kernel`` module builds one for a :class:`Game`; docs/kernels.md).
+    """What a game's kernel offers (each game's ``kernel`` module builds one for a :class:`Game`; docs/vector.md).
 
     Every method works on a batch: ``states`` is ``(N, state_size)`` ``int16``, ``keys`` is ``(N,)`` ``uint64``.
     """

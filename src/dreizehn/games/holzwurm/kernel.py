@@ -1,4 +1,4 @@
-"""Der dreizehnte Holzwurm's compiled kernel (docs/kernels.md): rules H5–H16 on one flat ``int16`` row per game,
+"""Der dreizehnte Holzwurm's compiled kernel (docs/vector.md): rules H5–H16 on one flat ``int16`` row per game,
 numba-compiled.
 
 The row holds everything the reference engine's state does except the log: each hand and each seat's known cards
@@ -578,6 +578,14 @@ def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observation
 
 
 @nb.njit(cache=True)
+def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.int64]) -> None:  # pragma: no cover
+    for i in range(states.shape[0]):
+        s = states[i]
+        key = keys[i : i + 1]
+        out[i] = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
+
+
+@nb.njit(cache=True)
 def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
     for i in range(states.shape[0]):
         playout(states[i], keys[i : i + 1], policy)
@@ -642,6 +650,11 @@ class HolzwurmKernel:
 
     def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
         return states[:, LAST : LAST + self.players].astype(np.int64)
+
+    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
+        out = np.empty(len(states), np.int64)
+        choose_batch(states, keys, policy, out)
+        return out
 
     def playout(self, states: States, keys: Keys, policy: int) -> None:
         playout_batch(states, keys, policy)

@@ -1,4 +1,4 @@
-"""13's compiled kernel (docs/kernels.md): rules K4–K17 on one flat ``int16`` row per game, numba-compiled.
+"""13's compiled kernel (docs/vector.md): rules K4–K17 on one flat ``int16`` row per game, numba-compiled.
 
 The row holds everything the reference engine's state does except the log: hands and taken piles as counts per card
 kind (a hand's order never matters: K9 lets a player play any of its cards), each target's cards in the order they
