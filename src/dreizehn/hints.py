@@ -54,14 +54,22 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from dreizehn.bots.base import Bot, make_bot
 from dreizehn.core.errors import BotError, InvalidActionError, InvalidOptionError
 from dreizehn.core.game import Game, State, View
+from dreizehn.core.kernel import load as load_kernel
 from dreizehn.core.registry import load_game
+
+Rate = Callable[[View, list[int], int, int], "tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]"]
+"""A kernel's hint playouts: view, actions, worlds, seed; the seat's win shares and final totals per action and
+world."""
 
 DEFAULT_SECONDS = 2.0
 """The budget of :func:`analyse` when neither ``playouts`` nor ``seconds`` is given."""
@@ -198,6 +206,7 @@ def analyse(
     if not isinstance(rng, random.Random):
         rng = random.Random(0 if rng is None else rng)
     bot = make_bot(policy, game)
+    rate = _compiled_rate(game, policy)
     seat = view.seat
     sign = 1.0 if game.high_score_wins else -1.0
     start = time.perf_counter()
@@ -217,18 +226,18 @@ def analyse(
         while target is None or done < target:
             if done >= least and round_end is not None and time.perf_counter() >= round_end:
                 break
-            world = game.sample_state(view, rng)
-            stream = rng.getrandbits(64)
-            last = len(alive) - 1
-            for i, action in enumerate(alive):
-                state = world if i == last else world.copy()
-                state.apply_legal(action)
-                play_out(state, bot, random.Random(stream))
-                wins[action].append(state.returns()[seat])
-                points[action].append(float(state.totals[seat]))
-            done += 1
-            worlds += 1
-            spent += len(alive)
+            if rate is None:
+                _play_world(game, view, bot, alive, rng, wins, points)
+                count = 1
+            else:  # the worlds played in the game's compiled kernel, a few at a time
+                count = WORLDS_AT_ONCE if target is None else max(1, min(WORLDS_AT_ONCE, target - done))
+                won, totals = rate(view, alive, count, rng.getrandbits(64))
+                for i, action in enumerate(alive):
+                    wins[action].extend(won[i].tolist())
+                    points[action].extend(totals[i].tolist())
+            done += count
+            worlds += count
+            spent += count * len(alive)
         if number < rounds - 1:
             alive = _halve(alive, wins, points, sign)
             dropped.update((action, number) for action in legal if action not in alive and action not in dropped)
@@ -240,6 +249,34 @@ def analyse(
                             len(wins[action])))
     rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, sign * r.points, r.action)))
     return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, time.perf_counter() - start)
+
+
+WORLDS_AT_ONCE = 16
+"""Worlds a game's kernel plays between two looks at the clock."""
+
+
+def _compiled_rate(game: Game, policy: str) -> Rate | None:
+    """The game kernel's playouts (docs/vector.md), where it has them and the policy is the heuristic they play."""
+    if policy != "heuristic" or not game.kernel:
+        return None
+    found: Rate | None = getattr(load_kernel(game), "rate", None)
+    return found
+
+
+def _play_world(game: Game, view: View, bot: Bot, alive: list[int], rng: random.Random,
+                wins: dict[int, list[float]], points: dict[int, list[float]]) -> None:
+    """One world sampled from ``view``, every action of ``alive`` played on it and the game played out by ``bot``
+    at every seat, each on the same stream of random numbers."""
+    seat = view.seat
+    world = game.sample_state(view, rng)
+    stream = rng.getrandbits(64)
+    last = len(alive) - 1
+    for i, action in enumerate(alive):
+        state = world if i == last else world.copy()
+        state.apply_legal(action)
+        play_out(state, bot, random.Random(stream))
+        wins[action].append(state.returns()[seat])
+        points[action].append(float(state.totals[seat]))
 
 
 def _legal(view: View, playouts: int | None, seconds: float | None, allocation: str) -> list[int]:

@@ -34,7 +34,7 @@ from dreizehn.games.knizia13.kernel import (
     step_batch,
 )
 from dreizehn.games.knizia13.rules import NASTY, Knizia13Card, Knizia13Rules, Knizia13View
-from dreizehn.games.knizia13.search import search
+from dreizehn.games.knizia13.search import rate, search
 
 
 class Knizia13Kernel:
@@ -115,6 +115,12 @@ class Knizia13Kernel:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`)."""
         assert isinstance(view, Knizia13View)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds)
+
+    def rate(self, view: View, actions: list[int], worlds: int,
+             seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Hints' playouts by the heuristic, compiled (:mod:`.search`)."""
+        assert isinstance(view, Knizia13View)
+        return rate(self.new(1)[0], view, actions, worlds, seed)
 
 
 def make(game: Knizia13Rules) -> Knizia13Kernel:
