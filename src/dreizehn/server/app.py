@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from fastapi.exceptions import RequestValidationError
 
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
@@ -99,7 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.routes import analysis, games, tables, web, ws
-    from dreizehn.server.routes.deps import refused
+    from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
         title="dreizehn",
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_exception_handler(DreizehnError, refused)
+    app.add_exception_handler(RequestValidationError, bad_request)
     app.include_router(server_router)
     app.include_router(games.router)
     app.include_router(games.words_router)

@@ -8,50 +8,66 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 PROTOCOL = 1
 """The protocol version a client names in its hello: the one place it is written on the server's side (the browser
 client reads it from ``GET /api/server``)."""
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""The bounds of every whole number of the protocol (signed 64 bits, what every JSON library of a client reads
+exactly); tighter where a field allows."""
+
+Int64 = Annotated[StrictInt, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""A whole number of the protocol: a JSON integer, never a string, a float (``2.0``) or a boolean."""
+
 
 class _Message(BaseModel):
+    """A message of the protocol: closed (a field the protocol does not name is refused)."""
+
     model_config = ConfigDict(extra="forbid")
 
 
-class Hello(_Message):
+class _FromClient(_Message):
+    """A message from a client: strict besides (no value is coerced: ``"2"``, ``2.0`` and ``true`` are no integers,
+    ``1`` is no string)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Hello(_FromClient):
     """The first message: a seat's token (from the invitation link), or a table and its spectator token."""
 
     type: Literal["hello"]
-    protocol: int
+    protocol: Int64
     token: str | None = Field(default=None, max_length=64)
     table: str | None = Field(default=None, max_length=24)
     spectator: str | None = Field(default=None, max_length=64)
     lang: str = Field(default="en", max_length=8)
 
 
-class Act(_Message):
+class Act(_FromClient):
     """An action, by its index or its text, chosen in state version ``version``."""
 
     type: Literal["action"]
-    version: int = Field(ge=0)
-    action: int | str
+    version: Annotated[StrictInt, Field(ge=0, le=INT64_MAX)]
+    action: Int64 | Annotated[StrictStr, Field(max_length=32)]
 
 
-class AskHint(_Message):
+class AskHint(_FromClient):
     """Ask for the hint of the position (a seat to move only)."""
 
     type: Literal["hint"]
 
 
-class SetLanguage(_Message):
+class SetLanguage(_FromClient):
     """Speak another language from now on."""
 
     type: Literal["lang"]
     lang: str = Field(max_length=8)
 
 
-class Ping(_Message):
+class Ping(_FromClient):
     """Keep-alive; answered by a pong."""
 
     type: Literal["ping"]
@@ -59,6 +75,8 @@ class Ping(_Message):
 
 ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ping, Field(discriminator="type")]
 client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ping] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ping")
+"""The types of the messages a client sends."""
 
 
 class SeatInfo(_Message):

@@ -6,9 +6,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dreizehn.server.protocol import INT64_MAX, INT64_MIN
+
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request's body: strict (no value is coerced: ``"2"``, ``2.0`` and ``true`` are no integers, ``1`` is no
+    string, ``"yes"`` no boolean; a number is finite) and closed (a field the API does not name is refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class SeatIn(_In):
@@ -23,7 +28,9 @@ class TableIn(_In):
     """A new table."""
 
     game: str = Field(max_length=32)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="option name to value, each of the option's JSON type (GET /api/games): "
+                                          "true or false, a whole number, a choice's text, a seat or 'random'")
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
     clock: float = Field(default=0, ge=0, le=600, description="seconds a person has for a move; 0: no clock")
 
@@ -137,10 +144,18 @@ class ReplayOut(BaseModel):
     steps: list[ReplayStep]
 
 
+class ReplayViewsOut(BaseModel):
+    """A finished game after ``version`` actions: every seat's view document (docs/wire.md), seat 0 first, every
+    hand revealed."""
+
+    version: int
+    views: list[dict[str, Any]]
+
+
 class AnalysisIn(_In):
     """The analysis of a finished game asked for one seat."""
 
-    seat: int = Field(description="the seat whose decisions are rated")
+    seat: int = Field(ge=INT64_MIN, le=INT64_MAX, description="the seat whose decisions are rated")
 
 
 class RatedMove(BaseModel):

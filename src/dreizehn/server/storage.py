@@ -544,6 +544,15 @@ class Store:
             c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
                       .values(token_hash=token_hash))
 
+    def issue_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a person's seat its token if it has none yet (a rematch's invitation not given when the rematch
+        began); whether it was given now. A token given stays the seat's."""
+        with self._tx() as c:
+            done = c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                                  seats.c.bot.is_(None), seats.c.token_hash.is_(None))
+                             .values(token_hash=token_hash))
+            return bool(done.rowcount)
+
     def set_rematch(self, table_id: str, rematch: str) -> None:
         with self._tx() as c:
             c.execute(tables.update().where(tables.c.id == table_id).values(rematch=rematch))
