@@ -9,16 +9,32 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+import dreizehn
 from dreizehn.server import messages
 from dreizehn.server.errors import ServerError
+from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 
-from .kit import TestPeer, connect, create_table, hub, play_to_end, settle, stored, table_body, tokens
+from .kit import (
+    TestPeer,
+    connect,
+    create_table,
+    documented_codes,
+    hub,
+    play_to_end,
+    settle,
+    stored,
+    table_body,
+    tokens,
+)
 
 HUGE = 10**30
 
@@ -214,3 +230,54 @@ def test_a_rematch_invitation_is_given_once(client: TestClient) -> None:
     for seat, token in ((0, mine), (1, offered["token"]), (2, late.json()["invitations"][0]["token"])):
         with connect(client, token=token) as peer:
             assert peer.seat == seat
+
+
+def test_random_table_bodies_are_created_or_refused_never_a_500(client: TestClient,
+                                                                 scale: Callable[[int, int], int]) -> None:
+    """Issue 27: bodies of every shape for ``POST /api/tables`` (numbers beyond 64 bits, NaN and the infinities,
+    numbers as strings, booleans, junk where an object is meant) are created (201) or refused with a listed code
+    (422), and every answer is JSON that any client reads (no NaN, no integer beyond 64 bits)."""
+    games = list(dreizehn.game_ids())
+    options = sorted({spec.name for g in games for spec in dreizehn.game_class(g).option_specs})
+    seat = st.fixed_dictionaries({"kind": st.sampled_from(["person", "bot"]) | junk},
+                                 optional={"name": st.text(max_size=5) | junk, "bot": st.sampled_from(["easy"]) | junk})
+    body = st.fixed_dictionaries(
+        {"game": st.sampled_from(games) | junk, "seats": st.lists(seat, min_size=0, max_size=4) | junk},
+        optional={"options": st.dictionaries(st.sampled_from(options), junk | st.booleans(), max_size=3) | junk,
+                  "clock": junk, "extra": junk})
+
+    @settings(max_examples=scale(60, 400), deadline=None, suppress_health_check=list(HealthCheck))
+    @given(body)
+    def post(fields: dict[str, Any]) -> None:
+        response = _post_raw(client, "/api/tables", json.dumps(fields))
+        answer = json.loads(response.text, parse_constant=_no_constant)
+        assert response.status_code in (201, 422), response.text
+        if response.status_code == 422:
+            assert answer["detail"]["code"] in documented_codes(), answer
+        for number in _numbers(answer):
+            assert INT64_MIN <= number <= INT64_MAX if isinstance(number, int) else math.isfinite(number)
+
+    post()
+
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(), st.integers(2**63, 10**30),
+                 st.integers(-(10**30), -(2**63) - 1), st.floats(), st.text(max_size=6),
+                 st.integers(-5, 700).map(str), st.lists(st.integers(), max_size=2),
+                 st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+"""Values of every JSON shape, numbers beyond 64 bits and not finite among them."""
+
+
+def _no_constant(name: str) -> Any:
+    raise AssertionError(f"the answer holds {name}, which is no JSON")
+
+
+def _numbers(value: Any) -> list[int | float]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [value]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    return []

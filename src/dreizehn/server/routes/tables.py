@@ -122,7 +122,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
         if seat.kind == "bot":
             make_bot(level_spec(seat.bot or "medium", game.id), game)
         elif seat.bot is not None:
-            raise InvalidOptionError("server.person_with_bot", rule="S2")
+            raise ServerError("server.person_with_bot", rule="S2")
     seats = [(s.name or (s.bot or "medium") if s.kind == "bot" else s.name or "",
               (s.bot or "medium") if s.kind == "bot" else None, s.name is not None) for s in body.seats]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)

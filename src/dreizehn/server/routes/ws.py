@@ -75,7 +75,7 @@ class Bucket:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
     hub = websocket.app.state.hub
-    if not origin_allowed(websocket, settings):
+    if not origin_allowed(websocket, settings):  # closed before it is accepted: uvicorn answers the handshake 403
         await websocket.close(code=1008, reason="origin not allowed")
         return
     await websocket.accept()
@@ -178,8 +178,9 @@ def _read(frame: MutableMapping[str, Any], bucket: Bucket, settings: Settings) -
 
 
 def _no_constant(name: str) -> Any:
-    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser reads and JSON does not have: refused."""
-    raise ValueError(f"{name} is not JSON")
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser reads and JSON does not have: refused (as the
+    frame's parse error, which :func:`_read` answers)."""
+    raise ServerError("server.bad_json", rule="S3")
 
 
 async def _answer(conn: Conn | None, send: Any, err: DreizehnError, lang: str) -> None:
