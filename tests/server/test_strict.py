@@ -281,3 +281,18 @@ def _numbers(value: Any) -> list[int | float]:
     if isinstance(value, dict):
         return [n for v in value.values() for n in _numbers(v)]
     return []
+
+
+def test_the_openapi_document_names_the_refusal_the_api_sends(client: TestClient) -> None:
+    """Issue 27: ``/docs`` tells a client the 422 it gets (``{"detail": Refusal}``), not FastAPI's own validation
+    error, which the API never sends."""
+    document = client.get("/openapi.json").json()
+    schemas = document["components"]["schemas"]
+    assert "HTTPValidationError" not in schemas and set(schemas["Refusal"]["properties"]) == {
+        "code", "rule", "params", "message"}
+    answers = [op["responses"]["422"] for ops in document["paths"].values() for op in ops.values()
+               if "422" in op["responses"]]
+    assert answers and all(a["content"]["application/json"]["schema"]["$ref"].endswith("/RefusalAnswer")
+                           for a in answers)
+    refused = client.post("/api/tables", json={"game": 13})
+    assert set(refused.json()) == {"detail"} and set(refused.json()["detail"]) == set(schemas["Refusal"]["properties"])
