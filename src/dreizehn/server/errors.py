@@ -68,9 +68,12 @@ ENGINE_REFUSALS: tuple[tuple[str, str], ...] = (
     ("action.not_number", "websocket (action)"),
     ("action.not_number_or_text", "websocket (action)"),
     ("token.", "websocket (action: a text that is no action's notation)"),
-    ("knizia13.error.", "websocket (action: an action the rules of 13 forbid now)"),
-    ("three-thirteen.error.", "websocket (action: an action the rules of Three Thirteen forbid now)"),
-    ("holzwurm.error.", "websocket (action: an action the rules of Holzwurm forbid now)"),
+    ("knizia13.error.", "websocket (action: one the rules of 13 forbid now); 422 (POST /api/tables: options "
+                         "the game cannot be played with)"),
+    ("three-thirteen.error.", "websocket (action: one the rules of Three Thirteen forbid now); 422 (POST "
+                              "/api/tables: options the game cannot be played with)"),
+    ("holzwurm.error.", "websocket (action: one the rules of Holzwurm forbid now); 422 (POST /api/tables: options "
+                         "the game cannot be played with)"),
     ("words.language", "websocket (hello, lang); 422 (?lang= of any route); 404 (GET /api/words/{lang})"),
     ("game.unknown", "422 (POST /api/tables)"),
     ("players.", "422 (POST /api/tables: the number of seats)"),

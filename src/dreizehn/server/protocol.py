@@ -270,7 +270,7 @@ class Hint(_Message):
 
 
 class Rematch(_Message):
-    """Someone asked for a rematch: the new table and this seat's invitation to it (``None`` for a spectator)."""
+    """Someone asked for a rematch: the new table and this seat's invitation to it (``null`` for a spectator)."""
 
     type: Literal["rematch"]
     """Every message names its type."""

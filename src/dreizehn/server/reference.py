@@ -111,6 +111,9 @@ def _number(value: float) -> str:
 
 
 def _cell(text: str) -> str:
+    """Text of a docstring as one Markdown line: Sphinx's roles (``:class:`Told```) and double backticks as plain
+    code, ``|`` escaped for a table."""
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text).replace("``", "`")
     return " ".join(text.split()).replace("|", "\\|")
 
 
