@@ -522,6 +522,15 @@ class Store:
                 seats.c.table_id == table_id, seats.c.joined.is_(False))).scalar()
             return not waiting
 
+    def take_seat(self, table_id: str, seat: int, name: str) -> bool:
+        """Give a person's seat not taken yet a name; whether it was taken now (``False``: it was taken before, and
+        keeps its name). One statement: of two people joining at once, one gets the seat."""
+        with self._tx() as c:
+            done = c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                                  seats.c.joined.is_(False))
+                             .values(name=name, joined=True))
+            return bool(done.rowcount)
+
     def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
         """Tables of the given statuses, newest first, with their seats."""
         with self.engine.connect() as c:

@@ -142,7 +142,8 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
 
 @router.post("/seats/join")
 async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
-    """Take the seat an invitation opens, under a name."""
+    """Take the seat an invitation opens, under a name; once (a seat taken already is refused, and keeps its
+    name)."""
     found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
     if found is None:
         raise ServerError("server.bad_token", rule="S1", status=404)
@@ -150,10 +151,9 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     name = " ".join(body.name.split())
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
-    stored = await _stored(hub, table_id)
-    if stored.seats[seat].joined:  # a seat is taken once: a second join would rename it in the middle of a game
+    if not await asyncio.to_thread(hub.store.take_seat, table_id, seat, name):  # taken once: never renamed later
+        stored = await _stored(hub, table_id)
         raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
-    await asyncio.to_thread(hub.store.join, table_id, seat, name)
     room = hub.rooms.get(table_id)
     if room is not None:
         room.rename(seat, name)
