@@ -89,9 +89,19 @@ def event_validators(game_id: str) -> dict[str, jsonschema.Draft202012Validator]
     return {b["properties"]["key"]["const"]: jsonschema.Draft202012Validator(b) for b in branches}
 
 
+@functools.cache
+def documented_codes() -> frozenset[str]:
+    """The refusal codes docs/server.md lists."""
+    from dreizehn.server.reference import refusal_codes
+
+    return frozenset(refusal_codes())
+
+
 def check_message(message: Any, game_id: str | None, schemas: bool = True) -> None:
     """A server message must be one of the protocol's, and (``schemas``) its view and events those of its game."""
     server_message.validate_python(message)
+    if message["type"] == "refused":  # every code a client may be sent is in docs/server.md (issue 27)
+        assert message["code"] in documented_codes(), f"{message['code']} is not in docs/server.md's refusals"
     if not schemas:
         return
     game_id = message.get("game", game_id)

@@ -72,7 +72,7 @@ def refused_unstored(peers: dict[int, Peer]) -> dict[str, Any]:
     version = mover.view["version"]
     mover.act(mover.view["legal_actions"][0]["index"])
     refusal = mover.until(lambda m: m["type"] == "refused")
-    assert (refusal["code"], refusal["rule"], refusal["version"]) == ("server.not_stored", "S6", version)
+    assert (refusal["code"], refusal["rule"], refusal["version"]) == ("server.not_stored", "S7", version)
     for peer in peers.values():
         if peer is not mover:
             assert peer.until(lambda m: m["type"] in ("resync", "update"))["type"] == "resync"
@@ -107,7 +107,7 @@ def test_sqlite_read_only_refuses_actions_and_tells_nothing_unstored(client: Tes
         assert len(stored(client, table_id).actions) == version
         assert metric(client, "dreizehn_store_failures_total") - failures == 1
         lang = "de" if _mover(peers) is anna else "en"
-        assert refusal["message"] == words(lang).error(ServerError("server.not_stored", rule="S6"))
+        assert refusal["message"] == words(lang).error(ServerError("server.not_stored", rule="S7"))
         _writer_pragma(client, "PRAGMA query_only = 0")
         play_to_end(peers, rng=random.Random(5), after=version - 1)
     assert_all_stored(stored(client, table_id).actions, told(anna, bruno))

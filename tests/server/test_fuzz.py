@@ -4,6 +4,7 @@ playable; pages of other origins, oversized messages and floods are refused."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,8 +27,14 @@ from .kit import TestPeer, connect, create_table, hub, make_settings, settle, sp
 MAX_BYTES = 8192
 TYPES = ["hello", "action", "hint", "lang", "ping", "pong", "welcome", "update", "refused", "", "ACTION"]
 
+huge_ints = st.integers(2**63 - 2, 10**40) | st.integers(-(10**40), -(2**63) + 1)
+"""Whole numbers at and beyond the bounds of signed 64 bits (what orjson, and many clients, cannot write)."""
+loose_numbers = st.one_of(huge_ints, st.floats(), st.sampled_from([math.nan, math.inf, -math.inf]), st.booleans(),
+                          st.integers(-3, 60).map(str), st.integers(0, 60).map(float))
+"""Numbers as a strict protocol takes none of them (issue 27): beyond 64 bits, floats (whole ones, NaN, the
+infinities: ``json.dumps`` writes them as ``NaN`` and ``Infinity``), booleans, digits in a string."""
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    st.none() | st.booleans() | st.integers() | huge_ints | st.floats() | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
     max_leaves=20,
 )
@@ -52,7 +59,13 @@ def _texts(turn: dict[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
     count = len(game.action_type.all())
     anyone = st.sampled_from(["mover", "other", "spectator"])
     action = st.integers(-3, count + 3) | st.text(max_size=12) | st.sampled_from(game.action_type._texts)
+    legal_or_text = st.sampled_from(legal + texts)
     return st.one_of(
+        st.tuples(st.just("mover"), st.tuples(loose_numbers, legal_or_text | loose_numbers).map(
+            lambda va: json.dumps({"type": "action", "version": va[0], "action": va[1]}))),
+        st.tuples(st.just("mover"), loose_numbers.map(
+            lambda a: json.dumps({"type": "action", "version": version, "action": a}))),
+        st.tuples(anyone, loose_numbers.map(lambda p: json.dumps({"type": "hello", "protocol": p}))),
         st.tuples(anyone, json_values.map(json.dumps)),
         st.tuples(anyone, junk_dicts.map(json.dumps)),
         st.tuples(anyone, st.integers(MAX_BYTES - 100, 3 * MAX_BYTES).map(
@@ -89,9 +102,10 @@ def _legal_now(text: str, mover: bool, turn: dict[str, Any]) -> bool:
 def test_random_messages_change_nothing_and_the_table_still_plays(client: TestClient,
                                                                  scale: Callable[[int, int], int]) -> None:
     """Item 9: random JSON, junk of every message type, oversized, deeply nested and non-JSON text, actions for
-    another seat, stale and illegal actions, from both people and a spectator: each is answered (refused, or a
-    pong, resync or hint), and afterwards the stored log and every seat's view are unchanged; then a legal action
-    is accepted."""
+    another seat, stale and illegal actions, from both people and a spectator; and (issue 27) versions, actions and
+    protocols of every loose shape: beyond 64 bits, NaN and the infinities, floats, booleans, digits in strings.
+    Each is answered (refused, or a pong, resync or hint) and the connection kept, and afterwards the stored log
+    and every seat's view are unchanged; then a legal action is accepted."""
     created = create_table(client, "knizia13", ["person", "person", "medium"])
     table_id = created["table"]["id"]
     with connect(client, token=tokens(created)[0]) as first, connect(client, token=tokens(created)[1]) as second, \

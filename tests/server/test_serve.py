@@ -17,7 +17,8 @@ from .kit import Closed, NetPeer, ServerProcess, play_to_end, tokens
 @pytest.fixture
 def server(processes: Callable[..., ServerProcess], tmp_path: Path) -> ServerProcess:
     return processes({"DREIZEHN_DATA_DIR": tmp_path / "data", "DREIZEHN_BOT_WORKERS": 0,
-                      "DREIZEHN_MAX_MESSAGE_BYTES": 1000, "DREIZEHN_PING_INTERVAL": 0.2,
+                      "DREIZEHN_MAX_MESSAGE_BYTES": 1000, "DREIZEHN_MAX_FRAME_BYTES": 20_000,
+                      "DREIZEHN_PING_INTERVAL": 0.2,
                       "DREIZEHN_GRACE_PERIOD": 600})
 
 
@@ -37,7 +38,8 @@ def test_a_foreign_origin_is_turned_away(server: ServerProcess) -> None:
 
 
 def test_sizes_and_refusals_over_a_real_socket(server: ServerProcess) -> None:
-    """S3: a message above the limit is refused by name and changes nothing; a frame far above it closes that
+    """S3: a message above the limit is refused by name and changes nothing, up to the frame limit (issue 27: a
+    frame of more than 4 times the message limit was closed with 1009); a frame above the frame limit closes that
     connection (1009, too big) and nothing else; the table plays on."""
     created = server.create("holzwurm", ["person", "person"])
     anna = server.connect(token=tokens(created)[0])
@@ -49,10 +51,12 @@ def test_sizes_and_refusals_over_a_real_socket(server: ServerProcess) -> None:
     refused = anna.recv(skip=("presence",))
     assert (refused["type"], refused["code"], refused["rule"]) == ("refused", "server.too_large", "S3")
     assert "1000" in refused["message"]
+    anna.send('{"type": "ping", "pad": "' + "x" * 15_000 + '"}')  # 15 kB: above 4 × the limit, under the frame's
+    assert anna.recv(skip=("presence",))["code"] == "server.too_large"
 
     intruder = NetPeer(server.port)
     intruder.hello(token=tokens(created)[1])
-    intruder.send("x" * 100_000)  # far above the frame limit (4 × the message limit)
+    intruder.send("x" * 100_000)  # far above the frame limit (20 kB here)
     with pytest.raises(Closed) as closed:
         intruder.recv(timeout=10, skip=("presence",))
     assert closed.value.code == 1009

@@ -256,6 +256,14 @@ def test_tokens_are_stored_hashed_and_open_their_seat(engine: Engine) -> None:
     store.set_token(row.id, 0, hash_token("fresh token"))
     assert store.seat_of_token(first) is None
     assert store.seat_of_token("fresh token") == (row.id, 0)
+    other, _ = store_table(store, "knizia13", [Seat(""), Seat(""), Seat("bot", bot="random")])
+    assert store.take_seat(other.id, 0, "Clara") is True  # issue 27: a seat is taken once
+    assert store.take_seat(other.id, 0, "Mallory") is False
+    assert store.take_seat(other.id, 2, "Mallory") is False  # a bot's seat is taken from the start
+    assert store.issue_token(other.id, 1, hash_token("second")) is False  # it has its invitation already
+    assert store.issue_token(other.id, 2, hash_token("bot")) is False  # a bot has none
+    again = store.load(other.id)
+    assert again is not None and [s.name for s in again.seats[:2]] == ["Clara", ""]
 
 
 @pytest.mark.parametrize("game_id", dreizehn.game_ids())

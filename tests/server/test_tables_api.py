@@ -208,7 +208,7 @@ def test_records_and_replays_of_an_unfinished_game_are_refused(api: TestClient) 
 
 def test_rematch_with_the_same_seats(api: TestClient) -> None:
     """Item 3: a person of a finished game asks for a rematch: a new table with the same seats; each connected
-    person is told over the websocket with their own invitation; asking again gives the same table."""
+    person is told over the websocket with their own invitation; asking again is refused, the invitation kept."""
     created = create_table(api, "holzwurm", ["person", "medium"], {"games": 1})
     table_id = created["table"]["id"]
     token = tokens(created)[0]
@@ -229,9 +229,9 @@ def test_rematch_with_the_same_seats(api: TestClient) -> None:
     assert api.get(f"/api/tables/{table_id}").json()["rematch"] == new["id"]
     with connect(api, token=rematch["invitations"][0]["token"]) as again:
         assert again.game == "holzwurm" and again.seat == 0
-    second = api.post(f"/api/tables/{table_id}/rematch", json={"token": token}).json()
-    assert second["table"]["id"] == new["id"]
-    with connect(api, token=second["invitations"][0]["token"]) as again:
+    second = api.post(f"/api/tables/{table_id}/rematch", json={"token": token})  # given once (issue 27)
+    assert second.status_code == 409 and second.json()["detail"]["code"] == "server.rematch_issued"
+    with connect(api, token=rematch["invitations"][0]["token"]) as again:
         assert again.seat == 0
     refused = api.post(f"/api/tables/{table_id}/rematch", json={"token": "not-a-token-at-all"})
     assert refused.status_code == 403 and refused.json()["detail"]["code"] == "server.bad_token"

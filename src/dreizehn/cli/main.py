@@ -547,7 +547,7 @@ def serve(
     # protocol) keeps a task and a queue per connection. make bench-server, 800 actions/s, 5 paired runs: CPU per
     # action 0.78-0.97 ms instead of 0.81-1.15 (12% less on average), p99 17-44 ms instead of 22-262.
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning" if quiet else "info",
-                ws_max_size=settings.max_message_bytes * 4, ws_ping_interval=settings.ping_interval,
+                ws_max_size=settings.frame_limit, ws_ping_interval=settings.ping_interval,
                 ws_per_message_deflate=False, ws="websockets-sansio")
 
 

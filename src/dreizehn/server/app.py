@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from fastapi.exceptions import RequestValidationError
 
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
@@ -76,6 +77,34 @@ def about_server() -> dict[str, int]:
     return {"protocol": PROTOCOL}
 
 
+def _refusals_in_openapi(app: FastAPI) -> None:
+    """The OpenAPI document (``/docs``) names the one refusal every route answers, ``{"detail": Refusal}``, where
+    FastAPI would name its own validation error (which the API never sends: ``server.bad_request`` stands for it)."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        document = made()  # made once and kept by FastAPI; what follows changes it once
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        if "RefusalAnswer" in schemas:
+            return document
+        from dreizehn.server.protocol import Refusal
+
+        schemas.pop("HTTPValidationError", None)
+        schemas.pop("ValidationError", None)
+        schemas["Refusal"] = Refusal.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas["RefusalAnswer"] = {"type": "object", "required": ["detail"],
+                                    "properties": {"detail": {"$ref": "#/components/schemas/Refusal"}}}
+        refused = {"description": "Refused: the code, rule, parameters and message (docs/server.md, Refusals)",
+                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RefusalAnswer"}}}}
+        for operations in document.get("paths", {}).values():
+            for operation in operations.values():
+                if "422" in operation.get("responses", {}):
+                    operation["responses"]["422"] = refused
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application with ``settings`` (by default from the environment)."""
     settings = settings or Settings()
@@ -108,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.routes import analysis, games, ops, tables, web, ws
-    from dreizehn.server.routes.deps import refused
+    from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
         title="dreizehn",
@@ -118,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_exception_handler(DreizehnError, refused)
+    app.add_exception_handler(RequestValidationError, bad_request)
     app.include_router(server_router)
     app.include_router(games.router)
     app.include_router(games.words_router)
@@ -126,4 +156,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(web.router)
     app.include_router(ops.router)
+    _refusals_in_openapi(app)
     return app

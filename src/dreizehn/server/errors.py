@@ -19,3 +19,70 @@ class ServerError(DreizehnError):
 def http_status(err: DreizehnError) -> int:
     """The HTTP status of a refusal: the one a :class:`ServerError` names, else 422 (bad input)."""
     return getattr(err, "status", 422)
+
+
+REFUSALS: dict[str, tuple[str, str, str]] = {
+    "server.bad_json": ("S3", "websocket", "a message that is not JSON text (a binary frame; NaN or Infinity; a whole "
+                                           "number of more than 4,300 digits; nested too deep)"),
+    "server.bad_message": ("S3", "websocket", "a message of a known type whose fields are not the type's: one "
+                                              "missing, one unknown, or a value not of its type or out of bounds "
+                                              "(``field`` names it)"),
+    "server.unknown_type": ("S3", "websocket", "a message that is no JSON object with a known ``type``"),
+    "server.too_large": ("S3", "websocket", "a message above DREIZEHN_MAX_MESSAGE_BYTES (a frame above "
+                                            "DREIZEHN_MAX_FRAME_BYTES closes the connection with 1009 instead)"),
+    "server.too_fast": ("S3", "websocket", "more messages than DREIZEHN_RATE_PER_SECOND a second "
+                                           "(DREIZEHN_RATE_BURST at once)"),
+    "server.hello_first": ("S4", "websocket", "a message before the hello"),
+    "server.hello_twice": ("S4", "websocket", "a second hello on one connection"),
+    "server.hello_needs_token": ("S4", "websocket", "a hello with neither a token nor a table and its spectators' "
+                                                    "token"),
+    "server.protocol": ("S4", "websocket", "a hello of another protocol version"),
+    "server.bad_token": ("S1", "websocket (hello); 404 (POST /api/seats/join); 403 (POST .../rematch)",
+                         "a token that opens no seat nor table (or a seat of another table)"),
+    "server.spectator_acts": ("S1", "websocket", "an action from a spectator"),
+    "server.hint_not_your_turn": ("S5", "websocket", "a hint asked by a spectator or a seat not to move"),
+    "server.hint_failed": ("S5", "websocket", "the hint search failed; asking again may work"),
+    "server.bad_request": ("S6", "422 (any route)", "a body, path or query parameter not of its type, bounds or "
+                                                    "fields (``field`` names it, as ``body.clock`` or "
+                                                    "``query.status``; ``problem`` is pydantic's error type)"),
+    "server.empty_name": ("S2", "422 (POST /api/seats/join)", "a name of blanks alone"),
+    "server.seat_taken": ("S2", "409 (POST /api/seats/join)", "a seat taken already (joined, or named at creation)"),
+    "server.person_with_bot": ("S2", "422 (POST /api/tables)", "a person's seat that names a bot"),
+    "server.no_table": ("S1", "404 (GET and POST /api/tables/{id}...)", "a table that does not exist"),
+    "server.not_finished": ("S5", "409 (record, replay)", "a game not over yet"),
+    "server.bad_version": ("S5", "422 (GET .../replay/{version})", "a version the game does not have"),
+    "server.rematch_issued": ("S1", "409 (POST .../rematch)", "a seat whose invitation to the rematch was given "
+                                                              "already (in an answer or over its websocket)"),
+    "server.not_stored": ("S7", "websocket (action; the answer holds the view before it)", "an action the database "
+                                                                                     "could not store (down, "
+                                                                                     "read-only, its disk full)"),
+    "server.analysis_not_finished": ("S5", "409 (analysis)", "an analysis of a game not over yet"),
+    "server.no_analysis": ("S5", "404 (GET .../analysis/{seat})", "an analysis nobody asked for"),
+}
+"""Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
+or an HTTP status and route) and when. docs/server.md's list of refusals is written from it
+(:mod:`dreizehn.server.reference`); a ``ServerError`` code missing here fails the tests."""
+
+ENGINE_REFUSALS: tuple[tuple[str, str], ...] = (
+    ("table.stale", "websocket (action; the answer holds the current view)"),
+    ("table.not_your_turn", "websocket (action)"),
+    ("table.bot_seat", "websocket (action)"),
+    ("action.game_over", "websocket (action)"),
+    ("action.not_number", "websocket (action)"),
+    ("action.not_number_or_text", "websocket (action)"),
+    ("token.", "websocket (action: a text that is no action's notation)"),
+    ("knizia13.error.", "websocket (action: one the rules of 13 forbid now); 422 (POST /api/tables: options "
+                         "the game cannot be played with)"),
+    ("three-thirteen.error.", "websocket (action: one the rules of Three Thirteen forbid now); 422 (POST "
+                              "/api/tables: options the game cannot be played with)"),
+    ("holzwurm.error.", "websocket (action: one the rules of Holzwurm forbid now); 422 (POST /api/tables: options "
+                         "the game cannot be played with)"),
+    ("words.language", "websocket (hello, lang); 422 (?lang= of any route); 404 (GET /api/words/{lang})"),
+    ("game.unknown", "422 (POST /api/tables)"),
+    ("players.", "422 (POST /api/tables: the number of seats)"),
+    ("option.", "422 (POST /api/tables)"),
+    ("bot.", "422 (POST /api/tables: a bot level or specification)"),
+    ("seat.unknown", "422 (analysis: a seat the table does not have)"),
+)
+"""The refusals of the engine a client may be sent, with where they come: a code, or a group of codes (ending in
+``.``: every catalogue key under it)."""

@@ -8,6 +8,7 @@ text is written as fast as before. A receiver that gets the same message as anot
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,8 @@ from pydantic import BaseModel, TypeAdapter
 from dreizehn.core.errors import DreizehnError
 from dreizehn.server import metrics
 from dreizehn.server.protocol import (
+    INT64_MAX,
+    INT64_MIN,
     PROTOCOL,
     Hint,
     Pong,
@@ -46,11 +49,37 @@ def _checked(model: type[BaseModel], fields: dict[str, Any]) -> str:
     return dumps(fields)
 
 
+def writable(value: Any) -> Any:
+    """A value as JSON can carry it to every client: a whole number beyond signed 64 bits, and a float that is not
+    finite (NaN, infinities), as its text (cut to 40 characters); lists and objects value by value. A refusal
+    echoes what it was given only so."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value if INT64_MIN <= value <= INT64_MAX else _text(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, list | tuple):
+        return [writable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): writable(v) for k, v in value.items()}
+    return _text(value)
+
+
+def _text(value: Any) -> str:
+    try:
+        text = str(value)
+    except ValueError:  # a whole number too long for Python to write as text
+        return "(a number too long to write)"
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def refusal(err: DreizehnError, lang: str) -> dict[str, Any]:
     """A refusal as data: code, rule, parameters and the message in ``lang``; the HTTP API's ``detail``, and the
-    body of the websocket's ``refused``."""
+    body of the websocket's ``refused``. A parameter JSON cannot carry to every client is sent as its text
+    (:func:`writable`)."""
     data = err.to_json()
-    fields = {"code": data["code"], "rule": data["rule"], "params": data["params"],
+    fields = {"code": data["code"], "rule": data["rule"], "params": writable(data["params"]),
               "message": words(lang).error(err)}
     Refusal.__pydantic_validator__.validate_python(fields)
     metrics.REFUSALS.labels(code=data["code"]).inc()

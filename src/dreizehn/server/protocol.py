@@ -8,68 +8,109 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 PROTOCOL = 1
 """The protocol version a client names in its hello: the one place it is written on the server's side (the browser
 client reads it from ``GET /api/server``)."""
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""The bounds of every whole number of the protocol (signed 64 bits, what every JSON library of a client reads
+exactly); tighter where a field allows."""
+
+Int64 = Annotated[StrictInt, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""A whole number of the protocol: a JSON integer, never a string, a float (``2.0``) or a boolean."""
+
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A message of the protocol: closed (a field the protocol does not name is refused). The docstring under each
+    field is its description (docs/server.md's reference is written from them: :mod:`dreizehn.server.reference`)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
-class Hello(_Message):
+class _FromClient(_Message):
+    """A message from a client: strict besides (no value is coerced: ``"2"``, ``2.0`` and ``true`` are no integers,
+    ``1`` is no string)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True)
+
+
+class Hello(_FromClient):
     """The first message: a seat's token (from the invitation link), or a table and its spectator token."""
 
     type: Literal["hello"]
-    protocol: int
+    """Every message names its type."""
+    protocol: Int64
+    """The protocol version the client speaks: 1 (``GET /api/server`` says it); another is refused."""
     token: str | None = Field(default=None, max_length=64)
+    """A seat's token (the last part of its invitation link ``/play/<token>``): opens that seat."""
     table: str | None = Field(default=None, max_length=24)
+    """With ``spectator``, instead of ``token``: the id of the table to watch."""
     spectator: str | None = Field(default=None, max_length=64)
+    """The table's spectators' token (the last part of ``/watch/<table>/<token>``)."""
     lang: str = Field(default="en", max_length=8)
+    """The language everything is said in: ``en``, ``de`` or ``nl`` (another is refused: ``words.language``)."""
 
 
-class Act(_Message):
+class Act(_FromClient):
     """An action, by its index or its text, chosen in state version ``version``."""
 
     type: Literal["action"]
-    version: int = Field(ge=0)
-    action: int | str
+    """Every message names its type."""
+    version: Annotated[StrictInt, Field(ge=0, le=INT64_MAX)]
+    """The version of the view the action was chosen in (its ``version``); a stale one is refused (``table.stale``)
+    with the current view."""
+    action: Int64 | Annotated[StrictStr, Field(max_length=32)]
+    """The action: its ``index`` or its ``text`` (notation) from the view's ``legal_actions``."""
 
 
-class AskHint(_Message):
+class AskHint(_FromClient):
     """Ask for the hint of the position (a seat to move only)."""
 
     type: Literal["hint"]
+    """Every message names its type."""
 
 
-class SetLanguage(_Message):
+class SetLanguage(_FromClient):
     """Speak another language from now on."""
 
     type: Literal["lang"]
+    """Every message names its type."""
     lang: str = Field(max_length=8)
+    """``en``, ``de`` or ``nl``: the connection is resynced in it."""
 
 
-class Ping(_Message):
+class Ping(_FromClient):
     """Keep-alive; answered by a pong."""
 
     type: Literal["ping"]
+    """Every message names its type."""
 
 
 ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ping, Field(discriminator="type")]
 client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ping] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ping")
+"""The types of the messages a client sends."""
 
 
 class SeatInfo(_Message):
     """A seat as everyone sees it."""
 
     seat: int
+    """Its number, from 0 (the order of play's seats)."""
     name: str
+    """The person's name (empty until they join), or the bot's: a bot created without one is named by its level's
+    word in the receiver's language (``leicht``), with its seat number where a level sits twice."""
     kind: Literal["person", "bot"]
+    """Who sits there."""
     bot: str | None
+    """A bot's level (``easy``, ``medium``, ``hard``, ``expert``) or specification; ``null`` for a person."""
     joined: bool
+    """Whether the seat is taken: a bot's always, a person's once named (at creation or by ``POST /api/seats/join``).
+    """
     connected: bool
+    """Whether the person has a connection open (to any server process)."""
     stand_in: bool
     """A bot plays for the person, who is away."""
 
@@ -78,8 +119,11 @@ class SaidEvent(_Message):
     """An event as its receiver may know it, with its sentence in the receiver's language."""
 
     key: str
+    """The event's key (docs/wire.md, "Events")."""
     params: dict[str, Any]
+    """Its parameters as this receiver may know them (a card drawn only for the seat that drew it)."""
     text: str
+    """The event in words, in the receiver's language."""
     lines: list[str] | None = None
     """A scored stage's explanation in words, a line each (``stage.scored`` only)."""
 
@@ -88,13 +132,22 @@ class Welcome(_Message):
     """The answer to a hello, and a resync: the whole view (with its history) and the seats."""
 
     type: Literal["welcome", "resync"]
+    """``welcome`` after the hello; ``resync`` after a change of language or when the connection missed something
+    (another process took the turn, the database failed): take it as the whole truth."""
     protocol: int
+    """The protocol version: 1."""
     table: str
+    """The table's id."""
     game: str
+    """The game's id: ``knizia13``, ``three-thirteen`` or ``holzwurm``."""
     seat: int | None
+    """The receiver's seat; ``null`` for a spectator."""
     lang: str
+    """The language of the connection."""
     view: dict[str, Any]
+    """The whole view document of the receiver (docs/wire.md), with its ``history``."""
     seats: list[SeatInfo]
+    """Every seat, seat 0 first."""
     history: list[str]
     """The course of the game so far in words, a line per action."""
     recent: list[Told]
@@ -105,21 +158,30 @@ class Welcome(_Message):
 class Told(BaseModel):
     """An action as told to one receiver: who did what, in words, and its events filtered for the receiver."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     version: int
+    """The version the action made: the number of actions applied with it."""
     seat: int
+    """The seat that acted."""
     action: str
+    """The action in notation (docs/notation.md)."""
     text: str
+    """The action in words, in the receiver's language."""
     events: list[SaidEvent]
+    """What happened, in order, each as this receiver may know it."""
 
 
 class Update(Told, _Message):
-    """An action applied (:class:`Told`) with the receiver's new view (without its history) and the seats."""
+    """An action applied (:class:`Told`) with the receiver's new view (without its history) and the seats: sent
+    after every action to every connection of the table, versions one after another."""
 
     type: Literal["update"]
+    """Every message names its type."""
     view: dict[str, Any]
+    """The receiver's new view document (docs/wire.md), its ``history`` left out (the client appends the action)."""
     seats: list[SeatInfo]
+    """Every seat, seat 0 first."""
 
 
 class Refusal(_Message):
@@ -127,44 +189,103 @@ class Refusal(_Message):
     its ``detail``; the websocket's :class:`Refused` adds to it."""
 
     code: str
+    """What was refused (the list of codes: docs/server.md, "Refusals"): also the key of its sentence."""
     rule: str | None
+    """The rule the message or request broke (``S3``, ``K10``, ``A2``, …), if one."""
     params: dict[str, Any]
+    """What the sentence names; a value JSON cannot carry to every client (a whole number beyond 64 bits, NaN) is
+    given as its text."""
     message: str
+    """The refusal in words, in the receiver's language, the rule in brackets."""
 
 
 class Refused(Refusal):
     """A refused message: the :class:`Refusal`, and the current view when the refusal concerned an action."""
 
     type: Literal["refused"]
+    """Every message names its type."""
     view: dict[str, Any] | None = None
+    """For a refused action: the receiver's current view document, whole (show it and let the person choose
+    again); else ``null``."""
     version: int | None = None
+    """The table's current version, for a refusal of a message to a table (an action, a hint); else ``null``."""
 
 
 class Presence(_Message):
     """Seats came, went, or were taken over by a bot."""
 
     type: Literal["presence"]
+    """Every message names its type."""
     seats: list[SeatInfo]
+    """Every seat, seat 0 first."""
+
+
+class HintRating(_Message):
+    """One legal action rated by the hint search."""
+
+    action: str
+    """The action in notation."""
+    words: str
+    """The action in words, in the receiver's language."""
+    win: float
+    """The seat's expected share of the win, in [0, 1]."""
+    win_sd: float
+    """The standard error of ``win`` (the sampling error)."""
+    points: float
+    """The seat's expected total at the end of the game."""
+    points_sd: float
+    """The standard error of ``points``."""
+    samples: int
+    """The playouts behind the numbers."""
+
+
+class HintAnalysis(_Message):
+    """Every legal action of the seat to move, rated, best first (docs/bots.md, "Hints")."""
+
+    game: str
+    """The game's id."""
+    seat: int
+    """The seat the hint is for."""
+    policy: str
+    """The policy that played the playouts."""
+    playouts: int
+    """The playouts over all actions."""
+    worlds: int
+    """The hidden cards sampled (worlds consistent with the seat's view)."""
+    seconds: float
+    """The time the search took."""
+    ratings: list[HintRating]
+    """Every legal action, best first."""
 
 
 class Hint(_Message):
     """The hint of the position: every legal action rated."""
 
     type: Literal["hint"]
+    """Every message names its type."""
     version: int
-    analysis: dict[str, Any]
+    """The version of the position rated."""
+    analysis: HintAnalysis
+    """The actions rated."""
 
 
 class Rematch(_Message):
-    """Someone asked for a rematch: the new table and this seat's invitation to it (``None`` for a spectator)."""
+    """Someone asked for a rematch: the new table and this seat's invitation to it (``null`` for a spectator)."""
 
     type: Literal["rematch"]
+    """Every message names its type."""
     table: str
+    """The new table's id."""
     token: str | None
+    """This seat's invitation token to it (open ``/play/<token>``, or say hello with it); ``null`` for a spectator.
+    It is given once: keep it."""
 
 
 class Pong(_Message):
+    """The answer to a ping."""
+
     type: Literal["pong", "ping"]
+    """``pong``."""
 
 
 ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Pong, Field(discriminator="type")]

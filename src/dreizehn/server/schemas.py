@@ -1,4 +1,6 @@
-"""The HTTP API's input and output schemas (FastAPI validates the inputs and documents both at ``/docs``)."""
+"""The HTTP API's input and output schemas (FastAPI validates the inputs and documents both at ``/docs``; the
+docstring under each field is its description, from which docs/server.md's reference is written:
+:mod:`dreizehn.server.reference`)."""
 
 from __future__ import annotations
 
@@ -6,109 +8,198 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dreizehn.server.protocol import INT64_MAX, INT64_MIN
+
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request's body: strict (no value is coerced: ``"2"``, ``2.0`` and ``true`` are no integers, ``1`` is no
+    string, ``"yes"`` no boolean; a number is finite) and closed (a field the API does not name is refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, use_attribute_docstrings=True)
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
 
 
 class SeatIn(_In):
     """A seat of a new table: a person (invited by a link; ``name`` optional until they join) or a bot level."""
 
     kind: Literal["person", "bot"]
+    """Who sits there."""
     name: str | None = Field(default=None, min_length=1, max_length=40)
-    bot: str | None = Field(default=None, max_length=64, description="a level (easy, medium, hard, expert) or a bot")
+    """A person's name: the seat starts joined under it (the creator's own seat); without one the person names
+    themselves when they join. A bot's name (by default its level, said in each receiver's language)."""
+    bot: str | None = Field(default=None, max_length=64)
+    """A bot seat's level (``easy``, ``medium`` (the default), ``hard``, ``expert``) or a bot specification
+    (docs/bots.md); a person's seat names none."""
 
 
 class TableIn(_In):
     """A new table."""
 
     game: str = Field(max_length=32)
+    """The game's id (``GET /api/games``)."""
     options: dict[str, Any] = Field(default_factory=dict)
+    """Option name to value, each of the option's JSON type (``GET /api/games`` lists them): ``true`` or ``false``,
+    a whole number in its range, a choice's value, a seat number or ``"random"``; an option left out takes its
+    default."""
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
-    clock: float = Field(default=0, ge=0, le=600, description="seconds a person has for a move; 0: no clock")
+    """The seats in order of play, seat 0 first; as many as the game takes players."""
+    clock: float = Field(default=0, ge=0, le=600)
+    """Seconds a person has for a move before the stand-in plays it; 0 (the default): no clock."""
 
 
 class JoinIn(_In):
+    """Taking a seat."""
+
     token: str = Field(min_length=8, max_length=64)
+    """The seat's invitation token."""
     name: str = Field(min_length=1, max_length=40)
+    """The person's name (blanks run together; one of blanks alone is refused: ``server.empty_name``)."""
 
 
 class TokenIn(_In):
+    """A seat's token, as proof of being one of a table's people."""
+
     token: str = Field(min_length=8, max_length=64)
+    """The seat's invitation token to the finished table."""
 
 
-class Invitation(BaseModel):
+class Invitation(_Out):
+    """A secret link: to a seat, or to watch."""
+
     seat: int
+    """The seat it opens; -1 for the spectators' link."""
     token: str
+    """The token (192 random bits, stored hashed: it is shown once); empty in a rematch's late answer's
+    ``spectator``."""
     url: str
+    """The page that opens it: ``<server>/play/<token>``, or ``<server>/watch/<table>/<token>``."""
 
 
-class SeatOut(BaseModel):
+class SeatOut(_Out):
+    """A seat as anyone sees it."""
+
     seat: int
+    """Its number, from 0."""
     name: str
+    """The person's name (empty until they join), or the bot's."""
     kind: Literal["person", "bot"]
+    """Who sits there."""
     bot: str | None
+    """A bot's level or specification; ``null`` for a person."""
     joined: bool
+    """Whether the seat is taken: a bot's always, a person's once named."""
 
 
-class TableOut(BaseModel):
+class TableOut(_Out):
     """A table as anyone may see it (never its seed nor tokens)."""
 
     id: str
+    """The table's id."""
     game: str
+    """The game's id."""
     players: int
+    """The number of seats."""
     options: dict[str, Any]
+    """Every option of the game with its value (a seat option drawn ``"random"`` still says ``"random"``; the views
+    hold the seat drawn)."""
     status: Literal["open", "playing", "finished"]
+    """``open`` until the game's first action, ``playing`` then, ``finished`` once the game is over."""
     seats: list[SeatOut]
+    """Every seat, seat 0 first."""
     clock: float
+    """Seconds a person has for a move; 0: no clock."""
     created_at: str
+    """When the table was created (ISO 8601, UTC)."""
     finished_at: str | None
+    """When its game ended (ISO 8601, UTC); ``null`` before."""
     rematch: str | None
+    """The id of its rematch table, once one of its people asked for one; else ``null``."""
     totals: list[int] | None = None
+    """A finished game's totals per seat (``GET /api/tables/{id}`` only); else ``null``."""
     winners: list[int] | None = None
+    """A finished game's winning seats, ascending (``GET /api/tables/{id}`` only); else ``null``."""
 
 
-class CreatedOut(BaseModel):
+class CreatedOut(_Out):
     """A new table: one secret invitation per person's seat, and the spectators' link."""
 
     table: TableOut
+    """The table."""
     invitations: list[Invitation]
+    """One invitation per person's seat, in seat order (bots have none): share each with its person. A rematch's
+    answer holds the asker's alone."""
     spectator: Invitation
+    """The spectators' link (``seat`` -1)."""
 
 
-class JoinedOut(BaseModel):
+class JoinedOut(_Out):
+    """A seat taken."""
+
     table: str
+    """The table's id."""
     seat: int
+    """The seat taken."""
 
 
-class OptionOut(BaseModel):
+class OptionOut(_Out):
+    """An option of a game, with its words in the language asked."""
+
     name: str
+    """Its name, as ``options`` of ``POST /api/tables`` takes it."""
     label: str
+    """Its name in words."""
     help: str
+    """What it does, in words."""
     kind: str
+    """``bool`` (``true``/``false``), ``int`` (a whole number from ``low`` to ``high``), ``choice`` (one of
+    ``choices``' values) or ``seat`` (a seat number or ``"random"``)."""
     default: Any
+    """Its value when left out."""
     choices: list[dict[str, str]]
+    """A choice option's values, each ``{"value", "label"}``; empty for other kinds."""
     low: int | None
+    """An ``int`` option's least value; else ``null``."""
     high: int | None
+    """An ``int`` option's greatest value; else ``null``."""
     rule: str
+    """The rule of the game the option belongs to."""
 
 
-class CardFace(BaseModel):
+class CardFace(_Out):
+    """What a card shows where it is drawn."""
+
     colour: str
+    """A name for its colour or suit, which a drawing styles (``plain`` for a plain card)."""
     value: str
+    """The big text on it."""
     shape: str
+    """A symbol for its colour or suit, so that colour is never the only sign (may be empty)."""
     label: str
+    """The card in words."""
 
 
-class GameOut(BaseModel):
+class GameOut(_Out):
+    """A game, in the language asked."""
+
     id: str
+    """The game's id."""
     title: str
+    """Its name."""
     description: str
+    """One or two sentences about it."""
     rules: str
+    """A summary of its rules: short paragraphs separated by blank lines."""
     min_players: int
+    """The fewest seats it takes."""
     max_players: int
+    """The most seats it takes."""
     options: list[OptionOut]
+    """Its options."""
     levels: list[str]
+    """The bot levels: ``easy``, ``medium``, ``hard``, ``expert``."""
     high_score_wins: bool
     """Whether the highest total wins (Holzwurm) or the lowest (13, Three Thirteen): how standings are ordered."""
     stage_name: str
@@ -119,62 +210,107 @@ class GameOut(BaseModel):
     """Whether the browser app has a drawing of the game's own (``web/games/<id>.js``); else the generic one."""
 
 
-class ReplayStep(BaseModel):
+class ReplayStep(_Out):
+    """One action of a finished game."""
+
     version: int
+    """The version the action made (1 for the first action)."""
     seat: int
+    """The seat that acted."""
     action: str
+    """The action in notation."""
     text: str
+    """The action in words, told as done by the seat's person."""
     by: str
+    """Who chose it: ``person``, ``bot``, or ``stand-in`` (the stand-in bot, for a person away or whose turn clock
+    ran out)."""
     events: list[dict[str, Any]]
+    """Its events whole: each ``{"key", "params", "private", "text"}`` (and ``lines`` for ``stage.scored``), where
+    ``private`` maps each seat (as text) to the parameters only it had: every hand revealed (docs/wire.md)."""
 
 
-class ReplayOut(BaseModel):
+class ReplayOut(_Out):
     """A finished game, action by action, every hand revealed."""
 
     table: TableOut
+    """The table, with its totals and winners."""
     names: list[str]
+    """The seats' names, seat 0 first."""
     opening: list[dict[str, Any]]
+    """The first deal's event whole (``stage.dealt``, every hand), as ``events`` of a step."""
     steps: list[ReplayStep]
+    """Every action, in order."""
+
+
+class ReplayViewsOut(_Out):
+    """A finished game after ``version`` actions: every seat's view document (docs/wire.md), seat 0 first, every
+    hand revealed."""
+
+    version: int
+    """The number of actions applied."""
+    views: list[dict[str, Any]]
+    """Each seat's view document, seat 0 first."""
 
 
 class AnalysisIn(_In):
     """The analysis of a finished game asked for one seat."""
 
-    seat: int = Field(description="the seat whose decisions are rated")
+    seat: int = Field(ge=INT64_MIN, le=INT64_MAX)
+    """The seat whose decisions are rated."""
 
 
-class RatedMove(BaseModel):
+class RatedMove(_Out):
     """An action of a decision, rated by the hint search: its win chance (with its 95 % interval, the sampling error
     alone) and the seat's expected final total."""
 
     action: str
+    """The action in notation."""
     text: str
+    """The action in words, in the language asked."""
     chance: float
+    """The estimated chance to win the game after it."""
     chance_low: float
+    """The chance less 1.96 standard errors, at least 0."""
     chance_high: float
+    """The chance plus 1.96 standard errors, at most 1."""
     points: float
+    """The seat's expected final total."""
 
 
-class DecisionOut(BaseModel):
+class DecisionOut(_Out):
     """A decision of the seat: ``version`` actions were played before it; ``options`` legal actions; ``loss`` the
     win chance the action played gave up against the best one (0 when it was the best)."""
 
     version: int
+    """The number of actions before the decision (the replay's view ``/replay/{version}`` shows the position)."""
     options: int
+    """The number of legal actions."""
     played: RatedMove
+    """The action the seat took."""
     best: RatedMove
+    """The action the search rates first."""
     loss: float
+    """``best.chance - played.chance``; 0 when the action played was the best."""
 
 
-class AnalysisOut(BaseModel):
+class AnalysisOut(_Out):
     """The analysis of a finished game for one seat: ``done`` of ``total`` decisions rated so far, in game order;
     ``worst`` the versions of the costliest decisions (at most 5 losing more than 0.05), costliest first."""
 
     table: str
+    """The table's id."""
     seat: int
+    """The seat analysed."""
     status: Literal["running", "done", "failed"]
+    """``failed``: rating a decision raised; asking again takes it up again."""
     done: int
+    """The decisions rated so far."""
     total: int
+    """All the seat's decisions."""
     playouts: int
+    """The playouts of each decision."""
     decisions: list[DecisionOut]
+    """The decisions rated so far, in game order."""
     worst: list[int]
+    """The versions of the decisions that lost the most win chance: at most 5 losing more than 0.05, the biggest
+    loss first."""

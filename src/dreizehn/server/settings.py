@@ -40,6 +40,11 @@ class Settings(BaseSettings):
                     "process gives one every third of it); after that another process, or the next start, takes it up",
     )
     max_message_bytes: int = Field(default=8192, ge=256, description="the largest websocket message accepted")
+    max_frame_bytes: int = Field(
+        default=1 << 20, ge=1024,
+        description="the largest websocket frame read (at least 4 times max_message_bytes): a larger message is read "
+                    "and refused (server.too_large); a frame beyond this closes the connection (1009)",
+    )
     rate_per_second: float = Field(default=10.0, gt=0, description="messages a connection may send each second")
     rate_burst: int = Field(default=30, ge=1, description="messages a connection may send at once")
     allowed_origins: list[str] = Field(
@@ -70,6 +75,12 @@ class Settings(BaseSettings):
             if url.startswith(prefix):
                 return "postgresql+psycopg://" + url[len(prefix):]
         return url
+
+    @property
+    def frame_limit(self) -> int:
+        """The largest websocket frame the server reads: ``max_frame_bytes``, and at least 4 times
+        ``max_message_bytes``."""
+        return max(self.max_frame_bytes, 4 * self.max_message_bytes)
 
     @property
     def is_postgres(self) -> bool:

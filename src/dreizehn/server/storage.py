@@ -527,6 +527,15 @@ class Store:
                 seats.c.table_id == table_id, seats.c.joined.is_(False))).scalar()
             return not waiting
 
+    def take_seat(self, table_id: str, seat: int, name: str) -> bool:
+        """Give a person's seat not taken yet a name; whether it was taken now (``False``: it was taken before, and
+        keeps its name). One statement: of two people joining at once, one gets the seat."""
+        with self._tx() as c:
+            done = c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                                  seats.c.joined.is_(False))
+                             .values(name=name, joined=True))
+            return bool(done.rowcount)
+
     def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
         """Tables of the given statuses, newest first, with their seats."""
         with self.engine.connect() as c:
@@ -548,6 +557,15 @@ class Store:
         with self._tx() as c:
             c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
                       .values(token_hash=token_hash))
+
+    def issue_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a person's seat its token if it has none yet (a rematch's invitation not given when the rematch
+        began); whether it was given now. A token given stays the seat's."""
+        with self._tx() as c:
+            done = c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                                  seats.c.bot.is_(None), seats.c.token_hash.is_(None))
+                             .values(token_hash=token_hash))
+            return bool(done.rowcount)
 
     def set_rematch(self, table_id: str, rematch: str) -> None:
         with self._tx() as c:

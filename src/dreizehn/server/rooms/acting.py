@@ -37,7 +37,7 @@ class Acting(Presence):
                 return
             stored = await self._store_and_tell(update, "person")
             if stored is None:
-                conn.send(self.refusal(conn, ServerError("server.not_stored", rule="S6")))
+                conn.send(self.refusal(conn, ServerError("server.not_stored", rule="S7")))
             elif stored:
                 metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         self.after_change()

@@ -15,6 +15,7 @@ from dreizehn.core.errors import InvalidActionError
 from dreizehn.core.registry import load_game
 from dreizehn.server.analysis import Analyst, document, stored_decisions
 from dreizehn.server.errors import ServerError
+from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.rooms import Hub
 from dreizehn.server.routes.deps import HubDep, LangDep
 from dreizehn.server.schemas import AnalysisIn, AnalysisOut
@@ -87,7 +88,8 @@ async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, re
 
 
 @router.get("/tables/{table_id}/analysis/{seat}")
-async def get_analysis(table_id: TableId, seat: int, hub: HubDep, lang: LangDep) -> AnalysisOut:
+async def get_analysis(table_id: TableId, seat: Annotated[int, Path(ge=INT64_MIN, le=INT64_MAX)], hub: HubDep,
+                       lang: LangDep) -> AnalysisOut:
     """The analysis of a finished game for ``seat``: its status, its progress (``done`` of ``total`` decisions) and
     the decisions rated so far, each action said in the language asked."""
     stored = await _finished_seat(hub, table_id, seat)

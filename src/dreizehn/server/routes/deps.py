@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
-from dreizehn.server.errors import http_status
+from dreizehn.server.errors import ServerError, http_status
 from dreizehn.server.messages import refusal
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
@@ -57,8 +58,21 @@ async def refused(request: Request, err: Exception) -> JSONResponse:
     return JSONResponse({"detail": refusal(err, request_lang(request))}, status_code=http_status(err))
 
 
+async def bad_request(request: Request, err: Exception) -> JSONResponse:
+    """A request FastAPI's validation refuses (a body, path or query parameter not of its type, bounds or fields) as
+    the API's one refusal: 422, ``server.bad_request`` naming the field (``body.clock``, ``query.status``). The value
+    given is not echoed (it may be what JSON cannot carry, as NaN)."""
+    assert isinstance(err, RequestValidationError)
+    errors = err.errors()
+    loc = errors[0]["loc"] if errors else ()
+    field = ".".join(str(part) for part in loc)[:60] or "body"
+    problem = str(errors[0]["type"])[:40] if errors else "invalid"
+    refusal_ = ServerError("server.bad_request", rule="S6", field=field, problem=problem)
+    return JSONResponse({"detail": refusal(refusal_, request_lang(request))}, status_code=422)
+
+
 HubDep = Annotated[Hub, Depends(get_hub)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LangDep = Annotated[str, Depends(get_lang)]
 
-__all__ = ["HubDep", "LangDep", "SettingsDep", "get_lang", "refusal", "refused", "request_lang"]
+__all__ = ["HubDep", "LangDep", "SettingsDep", "bad_request", "get_lang", "refusal", "refused", "request_lang"]

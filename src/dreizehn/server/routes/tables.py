@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
-from dreizehn.core.errors import InvalidOptionError
+from dreizehn.core.errors import DreizehnError, InvalidOptionError
+from dreizehn.core.game import OptionSpec
 from dreizehn.core.record import to_record
-from dreizehn.core.registry import load_game
+from dreizehn.core.registry import game_class, load_game
 from dreizehn.server.errors import ServerError
+from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.rooms import Room, build_table, said_event
 from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.schemas import (
@@ -25,6 +27,7 @@ from dreizehn.server.schemas import (
     JoinIn,
     ReplayOut,
     ReplayStep,
+    ReplayViewsOut,
     SeatOut,
     TableIn,
     TableOut,
@@ -41,6 +44,45 @@ TableId = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]+$")]
 def _link(request: Request, public_url: str | None, path: str) -> str:
     base = (public_url or str(request.base_url)).rstrip("/")
     return f"{base}{path}"
+
+
+def strict_options(game_id: str, players: int, options: dict[str, Any]) -> None:
+    """Each option given is of its JSON type (rule A2): ``true`` or ``false``, a whole number in its range, one of
+    its choices as written, a seat or ``"random"``. The engine reads options as a command line types them too
+    (``"yes"``, ``"8"``); the API takes none of that. An unknown game or option is left to the engine."""
+    try:
+        specs = {spec.name: spec for spec in game_class(game_id).option_specs}
+    except DreizehnError:
+        return
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is not None and not _of_its_type(spec, players, value):
+            spec.validate(value, players)  # the engine's own refusal of a value it cannot read at all
+            raise _not_of_type(spec, players, value)
+
+
+def _of_its_type(spec: OptionSpec, players: int, value: Any) -> bool:
+    if spec.kind == "bool":
+        return type(value) is bool
+    if spec.kind == "choice":
+        return type(value) is str and value in spec.choices
+    if spec.kind == "seat" and value == "random":
+        return True
+    if spec.kind in ("int", "seat"):
+        return type(value) is int
+    return type(spec.validate(value, players)) is type(value) and spec.validate(value, players) == value
+
+
+def _not_of_type(spec: OptionSpec, players: int, value: Any) -> InvalidOptionError:
+    """The engine's refusal of a value that is not of the option's kind."""
+    said = {"rule": spec.rule, "name": spec.name, "value": value}
+    if spec.kind == "bool":
+        return InvalidOptionError("option.not_bool", **said)
+    if spec.kind == "choice":
+        return InvalidOptionError("option.not_choice", **said, choices=", ".join(spec.choices))
+    if spec.kind == "seat":
+        return InvalidOptionError("option.not_seat", **said, last=players - 1)
+    return InvalidOptionError("option.not_in_range", **said, low=spec.low, high=spec.high)
 
 
 def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals: list[int] | None = None,
@@ -74,12 +116,13 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
                        lang: LangDep) -> CreatedOut:
     """Create a table: the game, its options, and per seat a person (invited by a secret link) or a bot level.
     Answers with one invitation per person's seat and the spectators' link."""
+    strict_options(body.game, len(body.seats), body.options)
     game = load_game(body.game, len(body.seats), body.options)
     for seat in body.seats:
         if seat.kind == "bot":
             make_bot(level_spec(seat.bot or "medium", game.id), game)
         elif seat.bot is not None:
-            raise InvalidOptionError("server.person_with_bot", rule="S2")
+            raise ServerError("server.person_with_bot", rule="S2")
     seats = [(s.name or (s.bot or "medium") if s.kind == "bot" else s.name or "",
               (s.bot or "medium") if s.kind == "bot" else None, s.name is not None) for s in body.seats]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
@@ -99,7 +142,8 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
 
 @router.post("/seats/join")
 async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
-    """Take the seat an invitation opens, under a name."""
+    """Take the seat an invitation opens, under a name; once (a seat taken already is refused, and keeps its
+    name)."""
     found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
     if found is None:
         raise ServerError("server.bad_token", rule="S1", status=404)
@@ -107,7 +151,9 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     name = " ".join(body.name.split())
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
-    await asyncio.to_thread(hub.store.join, table_id, seat, name)
+    if not await asyncio.to_thread(hub.store.take_seat, table_id, seat, name):  # taken once: never renamed later
+        stored = await _stored(hub, table_id)
+        raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
     room = hub.rooms.get(table_id)
     if room is not None:
         room.rename(seat, name)
@@ -115,12 +161,12 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
 
 
 @router.get("/tables")
-async def list_tables(hub: HubDep, status: str = "open", limit: int = 50) -> list[TableOut]:
-    """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished``, newest first."""
-    if status not in ("open", "playing", "finished"):
-        status = "open"
+async def list_tables(hub: HubDep, status: Literal["open", "playing", "finished"] = "open",
+                      limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[TableOut]:
+    """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished``, newest first; at most
+    ``limit`` (1 to 200)."""
     wanted = ("open", "playing") if status in ("open", "playing") else ("finished",)
-    rows = await asyncio.to_thread(hub.store.listing, wanted, max(1, min(limit, 200)))
+    rows = await asyncio.to_thread(hub.store.listing, wanted, limit)
     out = []
     for row, seat_rows in rows:
         free = any(not s.joined for s in seat_rows)
@@ -183,7 +229,8 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
 
 
 @router.get("/tables/{table_id}/replay/{version}")
-async def get_replay_step(table_id: TableId, version: int, hub: HubDep, lang: LangDep) -> dict[str, Any]:
+async def get_replay_step(table_id: TableId, version: Annotated[int, Path(ge=INT64_MIN, le=INT64_MAX)], hub: HubDep,
+                          lang: LangDep) -> ReplayViewsOut:
     """Every seat's view of a finished game after ``version`` actions (every hand revealed)."""
     stored = await _finished(hub, table_id)
     if not 0 <= version <= len(stored.actions):
@@ -193,35 +240,34 @@ async def get_replay_step(table_id: TableId, version: int, hub: HubDep, lang: La
     state = game.new_state(stored.row.seed)
     for _, action, _ in stored.actions[:version]:
         state.apply(action)
-    return {"version": version, "views": [to_wire(state.view(seat)) for seat in range(game.players)]}
+    return ReplayViewsOut(version=version, views=[to_wire(state.view(seat)) for seat in range(game.players)])
 
 
 @router.post("/tables/{table_id}/rematch")
 async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDep, settings: SettingsDep,
                   lang: LangDep) -> CreatedOut:
     """A new game with the same seats, asked by one of the people of a finished one. The answer holds the asker's
-    new invitation; the others get theirs over their websockets (or by asking too)."""
+    new invitation; the others connected to the table get theirs over their websockets, and whoever was not
+    connected gets theirs by asking too. An invitation is given once: asking again once it was given is refused
+    (``server.rematch_issued``), so the one given keeps working."""
     found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
     if found is None or found[0] != table_id:
         raise ServerError("server.bad_token", rule="S1", status=403)
     stored = await _finished(hub, table_id)
     seat = found[1]
     if stored.row.rematch is not None:
-        new = await _stored(hub, stored.row.rematch)
-        token = new_token()
-        await asyncio.to_thread(hub.store.set_token, new.row.id, seat, hash_token(token))
-        return CreatedOut(table=table_out(new.row, new.seats), invitations=[
-            Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))],
-            spectator=Invitation(seat=-1, token="", url=""))
+        return await _late_invitation(request, hub, settings, stored.row.rematch, seat)
+    old = hub.rooms.get(table_id)
+    told = {c.seat for c in old.conns if c.seat is not None and not c.closed} if old is not None else set()
     seats = [(s.name, s.bot, True) for s in stored.seats]
     row, seat_rows, tokens, spectator = _new_table(stored.row.game_id, stored.row.options, seats, stored.row.clock,
                                                    rematch_of=table_id)
-    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
+    given = [t if i == seat or i in told else None for i, t in enumerate(tokens)]  # the others' are given later
+    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in given],
                             hash_token(spectator))
     await asyncio.to_thread(hub.store.set_rematch, table_id, row.id)
-    old = hub.rooms.get(table_id)
     if old is not None:
-        old.offer_rematch(row.id, tokens)
+        old.offer_rematch(row.id, given)
     room = await hub.room(row.id)
     if room is not None:
         room.after_change()
@@ -233,6 +279,19 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
         spectator=Invitation(seat=-1, token=spectator,
                              url=_link(request, settings.public_url, f"/watch/{row.id}/{spectator}")),
     )
+
+
+async def _late_invitation(request: Request, hub: HubDep, settings: SettingsDep, new_id: str,
+                           seat: int) -> CreatedOut:
+    """The invitation of a seat that was not given one when the rematch began (it was not connected); refused if
+    it was given one (``server.rematch_issued``). No spectators' link: it was the first asker's to share."""
+    new = await _stored(hub, new_id)
+    token = new_token()
+    if not await asyncio.to_thread(hub.store.issue_token, new.row.id, seat, hash_token(token)):
+        raise ServerError("server.rematch_issued", rule="S1", status=409)
+    return CreatedOut(table=table_out(new.row, new.seats), invitations=[
+        Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))],
+        spectator=Invitation(seat=-1, token="", url=""))
 
 
 def _whole(game: Any, w: Any, event: Any, names: list[str]) -> dict[str, Any]:

@@ -24,7 +24,17 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
 from dreizehn.server import messages
 from dreizehn.server.errors import ServerError
-from dreizehn.server.protocol import PROTOCOL, Act, AskHint, ClientMessage, Hello, Ping, SetLanguage, client_message
+from dreizehn.server.protocol import (
+    CLIENT_TYPES,
+    PROTOCOL,
+    Act,
+    AskHint,
+    ClientMessage,
+    Hello,
+    Ping,
+    SetLanguage,
+    client_message,
+)
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
 
@@ -65,7 +75,7 @@ class Bucket:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
     hub = websocket.app.state.hub
-    if not origin_allowed(websocket, settings):
+    if not origin_allowed(websocket, settings):  # closed before it is accepted: uvicorn answers the handshake 403
         await websocket.close(code=1008, reason="origin not allowed")
         return
     await websocket.accept()
@@ -166,8 +176,8 @@ def _read(frame: MutableMapping[str, Any], bucket: Bucket, settings: Settings) -
         return ServerError("server.too_large", rule="S3", limit=settings.max_message_bytes)
     if not bucket.take():
         return ServerError("server.too_fast", rule="S3", rate=settings.rate_per_second)
-    try:
-        raw = None if text is None else json.loads(text)  # a binary frame is no JSON text either
+    try:  # a binary frame is no JSON text either; NaN and Infinity are no JSON (RFC 8259)
+        raw = None if text is None else json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
         text = None
     if text is None:
@@ -176,10 +186,17 @@ def _read(frame: MutableMapping[str, Any], bucket: Bucket, settings: Settings) -
         return client_message.validate_python(raw)
     except ValidationError as err:
         kind = raw.get("type") if isinstance(raw, dict) else None
-        if kind in ("hello", "action", "hint", "lang", "ping"):
-            return ServerError("server.bad_message", rule="S3", type=str(kind)[:20],
-                               field=".".join(str(p) for p in err.errors()[0]["loc"])[:40])
+        if isinstance(kind, str) and kind in CLIENT_TYPES:
+            loc = err.errors()[0]["loc"]  # (the type, the field, …): the field the message got wrong
+            return ServerError("server.bad_message", rule="S3", type=kind,
+                               field=str(loc[1])[:40] if len(loc) > 1 else "type")
         return ServerError("server.unknown_type", rule="S3", type=str(kind)[:20])
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser reads and JSON does not have: refused (as the
+    frame's parse error, which :func:`_read` answers)."""
+    raise ServerError("server.bad_json", rule="S3")
 
 
 async def _answer(conn: Conn | None, send: Any, err: DreizehnError, lang: str) -> None:
