@@ -24,13 +24,14 @@ rule). With ``illegal="penalty"`` an illegal action instead ends that game: the 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.core.errors import IllegalActionError, InvalidOptionError, VectorError
+from dreizehn.core.errors import InvalidOptionError, VectorError
 from dreizehn.core.game import Game
 from dreizehn.core.kernel import GAME_OVER, RANDOM, STAGE_OVER, Kernel, Keys, load, make_keys
 from dreizehn.core.record import FORMAT, VERSION
@@ -165,10 +166,10 @@ class VectorGame:
             bad = np.flatnonzero(~self._mask[self._rows, chosen])
             if len(bad):
                 index = int(bad[0])
-                key, rule, params = self.kernel.why(self.states[index], int(chosen[index]))
+                reason = copy.copy(self.kernel.why(self.states[index], int(chosen[index])))
+                rule, reason.rule = reason.rule, None  # the rule is said once, after the whole sentence
                 raise VectorError("vector.illegal", rule=rule, index=index,
-                                  action=self.game.action_to_text(int(chosen[index])),
-                                  error=IllegalActionError(key, **params))
+                                  action=self.game.action_to_text(int(chosen[index])), error=reason)
         return chosen
 
     def _batch(self, terminated: npt.NDArray[np.bool_]) -> Batch:

@@ -63,7 +63,8 @@ class Pair:
         self.kernel.step(self.states, self.keys, np.array([action]), self.status)
         assert int(self.status[0]) in (ILLEGAL, FINISHED, OUT_OF_RANGE)
         assert np.array_equal(self.row, before) and np.array_equal(self.keys, key_before)
-        code, rule, _ = self.kernel.why(self.row, action)
+        reason = self.kernel.why(self.row, action)
+        code, rule = reason.code, reason.rule
         try:
             self.engine.copy().apply(action)
         except DreizehnError as err:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pytest
 
-from dreizehn.core.errors import DreizehnError, IllegalActionError
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.kernel import HEURISTIC, ILLEGAL, RANDOM, below, load, make_keys, pick_legal
 from dreizehn.core.registry import load_game
 from dreizehn.games.holzwurm import CARD_POINTS, CARD_VALUE, NEW, heuristic
@@ -99,12 +99,12 @@ def test_every_refusal_gives_the_engines_reason(players: int, options: dict[str,
             if step % 10 == 0:
                 for action in sorted(set(range(game.num_actions)) - set(legal)):
                     assert hk.apply(pair.row.copy(), action, pair.keys.copy()) == ILLEGAL
-                    code, rule, params = pair.kernel.why(pair.row, action)
+                    reason = pair.kernel.why(pair.row, action)
                     try:
                         pair.engine.copy().apply(action)
                     except DreizehnError as err:
-                        assert err.to_json() == IllegalActionError(code, rule=rule, **params).to_json()
-                        checked.add(code)
+                        assert err.to_json() == reason.to_json() and type(err) is type(reason)
+                        checked.add(reason.code)
                     else:
                         raise AssertionError(f"the engine took action {action}, which the kernel refused")
             pair.play(int(rng.choice(legal)))

@@ -14,14 +14,14 @@ array of length one (a row of the batch's keys) so that the compiled functions a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
+    from dreizehn.core.errors import DreizehnError
     from dreizehn.core.game import Game
 
 States = npt.NDArray[np.int16]
@@ -208,8 +208,8 @@ class Kernel(Protocol):
         """Play ``games`` whole games in each row, one after the other, every seat uniformly at random (as the
         ``random`` bot plays); the number of actions played (the benchmarks' random play)."""
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> tuple[str, str, Mapping[str, Any]]:
-        """Why ``action`` is refused in ``state``: the engine's message key, its rule and its parameters."""
+    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """Why ``action`` is refused in ``state``: the engine's own error (its code, rule and parameters)."""
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The options of the game in one row, every ``"random"`` seat as its key drew it (as a record holds them)."""

@@ -14,13 +14,11 @@ The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
 from dreizehn.core.kernel import (
     FINISHED,
     GAME_OVER,
@@ -615,8 +613,6 @@ class HolzwurmKernel:
 
     def __init__(self, game: HolzwurmRules) -> None:
         starter = game.options["starter"]
-        if starter != "random" and not isinstance(starter, int):
-            raise TypeError(starter)
         self.game = game
         self.players = game.players
         self.obs_size = game.encoder().observation_layout.size
@@ -662,32 +658,33 @@ class HolzwurmKernel:
     def random_games(self, states: States, keys: Keys, games: int) -> int:
         return int(random_games(states, keys, games))
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> tuple[str, str, Mapping[str, Any]]:
+    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
         """The engine's refusal (``HolzwurmState._refusal``): the first of H8, H9, H8, H10 that the play breaks."""
         if state[TURN] < 0:
-            return "action.game_over", "A6", {}
+            return GameOverError("action.game_over", rule="A6")
         if not 0 <= action < ACTIONS:
-            return "action.not_number", "A5", {"action": action, "game": self.game.title}
+            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
         seat = int(state[TURN])
         kind, dest = divmod(action, 6)
         if not state[HANDS + seat * KINDS + kind]:
-            return "holzwurm.error.not_held", "H8", {"seat": seat, "card": HolzwurmCard.of(kind).text}
+            return IllegalActionError("holzwurm.error.not_held", rule="H8", seat=seat, card=HolzwurmCard.of(kind).text)
         full = all(state[ROW_LEN + slot] > 0 for slot in range(SLOTS))
         if dest == NEW and full:
-            return "holzwurm.error.five_rows", "H9", {}
+            return IllegalActionError("holzwurm.error.five_rows", rule="H9")
         if dest != NEW and not state[ROW_LEN + dest]:
-            return "holzwurm.error.no_row", "H8", {"row": dest + 1}
+            return IllegalActionError("holzwurm.error.no_row", rule="H8", row=dest + 1)
         name = COLOURS[CARD_COLOUR[kind]]
         own = int(state[COLOUR_ROW + CARD_COLOUR[kind]])
         a_card, the_row = Word(f"holzwurm.a_card.{name}"), Word(f"holzwurm.the_row.{name}")
         if dest == NEW:
-            return "holzwurm.error.own_row_new", "H10", {"a_card": a_card, "the_row": the_row, "own": own + 1}
+            return IllegalActionError("holzwurm.error.own_row_new", rule="H10", a_card=a_card, the_row=the_row,
+                                      own=own + 1)
         if own >= 0:
-            return "holzwurm.error.own_row", "H10", {"a_card": a_card, "the_row": the_row, "own": own + 1,
-                                                     "row": dest + 1}
+            return IllegalActionError("holzwurm.error.own_row", rule="H10", a_card=a_card, the_row=the_row,
+                                      own=own + 1, row=dest + 1)
         colour = Word(f"holzwurm.colour.{COLOURS[int(state[ROW_COLOUR + dest])]}")
-        return "holzwurm.error.other_colour", "H10", {"row": dest + 1, "colour": colour, "a_card": a_card,
-                                                      "new_row": Word(f"holzwurm.new_row.{name}")}
+        return IllegalActionError("holzwurm.error.other_colour", rule="H10", row=dest + 1, colour=colour,
+                                  a_card=a_card, new_row=Word(f"holzwurm.new_row.{name}"))
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first starting seat as drawn (H7): it moves on one seat a game."""

@@ -3,12 +3,10 @@ of :mod:`.kernel` over batches, and the compiled search of :mod:`.search` for th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
 from dreizehn.core.game import View
 from dreizehn.core.kernel import Keys, Masks, Observations, States
 from dreizehn.games.knizia13.kernel import (
@@ -45,8 +43,6 @@ class Knizia13Kernel:
     num_actions = ACTIONS
 
     def __init__(self, game: Knizia13Rules) -> None:
-        if game.options["dealer"] != "random" and not isinstance(game.options["dealer"], int):
-            raise TypeError(game.options["dealer"])
         self.game = game
         self.players = game.players
         self.obs_size = game.encoder().observation_layout.size
@@ -94,13 +90,14 @@ class Knizia13Kernel:
     def random_games(self, states: States, keys: Keys, games: int) -> int:
         return int(random_games(states, keys, games))
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> tuple[str, str, Mapping[str, Any]]:
+    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
         if state[TURN] < 0:
-            return "action.game_over", "A6", {}
+            return GameOverError("action.game_over", rule="A6")
         if not 0 <= action < ACTIONS:
-            return "action.not_number", "A5", {"action": action, "game": self.game.title}
+            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
         kind = min(action, NASTY)
-        return "knizia13.error.not_held", "K9", {"seat": int(state[TURN]), "card": Knizia13Card.of(kind).text}
+        return IllegalActionError("knizia13.error.not_held", rule="K9", seat=int(state[TURN]),
+                                  card=Knizia13Card.of(kind).text)
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first dealer as drawn (K6): the dealer moves on one seat a stage (K4)."""
