@@ -106,10 +106,10 @@ def returns(rewards: Array, ended: npt.NDArray[np.bool_], discount: float) -> tu
 
 
 def train(game: str, envs: int, steps: int, updates: int, every: int, seed: int, discount: float = 0.9,
-          rate: float = 1e-2) -> list[tuple[int, int, float]]:
+          rate: float = 1e-2, opponents: str = "random") -> list[tuple[int, int, float]]:
     """Train and return the curve: (update, games finished since the last point, the learner's win share)."""
     rng = np.random.default_rng(seed)
-    env = DreizehnVectorEnv(game, envs, opponents="random", reward="score")
+    env = DreizehnVectorEnv(game, envs, opponents=opponents, reward="score")
     obs, info = env.reset(seed=seed)
     high = env.vector.game.encoder().observation_layout.bounds()[1]
     policy = Policy.new(env.vector.obs_size, env.vector.num_actions, high, rng)
@@ -166,10 +166,11 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=200, help="policy updates (default 200)")
     parser.add_argument("--every", type=int, default=10, help="updates between points of the curve (default 10)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponents", default="random", help="random (default) or heuristic: the kernel's players")
     parser.add_argument("--plot", help="save the curve as a PNG (matplotlib)")
     parser.add_argument("--csv", help="save the curve as CSV")
     args = parser.parse_args()
-    curve = train(args.game, args.envs, args.steps, args.updates, args.every, args.seed)
+    curve = train(args.game, args.envs, args.steps, args.updates, args.every, args.seed, opponents=args.opponents)
     if args.csv:
         with open(args.csv, "w", newline="") as out:
             csv.writer(out).writerows([("update", "games", "win_share"), *curve])
@@ -182,10 +183,10 @@ def main() -> None:
         fig, ax = plt.subplots(figsize=(6, 3.5))
         ax.plot([u for u, _, _ in curve], [s for _, _, s in curve], marker="o", label="learner")
         players = DreizehnVectorEnv(args.game, 1).vector.players
-        ax.axhline(1 / players, color="grey", linestyle="--", label="random (fair share)")
+        ax.axhline(1 / players, color="grey", linestyle="--", label="fair share")
         ax.set_xlabel("policy updates")
         ax.set_ylabel("share of the wins")
-        ax.set_title(f"{args.game}: a NumPy policy against {players - 1} random players")
+        ax.set_title(f"{args.game}: a NumPy policy against {players - 1} {args.opponents} players")
         ax.legend()
         fig.tight_layout()
         fig.savefig(args.plot, dpi=100)
