@@ -43,7 +43,6 @@ from dreizehn.core.kernel import (
     States,
     below,
     next_u64,
-    pick_legal,
     shuffle,
 )
 from dreizehn.games.three_thirteen import heuristic as python_heuristic
@@ -157,9 +156,52 @@ def penalty(s: npt.NDArray[np.int16], seat: int) -> int:  # pragma: no cover - c
 
 
 @nb.njit(cache=True)
+def _too_scattered(s: npt.NDArray[np.int16], seat: int, wild: int) -> bool:  # pragma: no cover - compiled
+    """A quick proof that the hand of ``seat`` cannot go out, before the meld solver's search: a natural card with
+    no *partner* (another natural card of its rank, or of its suit at most ``wilds + 1`` ranks away, a high ace
+    beside the king under ``aces=low-or-high``) shares no meld with another natural card, so it is unmatched or
+    the only natural card of a meld, which then holds two wild cards. Going out leaves one card unmatched (T8): with
+    ``lone`` such cards it needs ``2 * (lone - 1)`` wild cards."""
+    at = HANDS + seat * KINDS
+    wilds = 0
+    for suit in range(4):
+        wilds += s[at + suit * 13 + wild - 1]
+    reach = wilds + 1
+    high = s[ACES_HIGH] != 0
+    lone = 0
+    for k in range(KINDS):
+        c = s[at + k]
+        rank = k % 13 + 1
+        if c == 0 or rank == wild:
+            continue
+        if c >= 2:
+            continue
+        partner = False
+        for suit in range(4):
+            other = suit * 13 + rank - 1
+            if other != k and s[at + other]:
+                partner = True
+        base = k - rank + 1
+        for r in range(1, 14):
+            if r != rank and r != wild and s[at + base + r - 1]:
+                gap = abs(r - rank)
+                if high and (r == 1 or rank == 1):
+                    gap = min(gap, 14 - max(r, rank))
+                if gap <= reach:
+                    partner = True
+        if not partner:
+            lone += 1
+            if 2 * (lone - 1) > wilds:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
 def _outs_of(s: npt.NDArray[np.int16], seat: int) -> int:  # pragma: no cover - compiled
     """The kinds ``seat`` may discard to go out (T8) as bits, as :func:`.melds.go_out_discards` gives them."""
     wild = int(s[ROUND]) + 3
+    if _too_scattered(s, seat, wild):
+        return 0
     cards = _hand(s, seat)
     mask = int(_solve_out(cards, wild, s[ACES_HIGH] != 0))
     if mask and s[ALL_WILD] == 0 and cards.shape[0] > 1:
@@ -469,13 +511,44 @@ def observe(s: npt.NDArray[np.int16], seat: int, out: Observations) -> None:  # 
 
 
 @nb.njit(cache=True)
-def random_action(s: npt.NDArray[np.int16], key: Keys, mask: Masks) -> int:  # pragma: no cover - compiled
+def random_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cover - compiled
     """The ``random`` bot's action: a way out drawn uniformly whenever there is one (the game's eager actions), else
-    any legal action drawn uniformly."""
-    legal(s, mask)
-    if s[DRAWN] and outs(s):
-        return int(OUT + pick_legal(key, mask[OUT:]))
-    return int(pick_legal(key, mask))
+    any legal action drawn uniformly. The same draw as ``pick_legal`` over the legal actions (or the ways out), with
+    no mask written."""
+    if not s[DRAWN]:
+        if s[STOCK_N] > 0 or s[END_ROUND] != 0 or s[PILE_N] > 1:
+            return int(np.int64(below(key, 2)))  # below gives a uint64
+        below(key, 1)
+        return TAKE
+    ways = outs(s)
+    if ways:
+        r = np.int64(below(key, _bits(ways)))
+        for k in range(KINDS):
+            if (ways >> k) & 1:
+                if r == 0:
+                    return int(OUT + k)
+                r -= 1
+    at = HANDS + s[TURN] * KINDS
+    held = 0
+    for k in range(KINDS):
+        held += s[at + k] > 0
+    r = np.int64(below(key, held))
+    for k in range(KINDS):
+        if s[at + k] > 0:
+            if r == 0:
+                return int(DISCARD + k)
+            r -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _bits(mask: int) -> int:  # pragma: no cover - compiled
+    """How many bits of ``mask`` are set."""
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 @nb.njit(cache=True)
@@ -576,9 +649,8 @@ def heuristic_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no 
 @nb.njit(cache=True)
 def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma: no cover - compiled
     """Play the game to its end, every seat at random or by the greedy player."""
-    mask = np.zeros(ACTIONS, np.bool_)
     while s[TURN] >= 0:
-        action = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key, mask)
+        action = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
         apply(s, action, key)
 
 
@@ -619,7 +691,6 @@ def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: n
 @nb.njit(cache=True)
 def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
     """Play ``games`` whole random games in each row, one after the other; the number of actions played."""
-    mask = np.zeros(ACTIONS, np.bool_)
     actions = 0
     for i in range(states.shape[0]):
         s = states[i]
@@ -627,7 +698,7 @@ def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no c
         for _ in range(games):
             new_game(s, key)
             while s[TURN] >= 0:
-                apply(s, random_action(s, key, mask), key)
+                apply(s, random_action(s, key), key)
                 actions += 1
     return actions
 
