@@ -156,6 +156,15 @@ def penalty(s: npt.NDArray[np.int16], seat: int) -> int:  # pragma: no cover - c
 
 
 @nb.njit(cache=True)
+def _window(mask: int, position: int, reach: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``mask`` (bits per position 1..14) has a bit within ``reach`` of ``position``, itself aside."""
+    low = max(1, position - reach)
+    high = min(14, position + reach)
+    near = ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+    return (mask & near & ~(1 << position)) != 0
+
+
+@nb.njit(cache=True)
 def _too_scattered(s: npt.NDArray[np.int16], seat: int, wild: int) -> bool:  # pragma: no cover - compiled
     """A quick proof that the hand of ``seat`` cannot go out, before the meld solver's search: a natural card with
     no *partner* (another natural card of its rank, or of its suit at most ``wilds + 1`` ranks away, a high ace
@@ -164,32 +173,33 @@ def _too_scattered(s: npt.NDArray[np.int16], seat: int, wild: int) -> bool:  # p
     ``lone`` such cards it needs ``2 * (lone - 1)`` wild cards."""
     at = HANDS + seat * KINDS
     wilds = 0
-    for suit in range(4):
-        wilds += s[at + suit * 13 + wild - 1]
+    suits = 0  # bit suit * 16 + position: a natural card held
+    seen = 0  # bit rank: one natural card of the rank held
+    many = 0  # bit rank: two or more
+    for k in range(KINDS):
+        c = s[at + k]
+        if c == 0:
+            continue
+        rank = k % 13 + 1
+        if rank == wild:
+            wilds += c
+            continue
+        suits |= 1 << ((k // 13) * 16 + rank)
+        if c >= 2 or (seen >> rank) & 1:
+            many |= 1 << rank
+        seen |= 1 << rank
     reach = wilds + 1
     high = s[ACES_HIGH] != 0
     lone = 0
-    for k in range(KINDS):
-        c = s[at + k]
-        rank = k % 13 + 1
-        if c == 0 or rank == wild:
-            continue
-        if c >= 2:
-            continue
-        partner = False
-        for suit in range(4):
-            other = suit * 13 + rank - 1
-            if other != k and s[at + other]:
-                partner = True
-        base = k - rank + 1
-        for r in range(1, 14):
-            if r != rank and r != wild and s[at + base + r - 1]:
-                gap = abs(r - rank)
-                if high and (r == 1 or rank == 1):
-                    gap = min(gap, 14 - max(r, rank))
-                if gap <= reach:
-                    partner = True
-        if not partner:
+    for suit in range(4):
+        mask = (suits >> (suit * 16)) & 0x7FFE
+        if high and mask & 2:
+            mask |= 1 << 14
+        for rank in range(1, 14):
+            if not (mask >> rank) & 1 or (many >> rank) & 1:
+                continue
+            if _window(mask, rank, reach) or (high and rank == 1 and _window(mask, 14, reach)):
+                continue
             lone += 1
             if 2 * (lone - 1) > wilds:
                 return True
