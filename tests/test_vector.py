@@ -13,7 +13,7 @@ from dreizehn.core.registry import load_game
 from dreizehn.vector import VectorGame, play_record, win_shares
 from dreizehn.words import words
 
-KERNEL_GAMES = [("knizia13", 4), ("holzwurm", 3)]
+KERNEL_GAMES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)]
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -135,7 +135,8 @@ def test_penalty_ends_the_game_of_an_illegal_action() -> None:
 
 
 @pytest.mark.parametrize("policy", [RANDOM, HEURISTIC])
-@pytest.mark.parametrize(("game_id", "seat_option", "low"), [("knizia13", "dealer", 3), ("holzwurm", "starter", 2)])
+@pytest.mark.parametrize(("game_id", "seat_option", "low"),
+                         [("knizia13", "dealer", 3), ("holzwurm", "starter", 2), ("three-thirteen", "dealer", 2)])
 def test_kernel_games_are_records_that_replay(policy: int, game_id: str, seat_option: str, low: int) -> None:
     for seed in range(5):
         doc = play_record(game_id, low + seed % 4, seed=seed, policy=policy, **{seat_option: "random"})

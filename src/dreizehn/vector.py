@@ -35,7 +35,7 @@ from dreizehn.core.errors import InvalidOptionError, VectorError
 from dreizehn.core.game import Game
 from dreizehn.core.kernel import GAME_OVER, RANDOM, STAGE_OVER, Kernel, Keys, load, make_keys
 from dreizehn.core.record import FORMAT, VERSION
-from dreizehn.core.registry import load_game
+from dreizehn.core.registry import game_class, load_game
 
 REWARDS = ("win", "score")
 ILLEGAL_MODES = ("raise", "penalty")
@@ -86,8 +86,7 @@ class VectorGame:
         if illegal not in ILLEGAL_MODES:
             raise InvalidOptionError("option.not_choice", rule="E2", name="illegal",
                                      choices=", ".join(ILLEGAL_MODES), value=illegal)
-        given = {**(options or {}), **more_options}
-        cls_game = load_game(game_id, players if players is not None else _default_players(game_id), given)
+        cls_game = _load(game_id, players, {**(options or {}), **more_options})
         self.game: Game = cls_game
         self.kernel: Kernel = load(cls_game)
         self.num_envs = int(num_envs)
@@ -191,7 +190,7 @@ def play_record(game_id: str, players: int | None = None, seed: int = 0, policy:
     >>> replay(doc).totals == tuple(doc["totals"])
     True
     """
-    game = load_game(game_id, players if players is not None else _default_players(game_id), options)
+    game = _load(game_id, players, options)
     kernel = load(game)
     states, keys = kernel.new(1), make_keys(seed, 1)
     kernel.reset(states, keys)
@@ -202,16 +201,18 @@ def play_record(game_id: str, players: int | None = None, seed: int = 0, policy:
     actions: list[list[object]] = []
     scores: list[list[int]] = []
     status = np.zeros(1, np.int8)
+    counted = getattr(kernel, "shuffle_count", None)  # a kernel that also shuffles within a stage counts them
     while True:
         seat = int(kernel.current(states)[0])
         if seat < 0:
             break
         chosen = kernel.choose(states, keys, policy)
+        before = None if counted is None else int(counted(states)[0])
         kernel.step(states, keys, chosen, status)
         actions.append([seat, action_type.of(int(chosen[0])).text])
         if status[0] in (STAGE_OVER, GAME_OVER):
             scores.append(kernel.stage_scores(states)[0].tolist())
-        if status[0] == STAGE_OVER:
+        if (status[0] == STAGE_OVER) if counted is None else (int(counted(states)[0]) != before):
             shuffles.append(kernel.last_deal(row))
     totals = kernel.totals(states)[0]
     shares = win_shares(totals[None, :], game.high_score_wins)[0]
@@ -228,8 +229,9 @@ def play_record(game_id: str, players: int | None = None, seed: int = 0, policy:
     }
 
 
-def _default_players(game_id: str) -> int:
-    from dreizehn.core.registry import game_class
-
+def _load(game_id: str, players: int | None, options: Mapping[str, object]) -> Game:
+    """The game as the research adapters make it (docs/envs.md): their player count where none is given, their
+    options (Three Thirteen's ``turn_limit`` of 200, so that every game ends) where these do not say otherwise."""
     cls = game_class(game_id)
-    return cls.research_players or cls.min_players
+    return load_game(game_id, players if players is not None else cls.research_players or cls.min_players,
+                     {**cls.research_options, **options})

@@ -4,7 +4,10 @@ holds its hand, the table, the sizes and the totals: docs/envs.md), what each pl
 scores, the totals and the winners; and that every refusal changes nothing and gives the engine's reason.
 
 The kernel deals from its own key; the engine is handed the kernel's deals as a record's shuffles are, so both play
-the same cards. Any disagreement is the kernel's to fix: the engine and the rules specification decide.
+the same cards. A kernel whose game also shuffles within a stage (Three Thirteen's reshuffle of the discard pile,
+T10) says so by a method ``shuffle_count(states)``, the shuffles each game has made: a step that changes it made
+one, whose order ``last_deal`` gives; without it, a step that ends a stage is the one that shuffles. Any
+disagreement is the kernel's to fix: the engine and the rules specification decide.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class Pair:
         self.mask = np.zeros((1, self.game.num_actions), np.bool_)
         self.obs = np.zeros((1, self.kernel.obs_size), np.float32)
         self.status = np.zeros(1, np.int8)
+        self.shuffle_count = getattr(self.kernel, "shuffle_count", None)
 
     def legal(self) -> list[int]:
         self.kernel.legal(self.states, self.mask)
@@ -72,15 +76,23 @@ class Pair:
         else:
             raise AssertionError(f"the engine took action {action}, which the kernel refused")
 
+    def shuffles(self) -> int:
+        """The shuffles the kernel's game has made, where the kernel tells (else 0)."""
+        return int(self.shuffle_count(self.states)[0]) if self.shuffle_count else 0
+
     def play(self, action: int) -> list[str]:
         """Apply ``action`` to both; the keys of the engine's events."""
         engine = self.engine
         stage = engine.stage
+        shuffles = self.shuffles()
         self.kernel.step(self.states, self.keys, np.array([action]), self.status)
         status = int(self.status[0])
-        if status == STAGE_OVER:
+        shuffled = self.shuffles() != shuffles if self.shuffle_count else status == STAGE_OVER
+        if shuffled:
             engine.await_shuffles([self.kernel.last_deal(self.row)])
+        made = len(engine.shuffles)
         events = engine.apply_with_events(action)
+        assert len(engine.shuffles) - made == shuffled, "the kernel and the engine shuffled in different steps"
         expected = GAME_OVER if engine.is_over else STAGE_OVER if engine.stage != stage else OK
         assert status == expected, (status, expected)
         if status != OK:
@@ -92,9 +104,11 @@ class Pair:
         return [event.key for event in events]
 
 
-def play_games(game: Game, seeds: range, *, views_every: int = 1, refusals: bool = True) -> int:
-    """Play one game per seed through both, uniformly at random from a generator seeded alike; the actions
-    played."""
+def play_games(game: Game, seeds: range, *, views_every: int = 1, refusals: bool = True,
+               eager: float = 0.9) -> int:
+    """Play one game per seed through both, uniformly at random from a generator seeded alike, taking one of the
+    game's eager actions (Three Thirteen's ways out) with probability ``eager`` where one is legal, as the
+    ``random`` bot always does, so that random games end; the actions played."""
     actions = 0
     for seed in seeds:
         pair = Pair(game, seed)
@@ -107,6 +121,9 @@ def play_games(game: Game, seeds: range, *, views_every: int = 1, refusals: bool
             if refusals and rng.random() < 0.05:
                 outside = [a for a in range(game.num_actions) if a not in legal] + [-1, game.num_actions]
                 pair.refuse(int(rng.choice(outside)))
+            finishing = [a for a in legal if a in game.eager_actions]
+            if finishing and rng.random() < eager:
+                legal = finishing
             pair.play(int(rng.choice(legal)))
             actions += 1
         pair.refuse(0)

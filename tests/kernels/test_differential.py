@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from dreizehn.core.registry import load_game
+from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT
 
 from .differential import play_games
 
@@ -25,6 +26,16 @@ CASES: list[tuple[str, int, dict[str, object], int]] = [
     ("holzwurm", 5, {"starter": "random", "games": 2}, 60),
     ("holzwurm", 6, {"starter": 4}, 60),
     ("holzwurm", 2, {"starter": "random", "games": 5}, 40),
+    # Three Thirteen with the research adapters' turn_limit (T10) or a shorter one, so that random rounds end; the
+    # reshuffles of the discard pile (T10) come at 2 players, where one deck leaves the smallest stock.
+    ("three-thirteen", 2, {"turn_limit": RESEARCH_TURN_LIMIT}, 12),
+    ("three-thirteen", 3, {"turn_limit": 60}, 12),
+    ("three-thirteen", 4, {"stock_out": "end-round"}, 12),
+    ("three-thirteen", 8, {"turn_limit": 40, "dealer": "random"}, 8),
+    ("three-thirteen", 2, {"aces": "low-or-high", "turn_limit": 120}, 12),
+    ("three-thirteen", 2, {"all_wild_melds": "forbidden", "turn_limit": 120}, 12),
+    ("three-thirteen", 3, {"decks": 1, "stock_out": "end-round", "aces": "low-or-high"}, 12),
+    ("three-thirteen", 5, {"decks": 4, "all_wild_melds": "forbidden", "dealer": "random", "turn_limit": 150}, 6),
 ]
 
 
