@@ -10,6 +10,8 @@ these for the tree's bookkeeping, so that the rule of selection, expansion and b
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 import numba as nb
 import numpy as np
@@ -86,3 +88,44 @@ def backup(visits: npt.NDArray[np.int32], total: npt.NDArray[np.float64], path: 
     for i in range(depth):
         visits[path[i]] += 1
         total[path[i]] += rewards[movers[i]]
+
+
+Iterations = Callable[..., None]
+"""A game's compiled iterations: ``(root, seat, iterations, c, scale, key, child, visits, avail, total, size)``, as
+:func:`dreizehn.games.knizia13.search.ismcts`."""
+
+
+def run(ismcts: Iterations, row: npt.NDArray[np.int16], seat: int, actions: int, iterations: int, c: float,
+        scale: float, seed: int, seconds: float | None) -> tuple[list[tuple[int, int, int, float]], int]:
+    """Run a game's compiled iterations from ``row`` (made from ``seat``'s view, ``actions`` action numbers) on a new
+    tree; the root statistics (per action searched: visits, availability, mean reward) and the iterations run:
+    ``iterations`` of them, or as many as ``seconds`` allow (checked after 1, 2, 4, … and then every 256)."""
+    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
+    size = np.ones(1, np.int64)
+    if seconds is None:
+        tree = new_tree(iterations + 1, actions)
+        ismcts(row, seat, iterations, c, scale, key, *tree, size)
+        done = iterations
+    else:
+        deadline = time.perf_counter() + seconds
+        tree = new_tree(4097, actions)
+        done = 0
+        while not done or time.perf_counter() < deadline:
+            chunk = min(256, max(1, done))  # 1, 1, 2, 4, ...: a budget of 0 s runs one iteration
+            if size[0] + chunk > len(tree[1]):
+                tree = grown(tree)
+            ismcts(row, seat, chunk, c, scale, key, *tree, size)
+            done += chunk
+    child, visits, avail, total = tree
+    stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
+             for a, k in enumerate(child[0]) if k >= 0]
+    return stats, done
+
+
+def grown(tree: Tree) -> Tree:
+    """The same tree with room for twice as many nodes."""
+    child, visits, avail, total = tree
+    bigger = new_tree(2 * len(child), child.shape[1])
+    n = len(child)
+    bigger[0][:n], bigger[1][:n], bigger[2][:n], bigger[3][:n] = child, visits, avail, total
+    return bigger
