@@ -4,7 +4,8 @@
 A tree is four arrays over node numbers (node 0 is the root): ``child[node, action]`` (the child's number, or -1),
 ``visits``, ``avail`` (the visits of the parent in which the action was legal) and ``total`` (the rewards summed, of
 the seat that moved into the node). Each game's kernel runs the iterations (determinize, descend, play out) and calls
-these for the tree's bookkeeping, so that the rule of selection, expansion and backup is written once.
+these for the tree's bookkeeping, so that the rule of selection, expansion and backup is written once; :func:`run`
+spends a search's budget (iterations or seconds) on a game's compiled iterations.
 """
 
 from __future__ import annotations
