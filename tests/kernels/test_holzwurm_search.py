@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -13,8 +14,19 @@ import pytest
 import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.core.kernel import Kernel, load
-from dreizehn.games.holzwurm import HolzwurmView
-from dreizehn.games.holzwurm.kernel import ACTIONS, FATE, FATE_N, HANDS, KINDS, KNOWN, ROW_LEN, ROW_ROOM, ROWS
+from dreizehn.games.holzwurm import HolzwurmView, heuristic
+from dreizehn.games.holzwurm.kernel import (
+    ACTIONS,
+    FATE,
+    FATE_N,
+    HANDS,
+    KINDS,
+    KNOWN,
+    ROW_LEN,
+    ROW_ROOM,
+    ROWS,
+    heuristic_scores,
+)
 from dreizehn.games.holzwurm.search import determinize, row_of_view
 
 
@@ -56,19 +68,39 @@ def _placed(row: np.ndarray, players: int) -> Counter[int]:
     return cards
 
 
+def python_scores(view: HolzwurmView, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The Python heuristic's scores of the view's legal actions, as ``act`` hands them to ``pick_best``."""
+    seen: list[list[float]] = []
+
+    def capture(actions: Sequence[int], scores: Sequence[float], rng: random.Random, eps: float = 1e-9) -> int:
+        seen.append(list(scores))
+        return int(actions[0])
+
+    monkeypatch.setattr(heuristic, "pick_best", capture)
+    heuristic.act(view, random.Random(0))
+    return seen[0]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_a_determinization_shows_its_seat_what_the_view_shows(players: int) -> None:
+def test_a_determinization_shows_its_seat_what_the_view_shows(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its observation, its legal plays and the heuristic's scores of them (which read the plays and takes of the
+    game, the totals and the known cards) are the view's; every card lies in one place, the known ones in their
+    hands."""
     game = dreizehn.load_game("holzwurm", players)
     kernel, encoder = load(game), game.encoder()
     out = np.zeros((1, kernel.obs_size), np.float32)
+    scores = np.empty(ACTIONS, np.float64)
     key = np.array([7], np.uint64)
     for view in views(players, range(12)):
         row = row_of_view(kernel.new(1)[0], view)
+        expected = python_scores(view, monkeypatch)
         for _ in range(3):
             determinize(row, view.seat, key)
             kernel.observe(row[None, :], np.array([view.seat]), out)
             assert np.array_equal(out[0], encoder.observation(view))
             assert _legal(kernel, row) == list(view.legal_actions)
+            heuristic_scores(row, scores)
+            assert scores[list(view.legal_actions)].tolist() == expected
             placed = _placed(row, players)
             assert max(placed.values()) == 1 and 66 - len(placed) == view.removed
             for seat in range(players):

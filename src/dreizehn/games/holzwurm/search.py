@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from dreizehn.bots.tree import backup, margin_rewards, run, select
 from dreizehn.core.kernel import Keys, shuffle
-from dreizehn.games.holzwurm.heuristic import _current_game
+from dreizehn.games.holzwurm.heuristic import current_game
 from dreizehn.games.holzwurm.kernel import (
     _BASE,
     _COLOUR,
@@ -68,7 +68,7 @@ def row_of_view(empty: npt.NDArray[np.int16], view: HolzwurmView) -> npt.NDArray
     s = empty.copy()
     n = view.players
     s[TURN], s[STARTER], s[STAGE] = view.current_player, view.starter, view.stage
-    game = _current_game(view)
+    game = current_game(view)
     s[PLAYS], s[TAKES] = game.plays, game.takes
     for seat, points in enumerate(view.totals):
         s[TOTALS + seat] = points
