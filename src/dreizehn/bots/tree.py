@@ -4,12 +4,15 @@
 A tree is four arrays over node numbers (node 0 is the root): ``child[node, action]`` (the child's number, or -1),
 ``visits``, ``avail`` (the visits of the parent in which the action was legal) and ``total`` (the rewards summed, of
 the seat that moved into the node). Each game's kernel runs the iterations (determinize, descend, play out) and calls
-these for the tree's bookkeeping, so that the rule of selection, expansion and backup is written once.
+these for the tree's bookkeeping, so that the rule of selection, expansion and backup is written once; :func:`run`
+spends a search's budget (iterations or seconds) on a game's compiled iterations.
 """
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 import numba as nb
 import numpy as np
@@ -86,3 +89,52 @@ def backup(visits: npt.NDArray[np.int32], total: npt.NDArray[np.float64], path: 
     for i in range(depth):
         visits[path[i]] += 1
         total[path[i]] += rewards[movers[i]]
+
+
+Iterations = Callable[..., None]
+"""A game's compiled iterations: ``(root, seat, iterations, c, scale, key, child, visits, avail, total, size)``, as
+:func:`dreizehn.games.knizia13.search.ismcts`."""
+
+
+TREE_BYTES = 256 * 2**20
+"""The most memory a search by time gives its tree's child table (an ``int32`` per action a node): it stops there,
+before its time is up (Holzwurm's 390 actions: about 170,000 nodes, a second of search or more)."""
+
+
+def run(ismcts: Iterations, row: npt.NDArray[np.int16], seat: int, actions: int, iterations: int, c: float,
+        scale: float, seed: int, seconds: float | None) -> tuple[list[tuple[int, int, int, float]], int]:
+    """Run a game's compiled iterations from ``row`` (made from ``seat``'s view, ``actions`` action numbers) on a new
+    tree; the root statistics (per action searched: visits, availability, mean reward) and the iterations run:
+    ``iterations`` of them, or as many as ``seconds`` allow (checked after 1, 2, 4, … and then every 256)."""
+    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
+    size = np.ones(1, np.int64)
+    if seconds is None:
+        tree = new_tree(iterations + 1, actions)
+        ismcts(row, seat, iterations, c, scale, key, *tree, size)
+        done = iterations
+    else:
+        deadline = time.perf_counter() + seconds
+        tree = new_tree(4097, actions)
+        done = 0
+        most = max(4097, TREE_BYTES // (4 * actions))
+        while not done or time.perf_counter() < deadline:
+            chunk = min(256, max(1, done))  # 1, 1, 2, 4, ...: a budget of 0 s runs one iteration
+            if size[0] + chunk > len(tree[1]):
+                if 2 * len(tree[1]) > most:
+                    break  # the tree is as large as a search by time may make it
+                tree = grown(tree)
+            ismcts(row, seat, chunk, c, scale, key, *tree, size)
+            done += chunk
+    child, visits, avail, total = tree
+    stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
+             for a, k in enumerate(child[0]) if k >= 0]
+    return stats, done
+
+
+def grown(tree: Tree) -> Tree:
+    """The same tree with room for twice as many nodes."""
+    child, visits, avail, total = tree
+    bigger = new_tree(2 * len(child), child.shape[1])
+    n = len(child)
+    bigger[0][:n], bigger[1][:n], bigger[2][:n], bigger[3][:n] = child, visits, avail, total
+    return bigger

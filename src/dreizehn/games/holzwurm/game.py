@@ -1,6 +1,6 @@
 """Der dreizehnte Holzwurm, the game as every interface finds it: its rules (:mod:`.rules`), its words
 (:mod:`.words`), its tensors (:mod:`.encoder`), its heuristic bot (:mod:`.heuristic`), its compiled kernel
-(:mod:`.kernel`) and its terminal drawing (:mod:`.terminal`)."""
+and search (:mod:`.kernel`, :mod:`.search`, :mod:`.compiled`) and its terminal drawing (:mod:`.terminal`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
 
     order: ClassVar[int] = 3
     heuristic: ClassVar[str] = "dreizehn.games.holzwurm.heuristic"
-    kernel: ClassVar[str] = "dreizehn.games.holzwurm.kernel"
+    kernel: ClassVar[str] = "dreizehn.games.holzwurm.compiled"
     terminal: ClassVar[str] = "dreizehn.games.holzwurm.terminal"
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
     research_players: ClassVar[int] = 4

@@ -51,7 +51,7 @@ class _Game:
     takes: int
 
 
-def _current_game(view: HolzwurmView) -> _Game:
+def current_game(view: HolzwurmView) -> _Game:
     """Replay the public plays of the match to find how far the current game has come (H12, H14)."""
     n = view.players
     start = hand_size(n)
@@ -111,7 +111,7 @@ def act(view: View, rng: random.Random) -> int:
 
     # The time left: at the rate rows were taken so far (two in 15 plays as a prior), the plays until the fate row
     # runs out, and so our own turns.
-    game = _current_game(view)
+    game = current_game(view)
     rate = (game.takes + 2.0) / (game.plays + 15.0)
     turns_left = (len(view.fate) / rate) / view.players
     go_out = plus < GO_OUT_PLUS and len(hand) <= turns_left + 1 and not near_end

@@ -10,14 +10,13 @@ uniformly over what the seat cannot tell apart, as ``Game.sample_state`` does.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import Tree, backup, margin_rewards, new_tree, select
+from dreizehn.bots.tree import backup, margin_rewards, run, select
 from dreizehn.core.kernel import HEURISTIC, Keys, next_u64, pick_legal, shuffle
 from dreizehn.games.knizia13.kernel import (
     ACTIONS,
@@ -201,35 +200,5 @@ def rate(empty: npt.NDArray[np.int16], view: Knizia13View, actions: list[int], w
 def search(empty: npt.NDArray[np.int16], view: Knizia13View, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
-    the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (checked after 1, 2, 4, … and then
-    every 256)."""
-    row = row_of_view(empty, view)
-    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
-    size = np.ones(1, np.int64)
-    if seconds is None:
-        tree = new_tree(iterations + 1, ACTIONS)
-        ismcts(row, view.seat, iterations, c, scale, key, *tree, size)
-        done = iterations
-    else:
-        deadline = time.perf_counter() + seconds
-        tree = new_tree(4097, ACTIONS)
-        done = 0
-        while not done or time.perf_counter() < deadline:
-            chunk = min(256, max(1, done))  # 1, 1, 2, 4, ...: a budget of 0 s runs one iteration
-            if size[0] + chunk > len(tree[1]):
-                tree = grown(tree)
-            ismcts(row, view.seat, chunk, c, scale, key, *tree, size)
-            done += chunk
-    child, visits, avail, total = tree
-    stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
-             for a, k in enumerate(child[0]) if k >= 0]
-    return stats, done
-
-
-def grown(tree: Tree) -> Tree:
-    """The same tree with room for twice as many nodes."""
-    child, visits, avail, total = tree
-    bigger = new_tree(2 * len(child), child.shape[1])
-    n = len(child)
-    bigger[0][:n], bigger[1][:n], bigger[2][:n], bigger[3][:n] = child, visits, avail, total
-    return bigger
+    the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`dreizehn.bots.tree.run`)."""
+    return run(ismcts, row_of_view(empty, view), view.seat, ACTIONS, iterations, c, scale, seed, seconds)

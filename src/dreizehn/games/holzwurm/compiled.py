@@ -1,0 +1,25 @@
+"""Holzwurm's kernel as the :class:`~dreizehn.core.kernel.Kernel` protocol gives it (docs/vector.md): the compiled
+rules of :mod:`.kernel` over batches, and the compiled search of :mod:`.search` for the ``ismcts`` bot (apart, since
+the search imports the kernel)."""
+
+from __future__ import annotations
+
+from dreizehn.core.game import View
+from dreizehn.games.holzwurm.kernel import HolzwurmKernel
+from dreizehn.games.holzwurm.rules import HolzwurmRules, HolzwurmView
+from dreizehn.games.holzwurm.search import search
+
+
+class HolzwurmSearchKernel(HolzwurmKernel):
+    """Holzwurm's kernel for one game's player count and options, with the ``ismcts`` bot's search."""
+
+    def search(self, view: View, iterations: int, c: float, scale: float, seed: int,
+               seconds: float | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
+        """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`)."""
+        assert isinstance(view, HolzwurmView)
+        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds)
+
+
+def make(game: HolzwurmRules) -> HolzwurmSearchKernel:
+    """The kernel of ``game`` (its player count and options)."""
+    return HolzwurmSearchKernel(game)

@@ -1,0 +1,184 @@
+"""The compiled search of Der dreizehnte Holzwurm (games/holzwurm/search.py): its determinizations agree with the view
+(the known cards stay in their hands, H17) and deal the cards the seat cannot place uniformly, as ``sample_state``
+does, it searches as the Python ``ismcts`` does, and the ``ismcts`` bot uses it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+import dreizehn
+from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.core.kernel import Kernel, load
+from dreizehn.games.holzwurm import HolzwurmView, heuristic
+from dreizehn.games.holzwurm.kernel import (
+    ACTIONS,
+    FATE,
+    FATE_N,
+    HANDS,
+    KINDS,
+    KNOWN,
+    ROW_LEN,
+    ROW_ROOM,
+    ROWS,
+    heuristic_scores,
+)
+from dreizehn.games.holzwurm.search import determinize, row_of_view
+
+
+def views(players: int, seeds: range, most: int = 200) -> list[HolzwurmView]:
+    """Views of the seat to move after up to ``most`` random plays of a 3-game match."""
+    game = dreizehn.load_game("holzwurm", players)
+    found = []
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, most)):
+            state.apply(rng.choice(state.legal_actions()))
+            if state.is_over:
+                state = game.new_state(seed + 1000)
+        view = state.view(state.current_player)
+        assert isinstance(view, HolzwurmView)
+        found.append(view)
+    return found
+
+
+def _legal(kernel: Kernel, row: np.ndarray) -> list[int]:
+    mask = np.zeros((1, ACTIONS), np.bool_)
+    kernel.legal(row[None, :], mask)
+    return [int(a) for a in np.flatnonzero(mask[0])]
+
+
+def _hand(row: np.ndarray, seat: int) -> set[int]:
+    return {k for k in range(KINDS) if row[HANDS + seat * KINDS + k]}
+
+
+def _placed(row: np.ndarray, players: int) -> Counter[int]:
+    """Every card of the row in a hand, a row or the fate row, counted."""
+    cards = Counter[int]()
+    for seat in range(players):
+        cards.update(_hand(row, seat))
+    cards.update(int(row[FATE + i]) for i in range(row[FATE_N]))
+    for slot in range(5):
+        cards.update(int(row[ROWS + slot * ROW_ROOM + j]) for j in range(row[ROW_LEN + slot]))
+    return cards
+
+
+def python_scores(view: HolzwurmView, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The Python heuristic's scores of the view's legal actions, as ``act`` hands them to ``pick_best``."""
+    seen: list[list[float]] = []
+
+    def capture(actions: Sequence[int], scores: Sequence[float], rng: random.Random, eps: float = 1e-9) -> int:
+        seen.append(list(scores))
+        return int(actions[0])
+
+    monkeypatch.setattr(heuristic, "pick_best", capture)
+    heuristic.act(view, random.Random(0))
+    return seen[0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_determinization_shows_its_seat_what_the_view_shows(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its observation, its legal plays and the heuristic's scores of them (which read the plays and takes of the
+    game, the totals and the known cards) are the view's; every card lies in one place, the known ones in their
+    hands."""
+    game = dreizehn.load_game("holzwurm", players)
+    kernel, encoder = load(game), game.encoder()
+    out = np.zeros((1, kernel.obs_size), np.float32)
+    scores = np.empty(ACTIONS, np.float64)
+    key = np.array([7], np.uint64)
+    for view in views(players, range(12)):
+        row = row_of_view(kernel.new(1)[0], view)
+        expected = python_scores(view, monkeypatch)
+        for _ in range(3):
+            determinize(row, view.seat, key)
+            kernel.observe(row[None, :], np.array([view.seat]), out)
+            assert np.array_equal(out[0], encoder.observation(view))
+            assert _legal(kernel, row) == list(view.legal_actions)
+            heuristic_scores(row, scores)
+            assert scores[list(view.legal_actions)].tolist() == expected
+            placed = _placed(row, players)
+            assert max(placed.values()) == 1 and 66 - len(placed) == view.removed
+            for seat in range(players):
+                assert {int(c) for c in view.known[seat]} <= _hand(row, seat)
+                assert len(_hand(row, seat)) == view.hand_sizes[seat]
+                assert [int(row[KNOWN + seat * KINDS + k]) for k in range(KINDS)] == [
+                    int(k in view.known[seat]) for k in range(KINDS)]
+            assert _hand(row, view.seat) == {int(c) for c in view.hand}
+
+
+def _uneven_view() -> HolzwurmView:
+    """A 3-player view (15 cards removed unseen) in which another seat holds known cards."""
+    for view in views(3, range(100, 200), most=40):
+        if any(view.known[s] for s in range(3) if s != view.seat) and view.stage == 0:
+            return view
+    raise AssertionError("no view with known cards")
+
+
+def test_the_cards_the_seat_cannot_place_are_dealt_uniformly() -> None:
+    view = _uneven_view()
+    kernel = load(dreizehn.load_game("holzwurm", 3))
+    row = row_of_view(kernel.new(1)[0], view)
+    others = [s for s in range(3) if s != view.seat]
+    known = {s: {int(c) for c in view.known[s]} for s in others}
+    unplaced = [k for k in range(KINDS) if k not in _placed(row, 3)] + [
+        k for s in others for k in _hand(row, s) - known[s]]
+    room = {s: view.hand_sizes[s] - len(known[s]) for s in others}
+    assert len(unplaced) == sum(room.values()) + view.removed
+    key = np.array([1], np.uint64)
+    draws = 4000
+    held = {s: Counter[int]() for s in others}
+    for _ in range(draws):
+        determinize(row, view.seat, key)
+        for s in others:
+            hand = _hand(row, s)
+            assert known[s] <= hand
+            held[s].update(hand - known[s])
+    for s in others:  # each card the seat cannot place lies in the unknown part of a hand as often as it has room
+        share = room[s] / len(unplaced)
+        bound = 4 * (share * (1 - share) / draws) ** 0.5
+        for card in unplaced:
+            assert abs(held[s][card] / draws - share) < bound, (s, card)
+    removed = view.removed / len(unplaced)  # and among the removed cards as often as they are
+    bound = 4 * (removed * (1 - removed) / draws) ** 0.5
+    for card in unplaced:
+        assert abs(1 - sum(held[s][card] for s in others) / draws - removed) < bound, card
+
+
+def test_the_search_is_deterministic_and_agrees_with_the_python_search() -> None:
+    game = dreizehn.load_game("holzwurm", 4)
+    kernel = load(game)
+    agree = 0
+    checked = views(4, range(40, 52))
+    for view in checked:
+        stats, done = kernel.search(view, 3000, 0.7, 30.0, 11)  # type: ignore[attr-defined]
+        again, _ = kernel.search(view, 3000, 0.7, 30.0, 11)  # type: ignore[attr-defined]
+        assert stats == again and done == 3000
+        assert sorted(a for a, *_ in stats) == list(view.legal_actions)
+        assert sum(v for _, v, _, _ in stats) == 3000
+        python = IsmctsBot(game, iterations=3000)
+        python._compiled_search = lambda keep: None  # type: ignore[method-assign]
+        reference = {s.action: s.mean for s in python.search(view, random.Random(3))}
+        compiled = {a: mean for a, _, _, mean in stats}
+        best = max(compiled, key=lambda a: compiled[a])
+        # the compiled search's favourite is worth, by the Python search, within noise of the Python favourite
+        agree += reference[best] >= max(reference.values()) - 0.03
+    assert agree >= len(checked) - 2
+
+
+def test_the_bot_searches_in_the_kernel_where_it_can() -> None:
+    game = dreizehn.load_game("holzwurm", 4)
+    view = views(4, range(60, 61))[0]
+    bot = IsmctsBot(game)
+    assert bot._compiled_search(frozenset()) is not None
+    assert bot.act(view, random.Random(0)) in view.legal_actions
+    assert bot.last_iterations == 800 and sum(s.visits for s in bot.last_stats) == 800
+    timed = IsmctsBot(game, time=0.05)
+    timed.act(view, random.Random(0))
+    assert timed.last_iterations >= 1 and sum(s.visits for s in timed.last_stats) == timed.last_iterations
+    for spec in ({"horizon": "game"}, {"reward": "win"}, {"root": "paired"}):
+        assert IsmctsBot(game, iterations=10, **spec)._compiled_search(frozenset()) is None
