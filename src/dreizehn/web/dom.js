@@ -33,3 +33,42 @@ export function fill(el, ...children) {
 export function link(href, text, cls = "") {
   return h(`a${cls ? "." + cls : ""}`, { href, "data-route": "" }, text);
 }
+
+/** The key each element was last filled for by {@link redraw}. */
+const drawnFor = new WeakMap();
+
+/**
+ * Fill `el` with what `build` makes, only when `key` differs from the one it was last filled for: a part of the page
+ * whose data did not change is left as it is, so the focus, the scroll and a text selection in it stay.
+ * @param {HTMLElement} el
+ * @param {string} key what the part is drawn from (its data, as JSON)
+ * @param {() => unknown} build its children
+ * @returns {boolean} whether it was filled again
+ */
+export function redraw(el, key, build) {
+  if (drawnFor.get(el) === key) return false;
+  drawnFor.set(el, key);
+  fill(el, build());
+  return true;
+}
+
+/** The data attributes that name what an element stands for (a card, an action, a row, a target, a tool): an element
+ * drawn again for the same thing gets the focus back. */
+const FOCUS_KEYS = ["card", "action", "row", "target", "do"];
+
+/**
+ * Run `draw` (which may replace parts of `root`); if the focused element was replaced, focus the element drawn for
+ * the same thing (the same `data-card`, `data-action`, …), unless something else took the focus meanwhile.
+ * @param {HTMLElement} root
+ * @param {() => void} draw
+ */
+export function keepingFocus(root, draw) {
+  const before = document.activeElement;
+  const name = before instanceof HTMLElement ? FOCUS_KEYS.find((k) => before.dataset[k]) : undefined;
+  draw();
+  if (!(before instanceof HTMLElement) || !name || before.isConnected) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const value = before.dataset[name];
+  const again = [...root.querySelectorAll(`[data-${name}]`)].find((e) => e instanceof HTMLElement && e.dataset[name] === value);
+  if (again instanceof HTMLElement) again.focus();
+}

@@ -69,7 +69,7 @@ export function draw(view, ctx) {
   const tools = view.hand.length ? h("div.hand-tools", {},
     h("button.small-button", { type: "button", onclick: () => ctx.setPref({ sort: "suit", arranged: false }), "aria-pressed": String(prefs.sort === "suit" && !prefs.arranged) }, t("web.tt.sort_suit")),
     h("button.small-button", { type: "button", onclick: () => ctx.setPref({ sort: "rank", arranged: false }), "aria-pressed": String(prefs.sort === "rank" && !prefs.arranged) }, t("web.tt.sort_rank")),
-    h("button.small-button", { type: "button", "data-do": "arrange", onclick: () => ctx.arrange(), "aria-pressed": String(!!prefs.arranged) }, t("web.tt.arrange"))) : null;
+    ctx.arrange ? h("button.small-button", { type: "button", "data-do": "arrange", onclick: ctx.arrange, "aria-pressed": String(!!prefs.arranged) }, t("web.tt.arrange")) : null) : null;
   const outs = ctx.legal.filter((a) => a.text.startsWith("out "));
   const goOut = outs.length ? h("div.go-out", {}, h("strong", {}, t("web.tt.can_go_out")),
     outs.map((a) => h("button.primary", { type: "button", "data-action": a.text, onclick: () => ctx.act(a.text) }, a.words))) : null;

@@ -4,7 +4,7 @@
 import { games, post } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
-import { invitePanel } from "./table.js";
+import { invitePanel } from "./table/invites.js";
 
 export async function createPage(root, app, gameId) {
   const game = (await games()).find((g) => g.id === gameId);
