@@ -16,8 +16,8 @@ export function chosenLanguage() {
 }
 
 /** Load the templates of `lang` and make it the page's language. */
-export async function loadLanguage(lang) {
-  const response = await fetch(`/api/words/${lang}`);
+export async function loadLanguage(code) {
+  const response = await fetch(`/api/words/${code}`);
   const data = await response.json();
   templates = data.templates;
   current = data.lang;

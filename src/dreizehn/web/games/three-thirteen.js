@@ -33,14 +33,14 @@ export function draw(view, ctx) {
   const wild = view.wild_rank;
   const isWild = (c) => rankOf(c) === wild;
   const top = view.discard_pile.length ? view.discard_pile[view.discard_pile.length - 1] : null;
-  const draw = ctx.legal.find((a) => a.text === "draw");
+  const drawAction = ctx.legal.find((a) => a.text === "draw");
   const take = ctx.legal.find((a) => a.text === "take");
   const banner = h("div.wild-banner", { "data-wild": wild },
     h("strong", {}, t("web.tt.wild", { ranks: t(`three-thirteen.ranks.${wild}`) })),
     h("span", {}, t("web.tt.round", { round: view.round, rounds: 11 })),
     view.turns_left >= 0 ? h("span.warn", {}, t("three-thirteen.view.turns_left", { n: view.turns_left })) : null);
-  const stock = h("div.stock", {}, back(draw ? draw.words : t("three-thirteen.view.stock", { n: view.stock_size }), {
-    count: view.stock_size, legal: !!draw, name: "stock",
+  const stock = h("div.stock", {}, back(drawAction ? drawAction.words : t("three-thirteen.view.stock", { n: view.stock_size }), {
+    count: view.stock_size, legal: !!drawAction, name: "stock",
     onclick: ctx.canAct ? () => ctx.act("draw") : undefined,
   }), h("span.caption", {}, t("web.tt.stock")));
   const pile = h("div.discard", {}, top

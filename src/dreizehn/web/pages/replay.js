@@ -31,9 +31,7 @@ export async function replayPage(root, app, tableId) {
     replay.names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`)));
 
   fill(root, h("div.replay-page", {},
-    h("h1", {}, t(`${game}.title`), " — ", t("web.replay")),
-    h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
-      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download"))),
+    heading(replay, tableId),
     controls,
     h("div.replay-main", {}, board, h("aside.side", {},
       h("section", {}, h("h2", {}, t("web.analysis")), h("div.analysis-ask", {}, h("label", { for: "analysis-seat" }, t("web.player")), seatSelect,
@@ -55,12 +53,7 @@ export async function replayPage(root, app, tableId) {
     const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {},
       handRow: (cards) => (cards.length ? h("div.hand", {}, cards) : null) };
     const decision = analysis && analysis.decisions.find((d) => d.version === at);
-    fill(board,
-      decision ? decisionNote(decision) : null,
-      module.draw({ ...first, hand: [] }, ctx),
-      h("div.hands", {}, seatViews.map((v, seat) => h("section.reveal", { "data-seat": seat },
-        h("h3", {}, names[seat], " ", h("span.muted", {}, t("web.in_hand", { n: v.hand.length }))),
-        h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true })))))));
+    fill(board, decision ? decisionNote(decision) : null, module.draw({ ...first, hand: [] }, ctx), hands(game, names, seatViews));
     fill(position, t("web.step", { n: at, last }));
     for (const li of steps.children) {
       li.classList.toggle("current", Number(li.dataset.version) === at);
@@ -68,35 +61,6 @@ export async function replayPage(root, app, tableId) {
     }
     const current = steps.querySelector(".current");
     if (current) current.scrollIntoView({ block: "nearest" });
-  }
-
-  function decisionNote(d) {
-    return h("p.decision", {}, t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ",
-      d.loss > 0 ? t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) : t("web.was_best"));
-  }
-
-  function drawSteps() {
-    const worst = new Set(analysis ? analysis.worst : []);
-    const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
-    fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
-      replay.steps.map((s) => {
-        const d = byVersion.get(s.version - 1);
-        return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
-          h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, s.text),
-          d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null);
-      }));
-  }
-
-  function drawAnalysis() {
-    if (!analysis) { fill(analysisBox); return; }
-    const worst = analysis.worst.map((v) => analysis.decisions.find((d) => d.version === v)).filter(Boolean);
-    fill(analysisBox,
-      analysis.status === "running" ? [h("progress", { max: analysis.total || 1, value: analysis.done }), " ", t("web.analysing", { done: analysis.done, total: analysis.total })] : null,
-      analysis.status === "failed" ? h("p.error", {}, t("web.analysis_failed")) : null,
-      analysis.status === "done" && !worst.length ? h("p", {}, t("web.no_mistakes")) : null,
-      worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version) }, t("web.step", { n: d.version + 1, last })),
-        ": ", t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ", t("web.better", { best: d.best.text, chance: percent(d.best.chance) })))) : null);
-    drawSteps();
   }
 
   async function ask() {
@@ -107,29 +71,82 @@ export async function replayPage(root, app, tableId) {
       fill(analysisBox, h("p.error", {}, err instanceof Refused && err.detail ? err.message : t("web.analysis_unavailable")));
       return;
     }
-    drawAnalysis();
+    drawAnalysis(analysisBox, analysis, last, show);
+    drawSteps(steps, replay, analysis, show);
     clearInterval(polling);
     polling = setInterval(poll, 1000);
     if (analysis.status !== "running") { clearInterval(polling); show(at); }
     async function poll() {
       if (disposed) { clearInterval(polling); return; }
       try { analysis = await get(`/api/tables/${tableId}/analysis/${seat}`); } catch { clearInterval(polling); return; }
-      drawAnalysis();
+      drawAnalysis(analysisBox, analysis, last, show);
+      drawSteps(steps, replay, analysis, show);
       if (analysis.status !== "running") { clearInterval(polling); show(at); }
     }
   }
 
-  function onKey(e) {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === "ArrowRight") show(at + 1);
-    else if (e.key === "ArrowLeft") show(at - 1);
-    else if (e.key === "Home") show(0);
-    else if (e.key === "End") show(last);
-  }
+  const onKey = replayKeys((to) => show(to(at)), last);
   document.addEventListener("keydown", onKey);
-  drawSteps();
+  drawSteps(steps, replay, analysis, show);
   await show(0);
   return { dispose() { disposed = true; clearInterval(polling); document.removeEventListener("keydown", onKey); } };
+}
+
+/** The replay's title, the players, their totals and the record to download. */
+function heading(replay, tableId) {
+  return [h("h1", {}, t(`${replay.table.game}.title`), " — ", t("web.replay")),
+    h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
+      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download")))];
+}
+
+/** The replay's keys: → and ← a step forward and back, Home and End the deal and the end (`go` takes the step to
+ * go to from the one shown). */
+function replayKeys(go, last) {
+  return (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowRight") go((at) => at + 1);
+    else if (e.key === "ArrowLeft") go((at) => at - 1);
+    else if (e.key === "Home") go(() => 0);
+    else if (e.key === "End") go(() => last);
+  };
+}
+
+/** Every seat's hand revealed. */
+function hands(game, names, seatViews) {
+  return h("div.hands", {}, seatViews.map((v, seat) => h("section.reveal", { "data-seat": seat },
+    h("h3", {}, names[seat], " ", h("span.muted", {}, t("web.in_hand", { n: v.hand.length }))),
+    h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true }))))));
+}
+
+/** What the analysis says of the decision at this step: the move played and its chance, and the better one. */
+function decisionNote(d) {
+  return h("p.decision", {}, t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ",
+    d.loss > 0 ? t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) : t("web.was_best"));
+}
+
+/** The moves played, each a step to go to, the analysed seat's costly ones marked with their loss. */
+function drawSteps(steps, replay, analysis, show) {
+  const worst = new Set(analysis ? analysis.worst : []);
+  const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
+  fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
+    replay.steps.map((s) => {
+      const d = byVersion.get(s.version - 1);
+      return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
+        h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, s.text),
+        d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null);
+    }));
+}
+
+/** The analysis of a seat: its progress, or its worst decisions with the better moves. */
+function drawAnalysis(box, analysis, last, show) {
+  if (!analysis) { fill(box); return; }
+  const worst = analysis.worst.map((v) => analysis.decisions.find((d) => d.version === v)).filter(Boolean);
+  fill(box,
+    analysis.status === "running" ? [h("progress", { max: analysis.total || 1, value: analysis.done }), " ", t("web.analysing", { done: analysis.done, total: analysis.total })] : null,
+    analysis.status === "failed" ? h("p.error", {}, t("web.analysis_failed")) : null,
+    analysis.status === "done" && !worst.length ? h("p", {}, t("web.no_mistakes")) : null,
+    worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version) }, t("web.step", { n: d.version + 1, last })),
+      ": ", t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ", t("web.better", { best: d.best.text, chance: percent(d.best.chance) })))) : null);
 }
 
 export { link };
