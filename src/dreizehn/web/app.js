@@ -10,8 +10,8 @@ import { rulesPage } from "./pages/rules.js";
 import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
 
-const root = document.getElementById("app");
-const header = document.getElementById("header");
+const root = /** @type {HTMLElement} */ (document.getElementById("app"));
+const header = /** @type {HTMLElement} */ (document.getElementById("header"));
 let page = null;
 
 const app = {
