@@ -29,7 +29,12 @@ export default [
     },
   },
   {
-    files: ["tests/js/**/*.mjs", "eslint.config.js"],
+    files: ["eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
+  },
+  {
+    // the tests run in node with a page's globals set (tests/js/page.mjs)
+    files: ["tests/js/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node, ...globals.browser } },
   },
 ];
