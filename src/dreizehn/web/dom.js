@@ -1,15 +1,21 @@
 // @ts-check
 // A small helper to build elements: h("button.primary", {onclick}, "text", child, ...). Text is always text: no
 // attribute writes markup (an attribute named "html" is an attribute like any other).
+/**
+ * @param {string} spec the tag and its classes: "button.primary"
+ * @param {Record<string, unknown> | null} [attrs] attributes; a function for on…; `dataset`; `text`
+ * @param {...unknown} children elements, texts (always text), lists of them; none, null and false are left out
+ * @returns {HTMLElement}
+ */
 export function h(spec, attrs = {}, ...children) {
   const [tag, ...classes] = spec.split(".");
   const el = document.createElement(tag || "div");
   if (classes.length) el.className = classes.join(" ");
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "text") el.textContent = value;
+    else if (key === "text") el.textContent = String(value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) {
@@ -19,7 +25,11 @@ export function h(spec, attrs = {}, ...children) {
   return el;
 }
 
-/** Replace the children of `el`. */
+/**
+ * Replace the children of `el`.
+ * @param {HTMLElement} el
+ * @param {...unknown} children as {@link h} takes them
+ */
 export function fill(el, ...children) {
   el.replaceChildren();
   for (const child of children.flat(Infinity)) {
@@ -29,7 +39,12 @@ export function fill(el, ...children) {
   return el;
 }
 
-/** A link handled by the app's router (no page load). */
+/**
+ * A link handled by the app's router (no page load).
+ * @param {string} href
+ * @param {unknown} text
+ * @param {string} [cls] its classes
+ */
 export function link(href, text, cls = "") {
   return h(`a${cls ? "." + cls : ""}`, { href, "data-route": "" }, text);
 }

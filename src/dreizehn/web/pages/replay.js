@@ -27,8 +27,8 @@ export async function replayPage(root, app, tableId) {
   const controls = h("div.replay-controls", {},
     button("first", t("web.first"), () => 0), button("back", t("web.back_step"), () => at - 1),
     position, button("forward", t("web.forward_step"), () => at + 1), button("last", t("web.last"), () => last));
-  const seatSelect = h("select", { id: "analysis-seat" },
-    replay.names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`)));
+  const seatSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "analysis-seat" },
+    replay.names.map((/** @type {string} */ n, /** @type {number} */ i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`))));
 
   fill(root, h("div.replay-page", {},
     heading(replay, tableId),
@@ -55,7 +55,7 @@ export async function replayPage(root, app, tableId) {
     const decision = analysis && analysis.decisions.find((d) => d.version === at);
     fill(board, decision ? decisionNote(decision) : null, module.draw({ ...first, hand: [] }, ctx), hands(game, names, seatViews));
     fill(position, t("web.step", { n: at, last }));
-    for (const li of steps.children) {
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (steps.children)) {
       li.classList.toggle("current", Number(li.dataset.version) === at);
       li.classList.toggle("decided", Boolean(decision) && Number(li.dataset.version) === at + 1); // the move chosen here
     }
