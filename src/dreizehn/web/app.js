@@ -70,7 +70,7 @@ async function route() {
       try {
         made = await make(match, el);
       } catch (err) {
-        fill(el, h("p.error", { role: "alert" }, err.message || String(err)));
+        fill(el, h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
       }
       if (mine !== routed) {  // another page was asked for meanwhile: this one goes
         if (made && made.dispose) made.dispose();

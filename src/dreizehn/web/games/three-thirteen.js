@@ -6,21 +6,39 @@ import { back, card } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+/** @typedef {import("../pages/table/model.js").View} View */
+/** @typedef {import("../pages/table/board.js").DrawContext} DrawContext */
+/**
+ * @typedef {View & {hand: string[], hand_sizes: number[], known: string[][], out_melds: string[][][],
+ *   out_seats: number[], discard_pile: string[], wild_rank: number, round: number, stock_size: number,
+ *   turns_left: number}} ThreeThirteenView Three Thirteen's view (docs/wire.md)
+ */
+
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_ORDER = "CDHS";
-const rankOf = (c) => RANKS.indexOf(c.slice(0, -1)) + 1;
-const suitOf = (c) => SUIT_ORDER.indexOf(c.slice(-1));
+const rankOf = (/** @type {string} */ c) => RANKS.indexOf(c.slice(0, -1)) + 1;
+const suitOf = (/** @type {string} */ c) => SUIT_ORDER.indexOf(c.slice(-1));
 
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @returns {string[]}
+ */
 export function seatInfo(view, seat) {
   const info = [t("web.in_hand", { n: view.hand_sizes[seat] })];
   if (view.out_seats.includes(seat)) info.push(t("web.tt.went_out"));
   return info;
 }
 
+/** @param {string} text */
 export function attempt(text) {
   return `discard ${text}`;
 }
 
+/**
+ * @param {string[]} hand
+ * @param {string | undefined} mode "rank", "suit", or as dealt
+ */
 function sorted(hand, mode) {
   const cards = [...hand];
   if (mode === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b));
@@ -28,10 +46,14 @@ function sorted(hand, mode) {
   return cards;
 }
 
+/**
+ * @param {ThreeThirteenView} view
+ * @param {DrawContext} ctx
+ */
 export function draw(view, ctx) {
   const prefs = ctx.prefs;
   const wild = view.wild_rank;
-  const isWild = (c) => rankOf(c) === wild;
+  const isWild = (/** @type {string} */ c) => rankOf(c) === wild;
   const top = view.discard_pile.length ? view.discard_pile[view.discard_pile.length - 1] : null;
   const drawAction = ctx.legal.find((a) => a.text === "draw");
   const take = ctx.legal.find((a) => a.text === "take");
@@ -46,13 +68,13 @@ export function draw(view, ctx) {
   const pile = h("div.discard", {}, top
     ? card("three-thirteen", top, { legal: !!take, onclick: ctx.canAct ? () => ctx.act("take") : undefined, extra: isWild(top) ? "wild" : "" })
     : h("span.card.empty-slot", {}, "—"), h("span.caption", {}, t("web.tt.discard_pile")));
-  const onCard = (c) => () => {
+  const onCard = (/** @type {string} */ c) => () => {
     const mine = ctx.legal.filter((a) => a.text === `discard ${c}` || a.text === `out ${c}`);
     if (mine.length === 1) ctx.act(mine[0].text);
     else if (mine.length > 1) ctx.select(c);
     else ctx.act(attempt(c));
   };
-  const handCard = (c) => card("three-thirteen", c, {
+  const handCard = (/** @type {string} */ c) => card("three-thirteen", c, {
     legal: ctx.legal.some((a) => a.text.endsWith(` ${c}`)), selected: ctx.selected === c, onclick: onCard(c),
     extra: isWild(c) ? "wild" : "",
   });
@@ -60,7 +82,7 @@ export function draw(view, ctx) {
   const arrangement = prefs.arranged && prefs.arrangement && prefs.arrangementKey === view.hand.join(",") ? prefs.arrangement : null;
   if (arrangement) {
     handView = h("div.arranged", {},
-      arrangement.melds.map((meld) => h("div.meld", { "aria-label": t("web.tt.meld") }, meld.map(handCard))),
+      arrangement.melds.map((/** @type {string[]} */ meld) => h("div.meld", { "aria-label": t("web.tt.meld") }, meld.map(handCard))),
       arrangement.deadwood.length ? h("div.meld.deadwood", { "aria-label": t("web.tt.deadwood") }, arrangement.deadwood.map(handCard)) : null,
       h("p.penalty", { "data-penalty": arrangement.penalty }, t("web.tt.penalty", { n: arrangement.penalty })));
   } else {
