@@ -45,16 +45,9 @@ export async function replayPage(root, app, tableId) {
   const controls = h("div.replay-controls", {},
     button("first", t("web.first"), () => 0), button("back", t("web.back_step"), () => at - 1),
     position, button("forward", t("web.forward_step"), () => at + 1), button("last", t("web.last"), () => last));
-  const seatSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "analysis-seat" },
-    replay.names.map((/** @type {string} */ n, /** @type {number} */ i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`))));
+  const seatSelect = seatChoice(replay.names);
 
-  fill(root, h("div.replay-page", {},
-    heading(replay, tableId),
-    controls,
-    h("div.replay-main", {}, board, h("aside.side", {},
-      h("section", {}, h("h2", {}, t("web.analysis")), h("div.analysis-ask", {}, h("label", { for: "analysis-seat" }, t("web.player")), seatSelect,
-        h("button.secondary", { type: "button", id: "analyse", onclick: ask }, t("web.analyse"))), analysisBox),
-      h("section", {}, h("h2", {}, t("web.moves_played")), steps)))));
+  fill(root, layout(replay, tableId, { controls, board, steps, analysisBox, seatSelect, ask }));
 
   /** @param {number} version */
   async function viewAt(version) {
@@ -110,6 +103,30 @@ export async function replayPage(root, app, tableId) {
   drawSteps(steps, replay, analysis, show);
   await show(0);
   return { dispose() { disposed = true; clearInterval(polling); document.removeEventListener("keydown", onKey); } };
+}
+
+/**
+ * The seat whose decisions are analysed.
+ * @param {string[]} names
+ */
+function seatChoice(names) {
+  return /** @type {HTMLSelectElement} */ (h("select", { id: "analysis-seat" },
+    names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`))));
+}
+
+/**
+ * The replay page: its heading, the step controls, the board, and at the side the analysis and the moves played.
+ * @param {Replay} replay
+ * @param {string} tableId
+ * @param {{controls: HTMLElement, board: HTMLElement, steps: HTMLElement, analysisBox: HTMLElement,
+ *   seatSelect: HTMLSelectElement, ask: () => void}} parts
+ */
+function layout(replay, tableId, parts) {
+  return h("div.replay-page", {}, heading(replay, tableId), parts.controls,
+    h("div.replay-main", {}, parts.board, h("aside.side", {},
+      h("section", {}, h("h2", {}, t("web.analysis")), h("div.analysis-ask", {}, h("label", { for: "analysis-seat" }, t("web.player")),
+        parts.seatSelect, h("button.secondary", { type: "button", id: "analyse", onclick: parts.ask }, t("web.analyse"))), parts.analysisBox),
+      h("section", {}, h("h2", {}, t("web.moves_played")), parts.steps))));
 }
 
 /** The replay's title, the players, their totals and the record to download. */
