@@ -33,8 +33,8 @@ def test_a_game_without_an_arrangement_is_refused_in_the_language_asked(client: 
     answer = client.post("/api/web/arrange?lang=de", json={"game": "knizia13", "view": _view(["B1", "Y2"])})
     assert answer.status_code == 404
     detail = answer.json()["detail"]
-    assert detail["code"] == "server.no_arrangement"
-    assert detail["message"] == "'knizia13' kennt keine Anordnung einer Hand"
+    assert detail["code"] == "server.no_arrangement" and detail["rule"] == "A7"
+    assert detail["message"] == "'knizia13' kennt keine Anordnung einer Hand (A7)"
 
 
 def test_a_bad_request_is_refused_and_arranges_nothing(client: TestClient) -> None:

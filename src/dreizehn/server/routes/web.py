@@ -57,7 +57,7 @@ def best_arrangement(body: ArrangeIn, lang: LangDep) -> dict[str, Any]:
     (``server.no_arrangement``, 404)."""
     cls = game_class(body.game)
     if not cls.arranges:
-        raise ServerError("server.no_arrangement", status=404, game=body.game)
+        raise ServerError("server.no_arrangement", status=404, rule="A7", game=body.game)
     view = body.view
     game = cls(view.players, view.options)
     hand = [int(game.parse_card(text)) for text in view.hand]
