@@ -22,8 +22,6 @@ import { drawHint, drawMoves } from "./table/moves.js";
 import { isMine, legalOf, newState, receive, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 
-export { copyRow, invitePanel } from "./table/invites.js";
-
 /** @typedef {import("./table/model.js").View} View */
 /** @typedef {{token?: string, table?: string, spectator?: string}} Who a seat's token, or a table and its spectators' token */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
