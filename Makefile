@@ -29,14 +29,16 @@ demo: $(STAMP)
 test: $(STAMP) lint warm test-js
 	$(PY) -m pytest -n $(JOBS) -q
 
-## The browser client: its modules type-checked (TypeScript's checker on the JSDoc types, tsconfig.json) and its
-## pure modules under node's test runner (tests/js). Said loudly where node or npm is missing.
+## The browser client: its modules type-checked (TypeScript's checker on the JSDoc types, tsconfig.json), linted
+## (ESLint, eslint.config.js) and its pure modules under node's test runner (tests/js). Said loudly where node or
+## npm is missing.
 test-js:
 	@if command -v node >/dev/null && command -v npm >/dev/null; then $(MAKE) --no-print-directory check-js; \
 	else echo "SKIPPED: the browser client's type check and unit tests (tests/js): node or npm is not installed"; fi
 
 check-js: $(JS_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/eslint src/dreizehn/web tests/js eslint.config.js
 	node --test tests/js/
 
 $(JS_STAMP): package.json package-lock.json

@@ -59,7 +59,8 @@ def test_one_refusal_for_the_websocket_and_the_api(client: TestClient) -> None:
 def test_a_refusal_raised_anywhere_in_the_api_is_answered_by_the_one_handler(client: TestClient) -> None:
     """A route raises the refusal; the application's handler answers it with its status, in the request's
     language (a language the server does not speak is refused itself, in English)."""
-    bad = client.post("/api/web/arrange?lang=nl", json={"hand": ["ZZ"], "wild_rank": 3})
+    bad = client.post("/api/web/arrange?lang=nl",
+                      json={"game": "three-thirteen", "view": {"players": 2, "hand": ["ZZ"], "wild_rank": 3}})
     assert bad.status_code == 422
     detail = bad.json()["detail"]
     assert set(detail) == {"code", "rule", "params", "message"} and detail["code"]

@@ -156,6 +156,16 @@ class View:
         return self
 
 
+@dataclass(frozen=True)
+class Arrangement:
+    """A hand laid out by its game (:meth:`Game.arrange_hand`): its groups (Three Thirteen's melds), the cards left
+    out of every group and the penalty they cost."""
+
+    groups: tuple[tuple[int, ...], ...]
+    rest: tuple[int, ...]
+    penalty: int
+
+
 class Game(ABC):
     """A game with its player count and options fixed: the static facts every state of it shares.
 
@@ -220,6 +230,9 @@ class Game(ABC):
     research_options: ClassVar[Mapping[str, object]] = {}
     """The options of a research environment where they differ from the engine's defaults, so that every game made
     with default parameters ends whoever plays it (docs/envs.md)."""
+    arranges: ClassVar[bool] = False
+    """Whether the game lays a hand out in its best arrangement (:meth:`arrange_hand`), which the browser offers as
+    "arrange" (``POST /api/web/arrange``, docs/web.md)."""
 
     @classmethod
     def folder(cls) -> Path:
@@ -239,6 +252,11 @@ class Game(ABC):
         from dreizehn.core.errors import UnknownGameError
 
         raise UnknownGameError("env.encoding", rule="E1", game=self.id)
+
+    def arrange_hand(self, hand: Sequence[int], view: Mapping[str, Any]) -> Arrangement:
+        """The best arrangement of ``hand`` (a seat's own cards) by the game's rules, given the other fields of the
+        seat's view in their wire form (docs/wire.md); only a game that :attr:`arranges` has one."""
+        raise NotImplementedError(f"{self.id} has no arrangement of a hand")
 
     def max_actions(self) -> int | None:
         """A bound on the number of player actions in a whole game, reached by some games; ``None`` where there is

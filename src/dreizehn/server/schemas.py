@@ -208,6 +208,8 @@ class GameOut(_Out):
     """Every card of the game by its notation: what its face shows, in the language asked for."""
     drawing: bool
     """Whether the browser app has a drawing of the game's own (``web/games/<id>.js``); else the generic one."""
+    arranges: bool = False
+    """Whether the game lays a hand out in its best arrangement (``POST /api/web/arrange``; Three Thirteen's melds)."""
 
 
 class ReplayStep(_Out):

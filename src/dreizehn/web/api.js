@@ -3,7 +3,13 @@
 import { learnFaces } from "./cards.js";
 import { lang } from "./i18n.js";
 
+/** @typedef {{code: string, rule: string | null, params: Record<string, unknown>, message: string}} Refusal */
+
 export class Refused extends Error {
+  /**
+   * @param {number} status the HTTP status
+   * @param {Refusal | null} detail the server's refusal
+   */
   constructor(status, detail) {
     super(detail && detail.message ? detail.message : `HTTP ${status}`);
     this.status = status;
@@ -11,11 +17,20 @@ export class Refused extends Error {
   }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @returns {Promise<{status: number, data: any}>}
+ */
 async function call(method, path, body) {
   const sep = path.includes("?") ? "&" : "?";
-  const init = { method, headers: { Accept: "application/json" } };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  /** @type {RequestInit} */
+  const init = { method, headers };
   if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
+    headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const response = await fetch(`${path}${sep}lang=${lang()}`, init);
@@ -27,20 +42,28 @@ async function call(method, path, body) {
   return { status: response.status, data };
 }
 
-export const get = async (path) => (await call("GET", path)).data;
-export const post = async (path, body) => (await call("POST", path, body)).data;
-export const postWithStatus = (path, body) => call("POST", path, body);
+export const get = async (/** @type {string} */ path) => (await call("GET", path)).data;
+export const post = async (/** @type {string} */ path, /** @type {unknown} */ body) => (await call("POST", path, body)).data;
+export const postWithStatus = (/** @type {string} */ path, /** @type {unknown} */ body) => call("POST", path, body);
 
+/** @typedef {{id: string, high_score_wins: boolean, stage_name: string, drawing: boolean, arranges?: boolean,
+ *   faces: Record<string, {colour: string, value: string, shape: string, label: string}>, [field: string]: any}} GameFacts */
+
+/** @type {GameFacts[] | null} */
 let gamesCache = null;
+/** @type {string | null} */
 let gamesLang = null;
+/** @type {Map<string, GameFacts>} */
 const facts = new Map();
 /**
  * The games with their options, rules and facts (which way totals win, what a stage is called, every card's face),
  * in the page's language (kept until the language changes). The cards learn their faces from here.
  */
+/** @returns {Promise<GameFacts[]>} */
 export async function games() {
   const asked = lang();
   if (!gamesCache || gamesLang !== asked) {
+    /** @type {GameFacts[]} */
     const found = await get("/api/games");  // asked in `asked`: the language may change while it comes
     [gamesCache, gamesLang] = [found, asked];
     learnFaces(found);
@@ -51,6 +74,7 @@ export async function games() {
 }
 
 /** A game's facts as `/api/games` last gave them (undefined before `games()` has answered). */
+/** @param {string} id */
 export function gameFacts(id) {
   return facts.get(id);
 }

@@ -10,12 +10,15 @@ import { rulesPage } from "./pages/rules.js";
 import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
 
-const root = document.getElementById("app");
-const header = document.getElementById("header");
+const root = /** @type {HTMLElement} */ (document.getElementById("app"));
+const header = /** @type {HTMLElement} */ (document.getElementById("header"));
+/** @type {{dispose?: () => void, relang?: (code: string) => void} | null} */
 let page = null;
 
 const app = {
+  /** @param {string} text */
   setTitle(text) { document.title = text === t("web.title") ? text : `${text} · dreizehn`; },
+  /** @param {string} path */
   go(path) { history.pushState(null, "", path); route(); },
 };
 
@@ -34,13 +37,16 @@ const ROUTES = [
 ];
 
 function drawHeader() {
-  const select = h("select", { id: "lang", "aria-label": t("web.language"), onchange: () => changeLanguage(select.value) },
-    LANGUAGES.map((code) => h("option", { value: code }, { en: "English", de: "Deutsch", nl: "Nederlands" }[code])));
+  /** @type {Record<string, string>} */
+  const NAMES = { en: "English", de: "Deutsch", nl: "Nederlands" };
+  const select = /** @type {HTMLSelectElement} */ (h("select", { id: "lang", "aria-label": t("web.language"), onchange: () => changeLanguage(select.value) },
+    LANGUAGES.map((code) => h("option", { value: code }, NAMES[code]))));
   select.value = lang();
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
     link("/tables", t("web.tables")), h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
 }
 
+/** @param {string} code */
 async function changeLanguage(code) {
   await loadLanguage(code);
   drawHeader();
@@ -64,7 +70,7 @@ async function route() {
       try {
         made = await make(match, el);
       } catch (err) {
-        fill(el, h("p.error", { role: "alert" }, err.message || String(err)));
+        fill(el, h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
       }
       if (mine !== routed) {  // another page was asked for meanwhile: this one goes
         if (made && made.dispose) made.dispose();
@@ -83,7 +89,7 @@ document.addEventListener("click", (e) => {
   const a = /** @type {HTMLAnchorElement | null} */ (target && target.closest("a[data-route]"));
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
   e.preventDefault();
-  app.go(a.getAttribute("href"));
+  app.go(a.getAttribute("href") || "/");
 });
 window.addEventListener("popstate", route);
 

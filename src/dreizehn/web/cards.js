@@ -4,14 +4,25 @@
 // is the game's (its faces in /api/games): no game is named here.
 import { h } from "./dom.js";
 
+/** @typedef {{colour: string, value: string, shape: string, label: string}} Face what a card shows */
+
+/** @type {Map<string, Record<string, Face>>} */
 const faces = new Map();
 
-/** Keep every game's card faces as `/api/games` gives them: `[{id, faces: {notation: {colour, value, shape, label}}}]`. */
+/**
+ * Keep every game's card faces as `/api/games` gives them: `[{id, faces: {notation: {colour, value, shape, label}}}]`.
+ * @param {{id: string, faces?: Record<string, Face>}[]} games
+ */
 export function learnFaces(games) {
   for (const game of games) faces.set(game.id, game.faces || {});
 }
 
-/** What a card shows: its colour class, big value, shape, and its words (a card of a game not known: its notation). */
+/**
+ * What a card shows: its colour class, big value, shape, and its words (a card of a game not known: its notation).
+ * @param {string} game
+ * @param {string} text
+ * @returns {Face}
+ */
 export function describe(game, text) {
   const face = faces.get(game)?.[text];
   return face ? { ...face } : { colour: "plain", value: text, shape: "", label: text };
@@ -37,7 +48,11 @@ export function card(game, text, opts = {}) {
   return h(`span.${classes}`, { "data-card": text, role: "img", "aria-label": d.label, title: d.label }, face);
 }
 
-/** A face-down card (a stock, a hand's size). */
+/**
+ * A face-down card (a stock, a hand's size).
+ * @param {string} label its words
+ * @param {{onclick?: Function, legal?: boolean, small?: boolean, name?: string, count?: number}} [opts]
+ */
 export function back(label, opts = {}) {
   const tag = opts.onclick ? "button" : "span";
   return h(`${tag}.card.back${opts.legal ? ".legal" : ""}${opts.small ? ".small" : ""}`, {

@@ -1,6 +1,7 @@
 // @ts-check
 // Words: the templates of a language from /api/words/{lang}, said like the server says them (docs/words.md).
 export const LANGUAGES = ["en", "de", "nl"];
+/** @type {Record<string, string | string[]>} */
 let templates = {};
 let current = "en";
 
@@ -15,9 +16,12 @@ export function chosenLanguage() {
   return "en";
 }
 
-/** Load the templates of `lang` and make it the page's language. */
-export async function loadLanguage(lang) {
-  const response = await fetch(`/api/words/${lang}`);
+/**
+ * Load the templates of a language and make it the page's language.
+ * @param {string} code
+ */
+export async function loadLanguage(code) {
+  const response = await fetch(`/api/words/${code}`);
   const data = await response.json();
   templates = data.templates;
   current = data.lang;
@@ -29,12 +33,17 @@ export function lang() {
   return current;
 }
 
-/** Say `key` with `params`: forms[0] when n == 1 else forms[1]; a param {word, n?} is itself said. */
+/**
+ * Say `key` with `params`: forms[0] when n == 1 else forms[1]; a param {word, n?} is itself said.
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ * @returns {string}
+ */
 export function t(key, params = {}) {
   let template = templates[key];
   if (template === undefined) return key;
   if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
-  return template.replace(/\{\{|\}\}|\{(\w+)(?:![rsa])?(?::([^}]*))?\}/g, (match, name, spec) => {
+  return template.replace(/\{\{|\}\}|\{(\w+)(?:![rsa])?(?::([^}]*))?\}/g, (/** @type {string} */ match, /** @type {string} */ name, /** @type {string | undefined} */ spec) => {
     if (match === "{{") return "{";
     if (match === "}}") return "}";
     let value = params[name];
@@ -45,14 +54,20 @@ export function t(key, params = {}) {
   });
 }
 
-/** A list said like the server says it: "a, b and c". */
+/**
+ * A list said like the server says it: "a, b and c".
+ * @param {unknown[]} items
+ */
 export function join(items) {
   if (items.length === 0) return t("list.none");
   if (items.length === 1) return String(items[0]);
   return t("list.and", { head: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
-/** A chance 0..1 as a whole percentage. */
+/**
+ * A chance 0..1 as a whole percentage.
+ * @param {number} p
+ */
 export function percent(p) {
   return `${Math.round(p * 100)}%`;
 }

@@ -3,6 +3,7 @@
 // "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back". The protocol
 // version the hello names is the server's own (GET /api/server), never written here.
 
+/** @type {Promise<number> | null} */
 let protocol = null;
 /** The protocol version of the server (asked once; asked again after a failure). */
 function protocolVersion() {
@@ -58,6 +59,7 @@ export class TableSocket {
     });
   }
 
+  /** @param {object} message */
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(message));
@@ -66,6 +68,7 @@ export class TableSocket {
     return false;
   }
 
+  /** @param {string} code */
   setLanguage(code) {
     this.hello = { ...this.hello, lang: code };
     this.send({ type: "lang", lang: code });

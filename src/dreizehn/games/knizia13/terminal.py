@@ -28,7 +28,7 @@ def table(game: Game, words: Words, view: View, lines: list[str]) -> RenderableT
     grid = Table(expand=True, show_edge=False, pad_edge=False, box=None, padding=(0, 1, 0, 0))
     for index, cards in enumerate(targets):
         colour = words.say(colour_word(index, noun=True))
-        grid.add_column(words("tui.target", colour=colour, sum=sum(CARD_VALUE[c] for c in cards)), ratio=1,
+        grid.add_column(words("knizia13.tui.target", colour=colour, sum=sum(CARD_VALUE[c] for c in cards)), ratio=1,
                         no_wrap=True, overflow="ellipsis")
     grid.add_row(*(chips(game, cards) if cards else Text("·") for cards in targets))
     # say_view: the dealer, the three targets, the hand (when there is one), then the counts

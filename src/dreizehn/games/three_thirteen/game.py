@@ -4,12 +4,15 @@ compiled kernel (:mod:`.kernel`) and its terminal drawing (:mod:`.terminal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from dreizehn.core.encoding import Encoder
+from dreizehn.core.errors import InvalidOptionError
+from dreizehn.core.game import Arrangement
 from dreizehn.core.registry import register
 from dreizehn.games.three_thirteen.encoder import encoder as make_encoder
+from dreizehn.games.three_thirteen.melds import arrange
 from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirteenRules
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
@@ -33,7 +36,20 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2
     research_options: ClassVar[Mapping[str, object]] = {"turn_limit": RESEARCH_TURN_LIMIT}
+    arranges: ClassVar[bool] = True
 
     def encoder(self) -> Encoder:
         """The observation layout of this game for the research adapters (docs/envs.md)."""
         return make_encoder(self)
+
+    def arrange_hand(self, hand: Sequence[int], view: Mapping[str, Any]) -> Arrangement:
+        """The best arrangement of a hand (T11) in the round of the view's ``wild_rank`` (T3): its melds, the cards
+        left unmatched and their penalty. At most 14 cards: the largest hand, 13 and the one drawn (T3, T6)."""
+        wild = view.get("wild_rank")
+        if isinstance(wild, bool) or not isinstance(wild, int) or not 3 <= wild <= 13:
+            raise InvalidOptionError("option.not_in_range", rule="T3", name="wild_rank", low=3, high=13, value=wild)
+        if len(hand) > 14:
+            raise InvalidOptionError("option.not_in_range", rule="T6", name="hand", low=0, high=14, value=len(hand))
+        found = arrange(list(hand), wild, self.options.get("aces") == "low-or-high",
+                        self.options.get("all_wild_melds") != "forbidden")
+        return Arrangement(tuple(tuple(meld) for meld in found.melds), tuple(found.deadwood), found.penalty)

@@ -42,7 +42,7 @@ def describe(cls: type[Game], lang: str) -> GameOut:
         id=gid, title=w(f"{gid}.title"), description=w(f"{gid}.description"), rules=w(f"{gid}.rules"),
         min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(LEVEL_NAMES),
         high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
-        drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(),
+        drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(), arranges=cls.arranges,
     )
 
 

@@ -1,7 +1,8 @@
 """The browser app (docs/web.md): its static files under ``/static``, its one page (``index.html``) on every path the
 app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{token}``, ``/tables``,
-``/games/{id}/rules``, ``/replay/{table}``), and one small helper the page asks for: the best arrangement of a Three
-Thirteen hand, from the person's own hand, which touches no table.
+``/games/{id}/rules``, ``/replay/{table}``), and one small helper the page asks for: the best arrangement of a hand in a
+game that has one (``arranges`` in ``/api/games``; Three Thirteen's melds), from the person's own view, which touches no
+table.
 
 Included after the API routers, so ``/api`` and ``/ws`` win.
 """
@@ -15,8 +16,8 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from dreizehn.core.registry import load_game
-from dreizehn.games.three_thirteen.melds import arrange
+from dreizehn.core.registry import game_class
+from dreizehn.server.errors import ServerError
 from dreizehn.server.routes.deps import LangDep
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
@@ -27,13 +28,22 @@ _PAGE_HEADERS = {"Cache-Control": "no-cache"}
 """The page and its modules are revalidated on every load (ETag), so a new version is seen at once."""
 
 
+class ArrangeView(BaseModel):
+    """The seat's own view in its wire form (docs/wire.md): what the game reads of it to arrange its hand (its player
+    count, options and hand, and its own fields: Three Thirteen's ``wild_rank``)."""
+
+    model_config = ConfigDict(extra="allow")
+    players: int = Field(ge=1, le=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    hand: list[str] = Field(max_length=64)
+
+
 class ArrangeIn(BaseModel):
-    """A Three Thirteen hand (card notation), the round's wild rank and the game's options."""
+    """A game and the view of the hand to arrange."""
 
     model_config = ConfigDict(extra="forbid")
-    hand: list[str] = Field(max_length=14)  # the largest hand of the game: 13 cards and the one drawn (T3, T6)
-    wild_rank: int = Field(ge=3, le=13)
-    options: dict[str, Any] = Field(default_factory=dict)
+    game: str = Field(max_length=64)
+    view: ArrangeView
 
 
 def _page() -> FileResponse:
@@ -42,15 +52,19 @@ def _page() -> FileResponse:
 
 @router.post("/api/web/arrange")
 def best_arrangement(body: ArrangeIn, lang: LangDep) -> dict[str, Any]:
-    """The best arrangement of a Three Thirteen hand (T11): melds, unmatched cards and the penalty."""
-    game = load_game("three-thirteen", 2, body.options)
-    cards = [int(game.parse_card(text)) for text in body.hand]
-    options = game.options
-    found = arrange(cards, body.wild_rank, options.get("aces") == "low-or-high",
-                    options.get("all_wild_melds") != "forbidden")
+    """The best arrangement of the view's hand by its game's rules (:meth:`~dreizehn.core.game.Game.arrange_hand`):
+    its groups (``melds``), the cards left out (``deadwood``) and the ``penalty``. A game without one is refused
+    (``server.no_arrangement``, 404)."""
+    cls = game_class(body.game)
+    if not cls.arranges:
+        raise ServerError("server.no_arrangement", status=404, rule="A7", game=body.game)
+    view = body.view
+    game = cls(view.players, view.options)
+    hand = [int(game.parse_card(text)) for text in view.hand]
+    found = game.arrange_hand(hand, {**(view.model_extra or {}), "players": view.players, "options": game.options})
     text = game.card_type.of
-    return {"melds": [[text(k).text for k in meld] for meld in found.melds],
-            "deadwood": [text(k).text for k in found.deadwood], "penalty": found.penalty}
+    return {"melds": [[text(k).text for k in group] for group in found.groups],
+            "deadwood": [text(k).text for k in found.rest], "penalty": found.penalty}
 
 
 @router.api_route("/static/{path:path}", methods=["GET", "HEAD"])

@@ -5,6 +5,9 @@ import { card } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+/** @typedef {import("../pages/table/model.js").View} View */
+/** @typedef {import("../pages/table/board.js").DrawContext} DrawContext */
+
 /** The view's fields every game has (docs/wire.md), drawn by the table page itself rather than listed. */
 const COMMON = new Set(["wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
   "stage_scores", "history", "legal_actions", "hand"]);
@@ -12,18 +15,28 @@ const COMMON = new Set(["wire", "version", "game_id", "players", "options", "sea
 /** The table page keeps the move list open: it is how moves are made without a picture. */
 export const openMoves = true;
 
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @returns {string[]}
+ */
 export function seatInfo(view, seat) {
   return Array.isArray(view.hand_sizes) ? [t("web.in_hand", { n: view.hand_sizes[seat] })] : [];
 }
 
+/** @param {string} text */
 export function attempt(text) {
   return text;
 }
 
 /** Whether the action `text` (notation) names the card `c`: one of its parts is the card. */
-const names = (text, c) => text === c || text.split(/[^\w-]+/).includes(c);
+const names = (/** @type {string} */ text, /** @type {string} */ c) => text === c || text.split(/[^\w-]+/).includes(c);
 
 /** A value of the view as words a person can read: lists joined, records as "name: value", none as a dash. */
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
 function readable(value) {
   if (value === null || value === undefined) return "—";
   if (Array.isArray(value)) return value.length ? value.map((v) => (Array.isArray(v) ? `[${readable(v)}]` : readable(v))).join(", ") : "—";
@@ -31,6 +44,10 @@ function readable(value) {
   return String(value);
 }
 
+/**
+ * @param {View} view
+ * @param {DrawContext} ctx
+ */
 export function draw(view, ctx) {
   const fields = Object.entries(view).filter(([key]) => !COMMON.has(key));
   const parts = [h("dl.fields", {}, fields.map(([key, value]) => [h("dt", {}, key), h("dd", { "data-field": key }, readable(value))]))];

@@ -5,14 +5,31 @@ import { card } from "../cards.js";
 import { h } from "../dom.js";
 import { join, t } from "../i18n.js";
 
+/** @typedef {import("../pages/table/model.js").View} View */
+/** @typedef {import("../pages/table/board.js").DrawContext} DrawContext */
+/**
+ * @typedef {View & {hand: string[], hand_sizes: number[], fate: string[], known: string[][],
+ *   rows: ({colour: string | null, cards: string[]} | null)[]}} HolzwurmView Holzwurm's view (docs/wire.md)
+ */
+
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @returns {string[]}
+ */
 export function seatInfo(view, seat) {
   return [t("web.in_hand", { n: view.hand_sizes[seat] })];
 }
 
+/** @param {string} text */
 export function attempt(text) {
   return `${text}>new`;
 }
 
+/**
+ * @param {HolzwurmView} view
+ * @param {DrawContext} ctx
+ */
 export function draw(view, ctx) {
   const choices = ctx.selected ? ctx.legal.filter((a) => a.text.startsWith(`${ctx.selected}>`)) : [];
   const fate = view.fate;

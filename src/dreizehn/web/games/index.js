@@ -9,8 +9,12 @@ const loaded = new Map();
 
 /** The module that draws `game` (the generic one when the game has none or it cannot be loaded); the game's facts
  * and card faces are known once it resolves. */
+/**
+ * @param {string} game
+ * @returns {Promise<any>}
+ */
 export async function gameModule(game) {
-  const known = (await games()).find((g) => g.id === game);
+  const known = (await games()).find((/** @type {{id: string, drawing?: boolean}} */ g) => g.id === game);
   if (!known || !known.drawing) return generic;
   if (!loaded.has(game)) {
     loaded.set(game, import(`./${game}.js`).catch((err) => {

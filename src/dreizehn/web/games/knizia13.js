@@ -5,19 +5,36 @@ import { back, card } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+/** @typedef {import("../pages/table/model.js").View} View */
+/** @typedef {import("../pages/table/board.js").DrawContext} DrawContext */
+/**
+ * @typedef {View & {hand: string[], hand_sizes: number[], taken_sizes: number[], targets: string[][],
+ *   stock_size: number, taken?: string[][] | null}} Knizia13View 13's view (docs/wire.md)
+ */
+
 const TARGETS = [["blue", "B"], ["yellow", "Y"], ["green", "G"]];
-const value = (text) => Number(text.slice(1));
+const value = (/** @type {string} */ text) => Number(text.slice(1));
 
 /** A seat's line in the players' bar: cards in hand, cards taken. */
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @returns {string[]}
+ */
 export function seatInfo(view, seat) {
   return [t("web.in_hand", { n: view.hand_sizes[seat] }), t("web.k13.taken", { n: view.taken_sizes[seat] })];
 }
 
 /** The action a click on a hand card asks for, when it is not one of the legal ones (the server explains why). */
+/** @param {string} text */
 export function attempt(text) {
   return text === "R4" ? "R4>B" : text;
 }
 
+/**
+ * @param {Knizia13View} view
+ * @param {DrawContext} ctx
+ */
 export function draw(view, ctx) {
   const choices = ctx.selected ? ctx.legal.filter((a) => a.text.startsWith(`${ctx.selected}>`)) : [];
   const targets = h("div.targets", {}, TARGETS.map(([colour, letter], i) => {

@@ -6,21 +6,39 @@ import { back, card } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+/** @typedef {import("../pages/table/model.js").View} View */
+/** @typedef {import("../pages/table/board.js").DrawContext} DrawContext */
+/**
+ * @typedef {View & {hand: string[], hand_sizes: number[], known: string[][], out_melds: string[][][],
+ *   out_seats: number[], discard_pile: string[], wild_rank: number, round: number, stock_size: number,
+ *   turns_left: number}} ThreeThirteenView Three Thirteen's view (docs/wire.md)
+ */
+
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_ORDER = "CDHS";
-const rankOf = (c) => RANKS.indexOf(c.slice(0, -1)) + 1;
-const suitOf = (c) => SUIT_ORDER.indexOf(c.slice(-1));
+const rankOf = (/** @type {string} */ c) => RANKS.indexOf(c.slice(0, -1)) + 1;
+const suitOf = (/** @type {string} */ c) => SUIT_ORDER.indexOf(c.slice(-1));
 
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @returns {string[]}
+ */
 export function seatInfo(view, seat) {
   const info = [t("web.in_hand", { n: view.hand_sizes[seat] })];
   if (view.out_seats.includes(seat)) info.push(t("web.tt.went_out"));
   return info;
 }
 
+/** @param {string} text */
 export function attempt(text) {
   return `discard ${text}`;
 }
 
+/**
+ * @param {string[]} hand
+ * @param {string | undefined} mode "rank", "suit", or as dealt
+ */
 function sorted(hand, mode) {
   const cards = [...hand];
   if (mode === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b));
@@ -28,31 +46,35 @@ function sorted(hand, mode) {
   return cards;
 }
 
+/**
+ * @param {ThreeThirteenView} view
+ * @param {DrawContext} ctx
+ */
 export function draw(view, ctx) {
   const prefs = ctx.prefs;
   const wild = view.wild_rank;
-  const isWild = (c) => rankOf(c) === wild;
+  const isWild = (/** @type {string} */ c) => rankOf(c) === wild;
   const top = view.discard_pile.length ? view.discard_pile[view.discard_pile.length - 1] : null;
-  const draw = ctx.legal.find((a) => a.text === "draw");
+  const drawAction = ctx.legal.find((a) => a.text === "draw");
   const take = ctx.legal.find((a) => a.text === "take");
   const banner = h("div.wild-banner", { "data-wild": wild },
     h("strong", {}, t("web.tt.wild", { ranks: t(`three-thirteen.ranks.${wild}`) })),
     h("span", {}, t("web.tt.round", { round: view.round, rounds: 11 })),
     view.turns_left >= 0 ? h("span.warn", {}, t("three-thirteen.view.turns_left", { n: view.turns_left })) : null);
-  const stock = h("div.stock", {}, back(draw ? draw.words : t("three-thirteen.view.stock", { n: view.stock_size }), {
-    count: view.stock_size, legal: !!draw, name: "stock",
+  const stock = h("div.stock", {}, back(drawAction ? drawAction.words : t("three-thirteen.view.stock", { n: view.stock_size }), {
+    count: view.stock_size, legal: !!drawAction, name: "stock",
     onclick: ctx.canAct ? () => ctx.act("draw") : undefined,
   }), h("span.caption", {}, t("web.tt.stock")));
   const pile = h("div.discard", {}, top
     ? card("three-thirteen", top, { legal: !!take, onclick: ctx.canAct ? () => ctx.act("take") : undefined, extra: isWild(top) ? "wild" : "" })
     : h("span.card.empty-slot", {}, "—"), h("span.caption", {}, t("web.tt.discard_pile")));
-  const onCard = (c) => () => {
+  const onCard = (/** @type {string} */ c) => () => {
     const mine = ctx.legal.filter((a) => a.text === `discard ${c}` || a.text === `out ${c}`);
     if (mine.length === 1) ctx.act(mine[0].text);
     else if (mine.length > 1) ctx.select(c);
     else ctx.act(attempt(c));
   };
-  const handCard = (c) => card("three-thirteen", c, {
+  const handCard = (/** @type {string} */ c) => card("three-thirteen", c, {
     legal: ctx.legal.some((a) => a.text.endsWith(` ${c}`)), selected: ctx.selected === c, onclick: onCard(c),
     extra: isWild(c) ? "wild" : "",
   });
@@ -60,7 +82,7 @@ export function draw(view, ctx) {
   const arrangement = prefs.arranged && prefs.arrangement && prefs.arrangementKey === view.hand.join(",") ? prefs.arrangement : null;
   if (arrangement) {
     handView = h("div.arranged", {},
-      arrangement.melds.map((meld) => h("div.meld", { "aria-label": t("web.tt.meld") }, meld.map(handCard))),
+      arrangement.melds.map((/** @type {string[]} */ meld) => h("div.meld", { "aria-label": t("web.tt.meld") }, meld.map(handCard))),
       arrangement.deadwood.length ? h("div.meld.deadwood", { "aria-label": t("web.tt.deadwood") }, arrangement.deadwood.map(handCard)) : null,
       h("p.penalty", { "data-penalty": arrangement.penalty }, t("web.tt.penalty", { n: arrangement.penalty })));
   } else {
@@ -69,7 +91,7 @@ export function draw(view, ctx) {
   const tools = view.hand.length ? h("div.hand-tools", {},
     h("button.small-button", { type: "button", onclick: () => ctx.setPref({ sort: "suit", arranged: false }), "aria-pressed": String(prefs.sort === "suit" && !prefs.arranged) }, t("web.tt.sort_suit")),
     h("button.small-button", { type: "button", onclick: () => ctx.setPref({ sort: "rank", arranged: false }), "aria-pressed": String(prefs.sort === "rank" && !prefs.arranged) }, t("web.tt.sort_rank")),
-    h("button.small-button", { type: "button", "data-do": "arrange", onclick: () => ctx.arrange(), "aria-pressed": String(!!prefs.arranged) }, t("web.tt.arrange"))) : null;
+    ctx.arrange ? h("button.small-button", { type: "button", "data-do": "arrange", onclick: ctx.arrange, "aria-pressed": String(!!prefs.arranged) }, t("web.tt.arrange")) : null) : null;
   const outs = ctx.legal.filter((a) => a.text.startsWith("out "));
   const goOut = outs.length ? h("div.go-out", {}, h("strong", {}, t("web.tt.can_go_out")),
     outs.map((a) => h("button.primary", { type: "button", "data-action": a.text, onclick: () => ctx.act(a.text) }, a.words))) : null;

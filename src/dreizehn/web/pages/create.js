@@ -4,62 +4,53 @@
 import { games, post } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
-import { invitePanel } from "./table.js";
+import { invitePanel } from "./table/invites.js";
 
+/** @typedef {HTMLInputElement | HTMLSelectElement} Field */
+
+/**
+ * @param {HTMLElement} root where the page goes
+ * @param {{setTitle: (text: string) => void, go: (path: string) => void}} app
+ * @param {string} gameId
+ */
 export async function createPage(root, app, gameId) {
-  const game = (await games()).find((g) => g.id === gameId);
-  if (!game) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
+  const found = (await games()).find((g) => g.id === gameId);
+  if (!found) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
+  const game = found;
   app.setTitle(`${game.title}: ${t("web.new_table")}`);
   let players = game.min_players;
+  /** @type {string[]} */
   const seatKinds = [];
-  const name = h("input", { id: "my-name", name: "name", maxlength: 40, value: localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" });
-  const count = h("select", { id: "players", name: "players" });
+  const name = /** @type {HTMLInputElement} */ (h("input", { id: "my-name", name: "name", maxlength: 40, value: localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" }));
+  const count = /** @type {HTMLSelectElement} */ (h("select", { id: "players", name: "players" }));
   for (let n = game.min_players; n <= game.max_players; n++) count.append(h("option", { value: n }, n));
   const seatsBox = h("fieldset.seats-form", {});
   const optionsBox = h("fieldset.options-form", {});
   const error = h("p.error", { role: "alert" });
 
+  /** @param {number} i */
   function seatChoice(i) {
     const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : "easy");
-    const select = h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => { seatKinds[i] = select.value; } },
+    const select = /** @type {HTMLSelectElement} */ (h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => { seatKinds[i] = select.value; } },
       h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
-      game.levels.map((level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) }))));
+      game.levels.map((/** @type {string} */ level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) })))));
     select.value = current;
     seatKinds[i] = current;
     return h("div.field", {}, h("label", { for: `seat-${i}` }, t("web.seat_n", { n: i + 1 })), select);
   }
 
-  function optionField(o) {
-    const id = `option-${o.name}`;
-    let input;
-    if (o.kind === "bool") {
-      input = h("input", { type: "checkbox", id, name: o.name, checked: o.default ? true : undefined });
-    } else if (o.kind === "int") {
-      input = h("input", { type: "number", id, name: o.name, min: o.low ?? undefined, max: o.high ?? undefined, value: o.default ?? "", placeholder: o.default === null ? t("web.automatic") : undefined });
-    } else if (o.kind === "seat") {
-      input = h("select", { id, name: o.name });
-      for (let s = 0; s < players; s++) input.append(h("option", { value: s }, t("web.seat_n", { n: s + 1 })));
-      input.append(h("option", { value: "random" }, t(`${game.id}.option.${o.name}.random`)));
-      input.value = String(o.default ?? 0);
-    } else {
-      input = h("select", { id, name: o.name }, o.choices.map((c) => h("option", { value: c.value }, c.label)));
-      input.value = String(o.default);
-    }
-    return h(`div.field.option${o.kind === "bool" ? ".check" : ""}`, { "data-option": o.name },
-      h("label", { for: id }, o.label), input, h("p.help", {}, o.help));
-  }
-
   function drawForm() {
     fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(i)));
-    fill(optionsBox, h("legend", {}, t("web.options")), game.options.map(optionField));
+    fill(optionsBox, h("legend", {}, t("web.options")), game.options.map((/** @type {any} */ o) => optionField(o, game.id, players)));
   }
   count.addEventListener("change", () => { players = Number(count.value); drawForm(); });
   drawForm();
 
   function options() {
+    /** @type {Record<string, unknown>} */
     const out = {};
     for (const o of game.options) {
-      const input = optionsBox.querySelector(`#option-${o.name}`);
+      const input = /** @type {HTMLInputElement} */ (optionsBox.querySelector(`#option-${o.name}`));
       if (o.kind === "bool") out[o.name] = input.checked;
       else if (o.kind === "int") { if (input.value !== "") out[o.name] = Number(input.value); }
       else if (o.kind === "seat") out[o.name] = input.value === "random" ? "random" : Number(input.value);
@@ -68,12 +59,13 @@ export async function createPage(root, app, gameId) {
     return out;
   }
 
+  /** @param {Event} e */
   async function submit(e) {
     e.preventDefault();
     const me = name.value.trim();
     const kinds = seatKinds.slice(0, players);
     // a bot is named by its level, and by its seat too where the level sits twice, so that sentences tell them apart
-    const botName = (kind, i) => t(`web.level.${kind}`) + (kinds.filter((k) => k === kind).length > 1 ? ` ${i + 1}` : "");
+    const botName = (/** @type {string} */ kind, /** @type {number} */ i) => t(`web.level.${kind}`) + (kinds.filter((k) => k === kind).length > 1 ? ` ${i + 1}` : "");
     const seats = kinds.map((kind, i) => kind === "me" ? { kind: "person", name: me || t("web.you") }
       : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind, name: botName(kind, i) });
     try {
@@ -82,14 +74,41 @@ export async function createPage(root, app, gameId) {
       const mySeat = seatKinds.slice(0, players).indexOf("me");
       const invites = { me: mySeat, invitations: created.invitations, spectator: created.spectator.url };
       localStorage.setItem(`dreizehn.invites.${created.table.id}`, JSON.stringify(invites));
-      const mine = created.invitations.find((inv) => inv.seat === mySeat);
+      const mine = created.invitations.find((/** @type {{seat: number, token: string}} */ inv) => inv.seat === mySeat);
       if (mine) { app.go(`/play/${mine.token}`); return; }
       fill(root, h("h1", {}, t("web.table_made")), invitePanel(invites, null), h("p", {}, link("/", t("web.home"), "button")));
-    } catch (err) { fill(error, err.message); }
+    } catch (err) { fill(error, err instanceof Error ? err.message : String(err)); }
   }
 
   fill(root, h("form.create", { onsubmit: submit }, h("h1", {}, t("web.new_table"), ": ", game.title),
     h("div.field", {}, h("label", { for: "my-name" }, t("web.your_name")), name),
     h("div.field", {}, h("label", { for: "players" }, t("web.player_count")), count),
     seatsBox, optionsBox, error, h("button.primary", { type: "submit", id: "create" }, t("web.create"))));
+}
+
+/**
+ * An option's field with its label and explanation.
+ * @param {any} o an option as /api/games gives it
+ * @param {string} gameId
+ * @param {number} players the seats to choose from (an option that names a seat)
+ */
+function optionField(o, gameId, players) {
+  const id = `option-${o.name}`;
+  /** @type {Field} */
+  let input;
+  if (o.kind === "bool") {
+    input = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id, name: o.name, checked: o.default ? true : undefined }));
+  } else if (o.kind === "int") {
+    input = /** @type {HTMLInputElement} */ (h("input", { type: "number", id, name: o.name, min: o.low ?? undefined, max: o.high ?? undefined, value: o.default ?? "", placeholder: o.default === null ? t("web.automatic") : undefined }));
+  } else if (o.kind === "seat") {
+    input = /** @type {HTMLSelectElement} */ (h("select", { id, name: o.name }));
+    for (let s = 0; s < players; s++) input.append(h("option", { value: s }, t("web.seat_n", { n: s + 1 })));
+    input.append(h("option", { value: "random" }, t(`${gameId}.option.${o.name}.random`)));
+    input.value = String(o.default ?? 0);
+  } else {
+    input = /** @type {HTMLSelectElement} */ (h("select", { id, name: o.name }, o.choices.map((/** @type {{value: string, label: string}} */ c) => h("option", { value: c.value }, c.label))));
+    input.value = String(o.default);
+  }
+  return h(`div.field.option${o.kind === "bool" ? ".check" : ""}`, { "data-option": o.name },
+    h("label", { for: id }, o.label), input, h("p.help", {}, o.help));
 }

@@ -4,6 +4,10 @@ import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
 
+/**
+ * @param {HTMLElement} root where the page goes
+ * @param {{setTitle: (text: string) => void}} app
+ */
 export async function homePage(root, app) {
   app.setTitle(t("web.title"));
   const list = await games();
@@ -13,7 +17,7 @@ export async function homePage(root, app) {
       h("h2", {}, g.title),
       h("p.players", {}, t("web.players_range", { low: g.min_players, high: g.max_players })),
       h("p", {}, g.description),
-      h("details.rules-summary", {}, h("summary", {}, t("web.rules_summary")), g.rules.split("\n\n").map((p) => h("p", {}, p))),
+      h("details.rules-summary", {}, h("summary", {}, t("web.rules_summary")), g.rules.split("\n\n").map((/** @type {string} */ p) => h("p", {}, p))),
       h("div.buttons", {}, link(`/new/${g.id}`, t("web.new_table"), "button.primary"), link(`/games/${g.id}/rules`, t("web.rules"), "button"))))),
     h("p.more", {}, link("/tables", t("web.tables"))));
 }

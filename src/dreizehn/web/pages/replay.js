@@ -7,15 +7,33 @@ import { fill, h, link } from "../dom.js";
 import { percent, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 
+/**
+ * @typedef {{table: {game: string, totals?: number[] | null}, names: string[],
+ *   steps: {version: number, text: string}[]}} Replay a finished game's moves in words (GET /api/tables/{id}/replay)
+ * @typedef {{version: number, loss: number, played: {text: string, chance: number},
+ *   best: {text: string, chance: number}}} Decision a decision of the seat analysed, rated
+ * @typedef {{status: string, total?: number, done?: number, worst: number[], decisions: Decision[]}} Analysis
+ * @typedef {(version: number) => Promise<void>} Show show the position at a step
+ */
+
+/**
+ * @param {HTMLElement} root where the page goes
+ * @param {{setTitle: (text: string) => void}} app
+ * @param {string} tableId
+ */
 export async function replayPage(root, app, tableId) {
+  /** @type {Replay} */
   const replay = await get(`/api/tables/${tableId}/replay`);
   const game = replay.table.game;
   const module = await gameModule(game);
   const last = replay.steps.length;
+  /** @type {Map<number, any[]>} */
   const views = new Map();
   let at = 0;
+  /** @type {Analysis | null} */
   let analysis = null;
-  let polling = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let polling = undefined;
   let disposed = false;
   app.setTitle(`${t(`${game}.title`)}: ${t("web.replay")}`);
 
@@ -23,28 +41,21 @@ export async function replayPage(root, app, tableId) {
   const position = h("span.position", { id: "replay-position", "aria-live": "polite" });
   const steps = h("ol.steps", { id: "steps" });
   const analysisBox = h("section.analysis", { id: "analysis" });
-  const button = (id, label, to) => h("button.secondary", { type: "button", id, "aria-label": label, title: label, onclick: () => show(to()) }, label);
+  const button = (/** @type {string} */ id, /** @type {string} */ label, /** @type {() => number} */ to) => h("button.secondary", { type: "button", id, "aria-label": label, title: label, onclick: () => show(to()) }, label);
   const controls = h("div.replay-controls", {},
     button("first", t("web.first"), () => 0), button("back", t("web.back_step"), () => at - 1),
     position, button("forward", t("web.forward_step"), () => at + 1), button("last", t("web.last"), () => last));
-  const seatSelect = h("select", { id: "analysis-seat" },
-    replay.names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`)));
+  const seatSelect = seatChoice(replay.names);
 
-  fill(root, h("div.replay-page", {},
-    h("h1", {}, t(`${game}.title`), " — ", t("web.replay")),
-    h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
-      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download"))),
-    controls,
-    h("div.replay-main", {}, board, h("aside.side", {},
-      h("section", {}, h("h2", {}, t("web.analysis")), h("div.analysis-ask", {}, h("label", { for: "analysis-seat" }, t("web.player")), seatSelect,
-        h("button.secondary", { type: "button", id: "analyse", onclick: ask }, t("web.analyse"))), analysisBox),
-      h("section", {}, h("h2", {}, t("web.moves_played")), steps)))));
+  fill(root, layout(replay, tableId, { controls, board, steps, analysisBox, seatSelect, ask }));
 
+  /** @param {number} version */
   async function viewAt(version) {
     if (!views.has(version)) views.set(version, (await get(`/api/tables/${tableId}/replay/${version}`)).views);
-    return views.get(version);
+    return views.get(version) || [];
   }
 
+  /** @type {Show} */
   async function show(version) {
     at = Math.max(0, Math.min(last, version));
     const wanted = at;
@@ -53,16 +64,11 @@ export async function replayPage(root, app, tableId) {
     const names = replay.names;
     const first = seatViews[0];
     const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {},
-      handRow: (cards) => (cards.length ? h("div.hand", {}, cards) : null) };
+      handRow: (/** @type {unknown[]} */ cards) => (cards.length ? h("div.hand", {}, cards) : null) };
     const decision = analysis && analysis.decisions.find((d) => d.version === at);
-    fill(board,
-      decision ? decisionNote(decision) : null,
-      module.draw({ ...first, hand: [] }, ctx),
-      h("div.hands", {}, seatViews.map((v, seat) => h("section.reveal", { "data-seat": seat },
-        h("h3", {}, names[seat], " ", h("span.muted", {}, t("web.in_hand", { n: v.hand.length }))),
-        h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true })))))));
+    fill(board, decision ? decisionNote(decision) : null, module.draw({ ...first, hand: [] }, ctx), hands(game, names, seatViews));
     fill(position, t("web.step", { n: at, last }));
-    for (const li of steps.children) {
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (steps.children)) {
       li.classList.toggle("current", Number(li.dataset.version) === at);
       li.classList.toggle("decided", Boolean(decision) && Number(li.dataset.version) === at + 1); // the move chosen here
     }
@@ -70,66 +76,142 @@ export async function replayPage(root, app, tableId) {
     if (current) current.scrollIntoView({ block: "nearest" });
   }
 
-  function decisionNote(d) {
-    return h("p.decision", {}, t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ",
-      d.loss > 0 ? t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) : t("web.was_best"));
-  }
-
-  function drawSteps() {
-    const worst = new Set(analysis ? analysis.worst : []);
-    const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
-    fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
-      replay.steps.map((s) => {
-        const d = byVersion.get(s.version - 1);
-        return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
-          h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, s.text),
-          d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null);
-      }));
-  }
-
-  function drawAnalysis() {
-    if (!analysis) { fill(analysisBox); return; }
-    const worst = analysis.worst.map((v) => analysis.decisions.find((d) => d.version === v)).filter(Boolean);
-    fill(analysisBox,
-      analysis.status === "running" ? [h("progress", { max: analysis.total || 1, value: analysis.done }), " ", t("web.analysing", { done: analysis.done, total: analysis.total })] : null,
-      analysis.status === "failed" ? h("p.error", {}, t("web.analysis_failed")) : null,
-      analysis.status === "done" && !worst.length ? h("p", {}, t("web.no_mistakes")) : null,
-      worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version) }, t("web.step", { n: d.version + 1, last })),
-        ": ", t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ", t("web.better", { best: d.best.text, chance: percent(d.best.chance) })))) : null);
-    drawSteps();
-  }
-
   async function ask() {
     const seat = Number(seatSelect.value);
     try {
-      analysis = (await postWithStatus(`/api/tables/${tableId}/analysis`, { seat })).data;
+      analysis = /** @type {Analysis} */ ((await postWithStatus(`/api/tables/${tableId}/analysis`, { seat })).data);
     } catch (err) {
       fill(analysisBox, h("p.error", {}, err instanceof Refused && err.detail ? err.message : t("web.analysis_unavailable")));
       return;
     }
-    drawAnalysis();
+    drawAnalysis(analysisBox, analysis, last, show);
+    drawSteps(steps, replay, analysis, show);
     clearInterval(polling);
     polling = setInterval(poll, 1000);
-    if (analysis.status !== "running") { clearInterval(polling); show(at); }
+    if (analysis && analysis.status !== "running") { clearInterval(polling); show(at); }
     async function poll() {
       if (disposed) { clearInterval(polling); return; }
       try { analysis = await get(`/api/tables/${tableId}/analysis/${seat}`); } catch { clearInterval(polling); return; }
-      drawAnalysis();
-      if (analysis.status !== "running") { clearInterval(polling); show(at); }
+      drawAnalysis(analysisBox, analysis, last, show);
+      drawSteps(steps, replay, analysis, show);
+      if (analysis && analysis.status !== "running") { clearInterval(polling); show(at); }
     }
   }
 
-  function onKey(e) {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === "ArrowRight") show(at + 1);
-    else if (e.key === "ArrowLeft") show(at - 1);
-    else if (e.key === "Home") show(0);
-    else if (e.key === "End") show(last);
-  }
+  const onKey = replayKeys((to) => show(to(at)), last);
   document.addEventListener("keydown", onKey);
-  drawSteps();
+  drawSteps(steps, replay, analysis, show);
   await show(0);
   return { dispose() { disposed = true; clearInterval(polling); document.removeEventListener("keydown", onKey); } };
+}
+
+/**
+ * The seat whose decisions are analysed.
+ * @param {string[]} names
+ */
+function seatChoice(names) {
+  return /** @type {HTMLSelectElement} */ (h("select", { id: "analysis-seat" },
+    names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`))));
+}
+
+/**
+ * The replay page: its heading, the step controls, the board, and at the side the analysis and the moves played.
+ * @param {Replay} replay
+ * @param {string} tableId
+ * @param {{controls: HTMLElement, board: HTMLElement, steps: HTMLElement, analysisBox: HTMLElement,
+ *   seatSelect: HTMLSelectElement, ask: () => void}} parts
+ */
+function layout(replay, tableId, parts) {
+  return h("div.replay-page", {}, heading(replay, tableId), parts.controls,
+    h("div.replay-main", {}, parts.board, h("aside.side", {},
+      h("section", {}, h("h2", {}, t("web.analysis")), h("div.analysis-ask", {}, h("label", { for: "analysis-seat" }, t("web.player")),
+        parts.seatSelect, h("button.secondary", { type: "button", id: "analyse", onclick: parts.ask }, t("web.analyse"))), parts.analysisBox),
+      h("section", {}, h("h2", {}, t("web.moves_played")), parts.steps))));
+}
+
+/** The replay's title, the players, their totals and the record to download. */
+/**
+ * @param {Replay} replay
+ * @param {string} tableId
+ */
+function heading(replay, tableId) {
+  return [h("h1", {}, t(`${replay.table.game}.title`), " — ", t("web.replay")),
+    h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
+      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download")))];
+}
+
+/** The replay's keys: → and ← a step forward and back, Home and End the deal and the end (`go` takes the step to
+ * go to from the one shown). */
+/**
+ * @param {(to: (at: number) => number) => void} go
+ * @param {number} last
+ * @returns {(e: KeyboardEvent) => void}
+ */
+function replayKeys(go, last) {
+  return (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowRight") go((at) => at + 1);
+    else if (e.key === "ArrowLeft") go((at) => at - 1);
+    else if (e.key === "Home") go(() => 0);
+    else if (e.key === "End") go(() => last);
+  };
+}
+
+/** Every seat's hand revealed. */
+/**
+ * @param {string} game
+ * @param {string[]} names
+ * @param {{hand: string[]}[]} seatViews
+ */
+function hands(game, names, seatViews) {
+  return h("div.hands", {}, seatViews.map((v, seat) => h("section.reveal", { "data-seat": seat },
+    h("h3", {}, names[seat], " ", h("span.muted", {}, t("web.in_hand", { n: v.hand.length }))),
+    h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true }))))));
+}
+
+/** What the analysis says of the decision at this step: the move played and its chance, and the better one. */
+/** @param {Decision} d */
+function decisionNote(d) {
+  return h("p.decision", {}, t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ",
+    d.loss > 0 ? t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) : t("web.was_best"));
+}
+
+/** The moves played, each a step to go to, the analysed seat's costly ones marked with their loss. */
+/**
+ * @param {HTMLElement} steps
+ * @param {Replay} replay
+ * @param {Analysis | null} analysis
+ * @param {Show} show
+ */
+function drawSteps(steps, replay, analysis, show) {
+  const worst = new Set(analysis ? analysis.worst : []);
+  const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
+  fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
+    replay.steps.map((s) => {
+      const d = byVersion.get(s.version - 1);
+      return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
+        h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, s.text),
+        d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null);
+    }));
+}
+
+/** The analysis of a seat: its progress, or its worst decisions with the better moves. */
+/**
+ * @param {HTMLElement} box
+ * @param {Analysis | null} analysis
+ * @param {number} last
+ * @param {Show} show
+ */
+function drawAnalysis(box, analysis, last, show) {
+  if (!analysis) { fill(box); return; }
+  const { decisions } = analysis;
+  const worst = /** @type {Decision[]} */ (analysis.worst.map((v) => decisions.find((d) => d.version === v)).filter(Boolean));
+  fill(box,
+    analysis.status === "running" ? [h("progress", { max: analysis.total || 1, value: analysis.done }), " ", t("web.analysing", { done: analysis.done, total: analysis.total })] : null,
+    analysis.status === "failed" ? h("p.error", {}, t("web.analysis_failed")) : null,
+    analysis.status === "done" && !worst.length ? h("p", {}, t("web.no_mistakes")) : null,
+    worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version) }, t("web.step", { n: d.version + 1, last })),
+      ": ", t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ", t("web.better", { best: d.best.text, chance: percent(d.best.chance) })))) : null);
 }
 
 export { link };

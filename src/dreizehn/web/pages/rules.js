@@ -4,14 +4,19 @@ import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
 
+/**
+ * @param {HTMLElement} root where the page goes
+ * @param {{setTitle: (text: string) => void}} app
+ * @param {string} gameId
+ */
 export async function rulesPage(root, app, gameId) {
   const game = (await games()).find((g) => g.id === gameId);
   if (!game) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
   app.setTitle(`${game.title}: ${t("web.rules")}`);
   fill(root, h("article.rules", {}, h("h1", {}, game.title, " — ", t("web.rules")),
     h("img.picture", { src: `/static/img/${game.id}.svg`, alt: "", width: 320, height: 160 }),
-    game.rules.split("\n\n").map((p) => h("p", {}, p)),
+    game.rules.split("\n\n").map((/** @type {string} */ p) => h("p", {}, p)),
     h("h2", {}, t("web.options")),
-    h("dl.options", {}, game.options.map((o) => [h("dt", {}, o.label), h("dd", {}, o.help, " (", o.rule, ")")])),
+    h("dl.options", {}, game.options.map((/** @type {{label: string, help: string, rule: string}} */ o) => [h("dt", {}, o.label), h("dd", {}, o.help, " (", o.rule, ")")])),
     h("div.buttons", {}, link(`/new/${game.id}`, t("web.new_table"), "button.primary"))));
 }

@@ -1,0 +1,75 @@
+// @ts-check
+// The windows over the table: the name asked of a person who has not joined yet, the scoring at the end of a stage
+// with its "Continue", and the final standings with a rematch. A window is drawn once and left alone while it is
+// shown (its focus and what is typed in it stay).
+import { h, link, redraw } from "../../dom.js";
+import { lang, t } from "../../i18n.js";
+import { stageName, standings } from "./scoring.js";
+
+/** @typedef {import("./model.js").TableState} TableState */
+/** @typedef {import("./model.js").Dialog} Dialog */
+
+/**
+ * @typedef {object} DialogActions
+ * @property {(name: string) => Promise<void>} join take the seat under this name (a refusal throws its words)
+ * @property {() => void} close close the window shown
+ * @property {() => void} rematch
+ * @property {boolean} spectator
+ */
+
+/**
+ * @param {HTMLElement} el the overlay's holder
+ * @param {TableState} state
+ * @param {string[]} names
+ * @param {DialogActions} actions
+ */
+export function drawOverlay(el, state, names, actions) {
+  const dialog = state.dialogs[0];
+  const key = state.joinNeeded ? "join" : dialog ? JSON.stringify([lang(), dialog.id]) : "";
+  const drawn = redraw(el, key, () => (state.joinNeeded ? joinForm(state, actions)
+    : dialog ? h("div.overlay", {}, dialogBox(state, dialog, names, actions)) : null));
+  if (!drawn) return;
+  const first = el.querySelector(state.joinNeeded ? "#join-name" : "#continue");
+  if (first instanceof HTMLElement) first.focus();
+}
+
+/**
+ * The name asked before a seat is taken.
+ * @param {TableState} state
+ * @param {DialogActions} actions
+ */
+function joinForm(state, actions) {
+  const input = /** @type {HTMLInputElement} */ (h("input", { id: "join-name", name: "name", required: true, maxlength: 40,
+    autocomplete: "nickname", value: localStorage.getItem("dreizehn.name") || "" }));
+  const error = h("p.error", { role: "alert" });
+  const form = h("form.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "join-title", onsubmit: async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    try {
+      await actions.join(input.value);
+    } catch (err) { error.textContent = err instanceof Error ? err.message : String(err); }
+  } }, h("h2", { id: "join-title" }, t("web.join_title", { game: t(`${state.game}.title`) })),
+  h("label", { for: "join-name" }, t("web.your_name")), input, error,
+  h("button.primary", { type: "submit" }, t("web.take_seat")));
+  return h("div.overlay", {}, form);
+}
+
+/**
+ * The scoring of a stage, or the game's end.
+ * @param {TableState} state
+ * @param {Dialog} dialog
+ * @param {string[]} names
+ * @param {DialogActions} actions
+ */
+function dialogBox(state, dialog, names, actions) {
+  const p = dialog.event.params;
+  const body = dialog.kind === "stage"
+    ? [h("h2", { id: "dialog-title" }, t("web.stage_end", { stage_name: stageName(state.game), n: p.stage + 1 })),
+      dialog.event.lines ? h("ul.explain", {}, dialog.event.lines.map((l) => h("li", {}, l))) : h("p", {}, t("web.thinking")),
+      standings(state.game, names, p.totals, null, p.scores)]
+    : [h("h2", { id: "dialog-title" }, t("web.game_over")), h("p.winner", {}, dialog.event.text),
+      standings(state.game, names, p.totals, p.winners, null),
+      h("div.buttons", {}, !actions.spectator ? h("button.secondary", { type: "button", id: "rematch", onclick: actions.rematch }, t("web.rematch")) : null,
+        link(`/replay/${state.table}`, t("web.replay"), "button"))];
+  const cont = h("button.primary", { type: "button", id: "continue", onclick: actions.close }, t("web.continue"));
+  return h("div.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" }, body, cont);
+}

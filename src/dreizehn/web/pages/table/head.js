@@ -1,0 +1,74 @@
+// @ts-check
+// The table's head (the game, the stage, whose turn it is) and the players' bar (each seat's name, connection, bot
+// level, stand-in, the game's line about it and the total), each re-drawn only when what it shows changed.
+import { h, redraw } from "../../dom.js";
+import { lang, t } from "../../i18n.js";
+import { isMine, totalsOf } from "./model.js";
+
+/** @typedef {import("./model.js").TableState} TableState */
+/** @typedef {import("./model.js").View} View */
+/** @typedef {import("./model.js").Seat} Seat */
+
+/**
+ * The seats' names as the page shows them (a free seat said so).
+ * @param {TableState} state
+ */
+export function namesOf(state) {
+  return state.seats.map((s) => s.name || t("web.free_seat"));
+}
+
+/**
+ * @param {HTMLElement} el
+ * @param {TableState} state
+ * @param {View} view
+ * @param {boolean} spectator
+ */
+export function drawHead(el, state, view, spectator) {
+  const mine = isMine(state);
+  const turn = view.is_over ? t("web.game_over")
+    : mine ? t("web.your_turn")
+      : t("web.turn_of", { player: namesOf(state)[view.current_player] || "" });
+  const title = t(`${state.game}.title`);
+  const stage = t("web.stage", { stage_name: t(`${state.game}.stage`, { n: 1 }), n: view.stage + 1 });
+  redraw(el, JSON.stringify([lang(), title, stage, turn, mine, view.is_over, spectator]), () => [
+    h("h1", {}, title),
+    h("span.stage", {}, stage),
+    h("span.turn", { id: "turn", "data-mine": mine ? "yes" : "no", "data-over": view.is_over ? "yes" : "no" }, turn),
+    spectator ? h("span.badge", {}, t("web.spectator")) : null,
+  ]);
+}
+
+/**
+ * @param {HTMLElement} el
+ * @param {TableState} state
+ * @param {View} view
+ * @param {(view: View, seat: number) => string[]} seatInfo the game's line about a seat
+ */
+export function drawSeats(el, state, view, seatInfo) {
+  const totals = totalsOf(view);
+  const infos = state.seats.map((s) => seatInfo(view, s.seat).join(" · "));
+  const key = JSON.stringify([lang(), state.seats, state.seat, view.current_player, totals, infos]);
+  redraw(el, key, () => state.seats.map((s) => seatItem(s, state.seat, view.current_player === s.seat,
+    infos[s.seat], totals[s.seat])));
+}
+
+/**
+ * One seat in the players' bar.
+ * @param {Seat} s
+ * @param {number | null} me the person's seat
+ * @param {boolean} current whether it is this seat's turn
+ * @param {string} info
+ * @param {number} total
+ */
+function seatItem(s, me, current, info, total) {
+  const bot = s.kind === "bot";
+  const level = s.bot ? t(`web.level.${s.bot}`) : "";
+  return h(`li.seat${current ? ".current" : ""}${s.seat === me ? ".me" : ""}`, { "data-seat": s.seat },
+    h(`span.dot.${bot || s.connected ? "on" : "off"}`, { title: bot ? t("web.bot") : s.connected ? t("web.online") : t("web.away") }),
+    h("strong.name", {}, s.name || t("web.free_seat")),
+    s.seat === me ? h("span.tag", {}, t("web.you")) : null,
+    bot && s.bot && s.name !== s.bot ? h("span.tag", {}, level === `web.level.${s.bot}` ? s.bot : level) : null,
+    s.stand_in ? h("span.tag.warn", {}, t("web.stand_in")) : null,
+    h("span.info", {}, info),
+    h("span.total", { title: t("web.total") }, total));
+}

@@ -1,0 +1,189 @@
+// @ts-check
+// The table page's state and what each server message changes in it. Pure: no page, no socket, no words (node's
+// test runner checks it on its own, tests/js/table-model.test.mjs).
+
+/** How many lines the log keeps (the oldest go first). */
+export const LOG_LINES = 40;
+/** Events said after an action's own lines: the end of a stage, a new deal, the end of the game. */
+const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
+
+/** @typedef {{text: string, index: number, words: string}} Action a legal action: notation, number, words */
+/**
+ * @typedef {{version: number, game_id: string, players: number, seat: number | null, current_player: number,
+ *   is_over: boolean, stage: number, stage_scores: number[][], legal_actions: Action[], history: unknown[],
+ *   options: Record<string, unknown>, [field: string]: any}} View a view in its wire form (docs/wire.md)
+ */
+/** @typedef {{seat: number, name: string | null, kind: string, bot?: string | null, joined: boolean,
+ *   connected: boolean, stand_in?: boolean}} Seat a seat as the server tells it */
+/** @typedef {{key: string, text: string, params: Record<string, any>, lines?: string[] | null}} Told an event in words */
+/** @typedef {{text: string, events: Told[]}} Said an action in words, with its events */
+/** @typedef {{id: number, kind: "stage" | "over", event: Told}} Dialog a window between stages, or the game's end */
+/** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number}[]}} Hint the hint's analysis */
+
+/**
+ * @typedef {object} TableState
+ * @property {string | null} game the game's id
+ * @property {number | null} seat the person's seat (null: a spectator)
+ * @property {string | null} table the table's id
+ * @property {View | null} view the view now
+ * @property {Seat[]} seats
+ * @property {{n: number, text: string}[]} log the last lines said, numbered from the page's start
+ * @property {number} said how many lines were ever said (the number of the newest)
+ * @property {string | null} selected the card chosen before its place
+ * @property {Hint | null} hint
+ * @property {boolean} thinking whether a hint is being worked out
+ * @property {Dialog[]} dialogs the windows still to show, the first shown
+ * @property {number} dialogsMade
+ * @property {string} message a refusal's words
+ * @property {number} messages how many were said (the same words said again are shown again)
+ * @property {string} conn the connection's state
+ * @property {string | null} rematch the address of the rematch's seat
+ * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
+ * @property {boolean} joinNeeded whether the person must give a name first
+ * @property {{totals: number[], winners: number[]} | null} final the game's end
+ */
+
+/** @returns {TableState} */
+export function newState() {
+  return {
+    game: null, seat: null, table: null, view: null, seats: [], log: [], said: 0, selected: null, hint: null,
+    thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, prefs: {},
+    joinNeeded: false, final: null,
+  };
+}
+
+/**
+ * The lines the log shows for an action told (an update, or one of a welcome's recent actions): its events'
+ * sentences (the action itself when it has none), then a stage scored, a deal and the game's end.
+ * @param {Said} told
+ * @returns {string[]}
+ */
+export function linesOf(told) {
+  const texts = told.events.filter((e) => !CLOSING.has(e.key)).map((e) => e.text);
+  return [...(texts.length ? texts : [told.text]), ...told.events.filter((e) => CLOSING.has(e.key)).map((e) => e.text)];
+}
+
+/**
+ * Add lines to the log, each numbered (so the drawing knows which are new), keeping the last {@link LOG_LINES}.
+ * @param {TableState} state
+ * @param {string[]} lines
+ */
+export function say(state, lines) {
+  for (const text of lines) if (text) state.log.push({ n: ++state.said, text });
+  state.log = state.log.slice(-LOG_LINES);
+}
+
+/**
+ * Show a refusal's words (or none).
+ * @param {TableState} state
+ * @param {string} text
+ */
+export function tell(state, text) {
+  state.message = text;
+  state.messages += 1;
+}
+
+/**
+ * Each seat's total of the stages scored so far.
+ * @param {View} view
+ * @returns {number[]}
+ */
+export function totalsOf(view) {
+  return view.stage_scores.reduce((acc, row) => acc.map((v, i) => v + row[i]), new Array(view.players).fill(0));
+}
+
+/**
+ * Whether it is the person's turn in `view`.
+ * @param {TableState} state
+ * @param {View | null} [view]
+ */
+export function isMine(state, view = state.view) {
+  return !!view && state.seat !== null && view.current_player === state.seat && !view.is_over;
+}
+
+/**
+ * The person's legal actions now (none when it is not their turn).
+ * @param {TableState} state
+ * @returns {Action[]}
+ */
+export function legalOf(state) {
+  return state.view && isMine(state) ? state.view.legal_actions : [];
+}
+
+/**
+ * @param {TableState} state
+ * @param {"stage" | "over"} kind
+ * @param {Told} event
+ */
+function openDialog(state, kind, event) {
+  state.dialogs.push({ id: ++state.dialogsMade, kind, event });
+}
+
+/**
+ * A welcome or a resync: the whole view, the seats and the latest actions.
+ * @param {TableState} state
+ * @param {any} m
+ */
+function welcome(state, m) {
+  const was = state.view;
+  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, seats: m.seats, view: m.view, log: [] });
+  for (const told of m.recent) say(state, linesOf(told));
+  state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
+  state.selected = null;
+  state.hint = null;
+  return { before: null, announce: !was, askFinal: m.view.is_over && !state.final };
+}
+
+/**
+ * An update: the new view (the course so far kept from before), its events said and their windows opened.
+ * @param {TableState} state
+ * @param {any} m
+ */
+function update(state, m) {
+  const before = state.view;
+  state.view = { ...m.view, history: before ? before.history : [] };
+  Object.assign(state, { seats: m.seats, selected: null, hint: null });
+  if (state.message) tell(state, "");
+  say(state, linesOf(m));
+  for (const event of m.events) {
+    if (event.key === "stage.scored") openDialog(state, "stage", event);
+    else if (event.key === "game.over") {
+      state.final = { totals: event.params.totals, winners: event.params.winners };
+      openDialog(state, "over", event);
+    }
+  }
+  return { before, announce: true, askFinal: false };
+}
+
+/**
+ * What a server message changes in the state, and what the page does besides drawing it: `announce` a turn that
+ * became the person's (since `before`), `askFinal`: the standings of a game found over.
+ * @param {TableState} state
+ * @param {any} m a message of the server (docs/server.md)
+ * @returns {{before: View | null, announce: boolean, askFinal: boolean}}
+ */
+export function receive(state, m) {
+  const nothing = { before: null, announce: false, askFinal: false };
+  switch (m.type) {
+    case "welcome": case "resync": return welcome(state, m);
+    case "update": return update(state, m);
+    case "refused":
+      tell(state, m.message);
+      if (m.view) { state.view = m.view; state.selected = null; }
+      state.thinking = false;
+      return nothing;
+    case "presence":
+      state.seats = m.seats;
+      if (state.seat !== null) state.joinNeeded = !m.seats[state.seat].joined;
+      return nothing;
+    case "hint":
+      state.thinking = false;
+      if (state.view && m.version === state.view.version) state.hint = m.analysis;
+      return nothing;
+    case "rematch":
+      state.rematch = m.token ? `/play/${m.token}` : null;
+      return nothing;
+    default:
+      return nothing;
+  }
+}

@@ -1,0 +1,46 @@
+// @ts-check
+// The person's moves: the list of legal moves in words (numbered for the keys 1 to 9, the hint's best marked) and
+// the hint box (the best three moves with their win chance), each re-drawn only when what it shows changed.
+import { h, redraw } from "../../dom.js";
+import { lang, percent, t } from "../../i18n.js";
+
+/** @typedef {import("./model.js").Action} Action */
+/** @typedef {import("./model.js").Hint} Hint */
+
+/**
+ * @param {HTMLElement} el
+ * @param {Action[]} moves the legal moves
+ * @param {{selected: string | null, hint: Hint | null, open: boolean, act: (text: string) => void}} how the card
+ *   chosen (only its moves are listed), the hint, whether the list stays open (the game's choice), and how to act
+ */
+export function drawMoves(el, moves, how) {
+  const { selected, hint } = how;
+  const shown = selected ? moves.filter((a) => a.text === selected || a.text.includes(selected)) : moves;
+  const best = hint && hint.ratings.length ? hint.ratings[0].action : null;
+  const open = !!selected || moves.length <= 6 || how.open;
+  const key = JSON.stringify([lang(), moves.length, shown.map((a) => [a.text, a.words]), best, open]);
+  redraw(el, key, () => (moves.length ? h("details.move-list", { open: open ? true : undefined },
+    h("summary", {}, t("web.moves", { n: moves.length })),
+    h("ol", {}, shown.map((a, i) => h("li", {}, h(`button.move${a.text === best ? ".best" : ""}`, {
+      type: "button", "data-action": a.text, onclick: () => how.act(a.text),
+      "aria-keyshortcuts": i < 9 ? String(i + 1) : undefined,
+    }, i < 9 ? h("kbd", {}, i + 1) : null, a.words))))) : null));
+}
+
+/**
+ * The hint box, shown on the person's turn.
+ * @param {HTMLElement} el
+ * @param {boolean} shown whether it is the person's turn
+ * @param {{thinking: boolean, hint: Hint | null, ask: () => void, act: (text: string) => void}} how
+ */
+export function drawHint(el, shown, how) {
+  const { thinking, hint } = how;
+  const key = JSON.stringify([lang(), shown, thinking, hint]);
+  redraw(el, key, () => (shown ? h("div.hint-box", {},
+    h("button.secondary", { type: "button", id: "hint", disabled: thinking ? true : undefined, "aria-keyshortcuts": "H",
+      onclick: how.ask }, thinking ? t("web.thinking") : t("web.hint")),
+    hint ? h("ol.hint", {}, hint.ratings.slice(0, 3).map((r) => h("li", {},
+      h("button.link", { type: "button", onclick: () => how.act(r.action) }, r.words), " ",
+      h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }))))) : null) : null));
+  el.hidden = !shown;
+}

@@ -1,0 +1,33 @@
+// The table page's log (src/dreizehn/web/pages/table/log.js): new lines are appended and the oldest removed, the
+// lines already shown stay the same elements (so the log's scroll and a selection in it stay).
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { openPage } from "./page.mjs";
+
+openPage();
+const { drawLog } = await import("../../src/dreizehn/web/pages/table/log.js");
+
+const lines = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => ({ n: from + i, text: `line ${from + i}` }));
+
+test("only new lines are added; the ones shown stay the same elements", () => {
+  const list = document.createElement("ol");
+  drawLog(list, lines(1, 3));
+  const second = list.children[1];
+  drawLog(list, lines(1, 5));
+  assert.deepEqual([...list.children].map((li) => li.textContent), ["line 1", "line 2", "line 3", "line 4", "line 5"]);
+  assert.equal(list.children[1], second);
+});
+
+test("lines gone from the log are removed from the top; a new log replaces them all", () => {
+  const list = document.createElement("ol");
+  drawLog(list, lines(1, 4));
+  const fourth = list.children[3];
+  drawLog(list, lines(3, 6));
+  assert.deepEqual([...list.children].map((li) => li.getAttribute("data-n")), ["3", "4", "5", "6"]);
+  assert.equal(list.children[1], fourth);
+  drawLog(list, []);
+  assert.equal(list.children.length, 0);
+  drawLog(list, lines(9, 10));
+  assert.deepEqual([...list.children].map((li) => li.textContent), ["line 9", "line 10"]);
+});

@@ -1,0 +1,96 @@
+// The table page's state (src/dreizehn/web/pages/table/model.js): what each server message changes, the log's
+// numbered lines, whose turn it is, the totals.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+
+/** A view of seat `seat` with `current` to move. */
+function view(version, current, extra = {}) {
+  return { version, game_id: "knizia13", players: 3, seat: 0, current_player: current, is_over: false, stage: 0,
+    stage_scores: [], legal_actions: [{ text: "B5", index: 4, words: "B5 on blue" }], history: [[1, 2]], options: {}, ...extra };
+}
+
+const seats = [0, 1, 2].map((seat) => ({ seat, name: `P${seat}`, kind: "person", joined: true, connected: true }));
+const welcome = (v, extra = {}) => ({ type: "welcome", game: "knizia13", seat: 0, table: "t1", seats, view: v, recent: [], ...extra });
+
+test("an action's lines: its events' sentences (or the action when it has none), then the closing ones", () => {
+  const ev = (key, text) => ({ key, text, params: {} });
+  assert.deepEqual(linesOf({ text: "Anna plays B5", events: [] }), ["Anna plays B5"]);
+  assert.deepEqual(linesOf({ text: "x", events: [ev("stage.scored", "scored"), ev("k13.played", "played"), ev("stage.dealt", "dealt")] }),
+    ["played", "scored", "dealt"]);
+});
+
+test("the log numbers its lines and keeps the last ones", () => {
+  const state = newState();
+  say(state, ["a", "", "b"]);
+  assert.deepEqual(state.log, [{ n: 1, text: "a" }, { n: 2, text: "b" }]);
+  say(state, Array.from({ length: LOG_LINES + 5 }, (_, i) => `l${i}`));
+  assert.equal(state.log.length, LOG_LINES);
+  assert.equal(state.log[state.log.length - 1].n, LOG_LINES + 7);
+});
+
+test("a welcome sets the table and calls the turn once; a resync keeps the line numbers growing", () => {
+  const state = newState();
+  const said = receive(state, welcome(view(3, 0), { recent: [{ text: "Ben plays Y2", events: [] }] }));
+  assert.deepEqual(said, { before: null, announce: true, askFinal: false });
+  assert.equal(state.table, "t1");
+  assert.ok(isMine(state));
+  assert.deepEqual(legalOf(state).map((a) => a.text), ["B5"]);
+  assert.deepEqual(state.log, [{ n: 1, text: "Ben plays Y2" }]);
+  const again = receive(state, { ...welcome(view(3, 0), { recent: [{ text: "Ben plays Y2", events: [] }] }), type: "resync" });
+  assert.equal(again.announce, false);
+  assert.deepEqual(state.log, [{ n: 2, text: "Ben plays Y2" }]);
+});
+
+test("an update keeps the course, says its lines, opens the stage's window and the game's end", () => {
+  const state = newState();
+  receive(state, welcome(view(3, 0)));
+  state.selected = "B5";
+  const scored = { key: "stage.scored", text: "stage over", params: { stage: 0, totals: [1, 2, 3], scores: [1, 2, 3] }, lines: ["why"] };
+  const over = { key: "game.over", text: "P0 wins", params: { totals: [1, 2, 3], winners: [0] } };
+  const said = receive(state, { type: "update", view: { ...view(4, 1), history: undefined }, seats, text: "Anna plays B5",
+    events: [{ key: "k13.played", text: "Anna plays B5 onto blue", params: {} }, scored, over] });
+  assert.equal(said.announce, true);
+  assert.equal(said.before?.version, 3);
+  assert.deepEqual(state.view?.history, [[1, 2]]);
+  assert.equal(state.selected, null);
+  assert.ok(!isMine(state));
+  assert.deepEqual(legalOf(state), []);
+  assert.deepEqual(state.log.map((l) => l.text), ["Anna plays B5 onto blue", "stage over", "P0 wins"]);
+  assert.deepEqual(state.dialogs.map((d) => [d.id, d.kind]), [[1, "stage"], [2, "over"]]);
+  assert.deepEqual(state.final, { totals: [1, 2, 3], winners: [0] });
+});
+
+test("a refusal is shown (again when said again), a hint kept only for the view it was asked for", () => {
+  const state = newState();
+  receive(state, welcome(view(3, 0)));
+  receive(state, { type: "refused", message: "not now" });
+  receive(state, { type: "refused", message: "not now" });
+  assert.equal(state.message, "not now");
+  assert.equal(state.messages, 2);
+  state.thinking = true;
+  receive(state, { type: "hint", version: 2, analysis: { ratings: [] } });
+  assert.equal(state.hint, null);
+  assert.equal(state.thinking, false);
+  receive(state, { type: "hint", version: 3, analysis: { ratings: [] } });
+  assert.deepEqual(state.hint, { ratings: [] });
+});
+
+test("a presence notice changes the seats only; a game found over asks for its standings", () => {
+  const state = newState();
+  receive(state, welcome(view(3, 0), { seats: seats.map((s) => ({ ...s, joined: s.seat !== 0 })) }));
+  assert.equal(state.joinNeeded, true);
+  const log = state.log;
+  receive(state, { type: "presence", seats });
+  assert.equal(state.joinNeeded, false);
+  assert.equal(state.log, log);
+  const ended = newState();
+  assert.equal(receive(ended, welcome(view(9, 0, { is_over: true }))).askFinal, true);
+  assert.ok(!isMine(ended));
+});
+
+test("totals add each stage's points per seat", () => {
+  assert.deepEqual(totalsOf(view(1, 0, { stage_scores: [[1, 2, 3], [10, 0, -1]] })), [11, 2, 2]);
+  assert.deepEqual(totalsOf(view(1, 0)), [0, 0, 0]);
+});
