@@ -56,6 +56,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.not_stored": ("S7", "websocket (action; the answer holds the view before it)", "an action the database "
                                                                                      "could not store (down, "
                                                                                      "read-only, its disk full)"),
+    "server.no_arrangement": ("A7", "404 (POST /api/web/arrange)", "a game that lays no hand out in a best "
+                                                                   "arrangement (``Game.arranges`` false)"),
     "server.analysis_not_finished": ("S5", "409 (analysis)", "an analysis of a game not over yet"),
     "server.no_analysis": ("S5", "404 (GET .../analysis/{seat})", "an analysis nobody asked for"),
 }
