@@ -156,21 +156,22 @@ def test_hint_command_refuses_a_seat_not_to_move(tmp_path: Path) -> None:
     assert runner.invoke(app, ["hint", str(bad), "--seat", "0"]).exit_code == 1
 
 
-def test_compiled_hints_rate_as_the_python_ones() -> None:
-    """13's hints are played in its kernel: the same ratings, within their standard errors, as the Python playouts
-    of the same heuristic on the same view."""
+@pytest.mark.parametrize(("game_id", "moves"), [("knizia13", 20), ("holzwurm", 14)])
+def test_compiled_hints_rate_as_the_python_ones(game_id: str, moves: int) -> None:
+    """13's and Holzwurm's hints are played in their kernels: the same ratings, within their standard errors, as the
+    Python playouts of the same heuristic on the same view."""
     import dreizehn.hints as hints
 
-    game = dreizehn.load_game("knizia13", 4)
+    game = dreizehn.load_game(game_id, 4)
     assert hints._compiled_rate(game, "heuristic") is not None
     assert hints._compiled_rate(game, "random") is None
     state = game.new_state(5)
-    for _ in range(20):
+    for _ in range(moves):
         state.apply(state.legal_actions()[0])
     view = state.view(state.current_player)
-    compiled = {r.action: r for r in analyse(view, playouts=4000, rng=1).ratings}
-    python = {r.action: r for r in analyse(view, playouts=400, rng=1, game=game, policy="heuristic:blunder=0")
-              .ratings}
+    compiled = {r.action: r for r in analyse(view, playouts=200 * len(view.legal_actions), rng=1).ratings}
+    python = {r.action: r for r in analyse(view, playouts=40 * len(view.legal_actions), rng=1, game=game,
+                                           policy="heuristic:blunder=0").ratings}
     assert set(compiled) == set(python) == set(view.legal_actions)
     for action, slow in python.items():
         fast = compiled[action]

@@ -82,6 +82,21 @@ def margin_rewards(points: npt.NDArray[np.int64], players: int, scale: float, hi
 
 
 @nb.njit(cache=True)
+def seat_share(totals: npt.NDArray[np.int16], players: int, seat: int, high_wins: bool) -> float:  # pragma: no cover
+    """``seat``'s share of the win for a finished game's ``totals``: 1, ``1/k`` for a win shared by ``k``, or 0
+    (the engine's ``returns()``)."""
+    best = totals[0]
+    for other in range(1, players):
+        best = max(best, totals[other]) if high_wins else min(best, totals[other])
+    if totals[seat] != best:
+        return 0.0
+    tied = 0
+    for other in range(players):
+        tied += totals[other] == best
+    return 1.0 / tied
+
+
+@nb.njit(cache=True)
 def backup(visits: npt.NDArray[np.int32], total: npt.NDArray[np.float64], path: npt.NDArray[np.int64],
            movers: npt.NDArray[np.int64], depth: int, rewards: npt.NDArray[np.float64]) -> None:  # pragma: no cover
     """Add one visit and the mover's reward to every node of the path, and a visit to the root."""

@@ -4,10 +4,13 @@ the search imports the kernel)."""
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from dreizehn.core.game import View
 from dreizehn.games.holzwurm.kernel import HolzwurmKernel
 from dreizehn.games.holzwurm.rules import HolzwurmRules, HolzwurmView
-from dreizehn.games.holzwurm.search import search
+from dreizehn.games.holzwurm.search import rate, search
 
 
 class HolzwurmSearchKernel(HolzwurmKernel):
@@ -18,6 +21,12 @@ class HolzwurmSearchKernel(HolzwurmKernel):
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`)."""
         assert isinstance(view, HolzwurmView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds)
+
+    def rate(self, view: View, actions: list[int], worlds: int,
+             seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Hints' playouts by the heuristic, compiled (:mod:`.search`)."""
+        assert isinstance(view, HolzwurmView)
+        return rate(self.new(1)[0], view, actions, worlds, seed)
 
 
 def make(game: HolzwurmRules) -> HolzwurmSearchKernel:

@@ -17,8 +17,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import backup, margin_rewards, run, select
-from dreizehn.core.kernel import Keys, shuffle
+from dreizehn.bots.tree import backup, margin_rewards, run, seat_share, select
+from dreizehn.core.kernel import HEURISTIC, Keys, next_u64, shuffle
 from dreizehn.games.holzwurm.heuristic import current_game
 from dreizehn.games.holzwurm.kernel import (
     _BASE,
@@ -52,6 +52,7 @@ from dreizehn.games.holzwurm.kernel import (
     WORDS,
     apply,
     legal_into,
+    playout,
     random_action,
 )
 from dreizehn.games.holzwurm.rules import COLOURS, THIRTEEN, HolzwurmView
@@ -201,6 +202,42 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, sc
             points[other] = s[LAST + other]
         margin_rewards(points, n, scale, True, rewards)
         backup(visits, total, path, movers, depth, rewards)
+
+
+@nb.njit(cache=True)
+def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
+                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64]) -> None:  # pragma: no cover
+    """Hints (:mod:`dreizehn.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
+    is to move), every one of ``actions`` followed by the rest of the match with every seat playing the heuristic,
+    all actions of a world on the same stream of random numbers; ``seat``'s share of the win and final total into
+    ``wins[i, w]`` and ``points[i, w]``."""
+    n = root[PLAYERS]
+    world = root.copy()
+    s = root.copy()
+    stream = np.empty(1, np.uint64)
+    for w in range(worlds):
+        world[:] = root
+        determinize(world, seat, key)
+        first = next_u64(key)
+        for i in range(actions.shape[0]):
+            s[:] = world
+            stream[0] = first
+            apply(s, actions[i], stream)
+            playout(s, stream, HEURISTIC)
+            wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, True)
+            points[i, w] = s[TOTALS + seat]
+
+
+def rate(empty: npt.NDArray[np.int16], view: HolzwurmView, actions: list[int], worlds: int,
+         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each action's outcomes (the seat's share of the win, its final total) on ``worlds`` worlds, ``(actions,
+    worlds)`` each: what :func:`dreizehn.hints.analyse` averages, compiled."""
+    row = row_of_view(empty, view)
+    wins = np.zeros((len(actions), worlds))
+    points = np.zeros((len(actions), worlds))
+    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
+    rate_worlds(row, view.seat, np.array(actions, np.int64), worlds, key, wins, points)
+    return wins, points
 
 
 def search(empty: npt.NDArray[np.int16], view: HolzwurmView, iterations: int, c: float, scale: float, seed: int,

@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import backup, margin_rewards, run, select
+from dreizehn.bots.tree import backup, margin_rewards, run, seat_share, select
 from dreizehn.core.kernel import HEURISTIC, Keys, next_u64, pick_legal, shuffle
 from dreizehn.games.knizia13.kernel import (
     ACTIONS,
@@ -172,16 +172,7 @@ def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.
             stream[0] = first
             apply(s, actions[i], stream)
             playout(s, stream, HEURISTIC)
-            best = s[TOTALS]
-            for other in range(1, n):
-                best = min(best, s[TOTALS + other])
-            share = 0.0
-            if s[TOTALS + seat] == best:
-                tied = 0
-                for other in range(n):
-                    tied += s[TOTALS + other] == best
-                share = 1.0 / tied
-            wins[i, w] = share
+            wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, False)
             points[i, w] = s[TOTALS + seat]
 
 
