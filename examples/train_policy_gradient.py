@@ -93,16 +93,19 @@ class Policy:
 
 def returns(rewards: Array, ended: npt.NDArray[np.bool_], discount: float) -> tuple[Array, npt.NDArray[np.bool_]]:
     """Rewards summed to the end of each game (``(steps, envs)``), each step's ``discount`` times the next's, and
-    which steps' games ended within the rollout (the others have no return yet)."""
+    which steps have their return: those whose game ended within the rollout, and those far enough from its end
+    that what the rollout does not see weighs less than 1% (a long game, such as Three Thirteen's 11 rounds, would
+    otherwise leave most steps unused)."""
     total = np.zeros_like(rewards)
-    finished = np.zeros(rewards.shape, np.bool_)
+    known = np.zeros(rewards.shape, np.bool_)
     running = np.zeros(rewards.shape[1], np.float32)
     done = np.zeros(rewards.shape[1], np.bool_)
+    horizon = int(np.ceil(np.log(0.01) / np.log(discount))) if discount < 1 else len(rewards)
     for t in range(len(rewards) - 1, -1, -1):
         running = np.where(ended[t], 0.0, discount * running) + rewards[t]
         done = done | ended[t]
-        total[t], finished[t] = running, done
-    return total, finished
+        total[t], known[t] = running, done | (len(rewards) - t > horizon)
+    return total, known
 
 
 def train(game: str, envs: int, steps: int, updates: int, every: int, seed: int, discount: float = 0.9,
@@ -175,21 +178,27 @@ def main() -> None:
         with open(args.csv, "w", newline="") as out:
             csv.writer(out).writerows([("update", "games", "win_share"), *curve])
     if args.plot:
-        import matplotlib
+        env = DreizehnVectorEnv(args.game, 1)
+        plot(curve, env.vector.game.title, env.vector.players, args.opponents, args.plot)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        ax.plot([u for u, _, _ in curve], [s for _, _, s in curve], marker="o", label="learner")
-        players = DreizehnVectorEnv(args.game, 1).vector.players
-        ax.axhline(1 / players, color="grey", linestyle="--", label="fair share")
-        ax.set_xlabel("policy updates")
-        ax.set_ylabel("share of the wins")
-        ax.set_title(f"{args.game}: a NumPy policy against {players - 1} {args.opponents} players")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=100)
+def plot(curve: list[tuple[int, int, float]], title: str, players: int, opponents: str, path: str) -> None:
+    """The learning curve as a PNG (matplotlib): the learner's share of the wins against the fair share."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot([u for u, _, _ in curve], [s for _, _, s in curve], marker="o", label="learner")
+    ax.axhline(1 / players, color="grey", linestyle="--", label="fair share")
+    ax.set_xlabel("policy updates")
+    ax.set_ylabel("share of the wins")
+    others = players - 1
+    ax.set_title(f"{title}: a NumPy policy against {others} {opponents} player{'s' if others > 1 else ''}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":
