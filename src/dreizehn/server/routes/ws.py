@@ -71,6 +71,25 @@ class Bucket:
         return False
 
 
+async def _dispatch(room: Room, conn: Conn, message: object) -> None:
+    """A message of a connection already admitted to ``room``: an action, a change of language, a hint asked, a
+    ping."""
+    if isinstance(message, Act):
+        await room.act(conn, message.version, message.action)
+    elif isinstance(message, SetLanguage):
+        try:
+            conn.lang = pick_language(message.lang)
+        except DreizehnError as err:
+            conn.send(messages.refused(err, conn.lang))
+            return
+        async with room.lock:
+            conn.send(room.welcome(conn, "resync"))
+    elif isinstance(message, AskHint):
+        await room.hint(conn)
+    elif isinstance(message, Ping):
+        conn.send(messages.PONG)
+
+
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
@@ -141,20 +160,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if conn is None or room is None:
                 await send_direct(messages.refused(ServerError("server.hello_first", rule="S4"), lang))
                 continue
-            if isinstance(message, Act):
-                await room.act(conn, message.version, message.action)
-            elif isinstance(message, SetLanguage):
-                try:
-                    conn.lang = pick_language(message.lang)
-                except DreizehnError as err:
-                    conn.send(messages.refused(err, conn.lang))
-                    continue
-                async with room.lock:
-                    conn.send(room.welcome(conn, "resync"))
-            elif isinstance(message, AskHint):
-                await room.hint(conn)
-            elif isinstance(message, Ping):
-                conn.send(messages.PONG)
+            await _dispatch(room, conn, message)
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:
