@@ -14,7 +14,7 @@ array of length one (a row of the batch's keys) so that the compiled functions a
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numba as nb
 import numpy as np
@@ -221,3 +221,55 @@ class Kernel(Protocol):
 
 RANDOM, HEURISTIC = 0, 1
 """The playout policies every kernel offers."""
+
+
+class CompiledKernel:
+    """The Python side of a game's kernel, written once: a game's class sets where the seat to move, the totals and
+    the last stage's points lie in its row (``turn``, ``totals_at``, ``last_at``), its row's header and the module
+    of its compiled batch functions (``reset_batch``, ``legal_batch``, ``step_batch``, ``observe_batch``,
+    ``choose_batch``, ``playout_batch``, ``random_games``), and adds what differs by game (``why``,
+    ``resolved_options``, ``last_deal``). numba caches compiled functions only when they call other compiled
+    functions by name, so each game keeps its own batch loops."""
+
+    turn: int
+    totals_at: int
+    last_at: int
+    batches: Any
+    players: int
+    _header: States
+
+    def new(self, count: int) -> States:
+        return np.tile(self._header, (count, 1))
+
+    def reset(self, states: States, keys: Keys, rows: npt.NDArray[np.int64] | None = None) -> None:
+        self.batches.reset_batch(states, keys, np.arange(len(states)) if rows is None else rows)
+
+    def legal(self, states: States, masks: Masks) -> None:
+        self.batches.legal_batch(states, masks)
+
+    def step(self, states: States, keys: Keys, actions: npt.NDArray[np.int64],
+             status: npt.NDArray[np.int8]) -> None:
+        self.batches.step_batch(states, keys, actions, status)
+
+    def observe(self, states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:
+        self.batches.observe_batch(states, seats, out)
+
+    def current(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, self.turn].astype(np.int64)
+
+    def totals(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, self.totals_at : self.totals_at + self.players].astype(np.int64)
+
+    def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
+        return states[:, self.last_at : self.last_at + self.players].astype(np.int64)
+
+    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
+        out = np.empty(len(states), np.int64)
+        self.batches.choose_batch(states, keys, policy, out)
+        return out
+
+    def playout(self, states: States, keys: Keys, policy: int) -> None:
+        self.batches.playout_batch(states, keys, policy)
+
+    def random_games(self, states: States, keys: Keys, games: int) -> int:
+        return int(self.batches.random_games(states, keys, games))

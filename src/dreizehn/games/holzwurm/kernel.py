@@ -14,6 +14,8 @@ The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties 
 
 from __future__ import annotations
 
+import sys
+
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +29,7 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
+    CompiledKernel,
     Keys,
     Masks,
     Observations,
@@ -604,12 +607,14 @@ def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no c
     return actions
 
 
-class HolzwurmKernel:
+class HolzwurmKernel(CompiledKernel):
     """Holzwurm's kernel for one game's player count and options (the :class:`~dreizehn.core.kernel.Kernel`
     protocol)."""
 
     state_size = SIZE
     num_actions = ACTIONS
+    turn, totals_at, last_at = TURN, TOTALS, LAST
+    batches = sys.modules[__name__]  # this module's compiled batch functions
 
     def __init__(self, game: HolzwurmRules) -> None:
         starter = game.options["starter"]
@@ -621,42 +626,6 @@ class HolzwurmKernel:
         self._header[STAGES] = int(game.options["games"])
         self._header[FIRST_STARTER] = -1 if starter == "random" else int(starter)
         self._header[TURN] = -1
-
-    def new(self, count: int) -> States:
-        return np.tile(self._header, (count, 1))
-
-    def reset(self, states: States, keys: Keys, rows: npt.NDArray[np.int64] | None = None) -> None:
-        reset_batch(states, keys, np.arange(len(states)) if rows is None else rows)
-
-    def legal(self, states: States, masks: Masks) -> None:
-        legal_batch(states, masks)
-
-    def step(self, states: States, keys: Keys, actions: npt.NDArray[np.int64],
-             status: npt.NDArray[np.int8]) -> None:
-        step_batch(states, keys, actions, status)
-
-    def observe(self, states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:
-        observe_batch(states, seats, out)
-
-    def current(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, TURN].astype(np.int64)
-
-    def totals(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, TOTALS : TOTALS + self.players].astype(np.int64)
-
-    def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, LAST : LAST + self.players].astype(np.int64)
-
-    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
-        out = np.empty(len(states), np.int64)
-        choose_batch(states, keys, policy, out)
-        return out
-
-    def playout(self, states: States, keys: Keys, policy: int) -> None:
-        playout_batch(states, keys, policy)
-
-    def random_games(self, states: States, keys: Keys, games: int) -> int:
-        return int(random_games(states, keys, games))
 
     def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
         """The engine's refusal (``HolzwurmState._refusal``): the first of H8, H9, H8, H10 that the play breaks."""

@@ -8,7 +8,8 @@ import numpy.typing as npt
 
 from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
 from dreizehn.core.game import View
-from dreizehn.core.kernel import Keys, Masks, Observations, States
+from dreizehn.core.kernel import CompiledKernel
+from dreizehn.games.knizia13 import kernel
 from dreizehn.games.knizia13.kernel import (
     ACTIONS,
     CARDS,
@@ -23,24 +24,19 @@ from dreizehn.games.knizia13.kernel import (
     STAGES,
     TOTALS,
     TURN,
-    choose_batch,
-    legal_batch,
-    observe_batch,
-    playout_batch,
-    random_games,
-    reset_batch,
-    step_batch,
 )
 from dreizehn.games.knizia13.rules import NASTY, Knizia13Card, Knizia13Rules, Knizia13View
 from dreizehn.games.knizia13.search import rate, search
 
 
-class Knizia13Kernel:
+class Knizia13Kernel(CompiledKernel):
     """13's kernel for one game's player count and options (the :class:`~dreizehn.core.kernel.Kernel`
     protocol)."""
 
     state_size = SIZE
     num_actions = ACTIONS
+    turn, totals_at, last_at = TURN, TOTALS, LAST
+    batches = kernel  # the compiled batch functions
 
     def __init__(self, game: Knizia13Rules) -> None:
         self.game = game
@@ -53,42 +49,6 @@ class Knizia13Kernel:
         dealer = game.options["dealer"]
         self._header[FIRST_DEALER] = -1 if dealer == "random" else int(dealer)
         self._header[TURN] = -1
-
-    def new(self, count: int) -> States:
-        return np.tile(self._header, (count, 1))
-
-    def reset(self, states: States, keys: Keys, rows: npt.NDArray[np.int64] | None = None) -> None:
-        reset_batch(states, keys, np.arange(len(states)) if rows is None else rows)
-
-    def legal(self, states: States, masks: Masks) -> None:
-        legal_batch(states, masks)
-
-    def step(self, states: States, keys: Keys, actions: npt.NDArray[np.int64],
-             status: npt.NDArray[np.int8]) -> None:
-        step_batch(states, keys, actions, status)
-
-    def observe(self, states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:
-        observe_batch(states, seats, out)
-
-    def current(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, TURN].astype(np.int64)
-
-    def totals(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, TOTALS : TOTALS + self.players].astype(np.int64)
-
-    def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, LAST : LAST + self.players].astype(np.int64)
-
-    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
-        out = np.empty(len(states), np.int64)
-        choose_batch(states, keys, policy, out)
-        return out
-
-    def playout(self, states: States, keys: Keys, policy: int) -> None:
-        playout_batch(states, keys, policy)
-
-    def random_games(self, states: States, keys: Keys, games: int) -> int:
-        return int(random_games(states, keys, games))
 
     def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
         if state[TURN] < 0:

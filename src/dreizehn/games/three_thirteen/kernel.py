@@ -22,6 +22,8 @@ against the Python function, fed the same numbers.
 
 from __future__ import annotations
 
+import sys
+
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +37,7 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
+    CompiledKernel,
     Keys,
     Masks,
     Observations,
@@ -722,11 +725,13 @@ def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no c
     return actions
 
 
-class ThreeThirteenKernel:
+class ThreeThirteenKernel(CompiledKernel):
     """Three Thirteen's kernel for one game's player count and options (the :class:`~dreizehn.core.kernel.Kernel`
     protocol)."""
 
     num_actions = ACTIONS
+    turn, totals_at, last_at = TURN, TOTALS, LAST
+    batches = sys.modules[__name__]  # this module's compiled batch functions
 
     def __init__(self, game: ThreeThirteenRules) -> None:
         options = game.options
@@ -746,46 +751,18 @@ class ThreeThirteenKernel:
         header[TURN] = -1
         self._header = header
 
-    def new(self, count: int) -> States:
-        return np.tile(self._header, (count, 1))
 
-    def reset(self, states: States, keys: Keys, rows: npt.NDArray[np.int64] | None = None) -> None:
-        reset_batch(states, keys, np.arange(len(states)) if rows is None else rows)
 
-    def legal(self, states: States, masks: Masks) -> None:
-        legal_batch(states, masks)
 
-    def step(self, states: States, keys: Keys, actions: npt.NDArray[np.int64],
-             status: npt.NDArray[np.int8]) -> None:
-        step_batch(states, keys, actions, status)
 
-    def observe(self, states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:
-        observe_batch(states, seats, out)
 
-    def current(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, TURN].astype(np.int64)
 
-    def totals(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, TOTALS : TOTALS + self.players].astype(np.int64)
 
-    def stage_scores(self, states: States) -> npt.NDArray[np.int64]:
-        return states[:, LAST : LAST + self.players].astype(np.int64)
 
     def shuffle_count(self, states: States) -> npt.NDArray[np.int64]:
         """How many shuffles each game has made (modulo 2**15): a step that changes it made one, a deal or a
         reshuffle of the discard pile (T10), whose order :meth:`last_deal` gives."""
         return states[:, SHUFFLES].astype(np.int64)
-
-    def choose(self, states: States, keys: Keys, policy: int) -> npt.NDArray[np.int64]:
-        out = np.empty(len(states), np.int64)
-        choose_batch(states, keys, policy, out)
-        return out
-
-    def playout(self, states: States, keys: Keys, policy: int) -> None:
-        playout_batch(states, keys, policy)
-
-    def random_games(self, states: States, keys: Keys, games: int) -> int:
-        return int(random_games(states, keys, games))
 
     def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
         """The engine's refusal, checked in the engine's order (A5, A6, then T6, T10, T8)."""
