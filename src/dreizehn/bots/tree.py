@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numba as nb
 import numpy as np
@@ -109,6 +110,17 @@ def backup(visits: npt.NDArray[np.int32], total: npt.NDArray[np.float64], path: 
 Iterations = Callable[..., None]
 """A game's compiled iterations: ``(root, seat, iterations, c, scale, key, child, visits, avail, total, size)``, as
 :func:`dreizehn.games.knizia13.search.ismcts`."""
+
+
+def rate(rate_worlds: Any, row: npt.NDArray[np.int16], seat: int, actions: list[int], worlds: int,
+         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Hints' playouts in a game's kernel (``rate_worlds``, its compiled loop): each action's outcomes, the seat's
+    share of the win and its final total, on ``worlds`` worlds drawn from ``row`` (``(actions, worlds)`` each)."""
+    wins = np.zeros((len(actions), worlds))
+    points = np.zeros((len(actions), worlds))
+    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
+    rate_worlds(row, seat, np.array(actions, np.int64), worlds, key, wins, points)
+    return wins, points
 
 
 TREE_BYTES = 256 * 2**20

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.tree import backup, margin_rewards, run, seat_share, select
+from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, Keys, next_u64, shuffle
 from dreizehn.games.holzwurm.heuristic import current_game
 from dreizehn.games.holzwurm.kernel import (
@@ -230,14 +231,8 @@ def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.
 
 def rate(empty: npt.NDArray[np.int16], view: HolzwurmView, actions: list[int], worlds: int,
          seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Each action's outcomes (the seat's share of the win, its final total) on ``worlds`` worlds, ``(actions,
-    worlds)`` each: what :func:`dreizehn.hints.analyse` averages, compiled."""
-    row = row_of_view(empty, view)
-    wins = np.zeros((len(actions), worlds))
-    points = np.zeros((len(actions), worlds))
-    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
-    rate_worlds(row, view.seat, np.array(actions, np.int64), worlds, key, wins, points)
-    return wins, points
+    """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`)."""
+    return tree_rate(rate_worlds, row_of_view(empty, view), view.seat, actions, worlds, seed)
 
 
 def search(empty: npt.NDArray[np.int16], view: HolzwurmView, iterations: int, c: float, scale: float, seed: int,
