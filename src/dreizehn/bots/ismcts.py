@@ -61,7 +61,9 @@ which replaces the iteration count (checked after every iteration; at least one 
 so that a move takes about 0.1-0.2 s on one core of the development machine, the worst well under 0.5 s (measured
 over 20 positions of random 4-player games each: 13 0.17 s mean, 0.23 s worst; Holzwurm 0.16 / 0.23; Three
 Thirteen 0.07 / 0.20, its discards being the heuristic's; ``benchmarks/bench_ismcts.py``). A seat with one legal
-action answers at once.
+action answers at once. Where the game's kernel searches with the bot's options (its ``search_options``,
+:meth:`IsmctsBot._compiled_search`), the same algorithm runs there in compiled code, with other random numbers: every
+game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; docs/bots.md).
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
