@@ -61,7 +61,9 @@ which replaces the iteration count (checked after every iteration; at least one 
 so that a move takes about 0.1-0.2 s on one core of the development machine, the worst well under 0.5 s (measured
 over 20 positions of random 4-player games each: 13 0.17 s mean, 0.23 s worst; Holzwurm 0.16 / 0.23; Three
 Thirteen 0.07 / 0.20, its discards being the heuristic's; ``benchmarks/bench_ismcts.py``). A seat with one legal
-action answers at once.
+action answers at once. Where the game's kernel searches with the bot's options (its ``search_options``,
+:meth:`IsmctsBot._compiled_search`), the same algorithm runs there in compiled code, with other random numbers: every
+game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; docs/bots.md).
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
@@ -82,8 +84,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar, TypeVar
 
 from dreizehn.bots.base import Bot, register_bot
@@ -95,6 +98,10 @@ from dreizehn.core.kernel import load as load_kernel
 CompiledSearch = Callable[[View, int, float, float, int, "float | None"],
                           "tuple[list[tuple[int, int, int, float]], int]"]
 """A kernel's search: view, iterations, c, scale, seed and seconds; the root statistics and the iterations run."""
+
+COMPILED_OPTIONS: Mapping[str, object] = {"root": ("ucb",), "playout": ("random",), "cutoff": (0,), "prune": False}
+"""The options a kernel's search implements where its kernel lists none (``search_options``): 13's and Holzwurm's,
+``root=ucb``, random playouts, no cutoff and no pruning."""
 
 GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0}
 """The defaults of a game that does not set its own in :attr:`~dreizehn.core.game.Game.search`: ``iterations`` per
@@ -399,14 +406,26 @@ class IsmctsBot(Bot):
 
     def _compiled_search(self, keep: frozenset[int]) -> CompiledSearch | None:
         """The game kernel's search (docs/vector.md), where the game has one and these options are what it does:
-        ``root=ucb``, ``horizon=stage``, ``reward=margin``, random playouts (no greedy policy, no cutoff), no
-        pruning."""
-        if not self.game.kernel or keep or self.root != "ucb" or self.horizon != "stage" or self.reward != "margin":
+        always ``horizon=stage`` and ``reward=margin``; the ``root``, ``playout`` and ``cutoff`` values its kernel's
+        ``search_options`` lists, and a root narrowed to ``keep`` where they say ``prune`` (the search then takes
+        ``keep``, ``cutoff`` and ``playout`` as keywords). A kernel without ``search_options`` searches as
+        :data:`COMPILED_OPTIONS` says."""
+        if not self.game.kernel or self.horizon != "stage" or self.reward != "margin":
             return None
-        if self.policy is not None or self.cutoff:
+        kernel = load_kernel(self.game)
+        found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(kernel, "search", None)
+        supported: Mapping[str, object] | None = getattr(kernel, "search_options", None)
+        options = COMPILED_OPTIONS if supported is None else supported
+        playout = "greedy" if self.policy is not None else "random"
+        roots, playouts, cutoffs = options["root"], options["playout"], options["cutoff"]
+        assert isinstance(roots, Container) and isinstance(playouts, Container) and isinstance(cutoffs, Container)
+        if found is None or self.root not in roots or playout not in playouts or self.cutoff not in cutoffs:
             return None
-        found: CompiledSearch | None = getattr(load_kernel(self.game), "search", None)
-        return found
+        if keep and not options["prune"]:
+            return None
+        if supported is None:
+            return found
+        return partial(found, keep=keep, cutoff=self.cutoff, playout=playout)
 
     def _kept(self, view: View) -> frozenset[int]:
         """The root actions left by ``prune``: the heuristic's best ``prune`` where it ranks the decision and there

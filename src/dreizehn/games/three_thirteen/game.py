@@ -1,6 +1,7 @@
 """Three Thirteen, the game as every interface finds it: its rules (:mod:`.rules`, with the meld solver
 :mod:`.melds`), its words (:mod:`.words`), its tensors (:mod:`.encoder`), its heuristic bot (:mod:`.heuristic`), its
-compiled kernel (:mod:`.kernel`) and its terminal drawing (:mod:`.terminal`)."""
+compiled kernel and search (:mod:`.kernel`, :mod:`.search`, :mod:`.compiled`) and its terminal drawing
+(:mod:`.terminal`)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
 
     order: ClassVar[int] = 2
     heuristic: ClassVar[str] = "dreizehn.games.three_thirteen.heuristic"
-    kernel: ClassVar[str] = "dreizehn.games.three_thirteen.kernel"
+    kernel: ClassVar[str] = "dreizehn.games.three_thirteen.compiled"
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
         # The search does not beat the heuristic at Three Thirteen (docs/bots.md), so the levels are the heuristic

@@ -1,0 +1,41 @@
+"""Three Thirteen's kernel as the :class:`~dreizehn.core.kernel.Kernel` protocol gives it (docs/vector.md): the
+compiled rules of :mod:`.kernel` over batches, and the compiled search of :mod:`.search` for the ``ismcts`` bot
+(apart, since the search imports the kernel)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from dreizehn.core.game import View
+from dreizehn.games.three_thirteen.kernel import ThreeThirteenKernel
+from dreizehn.games.three_thirteen.rules import ThreeThirteenRules, ThreeThirteenView
+from dreizehn.games.three_thirteen.search import Stats, search
+
+CUTOFFS = range(0, 2**31)
+"""Every ``cutoff`` the compiled search takes (0: never)."""
+
+
+class ThreeThirteenSearchKernel(ThreeThirteenKernel):
+    """Three Thirteen's kernel for one game's player count and options, with the ``ismcts`` bot's search."""
+
+    search_options: ClassVar[Mapping[str, object]] = {
+        "root": ("paired",), "playout": ("greedy", "random"), "cutoff": CUTOFFS, "prune": True,
+    }
+    """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
+    ``reward=margin`` always): ``prune`` true, it takes the kept root actions (:meth:`IsmctsBot._compiled_search
+    <dreizehn.bots.ismcts.IsmctsBot._compiled_search>`)."""
+
+    def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
+               *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
+               playout: str = "greedy") -> tuple[Stats, int]:
+        """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
+        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never)."""
+        assert isinstance(view, ThreeThirteenView)
+        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
+                      greedy=playout == "greedy")
+
+
+def make(game: ThreeThirteenRules) -> ThreeThirteenSearchKernel:
+    """The kernel of ``game`` (its player count and options)."""
+    return ThreeThirteenSearchKernel(game)

@@ -1,0 +1,317 @@
+"""The ``ismcts`` bot's search for Three Thirteen in compiled code (:mod:`dreizehn.bots.tree`, docs/bots.md): the
+same algorithm as :mod:`dreizehn.bots.ismcts` with Three Thirteen's defaults, at several times its speed.
+
+* ``root=paired``: each determinization plays every root action searched, each followed by the same stream of
+  random numbers (the selection's draws, the playout's and any reshuffle's); each counts as one iteration, and the
+  budget is spent in whole determinizations.
+* Eager actions: where going out is legal, only the ways out are searched (at every node, the root included).
+* The root may be narrowed to the actions in ``keep`` (the bot's ``prune``: the heuristic's best discards, ranked in
+  Python by :func:`.heuristic.rank`).
+* Playouts by the greedy player (:func:`.kernel.heuristic_action`, ``playout=greedy``) or at random
+  (:func:`.kernel.random_action`, ``playout=random``), to the end of the round; with ``cutoff`` > 0, after that many
+  playout actions, at the next turn boundary (no card drawn), the round is scored as if it ended there: each hand at
+  its fewest penalty points (:func:`.kernel.penalty`, the meld solver), 0 for a seat that went out.
+* ``horizon=stage`` (the round), ``reward=margin``.
+
+A view becomes a kernel row (:func:`row_of_view`): what the seat sees is copied (its hand, the discard pile, the
+cards known in each hand, T13, the melds laid, the stock's size and, after a reshuffle, its stock candidates); the
+cards it cannot see are in no hand and not in the stock. Each iteration deals them anew (:func:`determinize`) as
+``ThreeThirteenRules.sample_state`` does: the known cards stay in their hands, the rest of the other hands and the
+stock (in its order) are dealt uniformly from the unseen cards, the stock from the seat's stock candidates after a
+reshuffle.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, select
+from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, next_u64, shuffle
+from dreizehn.games.three_thirteen.kernel import (
+    ACTIONS,
+    CANDIDATES,
+    DEALER,
+    DECKS,
+    DRAWN,
+    HAND_SIZES,
+    HANDS,
+    KNOWN,
+    LAID,
+    LAST,
+    LAST_ACTION,
+    MAX_SEATS,
+    OUT_ORDER,
+    OUTS_OK,
+    OUTS_SEEN,
+    PILE_N,
+    PLAYED,
+    PLAYERS,
+    RESHUFFLED,
+    ROUND,
+    STOCK,
+    STOCK_N,
+    TAKEN,
+    TOTALS,
+    TURN,
+    TURNS_LEFT,
+    _set2,
+    apply,
+    heuristic_action,
+    legal,
+    penalty,
+    random_action,
+)
+from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, TAKE, ThreeThirteenView
+
+Stats = list[tuple[int, int, int, float]]
+
+
+def row_of_view(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
+    """A kernel row (made from ``empty``, a new row of the game) that agrees with everything ``view`` shows; the
+    cards the seat cannot see are nowhere in it until :func:`determinize` deals them."""
+    s = empty.copy()
+    seat = view.seat
+    s[TURN], s[DEALER], s[ROUND], s[DRAWN] = view.current_player, view.dealer, view.stage, view.drawn
+    s[TURNS_LEFT] = view.turns_left
+    _set2(s, PLAYED, view.turns_played)
+    for other, points in enumerate(view.totals):
+        s[TOTALS + other] = points
+    if view.stage_scores:
+        for other, points in enumerate(view.stage_scores[-1]):
+            s[LAST + other] = points
+    for other in range(view.players):
+        s[HAND_SIZES + other] = view.hand_sizes[other]
+        for card in view.known[other]:
+            s[KNOWN + other * KINDS + card] += 1
+            if other != seat:
+                s[HANDS + other * KINDS + card] += 1
+        for meld in view.out_melds[other]:
+            for card in meld:
+                s[LAID + other * KINDS + card] += 1
+    for card in view.hand:
+        s[HANDS + seat * KINDS + card] += 1
+    for order, other in enumerate(view.out_seats):
+        s[OUT_ORDER + other] = order + 1
+    s[OUTS_SEEN] = len(view.out_seats)
+    s[STOCK_N] = view.stock_size
+    pile = STOCK + KINDS * int(s[DECKS])
+    for j, card in enumerate(view.discard_pile):
+        s[pile + j] = card
+    s[PILE_N] = len(view.discard_pile)
+    if view.reshuffled is not None:
+        assert view.stock_candidates is not None
+        s[RESHUFFLED] = 1
+        for other in range(view.players):  # the others' candidates: the whole reshuffle, until determinize
+            for card in view.stock_candidates if other == seat else view.reshuffled:
+                s[CANDIDATES + other * KINDS + card] += 1
+    s[OUTS_OK] = 0
+    history = view.history
+    s[LAST_ACTION] = history[-1][1] if history else -1
+    s[TAKEN] = -1
+    if view.drawn and len(history) >= 2 and history[-1][1] == TAKE and history[-2][1] >= DISCARD:
+        kind = (history[-2][1] - DISCARD) % KINDS  # the card taken, if the discard just before put it on top
+        if kind in view.known[view.current_player]:
+            s[TAKEN] = kind
+    return s
+
+
+@nb.njit(cache=True)
+def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # pragma: no cover - compiled
+    """Deal the cards ``seat`` cannot see anew, uniformly at random: the unknown part of each other hand and the
+    stock with its order, the stock from the seat's stock candidates after a reshuffle (as ``_redeal`` does). Each
+    other seat's stock candidates become the reshuffled cards less those of its dealt cards that came from the
+    reshuffle (a plausible history, as ``_redeal`` makes it)."""
+    n = s[PLAYERS]
+    unseen = np.zeros(KINDS, np.int64)
+    for k in range(KINDS):
+        unseen[k] = s[DECKS] - s[HANDS + seat * KINDS + k]
+        for other in range(n):
+            unseen[k] -= s[LAID + other * KINDS + k]
+            if other != seat:
+                unseen[k] -= s[KNOWN + other * KINDS + k]
+                s[HANDS + other * KINDS + k] = s[KNOWN + other * KINDS + k]
+    pile = STOCK + KINDS * s[DECKS]
+    for j in range(s[PILE_N]):
+        unseen[s[pile + j]] -= 1
+    reshuffled = s[RESHUFFLED] != 0
+    inside = np.empty(KINDS * s[DECKS], np.int16)
+    rest = np.empty(KINDS * s[DECKS], np.int16)
+    leftover = np.zeros(KINDS, np.int64)  # reshuffled cards left out of the stock
+    m = 0
+    r = 0
+    for k in range(KINDS):
+        allowed = min(unseen[k], s[CANDIDATES + seat * KINDS + k]) if reshuffled else unseen[k]
+        for _ in range(allowed):
+            inside[m] = k
+            m += 1
+        for _ in range(unseen[k] - allowed):
+            rest[r] = k
+            r += 1
+    shuffle(key, inside, m)
+    stock_n = s[STOCK_N]
+    for j in range(stock_n):
+        s[STOCK + j] = inside[j]
+    for j in range(stock_n, m):
+        rest[r] = inside[j]
+        leftover[inside[j]] += 1
+        r += 1
+    shuffle(key, rest, r)
+    at = 0
+    for other in range(n):
+        if other == seat:
+            continue
+        known = 0
+        for k in range(KINDS):
+            known += s[KNOWN + other * KINDS + k]
+        for _ in range(s[HAND_SIZES + other] - known):
+            k = rest[at]
+            at += 1
+            s[HANDS + other * KINDS + k] += 1
+            if reshuffled and leftover[k] > 0:
+                leftover[k] -= 1
+                s[CANDIDATES + other * KINDS + k] -= 1
+    s[OUTS_OK] = 0
+
+
+@nb.njit(cache=True)
+def searched_into(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
+    """The actions searched in ``s`` into ``mask``: the ways out where one is legal (the game's eager actions),
+    else every legal action."""
+    legal(s, mask)
+    for a in range(OUT, ACTIONS):
+        if mask[a]:
+            for other in range(OUT):
+                mask[other] = False
+            return
+
+
+@nb.njit(cache=True)
+def round_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, policy: int, key: Keys,
+                 points: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+    """Play the round of ``stage`` on from ``s`` (every seat by ``policy``) and write its penalty points per seat
+    into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand stands (its fewest penalty
+    points, 0 for a seat that went out) at the first turn boundary after ``cutoff`` actions."""
+    n = s[PLAYERS]
+    steps = 0
+    while s[TURN] >= 0 and s[ROUND] == stage:
+        if cutoff and steps >= cutoff and not s[DRAWN]:
+            for seat in range(n):
+                points[seat] = 0 if s[OUT_ORDER + seat] else penalty(s, seat)
+            return
+        action = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
+        apply(s, action, key)
+        steps += 1
+    for seat in range(n):
+        points[seat] = s[LAST + seat]
+
+
+@nb.njit(cache=True)
+def descend(s: npt.NDArray[np.int16], stage: int, node: int, depth: int, c: float, key: Keys,
+            child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
+            total: npt.NDArray[np.float64], size: npt.NDArray[np.int64], mask: npt.NDArray[np.bool_],
+            path: npt.NDArray[np.int64], movers: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+    """Selection and expansion from ``node`` (``depth`` nodes on the path already) while the round of ``stage``
+    lasts, until a node is made; the path's new length."""
+    while s[TURN] >= 0 and s[ROUND] == stage:
+        searched_into(s, mask)
+        before = size[0]
+        action = select(child, visits, avail, total, node, mask, c, key, size)
+        movers[depth] = s[TURN]
+        apply(s, action, key)
+        node = child[node, action]
+        path[depth] = node
+        depth += 1
+        if size[0] != before:
+            break
+    return depth
+
+
+@nb.njit(cache=True)
+def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], iterations: int, c: float,
+           scale: float, cutoff: int, policy: int, key: Keys, child: npt.NDArray[np.int32],
+           visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
+           size: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+    """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made by
+    :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
+    tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
+    iterations run."""
+    n = root[PLAYERS]
+    stage = root[ROUND]
+    narrowed = keep.any()
+    mask = np.zeros(ACTIONS, np.bool_)
+    roots = np.zeros(ACTIONS, np.bool_)
+    path = np.empty(child.shape[0] + 1, np.int64)
+    movers = np.empty(child.shape[0] + 1, np.int64)
+    points = np.zeros(MAX_SEATS, np.int64)
+    rewards = np.zeros(MAX_SEATS, np.float64)
+    world = root.copy()
+    s = root.copy()
+    stream = np.empty(1, np.uint64)
+    done = 0
+    while done < iterations:
+        world[:] = root
+        determinize(world, seat, key)
+        searched_into(world, roots)
+        if narrowed:
+            for action in range(ACTIONS):
+                roots[action] = roots[action] and keep[action]
+        first = next_u64(key)
+        for action in range(ACTIONS):
+            if not roots[action]:
+                continue
+            done += 1
+            k = child[0, action]
+            if k < 0:
+                k = size[0]
+                child[0, action] = k
+                size[0] += 1
+            else:
+                avail[k] += 1
+            s[:] = world
+            stream[0] = first
+            apply(s, action, stream)
+            path[0] = k
+            movers[0] = seat
+            depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
+            round_points(s, stage, cutoff, policy, stream, points)
+            margin_rewards(points, n, scale, False, rewards)
+            backup(visits, total, path, movers, depth, rewards)
+    return done
+
+
+def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
+           seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
+           greedy: bool = True) -> tuple[Stats, int]:
+    """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
+    the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
+    after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty."""
+    row = row_of_view(empty, view)
+    mask = np.zeros(ACTIONS, np.bool_)
+    mask[sorted(keep)] = True
+    key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
+    size = np.ones(1, np.int64)
+    policy = HEURISTIC if greedy else RANDOM
+    room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
+    if seconds is None:
+        tree = new_tree(iterations + room, ACTIONS)
+        done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size))
+    else:
+        deadline = time.perf_counter() + seconds
+        tree = new_tree(4096 + room, ACTIONS)
+        most = max(4096 + room, TREE_BYTES // (4 * ACTIONS))
+        done = 0
+        while not done or time.perf_counter() < deadline:
+            chunk = min(256, max(1, done))
+            while size[0] + chunk + room > len(tree[1]) and 2 * len(tree[1]) <= most:
+                tree = grown(tree)
+            if size[0] + chunk + room > len(tree[1]):
+                break  # the tree is as large as a search by time may make it
+            done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size))
+    child, visits, avail, total = tree
+    stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
+             for a, k in enumerate(child[0]) if k >= 0]
+    return stats, done
