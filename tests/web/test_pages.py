@@ -73,6 +73,24 @@ def test_keyboard_an_illegal_attempt_and_the_hint(browser: Browser, contexts: li
     page.wait_for_function(advanced)
 
 
+def test_a_double_click_plays_once_and_says_nothing(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                     watched: list[Watched]) -> None:
+    """Issue 25: the second click of a double click sends no second action for the same version (which the server
+    would refuse as stale), and the page shows no refusal."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna")
+    page = anna.page
+    create_table(page, "three-thirteen", "Anna", ["me", "easy"], {"turn_limit": "20"})
+    page.wait_for_selector(".stock button.card.legal")  # the bot begins; then Anna draws
+    before = version(page)
+    page.locator(".stock button.card.legal").dblclick()  # draw: then Anna must still discard, so a second is stale
+    page.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+    page.wait_for_timeout(300)  # time for a second action's refusal to come, were one sent
+    actions = [f for f in anna.sent if f.get("type") == "action"]
+    assert len(actions) == 1, actions
+    assert not [f for f in anna.frames if f.get("type") == "refused"]
+    assert not page.inner_text("#alert").strip()
+
+
 def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser, contexts: list[BrowserContext],
                                                                server: Server, watched: list[Watched]) -> None:
     """dom.js writes text as text, whatever its attributes are called; a card shows what /api/games says of it, in

@@ -19,7 +19,7 @@ import { invitePanel } from "./table/invites.js";
 import { tableKeys } from "./table/keys.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
-import { isMine, legalOf, newState, receive, tell } from "./table/model.js";
+import { isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 
 /** @typedef {import("./table/model.js").View} View */
@@ -161,6 +161,7 @@ class TablePage {
     const view = this.state.view;
     if (!view) return;
     this.attention.unlock();
+    if (!sending(this.state)) return;
     const found = view.legal_actions.find((a) => a.text === text);
     this.state.message = "";
     this.socket.send({ type: "action", version: view.version, action: found ? found.index : text });
