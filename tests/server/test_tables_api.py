@@ -262,3 +262,17 @@ def test_the_catalogues_of_each_language(api: TestClient) -> None:
     assert set(german["templates"]) == set(api.get("/api/words/nl").json()["templates"])
     refused = api.get("/api/words/fr")
     assert refused.status_code == 404 and refused.json()["detail"]["rule"] == "C7"
+
+
+def test_an_unknown_address_is_the_apps_page_for_a_browser_and_json_for_the_api(api: TestClient) -> None:
+    """Issue 25: a browser asking for an address nobody serves gets the app's page with 404 (the app shows its "not
+    found" view in the person's language, with the way back), not the raw ``{"detail":"Not Found"}``; an unknown
+    ``/api/...`` address, a missing static file and a client that asks for no page keep the JSON answer."""
+    browser = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    page = api.get("/no/such/page", headers=browser)
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert 'id="app"' in page.text
+    for path in ("/api/no-such-thing", "/api", "/static/no-such-file.js"):
+        answer = api.get(path, headers=browser)
+        assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
+    assert api.get("/no/such/page").json() == {"detail": "Not Found"}

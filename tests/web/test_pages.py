@@ -120,3 +120,32 @@ def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser
         [faces["holzwurm"]["13"]["label"], "card c-thirteen", "−13"],
         ["X1", "card c-plain", "X1"],
     ]
+
+
+@pytest.mark.parametrize(("lang", "path", "title", "reason"), [
+    ("de", "/play/no-such-invitation", "web.bad_link", "server.bad_token"),
+    ("nl", "/watch/no-such-table/no-such-token", "web.bad_link", "server.bad_token"),
+    ("en", "/no/such/page", "web.not_found", None),
+])
+def test_a_dead_end_says_what_went_wrong_and_leads_back(lang: str, path: str, title: str, reason: str | None,
+                                                        browser: Browser, contexts: list[BrowserContext],
+                                                        server: Server, watched: list[Watched]) -> None:
+    """Issue 25: a wrong or expired invitation or spectators' link, and an unknown address, show what went wrong in
+    the person's language (no empty board, no raw JSON) and a link back to the start page."""
+    words = httpx2.get(f"{server.url}/api/words/{lang}").json()["templates"]
+    person = watch(watched, new_context(browser, contexts, server, lang), lang)
+    page = person.page
+    answer = page.goto(path)
+    assert answer is not None and answer.headers["content-type"].startswith("text/html")
+    expect(page.locator(".dead-end h1")).to_have_text(words[title])
+    if reason is not None:  # the refusal's sentence for people: begun with a capital, no rule
+        said = words[reason].split(":")[0]
+        expect(page.locator(".dead-end p").first).to_contain_text(said[0].upper() + said[1:])
+        expect(page.locator(".dead-end")).not_to_contain_text("(S1)")
+    else:  # Chromium notes the page's own status 404 in the console: that one is the point here
+        assert person.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+        person.errors.clear()
+    assert not page.locator(".board").count()
+    page.click(f".dead-end a:text('{words['web.back_home']}')")
+    expect(page.locator("h1")).to_have_text(words["web.title"])
+    assert page.evaluate("location.pathname") == "/"

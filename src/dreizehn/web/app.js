@@ -9,6 +9,7 @@ import { tablesPage } from "./pages/tables.js";
 import { rulesPage } from "./pages/rules.js";
 import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
+import { deadEnd } from "./pages/dead-end.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const header = /** @type {HTMLElement} */ (document.getElementById("header"));
@@ -70,7 +71,7 @@ async function route() {
       try {
         made = await make(match, el);
       } catch (err) {
-        fill(el, h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
+        fill(el, deadEnd(t("web.page_failed"), err instanceof Error ? err.message : String(err)));
       }
       if (mine !== routed) {  // another page was asked for meanwhile: this one goes
         if (made && made.dispose) made.dispose();
@@ -81,7 +82,8 @@ async function route() {
       return;
     }
   }
-  fill(el, h("p.error", {}, t("web.not_found")), link("/", t("web.home")));
+  app.setTitle(t("web.not_found"));
+  fill(el, deadEnd(t("web.not_found")));
 }
 
 document.addEventListener("click", (e) => {

@@ -21,6 +21,7 @@ import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
 import { isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
+import { deadEnd } from "./dead-end.js";
 
 /** @typedef {import("./table/model.js").View} View */
 /** @typedef {{token?: string, table?: string, spectator?: string}} Who a seat's token, or a table and its spectators' token */
@@ -78,6 +79,7 @@ class TablePage {
 
   /** @param {any} m a message of the server */
   onMessage(m) {
+    if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
     if ((m.type === "welcome" || m.type === "resync") && !this.module) {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
@@ -85,6 +87,17 @@ class TablePage {
     if (effect.askFinal && this.state.table) this.finalStandings(this.state.table);
     this.render();
     if (effect.announce && isMine(this.state) && !isMine(this.state, effect.before)) this.attention.call();
+  }
+
+  /**
+   * The hello was refused (a wrong or expired invitation or spectators' link): no board, but what went wrong and
+   * the way back; the socket is closed, so it does not try again.
+   * @param {string} reason the refusal's words
+   */
+  leadBack(reason) {
+    this.socket.close();
+    this.app.setTitle(t("web.bad_link"));
+    fill(this.root, deadEnd(t("web.bad_link"), reason));
   }
 
   /** @param {string} s the connection's state: "open", "lost" or "back" */
