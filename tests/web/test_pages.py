@@ -149,3 +149,26 @@ def test_a_dead_end_says_what_went_wrong_and_leads_back(lang: str, path: str, ti
     page.click(f".dead-end a:text('{words['web.back_home']}')")
     expect(page.locator("h1")).to_have_text(words["web.title"])
     assert page.evaluate("location.pathname") == "/"
+
+
+def test_a_free_seat_is_taken_from_the_tables_page(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                   watched: list[Watched]) -> None:
+    """Issue 25: an open table with a free seat has "Join" on the tables page: a name, and the person sits at the
+    table (no invitation needed); the table's creator sees them arrive."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "friend", "easy"])
+    table = anna.get_attribute(".table-page", "data-table")
+    bruno = watch(watched, new_context(browser, contexts, server, "de"), "Bruno").page
+    words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
+    bruno.goto("/tables")
+    row = bruno.locator(f"li[data-table='{table}']")
+    row.locator("input").fill("Bruno")
+    row.get_by_role("button", name=words["web.join_table"]).click()
+    bruno.wait_for_selector(".table-page[data-seat='1']")
+    assert "/play/" in bruno.url and not bruno.locator("#join-name").count()
+    expect(anna.locator("ul.seats")).to_contain_text("Bruno")
+    bruno.goto("/tables")  # now among the tables being played, with no "Join"
+    playing = bruno.locator("section.table-list").nth(1)
+    expect(playing.locator(f"li[data-table='{table}']")).to_have_count(1)
+    expect(bruno.locator(f"li[data-table='{table}']")).to_have_count(1)
+    assert not bruno.locator("form.take-seat").filter(has=bruno.locator(f"#join-{table}")).count()
