@@ -230,14 +230,20 @@ class Words:
         """An error as a person at a table reads it: a sentence in this language without the rule, seats said by
         their players' ``names``. A code with a sentence of its own for people (:func:`person_key`: ``It is
         Anna's turn.``) is said by it, its seat parameters (:data:`SEAT_PARAMS`) as names; another by its own
-        sentence, begun with a capital and ended with a full stop."""
+        sentence. Either is begun with a capital and ended with a full stop.
+
+        >>> from dreizehn.core.errors import IllegalActionError
+        >>> words("de").told(IllegalActionError("table.not_your_turn", rule="H7", current=0, seat=1), ["Anna", "Ben"])
+        'Anna ist am Zug.'
+        """
         key = person_key(err.code)
         if self.has(key):
             params: dict[str, Any] = {
                 name: self._seat(value, names) if name in SEAT_PARAMS and type(value) is int else value
                 for name, value in err.params.items()}
-            return self(key, **params)
-        text = str(self(err.code, **err.params)).strip()
+            text = str(self(key, **params)).strip()
+        else:
+            text = str(self(err.code, **err.params)).strip()
         if not text:
             return text
         text = text[0].upper() + text[1:]
