@@ -146,6 +146,12 @@ def test_a_dead_end_says_what_went_wrong_and_leads_back(lang: str, path: str, ti
         assert person.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
         person.errors.clear()
     assert not page.locator(".board").count()
+    if path.startswith("/play/"):  # another language chosen: the dead end says it again in that one
+        english = httpx2.get(f"{server.url}/api/words/en").json()["templates"]
+        page.select_option("#lang", "en")
+        expect(page.locator(".dead-end h1")).to_have_text(english[title])
+        expect(page.locator(".dead-end p").first).to_contain_text("This link opens no seat")
+        words = english
     page.click(f".dead-end a:text('{words['web.back_home']}')")
     expect(page.locator("h1")).to_have_text(words["web.title"])
     assert page.evaluate("location.pathname") == "/"

@@ -21,6 +21,8 @@ const app = {
   setTitle(text) { document.title = text === t("web.title") ? text : `${text} · dreizehn`; },
   /** @param {string} path */
   go(path) { history.pushState(null, "", path); route(); },
+  /** The page at this address made again (in a language chosen since). */
+  again() { route(); },
 };
 
 // Each page draws into its own element (`el`): a page still loading when the person goes elsewhere (or changes the

@@ -24,6 +24,7 @@ import { drawScoreSheet } from "./table/scoring.js";
 import { deadEnd } from "./dead-end.js";
 
 /** @typedef {import("./table/model.js").View} View */
+/** @typedef {{setTitle: (text: string) => void, again: () => void}} TableApp the app, as the table page uses it */
 /** @typedef {{token?: string, table?: string, spectator?: string}} Who a seat's token, or a table and its spectators' token */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
 
@@ -51,7 +52,7 @@ class TablePage {
   /**
    * @param {HTMLElement} root where the page goes
    * @param {Who} who
-   * @param {{setTitle: (text: string) => void}} app
+   * @param {TableApp} app
    */
   constructor(root, who, app) {
     this.root = root;
@@ -59,6 +60,8 @@ class TablePage {
     this.app = app;
     this.state = newState();
     this.spectator = !who.token;
+    /** whether the page ended at a dead end (its hello refused) */
+    this.ended = false;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
     this.els = layout();
@@ -95,6 +98,7 @@ class TablePage {
    * @param {string} reason the refusal's words
    */
   leadBack(reason) {
+    this.ended = true;
     this.socket.close();
     this.app.setTitle(t("web.bad_link"));
     fill(this.root, deadEnd(t("web.bad_link"), reason));
@@ -234,13 +238,16 @@ class TablePage {
 /**
  * @param {HTMLElement} root where the page goes
  * @param {Who} who
- * @param {{setTitle: (text: string) => void}} app
+ * @param {TableApp} app
  */
 export function tablePage(root, who, app) {
   const page = new TablePage(root, who, app);
   return {
     dispose() { page.dispose(); },
     /** @param {string} code */
-    relang(code) { page.socket.setLanguage(code); },
+    relang(code) {
+      if (page.ended) app.again();  // the dead end asked again: the refusal said in the language chosen
+      else page.socket.setLanguage(code);
+    },
   };
 }
