@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -93,4 +93,29 @@ test("a presence notice changes the seats only; a game found over asks for its s
 test("totals add each stage's points per seat", () => {
   assert.deepEqual(totalsOf(view(1, 0, { stage_scores: [[1, 2, 3], [10, 0, -1]] })), [11, 2, 2]);
   assert.deepEqual(totalsOf(view(1, 0)), [0, 0, 0]);
+});
+
+test("a double click sends one action: the second for the same version is dropped until the server answers", () => {
+  const state = newState();
+  receive(state, welcome(view(4, 0)));
+  assert.equal(sending(state), true);
+  assert.equal(sending(state), false);
+  receive(state, { type: "refused", code: "knizia13.error.colour", rule: "K10", params: {}, message: "No.", view: view(4, 0), version: 4 });
+  assert.equal(state.message, "No.");
+  assert.equal(sending(state), true, "after a refusal the person may choose again");
+  receive(state, { type: "update", version: 5, seat: 0, action: "B5", text: "P0 plays B5", events: [], view: view(5, 0), seats });
+  assert.equal(sending(state), true, "a new version takes a new action");
+});
+
+test("a stale refusal of an action the page superseded says nothing; one the page has not caught up with does", () => {
+  const state = newState();
+  receive(state, welcome(view(4, 0)));
+  receive(state, { type: "update", version: 5, seat: 0, action: "B5", text: "P0 plays B5", events: [], view: view(5, 0), seats });
+  const stale = { type: "refused", code: "table.stale", rule: "W6", params: { given: 4, current: 5 }, message: "The game has moved on.", view: view(5, 0), version: 5 };
+  receive(state, stale);
+  assert.equal(state.message, "");
+  assert.equal(state.view?.version, 5);
+  receive(state, { ...stale, params: { given: 5, current: 6 }, view: view(6, 1), version: 6 });
+  assert.equal(state.message, "The game has moved on.");
+  assert.equal(state.view?.version, 6);
 });

@@ -199,7 +199,7 @@ def test_refusals(api: TestClient, finished: str) -> None:
     never = api.get(f"/api/tables/{finished}/analysis/1?lang=de")
     assert never.status_code == 404
     assert never.json()["detail"]["code"] == "server.no_analysis"
-    assert never.json()["detail"]["message"] == words("de").error(ServerError("server.no_analysis", rule="S5", seat=1))
+    assert never.json()["detail"]["message"] == words("de").told(ServerError("server.no_analysis", rule="S5", seat=1))
     assert api.get("/api/tables/nosuchtable/analysis/0").status_code == 404
     assert api.post("/api/tables/nosuchtable/analysis", json={"seat": 0}).status_code == 404
 

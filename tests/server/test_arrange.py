@@ -34,7 +34,7 @@ def test_a_game_without_an_arrangement_is_refused_in_the_language_asked(client: 
     assert answer.status_code == 404
     detail = answer.json()["detail"]
     assert detail["code"] == "server.no_arrangement" and detail["rule"] == "A7"
-    assert detail["message"] == "'knizia13' kennt keine Anordnung einer Hand (A7)"
+    assert detail["message"] == "'knizia13' kennt keine Anordnung einer Hand."
 
 
 def test_a_bad_request_is_refused_and_arranges_nothing(client: TestClient) -> None:

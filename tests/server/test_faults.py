@@ -107,7 +107,7 @@ def test_sqlite_read_only_refuses_actions_and_tells_nothing_unstored(client: Tes
         assert len(stored(client, table_id).actions) == version
         assert metric(client, "dreizehn_store_failures_total") - failures == 1
         lang = "de" if _mover(peers) is anna else "en"
-        assert refusal["message"] == words(lang).error(ServerError("server.not_stored", rule="S7"))
+        assert refusal["message"] == words(lang).told(ServerError("server.not_stored", rule="S7"))
         _writer_pragma(client, "PRAGMA query_only = 0")
         play_to_end(peers, rng=random.Random(5), after=version - 1)
     assert_all_stored(stored(client, table_id).actions, told(anna, bruno))

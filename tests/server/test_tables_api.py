@@ -17,7 +17,7 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.record import replay
 from dreizehn.wire import to_wire
 
-from .kit import NAMES, connect, create_table, play_to_end, table_body, tokens, view_validator, wait_finished
+from .kit import NAMES, connect, create_table, hub, play_to_end, table_body, tokens, view_validator, wait_finished
 
 PERSON: dict[str, Any] = {"kind": "person", "name": "Anna"}
 BOT: dict[str, Any] = {"kind": "bot", "bot": "medium"}
@@ -90,7 +90,8 @@ def _engine_code(body: dict[str, Any]) -> str | None:
 
 def test_a_bad_table_is_refused_with_a_code_a_rule_and_a_message_in_the_language_asked(api: TestClient) -> None:
     """Item 3: a bad game, player count, option or bot level answers 422 with the error's code, rule and
-    parameters, and its message in the language asked (``?lang=de``); nothing is created."""
+    parameters, and its message for people in the language asked (``?lang=de``), without the rule; nothing is
+    created."""
     before = len(api.get("/api/tables?status=open").json())
     for body, code, rule in BAD_TABLES:
         code = _engine_code(body) or code  # the engine's own code for it (codes are data, renamed at one place)
@@ -104,7 +105,7 @@ def test_a_bad_table_is_refused_with_a_code_a_rule_and_a_message_in_the_language
             said[lang] = detail["message"]
         if not code.startswith("server."):  # the server's codes have no catalogue entries yet
             assert said["de"] != said["en"], code
-            assert f"({rule})" in said["de"]
+            assert f"({rule})" not in said["de"]  # the rule is data for developers, not words for people
     assert len(api.get("/api/tables?status=open").json()) == before
 
 
@@ -261,3 +262,46 @@ def test_the_catalogues_of_each_language(api: TestClient) -> None:
     assert set(german["templates"]) == set(api.get("/api/words/nl").json()["templates"])
     refused = api.get("/api/words/fr")
     assert refused.status_code == 404 and refused.json()["detail"]["rule"] == "C7"
+
+
+def test_an_unknown_address_is_the_apps_page_for_a_browser_and_json_for_the_api(api: TestClient) -> None:
+    """Issue 25: a browser asking for an address nobody serves gets the app's page with 404 (the app shows its "not
+    found" view in the person's language, with the way back), not the raw ``{"detail":"Not Found"}``; an unknown
+    ``/api/...`` address, a missing static file and a client that asks for no page keep the JSON answer."""
+    browser = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    page = api.get("/no/such/page", headers=browser)
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert 'id="app"' in page.text
+    for path in ("/api/no-such-thing", "/api", "/static/no-such-file.js"):
+        answer = api.get(path, headers=browser)
+        assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
+    assert api.get("/no/such/page").json() == {"detail": "Not Found"}
+
+
+def test_a_free_seat_is_taken_from_the_list_of_tables(api: TestClient) -> None:
+    """Issue 25: a person takes a free seat of an open table under a name and gets the seat's new invitation; the
+    seat's old invitation stops opening it (a window that had it open is disconnected, so it never sees the new
+    player's hand); a bot's seat, a seat taken already and one that is not there are refused."""
+    body = {"game": "knizia13", "options": {}, "clock": 0.0,
+            "seats": [{"kind": "person", "name": "Anna"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]}
+    created = api.post("/api/tables", json=body).json()
+    table_id, old = created["table"]["id"], tokens(created)[1]
+    assert table_id in [t["id"] for t in api.get("/api/tables?status=open").json()]
+    with connect(api, token=old) as opened_before:
+        taken = api.post(f"/api/tables/{table_id}/seats/1?lang=de", json={"name": "  Bruno  "})
+        assert taken.status_code == 200, taken.text
+        seat = taken.json()
+        assert seat["seat"] == 1 and seat["url"].endswith(f"/play/{seat['token']}") and seat["token"] != old
+        room = hub(api).rooms[table_id]
+        assert opened_before and all(c.closed for c in room.conns if c.seat == 1)  # ended: no longer its seat
+    with connect(api) as late:
+        assert late.hello(token=old)["code"] == "server.bad_token"
+    with connect(api, token=seat["token"]) as bruno:
+        assert bruno.view is not None and bruno.view["seat"] == 1
+    listed = api.get(f"/api/tables/{table_id}").json()["seats"][1]
+    assert listed["name"] == "Bruno" and listed["joined"]
+    assert table_id not in [t["id"] for t in api.get("/api/tables?status=open").json()]
+    for seat_number in (1, 2, 3):  # taken already, a bot's, not there
+        refused = api.post(f"/api/tables/{table_id}/seats/{seat_number}", json={"name": "Cleo"})
+        assert refused.status_code == 409 and refused.json()["detail"]["code"] == "server.seat_not_free"
+    assert api.post(f"/api/tables/{table_id}/seats/1", json={"name": "   "}).status_code == 422

@@ -256,3 +256,22 @@ def test_hints_are_for_the_seat_to_move(client: TestClient, table: dict[str, Any
         assert all(r["words"] and 0.0 <= r["win"] <= 1.0 for r in ratings), ratings
         mover.send({"type": "ping"})
         assert mover.recv(skip=("presence",))["type"] == "pong"
+
+
+def test_a_refusal_reads_as_a_sentence_with_names_for_people_and_keeps_its_data(client: TestClient,
+                                                                                 table: dict[str, Any]) -> None:
+    """Issue 25: a refusal's message is for people (the player's name, no seat number, no rule, in their
+    language); the code, rule and seat numbers stay in its data for developers."""
+    with _everyone(client, table, lang="de") as (seats, spectator):
+        mover, other = _mover(seats)
+        assert mover.view is not None and other.view is not None
+        current = mover.view["current_player"]
+        name = next(s["name"] for s in table["table"]["seats"] if s["seat"] == current)
+        other.act(other.view["legal_actions"][0]["index"] if other.view["legal_actions"] else 0)
+        refused = other.recv(skip=("presence",))
+        assert refused["code"] == "table.not_your_turn" and refused["rule"]
+        assert refused["params"]["current"] == current
+        assert refused["message"] == f"{name} ist am Zug."
+        spectator.act(0)
+        watching = spectator.recv(skip=("presence",))
+        assert watching["message"] == "Du schaust zu: Nur die Spieler ziehen."

@@ -79,6 +79,7 @@ class Watched:
     page: Page
     errors: list[str] = field(default_factory=list)
     frames: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
 
 
 def watch(pages: list[Watched], context: BrowserContext, name: str) -> Watched:
@@ -91,6 +92,7 @@ def watch(pages: list[Watched], context: BrowserContext, name: str) -> Watched:
 
     def socket(ws: WebSocket) -> None:
         ws.on("framereceived", lambda payload: watched.frames.append(json.loads(payload)))
+        ws.on("framesent", lambda payload: watched.sent.append(json.loads(payload)))
 
     page.on("console", console)
     page.on("pageerror", lambda err: watched.errors.append(str(err)))

@@ -73,6 +73,24 @@ def test_keyboard_an_illegal_attempt_and_the_hint(browser: Browser, contexts: li
     page.wait_for_function(advanced)
 
 
+def test_a_double_click_plays_once_and_says_nothing(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                     watched: list[Watched]) -> None:
+    """Issue 25: the second click of a double click sends no second action for the same version (which the server
+    would refuse as stale), and the page shows no refusal."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna")
+    page = anna.page
+    create_table(page, "three-thirteen", "Anna", ["me", "easy"], {"turn_limit": "20"})
+    page.wait_for_selector(".stock button.card.legal")  # the bot begins; then Anna draws
+    before = version(page)
+    page.locator(".stock button.card.legal").dblclick()  # draw: then Anna must still discard, so a second is stale
+    page.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+    page.wait_for_timeout(300)  # time for a second action's refusal to come, were one sent
+    actions = [f for f in anna.sent if f.get("type") == "action"]
+    assert len(actions) == 1, actions
+    assert not [f for f in anna.frames if f.get("type") == "refused"]
+    assert not page.inner_text("#alert").strip()
+
+
 def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser, contexts: list[BrowserContext],
                                                                server: Server, watched: list[Watched]) -> None:
     """dom.js writes text as text, whatever its attributes are called; a card shows what /api/games says of it, in
@@ -102,3 +120,61 @@ def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser
         [faces["holzwurm"]["13"]["label"], "card c-thirteen", "−13"],
         ["X1", "card c-plain", "X1"],
     ]
+
+
+@pytest.mark.parametrize(("lang", "path", "title", "reason"), [
+    ("de", "/play/no-such-invitation", "web.bad_link", "server.bad_token"),
+    ("nl", "/watch/no-such-table/no-such-token", "web.bad_link", "server.bad_token"),
+    ("en", "/no/such/page", "web.not_found", None),
+])
+def test_a_dead_end_says_what_went_wrong_and_leads_back(lang: str, path: str, title: str, reason: str | None,
+                                                        browser: Browser, contexts: list[BrowserContext],
+                                                        server: Server, watched: list[Watched]) -> None:
+    """Issue 25: a wrong or expired invitation or spectators' link, and an unknown address, show what went wrong in
+    the person's language (no empty board, no raw JSON) and a link back to the start page."""
+    words = httpx2.get(f"{server.url}/api/words/{lang}").json()["templates"]
+    person = watch(watched, new_context(browser, contexts, server, lang), lang)
+    page = person.page
+    answer = page.goto(path)
+    assert answer is not None and answer.headers["content-type"].startswith("text/html")
+    expect(page.locator(".dead-end h1")).to_have_text(words[title])
+    if reason is not None:  # the refusal's sentence for people: begun with a capital, no rule
+        said = words[reason].split(":")[0]
+        expect(page.locator(".dead-end p").first).to_contain_text(said[0].upper() + said[1:])
+        expect(page.locator(".dead-end")).not_to_contain_text("(S1)")
+    else:  # Chromium notes the page's own status 404 in the console: that one is the point here
+        assert person.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+        person.errors.clear()
+    assert not page.locator(".board").count()
+    if path.startswith("/play/"):  # another language chosen: the dead end says it again in that one
+        english = httpx2.get(f"{server.url}/api/words/en").json()["templates"]
+        page.select_option("#lang", "en")
+        expect(page.locator(".dead-end h1")).to_have_text(english[title])
+        expect(page.locator(".dead-end p").first).to_contain_text("This link opens no seat")
+        words = english
+    page.click(f".dead-end a:text('{words['web.back_home']}')")
+    expect(page.locator("h1")).to_have_text(words["web.title"])
+    assert page.evaluate("location.pathname") == "/"
+
+
+def test_a_free_seat_is_taken_from_the_tables_page(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                   watched: list[Watched]) -> None:
+    """Issue 25: an open table with a free seat has "Join" on the tables page: a name, and the person sits at the
+    table (no invitation needed); the table's creator sees them arrive."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "friend", "easy"])
+    table = anna.get_attribute(".table-page", "data-table")
+    bruno = watch(watched, new_context(browser, contexts, server, "de"), "Bruno").page
+    words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
+    bruno.goto("/tables")
+    row = bruno.locator(f"li[data-table='{table}']")
+    row.locator("input").fill("Bruno")
+    row.get_by_role("button", name=words["web.join_table"]).click()
+    bruno.wait_for_selector(".table-page[data-seat='1']")
+    assert "/play/" in bruno.url and not bruno.locator("#join-name").count()
+    expect(anna.locator("ul.seats")).to_contain_text("Bruno")
+    bruno.goto("/tables")  # now among the tables being played, with no "Join"
+    playing = bruno.locator("section.table-list").nth(1)
+    expect(playing.locator(f"li[data-table='{table}']")).to_have_count(1)
+    expect(bruno.locator(f"li[data-table='{table}']")).to_have_count(1)
+    assert not bruno.locator("form.take-seat").filter(has=bruno.locator(f"#join-{table}")).count()

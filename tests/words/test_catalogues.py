@@ -89,3 +89,16 @@ def test_remembered_sentences_are_the_sentences() -> None:
     kept = len(speaker._memo)
     speaker("score.of", player="Cleo", points=3)
     assert len(speaker._memo) == kept
+
+
+def test_an_error_is_told_to_people_without_rule_or_seat_numbers() -> None:
+    """Issue 25: a refusal for people names players, not seats counted from 0, and leaves the rule to the data."""
+    from dreizehn.core.errors import IllegalActionError
+
+    turn = IllegalActionError("table.not_your_turn", rule="H7", current=0, seat=1)
+    assert words("en").told(turn, ["Anna", "Ben"]) == "It is Anna's turn."
+    assert words("de").told(turn, ["Anna", "Ben"]) == "Anna ist am Zug."
+    assert words("nl").told(turn, []) == "Plaats 1 is aan de beurt."  # no names known: the seat counted from 1
+    other = IllegalActionError("action.game_over", rule="A3")
+    assert words("en").told(other) == "The game is over: no more actions."
+    assert "(" not in words("de").told(other)

@@ -18,6 +18,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.add_exception_handler(DreizehnError, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
+    app.add_exception_handler(StarletteHTTPException, web.not_found)
     app.include_router(server_router)
     app.include_router(games.router)
     app.include_router(games.words_router)

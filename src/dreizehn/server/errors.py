@@ -47,6 +47,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                     "``query.status``; ``problem`` is pydantic's error type)"),
     "server.empty_name": ("S2", "422 (POST /api/seats/join)", "a name of blanks alone"),
     "server.seat_taken": ("S2", "409 (POST /api/seats/join)", "a seat taken already (joined, or named at creation)"),
+    "server.seat_not_free": ("S2", "409 (POST /api/tables/{id}/seats/{seat})", "a seat that cannot be taken from "
+                                                                            "the list of tables: a bot's, taken "
+                                                                            "already, or none, or the game is over"),
     "server.person_with_bot": ("S2", "422 (POST /api/tables)", "a person's seat that names a bot"),
     "server.no_table": ("S1", "404 (GET and POST /api/tables/{id}...)", "a table that does not exist"),
     "server.not_finished": ("S5", "409 (record, replay)", "a game not over yet"),

@@ -74,21 +74,24 @@ def _text(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def refusal(err: DreizehnError, lang: str) -> dict[str, Any]:
-    """A refusal as data: code, rule, parameters and the message in ``lang``; the HTTP API's ``detail``, and the
-    body of the websocket's ``refused``. A parameter JSON cannot carry to every client is sent as its text
-    (:func:`writable`)."""
+def refusal(err: DreizehnError, lang: str, names: list[str] | None = None) -> dict[str, Any]:
+    """A refusal as data: code, rule and parameters for developers, and the message for people, in ``lang``
+    without the rule and with seats said by their players' ``names`` (:meth:`~dreizehn.words.Words.told`); the
+    HTTP API's ``detail``, and the body of the websocket's ``refused``. A parameter JSON cannot carry to every
+    client is sent as its text (:func:`writable`)."""
     data = err.to_json()
     fields = {"code": data["code"], "rule": data["rule"], "params": writable(data["params"]),
-              "message": words(lang).error(err)}
+              "message": words(lang).told(err, names or ())}
     Refusal.__pydantic_validator__.validate_python(fields)
     metrics.REFUSALS.labels(code=data["code"]).inc()
     return fields
 
 
-def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, version: int | None = None) -> str:
-    """The websocket's ``refused``: the refusal, and for a refused action the current view and its version."""
-    return _checked(Refused, {"type": "refused", **refusal(err, lang), "view": view, "version": version})
+def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, version: int | None = None,
+            names: list[str] | None = None) -> str:
+    """The websocket's ``refused``: the refusal (seats said by ``names``), and for a refused action the current
+    view and its version."""
+    return _checked(Refused, {"type": "refused", **refusal(err, lang, names), "view": view, "version": version})
 
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],

@@ -196,7 +196,8 @@ class Refusal(_Message):
     """What the sentence names; a value JSON cannot carry to every client (a whole number beyond 64 bits, NaN) is
     given as its text."""
     message: str
-    """The refusal in words, in the receiver's language, the rule in brackets."""
+    """The refusal in words for people, in the receiver's language: no rule, seats said by their players' names
+    (``code``, ``rule`` and ``params`` are the data)."""
 
 
 class Refused(Refusal):

@@ -30,8 +30,9 @@ SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent, protocol.HintAnalysis, protocol.HintRating,
 )
 API_MODELS: tuple[type[BaseModel], ...] = (
-    schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.TokenIn, schemas.AnalysisIn, schemas.CreatedOut,
-    schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut, schemas.OptionOut,
+    schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,
+    schemas.CreatedOut, schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut,
+    schemas.OptionOut,
     schemas.CardFace, schemas.ReplayOut, schemas.ReplayStep, schemas.ReplayViewsOut, schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
 )

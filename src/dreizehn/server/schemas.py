@@ -59,6 +59,13 @@ class JoinIn(_In):
     """The person's name (blanks run together; one of blanks alone is refused: ``server.empty_name``)."""
 
 
+class NameIn(_In):
+    """Taking a free seat from the list of tables."""
+
+    name: str = Field(min_length=1, max_length=40)
+    """The person's name (blanks run together; one of blanks alone is refused: ``server.empty_name``)."""
+
+
 class TokenIn(_In):
     """A seat's token, as proof of being one of a table's people."""
 

@@ -536,6 +536,16 @@ class Store:
                              .values(name=name, joined=True))
             return bool(done.rowcount)
 
+    def take_free_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Give a free person's seat (not a bot's, not taken yet) a name and a new token, as a person who takes it
+        from the list of tables; whether it was taken now. The seat's invitation no longer opens it: whoever had
+        that link does not see the new player's hand. One statement: of two people taking it at once, one gets it."""
+        with self._tx() as c:
+            done = c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                                  seats.c.bot.is_(None), seats.c.joined.is_(False))
+                             .values(name=name, joined=True, token_hash=token_hash))
+            return bool(done.rowcount)
+
     def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
         """Tables of the given statuses, newest first, with their seats."""
         with self.engine.connect() as c:

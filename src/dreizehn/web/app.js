@@ -9,6 +9,7 @@ import { tablesPage } from "./pages/tables.js";
 import { rulesPage } from "./pages/rules.js";
 import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
+import { deadEnd } from "./pages/dead-end.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const header = /** @type {HTMLElement} */ (document.getElementById("header"));
@@ -20,6 +21,8 @@ const app = {
   setTitle(text) { document.title = text === t("web.title") ? text : `${text} · dreizehn`; },
   /** @param {string} path */
   go(path) { history.pushState(null, "", path); route(); },
+  /** The page at this address made again (in a language chosen since). */
+  again() { route(); },
 };
 
 // Each page draws into its own element (`el`): a page still loading when the person goes elsewhere (or changes the
@@ -70,7 +73,7 @@ async function route() {
       try {
         made = await make(match, el);
       } catch (err) {
-        fill(el, h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
+        fill(el, deadEnd(t("web.page_failed"), err instanceof Error ? err.message : String(err)));
       }
       if (mine !== routed) {  // another page was asked for meanwhile: this one goes
         if (made && made.dispose) made.dispose();
@@ -81,7 +84,8 @@ async function route() {
       return;
     }
   }
-  fill(el, h("p.error", {}, t("web.not_found")), link("/", t("web.home")));
+  app.setTitle(t("web.not_found"));
+  fill(el, deadEnd(t("web.not_found")));
 }
 
 document.addEventListener("click", (e) => {

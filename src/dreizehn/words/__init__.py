@@ -226,6 +226,32 @@ class Words:
         text = self(err.code, **err.params)
         return self("error.with_rule", message=text, rule=err.rule) if err.rule else text
 
+    def told(self, err: Any, names: Sequence[str] = ()) -> str:
+        """An error as a person at a table reads it: a sentence in this language without the rule, seats said by
+        their players' ``names``. A code with a sentence of its own for people (:func:`person_key`: ``It is
+        Anna's turn.``) is said by it, its seat parameters (:data:`SEAT_PARAMS`) as names; another by its own
+        sentence. Either is begun with a capital and ended with a full stop.
+
+        >>> from dreizehn.core.errors import IllegalActionError
+        >>> words("de").told(IllegalActionError("table.not_your_turn", rule="H7", current=0, seat=1), ["Anna", "Ben"])
+        'Anna ist am Zug.'
+        """
+        key = person_key(err.code)
+        if self.has(key):
+            params: dict[str, Any] = {
+                name: self._seat(value, names) if name in SEAT_PARAMS and type(value) is int else value
+                for name, value in err.params.items()}
+            text = str(self(key, **params)).strip()
+        else:
+            text = str(self(err.code, **err.params)).strip()
+        if not text:
+            return text
+        text = text[0].upper() + text[1:]
+        return text if text[-1] in ".!?" else text + "."
+
+    def _seat(self, seat: int, names: Sequence[str]) -> str:
+        return names[seat] if 0 <= seat < len(names) else self("seat.name", seat=seat + 1)
+
     def names(self, names: Sequence[str], seats: Sequence[int]) -> str:
         """The names of ``seats`` joined: ``Anna and Ben``."""
         return self.join([names[s] if 0 <= s < len(names) else self("seat.name", seat=s + 1) for s in seats])
@@ -235,6 +261,17 @@ class Words:
         key -> template, or a list of plural forms."""
         merged = {**self._english, **self._templates}
         return {key: forms[0] if len(forms) == 1 else list(forms) for key, forms in sorted(merged.items())}
+
+
+SEAT_PARAMS = frozenset(("seat", "current", "turn"))
+"""The parameters of an error that are seats (counted from 0): a person reads their players' names instead."""
+
+
+def person_key(code: str) -> str:
+    """The key of an error's sentence for people, where it has one: ``table.not_your_turn`` ->
+    ``table.person.not_your_turn`` (in the same domain as the code, which a game's catalogue needs)."""
+    domain, _, rest = code.partition(".")
+    return f"{domain}.person.{rest}"
 
 
 @functools.cache

@@ -55,11 +55,14 @@ class Conn:
         except asyncio.QueueFull:
             self.drop()
 
-    def drop(self) -> None:
+    def drop(self, slow: bool = True) -> None:
+        """End the connection from the server's side: for falling behind (``slow``, counted in the metrics), or
+        because its seat is no longer its own (taken from the list of tables)."""
         if self.closed:
             return
         self.dropped = True
-        metrics.DROPPED.inc()
+        if slow:
+            metrics.DROPPED.inc()
         while not self.outbox.empty():
             self.outbox.get_nowait()
         self.close()

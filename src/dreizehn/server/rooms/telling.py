@@ -86,7 +86,7 @@ class Telling(RoomBase):
     def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> str:
         """A ``refused`` for ``conn``; for an action, with the current view."""
         view = self.view_doc(conn.seat, conn.lang, history=True) if with_view else None
-        return messages.refused(err, conn.lang, view, self.table.version)
+        return messages.refused(err, conn.lang, view, self.table.version, self.names(conn.lang))
 
     def said_update(self, update: Update, seat: int | None, lang: str, said: Said | None = None) -> dict[str, Any]:
         """An applied action as ``seat`` (``None``: a spectator) is told of it in ``lang``: its version, seat,

@@ -25,6 +25,7 @@ from dreizehn.server.schemas import (
     Invitation,
     JoinedOut,
     JoinIn,
+    NameIn,
     ReplayOut,
     ReplayStep,
     ReplayViewsOut,
@@ -158,6 +159,29 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     if room is not None:
         room.rename(seat, name)
     return JoinedOut(table=table_id, seat=seat)
+
+
+@router.post("/tables/{table_id}/seats/{seat}")
+async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)], body: NameIn,
+                         request: Request, hub: HubDep, settings: SettingsDep, lang: LangDep) -> Invitation:
+    """Take a free person's seat of a table in the list of open tables, under a name: answers the seat's new
+    invitation (its link is the new player's). The seat's old invitation stops opening it, and a window that had
+    it open is disconnected (it never sees the new player's hand). A seat that is a bot's, taken already, or not
+    there, or a game that is over, is refused (``server.seat_not_free``, 409)."""
+    name = " ".join(body.name.split())
+    if not name:
+        raise ServerError("server.empty_name", rule="S2", status=422)
+    stored = await _stored(hub, table_id)
+    token = new_token()
+    if stored.row.status == "finished" or not 0 <= seat < len(stored.seats) or not await asyncio.to_thread(
+            hub.store.take_free_seat, table_id, seat, name, hash_token(token)):
+        raise ServerError("server.seat_not_free", rule="S2", status=409)
+    room = hub.rooms.get(table_id)
+    if room is not None:
+        for conn in [c for c in room.conns if c.seat == seat]:
+            conn.drop(slow=False)
+        room.rename(seat, name)
+    return Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))
 
 
 @router.get("/tables")

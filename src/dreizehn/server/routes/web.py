@@ -4,7 +4,9 @@ app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{
 game that has one (``arranges`` in ``/api/games``; Three Thirteen's melds), from the person's own view, which touches no
 table.
 
-Included after the API routers, so ``/api`` and ``/ws`` win.
+Included after the API routers, so ``/api`` and ``/ws`` win. An address nobody serves answers a browser asking for a
+page with the app's page and 404 (:func:`not_found`): the app shows its own "not found" view, in the person's
+language, with the way back.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dreizehn.core.registry import game_class
 from dreizehn.server.errors import ServerError
@@ -91,3 +95,24 @@ def favicon() -> FileResponse:
 def page() -> FileResponse:
     """The app's one page; the app routes by the path itself."""
     return _page()
+
+
+NOT_PAGES = ("/api", "/ws", "/static", "/health", "/metrics", "/favicon.ico")
+"""Paths that are never the app's pages: an unknown one of them answers as any API does (JSON)."""
+
+
+def _wants_page(request: Request) -> bool:
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and "text/html" in request.headers.get("accept", "")
+            and not any(path == p or path.startswith(p + "/") for p in NOT_PAGES))
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An HTTP error: a 404 for a browser asking for a page (``Accept: text/html``, not under :data:`NOT_PAGES`) is
+    the app's page with the status 404, whose router shows the "not found" view in the person's language and the
+    way back; every other (an unknown ``/api/...`` address, a missing static file, another client) is FastAPI's
+    JSON answer as before."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and _wants_page(request):
+        return FileResponse(WEB_DIR / "index.html", status_code=404, media_type="text/html", headers=_PAGE_HEADERS)
+    return await http_exception_handler(request, exc)

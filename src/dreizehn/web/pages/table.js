@@ -19,10 +19,12 @@ import { invitePanel } from "./table/invites.js";
 import { tableKeys } from "./table/keys.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
-import { isMine, legalOf, newState, receive, tell } from "./table/model.js";
+import { isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
+import { deadEnd } from "./dead-end.js";
 
 /** @typedef {import("./table/model.js").View} View */
+/** @typedef {{setTitle: (text: string) => void, again: () => void}} TableApp the app, as the table page uses it */
 /** @typedef {{token?: string, table?: string, spectator?: string}} Who a seat's token, or a table and its spectators' token */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
 
@@ -50,7 +52,7 @@ class TablePage {
   /**
    * @param {HTMLElement} root where the page goes
    * @param {Who} who
-   * @param {{setTitle: (text: string) => void}} app
+   * @param {TableApp} app
    */
   constructor(root, who, app) {
     this.root = root;
@@ -58,6 +60,8 @@ class TablePage {
     this.app = app;
     this.state = newState();
     this.spectator = !who.token;
+    /** whether the page ended at a dead end (its hello refused) */
+    this.ended = false;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
     this.els = layout();
@@ -78,6 +82,7 @@ class TablePage {
 
   /** @param {any} m a message of the server */
   onMessage(m) {
+    if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
     if ((m.type === "welcome" || m.type === "resync") && !this.module) {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
@@ -85,6 +90,18 @@ class TablePage {
     if (effect.askFinal && this.state.table) this.finalStandings(this.state.table);
     this.render();
     if (effect.announce && isMine(this.state) && !isMine(this.state, effect.before)) this.attention.call();
+  }
+
+  /**
+   * The hello was refused (a wrong or expired invitation or spectators' link): no board, but what went wrong and
+   * the way back; the socket is closed, so it does not try again.
+   * @param {string} reason the refusal's words
+   */
+  leadBack(reason) {
+    this.ended = true;
+    this.socket.close();
+    this.app.setTitle(t("web.bad_link"));
+    fill(this.root, deadEnd(t("web.bad_link"), reason));
   }
 
   /** @param {string} s the connection's state: "open", "lost" or "back" */
@@ -161,6 +178,7 @@ class TablePage {
     const view = this.state.view;
     if (!view) return;
     this.attention.unlock();
+    if (!sending(this.state)) return;
     const found = view.legal_actions.find((a) => a.text === text);
     this.state.message = "";
     this.socket.send({ type: "action", version: view.version, action: found ? found.index : text });
@@ -220,13 +238,16 @@ class TablePage {
 /**
  * @param {HTMLElement} root where the page goes
  * @param {Who} who
- * @param {{setTitle: (text: string) => void}} app
+ * @param {TableApp} app
  */
 export function tablePage(root, who, app) {
   const page = new TablePage(root, who, app);
   return {
     dispose() { page.dispose(); },
     /** @param {string} code */
-    relang(code) { page.socket.setLanguage(code); },
+    relang(code) {
+      if (page.ended) app.again();  // the dead end asked again: the refusal said in the language chosen
+      else page.socket.setLanguage(code);
+    },
   };
 }

@@ -1,17 +1,47 @@
 // @ts-check
-// Open tables, tables being played, and finished games with their replays.
-import { games, get } from "../api.js";
+// Open tables (a free seat taken from here, under a name), tables being played, and finished games with their
+// replays.
+import { games, get, post } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
 
 /**
  * @typedef {{id: string, game: string, created_at: string, totals?: number[] | null,
- *   seats: {joined: boolean, name: string | null}[]}} TableSummary a table as GET /api/tables lists it
+ *   seats: {seat: number, kind: string, joined: boolean, name: string | null}[]}} TableSummary a table as GET
+ *   /api/tables lists it
  */
+/** @typedef {{setTitle: (text: string) => void, go: (path: string) => void}} App */
+
+/**
+ * "Join" on an open table with a free person's seat: the name (the one used last), then the seat's own invitation
+ * (POST /api/tables/{id}/seats/{seat}) and its table page.
+ * @param {TableSummary} table
+ * @param {App} app
+ */
+function joinForm(table, app) {
+  const free = table.seats.find((s) => s.kind === "person" && !s.joined);
+  if (!free) return null;
+  const id = `join-${table.id}`;
+  const name = /** @type {HTMLInputElement} */ (h("input", { id, required: true, maxlength: 40,
+    value: localStorage.getItem("dreizehn.name") || "", placeholder: t("web.your_name"), autocomplete: "nickname" }));
+  const error = h("span.error", { role: "alert" });
+  /** @param {Event} e */
+  async function submit(e) {
+    e.preventDefault();
+    try {
+      const seat = await post(`/api/tables/${table.id}/seats/${free?.seat}`, { name: name.value });
+      localStorage.setItem("dreizehn.name", name.value.trim());
+      app.go(`/play/${seat.token}`);
+    } catch (err) { fill(error, err instanceof Error ? err.message : String(err)); }
+  }
+  return h("form.take-seat", { onsubmit: submit, "aria-label": t("web.take_seat_label") },
+    h("label.sr-only", { for: id }, t("web.your_name")), name,
+    h("button.small-button.primary", { type: "submit" }, t("web.join_table")), error);
+}
 
 /**
  * @param {HTMLElement} root where the page goes
- * @param {{setTitle: (text: string) => void}} app
+ * @param {App} app
  */
 export async function tablesPage(root, app) {
   app.setTitle(t("web.tables"));
@@ -23,7 +53,7 @@ export async function tablesPage(root, app) {
       " · ", seatsText(table), " · ", h("time", { datetime: table.created_at }, new Date(table.created_at).toLocaleString()), extra(table))))
       : h("p.muted", {}, t("web.none")));
   fill(root, h("h1", {}, t("web.tables")),
-    section(t("web.open_tables"), open, () => null),
+    section(t("web.open_tables"), open, (table) => joinForm(table, app)),
     section(t("web.playing_tables"), playing, () => null),
     section(t("web.finished_tables"), finished, (/** @type {TableSummary} */ table) => [" · ",
       table.totals ? t("web.totals", { totals: table.totals.join(" : ") }) : "", " ", link(`/replay/${table.id}`, t("web.replay"), "button.small-button")]));

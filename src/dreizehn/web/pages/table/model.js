@@ -41,6 +41,8 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
  * @property {boolean} joinNeeded whether the person must give a name first
  * @property {{totals: number[], winners: number[]} | null} final the game's end
+ * @property {number | null} sent the version an action was sent for, until the server answers it (a second click
+ *   on the same version sends nothing: the first one is on its way)
  */
 
 /** @returns {TableState} */
@@ -48,7 +50,7 @@ export function newState() {
   return {
     game: null, seat: null, table: null, view: null, seats: [], log: [], said: 0, selected: null, hint: null,
     thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, prefs: {},
-    joinNeeded: false, final: null,
+    joinNeeded: false, final: null, sent: null,
   };
 }
 
@@ -81,6 +83,33 @@ export function say(state, lines) {
 export function tell(state, text) {
   state.message = text;
   state.messages += 1;
+}
+
+/**
+ * Mark an action as sent for the view now; false when one was sent for this version already (a double click: the
+ * second is dropped, not refused by the server as stale).
+ * @param {TableState} state
+ * @returns {boolean} whether to send it
+ */
+export function sending(state) {
+  if (!state.view || state.sent === state.view.version) return false;
+  state.sent = state.view.version;
+  return true;
+}
+
+/**
+ * A refusal: its words shown, unless it is a stale action's whose newer view the page shows already (an action
+ * the page superseded is dropped without a word).
+ * @param {TableState} state
+ * @param {any} m
+ */
+function refused(state, m) {
+  state.sent = null;
+  state.thinking = false;
+  const superseded = m.code === "table.stale" && state.view && state.view.version >= m.params.current;
+  if (superseded) return;
+  tell(state, m.message);
+  if (m.view) { state.view = m.view; state.selected = null; }
 }
 
 /**
@@ -126,7 +155,7 @@ function openDialog(state, kind, event) {
  */
 function welcome(state, m) {
   const was = state.view;
-  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, seats: m.seats, view: m.view, log: [] });
+  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, seats: m.seats, view: m.view, log: [], sent: null });
   for (const told of m.recent) say(state, linesOf(told));
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.selected = null;
@@ -142,7 +171,7 @@ function welcome(state, m) {
 function update(state, m) {
   const before = state.view;
   state.view = { ...m.view, history: before ? before.history : [] };
-  Object.assign(state, { seats: m.seats, selected: null, hint: null });
+  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null });
   if (state.message) tell(state, "");
   say(state, linesOf(m));
   for (const event of m.events) {
@@ -168,9 +197,7 @@ export function receive(state, m) {
     case "welcome": case "resync": return welcome(state, m);
     case "update": return update(state, m);
     case "refused":
-      tell(state, m.message);
-      if (m.view) { state.view = m.view; state.selected = null; }
-      state.thinking = false;
+      refused(state, m);
       return nothing;
     case "presence":
       state.seats = m.seats;
