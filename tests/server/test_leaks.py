@@ -123,8 +123,9 @@ def test_no_message_carries_a_card_outside_its_receivers_view(client: TestClient
             peer.schema_every = 7  # the schemas are checked elsewhere: every 7th update is enough here
 
         def mischief(seat: int, view: dict[str, Any]) -> None:
-            """Now and then: a stale action, an illegal one, one out of turn, and questions about the game."""
-            if rng.random() > 0.15:
+            """Now and then (and on the first turn, so that a short game has some too): a stale action, an illegal
+            one, one out of turn, and questions about the game."""
+            if answers and rng.random() > 0.15:
                 return
             mover, other = seats[seat], seats[1 - seat]
             legal = {a["index"] for a in view["legal_actions"]}
