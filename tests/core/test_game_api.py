@@ -98,3 +98,15 @@ def test_doctests() -> None:
 def test_docs_notation_examples() -> None:
     result = doctest.testfile(str(ROOT / "docs" / "notation.md"), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_game_without_an_arrangement_refuses_to_arrange() -> None:
+    """A7: only a game that arranges (Three Thirteen) lays a hand out; the others refuse, naming the rule."""
+    from dreizehn.core.errors import InvalidActionError
+
+    game = dreizehn.load_game("knizia13", 4)
+    assert not game.arranges
+    with pytest.raises(InvalidActionError) as caught:
+        game.arrange_hand([0, 1], {})
+    assert (caught.value.code, caught.value.rule) == ("game.no_arrangement", "A7")
+    assert dreizehn.load_game("three-thirteen", 2).arranges

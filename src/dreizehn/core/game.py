@@ -255,8 +255,9 @@ class Game(ABC):
 
     def arrange_hand(self, hand: Sequence[int], view: Mapping[str, Any]) -> Arrangement:
         """The best arrangement of ``hand`` (a seat's own cards) by the game's rules, given the other fields of the
-        seat's view in their wire form (docs/wire.md); only a game that :attr:`arranges` has one."""
-        raise NotImplementedError(f"{self.id} has no arrangement of a hand")
+        seat's view in their wire form (docs/wire.md); only a game that :attr:`arranges` has one, and any other refuses
+        (rule A7)."""
+        raise InvalidActionError("game.no_arrangement", rule="A7", game=self.title)
 
     def max_actions(self) -> int | None:
         """A bound on the number of player actions in a whole game, reached by some games; ``None`` where there is
