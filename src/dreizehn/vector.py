@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from dreizehn.core.errors import InvalidOptionError, VectorError
 from dreizehn.core.game import Game
-from dreizehn.core.kernel import GAME_OVER, RANDOM, STAGE_OVER, Kernel, Keys, load, make_keys
+from dreizehn.core.kernel import GAME_OVER, ILLEGAL, RANDOM, STAGE_OVER, Kernel, Keys, load, make_keys
 from dreizehn.core.record import FORMAT, VERSION
 from dreizehn.core.registry import game_class, load_game
 
@@ -124,11 +124,7 @@ class VectorGame:
             raise VectorError("vector.not_reset", rule="E4")
         chosen = self._check(actions)
         kernel, states = self.kernel, self.states
-        movers = self._current.copy()
-        illegal = ~self._mask[self._rows, chosen]
-        if illegal.any():
-            chosen = np.where(illegal, self._mask.argmax(axis=1), chosen)
-        kernel.step(states, self.keys, chosen, self._status)
+        kernel.step(states, self.keys, chosen, self._status)  # an illegal action (penalty mode) changes nothing
         status = self._status
         rewards = self._rewards
         rewards[:] = 0.0
@@ -139,10 +135,12 @@ class VectorGame:
                 rewards[scored] = self._sign * kernel.stage_scores(states[scored])
         elif over.any():
             rewards[over] = win_shares(kernel.totals(states[over]), self.game.high_score_wins)
-        if illegal.any():
-            rewards[illegal] = 0.0
-            rewards[illegal, movers[illegal]] = self.illegal_reward
-            over |= illegal
+        if self.illegal == "penalty":
+            illegal = status == ILLEGAL
+            if illegal.any():  # the seat that chose it is still self._current's until _batch below
+                rewards[illegal] = 0.0
+                rewards[illegal, self._current[illegal]] = self.illegal_reward
+                over |= illegal
         ended = np.flatnonzero(over)
         if len(ended):
             kernel.reset(states, self.keys, ended)

@@ -229,6 +229,7 @@ class IsmctsBot(Bot):
         """The root statistics of the latest search, in action order."""
         self.last_iterations = 0
         """The number of iterations of the latest search."""
+        self._kernel: object | None = None
 
     def _choice(self, key: str, choices: tuple[str, ...]) -> str:
         value = str(self.options[key]).lower()
@@ -412,7 +413,9 @@ class IsmctsBot(Bot):
         :data:`COMPILED_OPTIONS` says."""
         if not self.game.kernel or self.horizon != "stage" or self.reward != "margin":
             return None
-        kernel = load_kernel(self.game)
+        if self._kernel is None:
+            self._kernel = load_kernel(self.game)  # once per bot, not once a move
+        kernel = self._kernel
         found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(kernel, "search", None)
         supported: Mapping[str, object] | None = getattr(kernel, "search_options", None)
         options = COMPILED_OPTIONS if supported is None else supported
