@@ -26,8 +26,17 @@ def _wait_presence(watched: Watched, count: int) -> None:
         watched.page.wait_for_timeout(50)
 
 
-def _current(page: Page) -> int:
-    return int(page.get_attribute(".table-page", "data-current") or -1)
+def _state(page: Page) -> tuple[int, int]:
+    """The page's version and seat to move, read together: read one after the other, a bot's move between the two
+    reads would leave a wait for the next version with nothing to come."""
+    version_, current = page.evaluate(
+        "() => { const d = document.querySelector('.table-page').dataset;"
+        " return [Number(d.version ?? -1), Number(d.current ?? -1)]; }")
+    return int(version_), int(current)
+
+
+def _wait_past(page: Page, version_: int) -> None:
+    page.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {version_}")
 
 
 def _play_rounds(anna: Page, bruno: Page, rounds: int) -> None:
@@ -35,7 +44,7 @@ def _play_rounds(anna: Page, bruno: Page, rounds: int) -> None:
     again: a dozen lines or more in the log. Anna sits in seat 0, Bruno in seat 1."""
     moved = 0
     while True:
-        current = _current(anna)
+        seen, current = _state(anna)
         if current == 0 and moved == rounds:
             return
         if current == 0:
@@ -46,8 +55,7 @@ def _play_rounds(anna: Page, bruno: Page, rounds: int) -> None:
             move(bruno)
             anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) >= {version(bruno)}")
         else:
-            before = version(anna)
-            anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+            _wait_past(anna, seen)
 
 
 def test_focus_and_the_logs_scroll_stay_where_the_person_left_them(
@@ -90,9 +98,8 @@ def test_focus_and_the_logs_scroll_stay_where_the_person_left_them(
     # scrolled to its end, the log follows the new lines
     anna.evaluate(f"() => {{ {LOG}.scrollTop = {LOG}.scrollHeight; }}")
     lines = anna.locator("#log li").count()
-    while _current(anna) != 1:
-        before = version(anna)
-        anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+    while (seen := _state(anna))[1] != 1:
+        _wait_past(anna, seen[0])
     bruno.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) >= {version(anna)}")
     move(bruno)
     anna.wait_for_function(f"document.querySelectorAll('#log li').length > {lines}")
