@@ -122,3 +122,36 @@ def test_a_game_without_an_encoder_is_refused() -> None:
     with pytest.raises(UnknownGameError, match="no tensor encoding of the game 'plain'") as refused:
         encoder_for(Plain(4))
     assert refused.value.rule == "E1"
+
+
+def _staying(players: int, options: dict[str, object], count: int, seed: int) -> list[State]:
+    """Three Thirteen states of random games in which nobody goes out until the stock has run out (reshuffles,
+    stock candidates, last turns and a turn limit met)."""
+    rng = random.Random(seed)
+    game = dreizehn.load_game("three-thirteen", players, options)
+    out: list[State] = []
+    while len(out) < count:
+        state = game.new_state(rng.randrange(10**6))
+        while not state.is_over and len(out) < count:
+            out.append(state.copy())
+            legal = state.legal_actions()
+            stays = [a for a in legal if a not in game.eager_actions]
+            state.apply(rng.choice(legal if not stays or state.turns_played > 250 else stays))  # type: ignore[attr-defined]
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_a_tensor_made_from_the_state_is_the_views_tensor(game_id: str, players: int) -> None:
+    """``observation_of`` and ``information_state_of`` (from a state, without the view, where the game fills from
+    states: Three Thirteen) write exactly what the view's tensors hold, for every seat: so they show no more."""
+    states = _positions(game_id, players, 150, seed=players)
+    if game_id == "three-thirteen":
+        staying = _staying(players, {}, 900, seed=1)
+        assert any(s.reshuffled for s in staying)  # type: ignore[attr-defined]
+        states += staying + _staying(players, {"turn_limit": 30}, 100, seed=2)
+    for state in states:
+        encoder = encoder_for(state.game)
+        for seat in range(players):
+            view = state.view(seat)
+            assert np.array_equal(encoder.observation_of(state, seat), encoder.observation(view))
+            assert np.array_equal(encoder.information_state_of(state, seat), encoder.information_state(view))

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from dreizehn.core.game import Game, View
+    from dreizehn.core.game import Game, State, View
 
 Vector = npt.NDArray[np.float32]
 
@@ -92,11 +92,21 @@ def counts(out: Vector, cards: Iterable[int]) -> None:
         out[card] += 1.0
 
 
+StateFill = Callable[["Encoder", "State", int, Vector], None]
+"""A game's fill of its blocks from a state for one seat, reading only what that seat's view shows."""
+
+
 class Encoder:
-    """The observation and information-state tensors of one game (its player count and options fixed)."""
+    """The observation and information-state tensors of one game (its player count and options fixed).
+
+    A game may give, beside ``fill`` (from a view), a ``fill_state`` that writes the same blocks from a state for one
+    seat without making the view (:meth:`observation_of`, :meth:`information_state_of`: what the research adapters
+    call on every step). It must read only what the seat's view shows: its tests prove that it writes exactly what
+    ``fill`` writes from the view, over many states of every player count.
+    """
 
     def __init__(self, game: Game, blocks: Sequence[BlockSpec], fill: Callable[[Encoder, View, Vector], None],
-                 stages: int, totals: tuple[float, float]) -> None:
+                 stages: int, totals: tuple[float, float], fill_state: StateFill | None = None) -> None:
         n = game.players
         self.game = game
         self.players = n
@@ -117,6 +127,10 @@ class Encoder:
             ("history_action", (HISTORY, self.num_actions), "the same actions, one-hot by action index", FLAG),
         ])
         self._fill = fill
+        self._fill_state = fill_state
+        self.offsets = {b.name: b.offset for b in self.observation_layout.blocks}
+        """Where each block of the observation starts (the information state's shared blocks start at the same
+        places)."""
 
     def rel(self, view: View, seat: int) -> int:
         """``seat`` counted from the observer."""
@@ -158,6 +172,47 @@ class Encoder:
         for row, (seat, action) in enumerate(recent):
             seats[row, self.rel(view, seat)] = 1.0
             actions[row, action] = 1.0
+        return out
+
+
+    def observation_of(self, state: State, seat: int, out: Vector | None = None) -> Vector:
+        """The observation tensor of ``seat``'s view of ``state``, made without the view where the game fills from a
+        state (``fill_state``); equal to :meth:`observation` of the view."""
+        if self._fill_state is None:
+            return self.observation(state.view(seat), out)
+        return self._encode_state(self.observation_layout, state, seat, out)
+
+    def information_state_of(self, state: State, seat: int, out: Vector | None = None) -> Vector:
+        """The information-state tensor of ``seat``'s view of ``state`` (see :meth:`observation_of`)."""
+        if self._fill_state is None:
+            return self.information_state(state.view(seat), out)
+        layout = self.information_state_layout
+        out = self._encode_state(layout, state, seat, out)
+        n = self.players
+        seats = layout.block(out, "history_seat").ravel()
+        actions = layout.block(out, "history_action").ravel()
+        width = self.num_actions
+        for row, (who, action) in enumerate(state.log[-HISTORY:]):
+            seats[row * n + (who - seat) % n] = 1.0
+            actions[row * width + action] = 1.0
+        return out
+
+    def _encode_state(self, layout: Layout, state: State, seat: int, out: Vector | None) -> Vector:
+        if out is None:
+            out = np.zeros(layout.size, np.float32)
+        else:
+            out.fill(0.0)
+        n = self.players
+        offsets = self.offsets
+        if state.turn >= 0:
+            out[offsets["to_move"] + (state.turn - seat) % n] = 1.0
+        out[offsets["stage"] + min(state.stage, self.stages - 1)] = 1.0
+        at = offsets["totals"]
+        for scores in state.stage_scores:
+            for s, points in enumerate(scores):
+                out[at + (s - seat) % n] += points
+        assert self._fill_state is not None
+        self._fill_state(self, state, seat, out)
         return out
 
 

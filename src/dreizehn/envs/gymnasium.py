@@ -125,6 +125,22 @@ def encode(encoder: Encoder, view: View, observation_type: str) -> Vector:
     return encoder.information_state(view)
 
 
+def encode_state(encoder: Encoder, state: State, seat: int, observation_type: str) -> Vector:
+    """A new tensor of ``seat``'s view of ``state``, made without the view where the game can
+    (:meth:`~dreizehn.core.encoding.Encoder.observation_of`): equal to :func:`encode` of the view."""
+    if observation_type == "observation":
+        return encoder.observation_of(state, seat)
+    return encoder.information_state_of(state, seat)
+
+
+def state_mask(state: State, seat: int, num_actions: int) -> Mask:
+    """:func:`action_mask` of ``seat``'s view of ``state``, made without the view."""
+    mask = np.zeros(num_actions, np.int8)
+    if seat == state.turn:
+        mask[list(state.legal_actions())] = 1
+    return mask
+
+
 def action_mask(view: View, num_actions: int) -> Mask:
     """A new ``int8`` vector with 1 at each legal action of ``view`` (all 0 unless its seat is to move).
 
@@ -305,17 +321,18 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learning seat as booleans (what maskable algorithms call)."""
-        return action_mask(self.view(), self.game.num_actions).astype(bool)
+        return state_mask(self.engine, self._seat, self.game.num_actions).astype(bool)
 
     def _observation(self) -> Vector:
-        return encode(self.encoder, self.view(), self.observation_type)
+        return encode_state(self.encoder, self.engine, self._seat, self.observation_type)
 
     def _info(self) -> dict[str, Any]:
-        view = self.view()
-        info: dict[str, Any] = {"action_mask": action_mask(view, self.game.num_actions), "seat": self._seat}
-        if view.is_over:
-            info["totals"] = view.totals
-            info["returns"] = self.engine.returns()
+        engine = self.engine
+        info: dict[str, Any] = {"action_mask": state_mask(engine, self._seat, self.game.num_actions),
+                                "seat": self._seat}
+        if engine.is_over:
+            info["totals"] = engine.totals
+            info["returns"] = engine.returns()
         return info
 
     # -- the episode ------------------------------------------------------------------------------------------------

@@ -344,11 +344,10 @@ class Observer:
         if engine is None:
             self.tensor.fill(0.0)
             return
-        view = state.view(player)
         if self.perfect_recall:
-            self.encoder.information_state(view, out=self.tensor)
+            self.encoder.information_state_of(engine, player, out=self.tensor)
         else:
-            self.encoder.observation(view, out=self.tensor)
+            self.encoder.observation_of(engine, player, out=self.tensor)
 
     def string_from(self, state: DreizehnState, player: int) -> str:
         """What ``player`` knows of ``state`` as text (the history included under perfect recall)."""

@@ -50,12 +50,12 @@ from dreizehn.envs.gymnasium import (
     RENDER_MODES,
     REWARDS,
     Table,
-    action_mask,
     action_number,
     choose,
-    encode,
+    encode_state,
     make_game,
     observation_box,
+    state_mask,
 )
 from dreizehn.table import Seat
 from dreizehn.table import Table as PlayTable
@@ -135,10 +135,10 @@ class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now: its tensor and its action mask, new arrays made from its seat's view."""
-        view = self.engine.view(self.seat(agent))
+        seat = self.seat(agent)
         return {
-            "observation": encode(self.encoder, view, self.observation_type),
-            "action_mask": action_mask(view, self.game.num_actions),
+            "observation": encode_state(self.encoder, self.engine, seat, self.observation_type),
+            "action_mask": state_mask(self.engine, seat, self.game.num_actions),
         }
 
     # -- the game ---------------------------------------------------------------------------------------------------

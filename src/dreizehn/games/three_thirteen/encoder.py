@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import cast
 
 from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
-from dreizehn.core.game import View
+from dreizehn.core.game import State, View
 from dreizehn.games.three_thirteen.melds import card_value
 from dreizehn.games.three_thirteen.rules import (
+    ROUNDS,
     ThreeThirteenRules,
+    ThreeThirteenState,
     ThreeThirteenView,
+    deal_size,
 )
 
 
@@ -45,6 +48,47 @@ def encoder(game: ThreeThirteenRules) -> Encoder:
             if s in view.out_seats:
                 went_out[i] = 1.0 + view.out_seats.index(s)
 
+    def fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
+        """``fill`` from the state, for the research adapters: what ``view`` (rules.py) shows ``seat``, read from
+        the state's fields without making the view (tests/envs prove the two equal)."""
+        state = cast(ThreeThirteenState, any_state)
+        o = enc.offsets
+        out[o["dealer"] + (state.dealer - seat) % n] = 1.0
+        out[o["wild_rank"] + deal_size(min(state.round_no, ROUNDS - 1) + 1) - 1] = 1.0
+        at = o["hand"]
+        for kind in state.hands[seat]:
+            out[at + kind] += 1.0
+        out[o["stock_size"]] = len(state.stock)
+        pile = state.pile
+        if pile:
+            out[o["discard_top"] + pile[-1]] = 1.0
+        at = o["discard_pile"]
+        for kind in pile:
+            out[at + kind] += 1.0
+        out[o["drawn"]] = float(state.drawn)
+        out[o["turns_left"]] = state.turns_left
+        if limit:
+            out[o["turns_to_limit"]] = limit - state.turns_played
+        candidates = state.stock_candidates(seat)
+        if candidates is not None:
+            at = o["stock_candidates"]
+            for kind in candidates:
+                out[at + kind] += 1.0
+        sizes, known, laid, went_out = o["hand_sizes"], o["known"], o["out_melds"], o["out"]
+        order = state.out_order
+        for i in range(n):
+            s = (seat + i) % n
+            out[sizes + i] = len(state.hands[s])
+            at = known + i * k
+            for kind in state.known[s]:
+                out[at + kind] += 1.0
+            at = laid + i * k
+            for meld in state.laid[s]:
+                for kind in meld:
+                    out[at + kind] += 1.0
+            if s in order:
+                out[went_out + i] = 1.0 + order.index(s)
+
     count, size = limits(game)
     blocks: list[BlockSpec] = [
         ("dealer", (n,), "1 at the dealer of this round (relative)", FLAG),
@@ -66,4 +110,4 @@ def encoder(game: ThreeThirteenRules) -> Encoder:
     ]
     # T11: round r scores a hand of r + 2 cards, each unmatched card at most the dearest card's penalty
     dearest = max(card_value(kind, game.options["aces"] == "low-or-high") for kind in range(k))
-    return Encoder(game, blocks, fill, 11, (0.0, float(dearest * sum(r + 2 for r in range(1, 12)))))
+    return Encoder(game, blocks, fill, 11, (0.0, float(dearest * sum(r + 2 for r in range(1, 12)))), fill_state)
