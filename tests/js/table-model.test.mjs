@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { closeDialog, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -118,4 +118,21 @@ test("a stale refusal of an action the page superseded says nothing; one the pag
   receive(state, { ...stale, params: { given: 5, current: 6 }, view: view(6, 1), version: 6 });
   assert.equal(state.message, "The game has moved on.");
   assert.equal(state.view?.version, 6);
+});
+
+test("closing a stage's scoring tells the server the person read it (the bots wait for that); the game's end does not", () => {
+  const state = newState();
+  receive(state, welcome(view(5, 1)));
+  const scored = { key: "stage.scored", text: "", params: { stage: 0, scores: [1, 2, 3], totals: [1, 2, 3] } };
+  const over = { key: "game.over", text: "", params: { totals: [1, 2, 3], winners: [0] } };
+  receive(state, { type: "update", version: 6, view: view(6, 2), seats, seat: 1, action: "x", text: "", events: [scored] });
+  receive(state, { type: "update", version: 7, view: view(7, 2, { is_over: true }), seats, seat: 2, action: "y", text: "", events: [over] });
+  assert.deepEqual(closeDialog(state), { type: "ready", version: 6 });
+  assert.equal(closeDialog(state), null);
+  assert.equal(closeDialog(state), null);
+  const watching = newState();
+  receive(watching, welcome(view(5, 1), { seat: null }));
+  receive(watching, { type: "update", version: 6, view: view(6, 2), seats, seat: 1, action: "x", text: "", events: [scored] });
+  assert.equal(closeDialog(watching), null);
+  assert.equal(watching.dialogs.length, 0);
 });

@@ -54,10 +54,11 @@ def quick(game_id: str) -> dict[str, Any]:
 
 
 def make_settings(data_dir: Path, database_url: str | None = None, **overrides: Any) -> Settings:
-    """Settings for a test: no ``.env`` file, no bot pause, bots in threads, no rate limit to speak of."""
+    """Settings for a test: no ``.env`` file, no bot pause, bots in threads, no rate limit to speak of, no wait
+    for the people to read a stage's scoring."""
     values: dict[str, Any] = {
         "data_dir": data_dir, "bot_pause": 0.0, "bot_workers": 0, "rate_per_second": 100_000.0,
-        "rate_burst": 100_000, "hint_seconds": 0.05,
+        "rate_burst": 100_000, "hint_seconds": 0.05, "stage_hold": 0.0,
     }
     values.update(overrides)
     if database_url is not None:
@@ -410,7 +411,8 @@ class ServerProcess:
         self.workdir = workdir
         self.port = port or free_port()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("DREIZEHN_") and k != "DATABASE_URL"}
-        self.env.update(env)
+        self.env["DREIZEHN_STAGE_HOLD"] = "0"  # test clients never close a stage's scoring: the bots go on at once
+        self.env.update({k: str(v) for k, v in env.items()})
         self.log = workdir / f"server-{self.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.peers: list[NetPeer] = []

@@ -6,6 +6,7 @@ published schema (``kit.Peer``)."""
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 import pytest
@@ -275,3 +276,49 @@ def test_a_refusal_reads_as_a_sentence_with_names_for_people_and_keeps_its_data(
         spectator.act(0)
         watching = spectator.recv(skip=("presence",))
         assert watching["message"] == "Du schaust zu: Nur die Spieler ziehen."
+
+
+def _to_a_stage_end_before_a_bot(peer: TestPeer) -> dict[str, Any]:
+    """The person plays their first legal action on each turn until an update ends a stage with a bot to move
+    next: that update."""
+    assert peer.view is not None
+    message: dict[str, Any] = {"type": "welcome", "view": peer.view}
+    for _ in range(500):
+        view = message.get("view")
+        if message["type"] == "update" and any(e["key"] == "stage.scored" for e in message["events"]):
+            assert view is not None
+            if not view["is_over"] and view["current_player"] != peer.seat:
+                return message
+        if message["type"] in ("welcome", "update", "resync") and view and view["current_player"] == peer.seat:
+            peer.act(view["legal_actions"][0]["index"])
+        message = peer.recv(timeout=15)
+    raise AssertionError("no stage ended with a bot to move next")
+
+
+@pytest.mark.parametrize("hold", [30.0, 0.6])
+def test_the_bots_wait_for_the_people_to_read_a_stages_scoring(
+        serve: Any, settings: Any, hold: float) -> None:
+    """Issue 25: the scoring window holds the game. After an update that ends a stage, the bots do not play the
+    next stage until every person connected to a seat has closed its scoring (``ready`` for that version; an older
+    version or a spectator's changes nothing), or until ``DREIZEHN_STAGE_HOLD`` seconds have passed."""
+    client = serve(settings.model_copy(update={"stage_hold": hold, "bot_pause": 0.0}))
+    created = create_table(client, "knizia13", ["person", "medium", "medium"])
+    with connect(client, token=tokens(created)[0]) as anna, \
+            connect(client, **spectator_hello(created)) as watcher:
+        ended = _to_a_stage_end_before_a_bot(anna)
+        ended_at = time.monotonic()
+        version = ended["version"]
+        watcher.until(lambda m: m.get("version") == version)
+        if hold > 1:
+            watcher.send({"type": "ready", "version": version})  # a spectator's: changes nothing
+            anna.send({"type": "ready", "version": version - 1})  # an older version: changes nothing
+            quiet = anna.drain(timeout=5)
+            time.sleep(0.8)
+            quiet += anna.drain(timeout=5)
+            assert not [m for m in quiet if m["type"] == "update"], "a bot played behind the scoring window"
+            anna.send({"type": "ready", "version": version})
+            nxt = anna.recv(timeout=5, skip=("presence", "pong"))
+        else:  # nobody says ready: the bots go on after the hold
+            nxt = anna.recv(timeout=10, skip=("presence",))
+            assert time.monotonic() - ended_at > hold * 0.7
+        assert nxt["type"] == "update" and nxt["version"] == version + 1 and nxt["seat"] != 0

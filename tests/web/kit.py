@@ -45,6 +45,7 @@ def start_server(data_dir: Path) -> Iterator[Server]:
     """``dreizehn serve`` on a free port with a temporary data folder, bots quick and in threads."""
     port = free_port()
     env = {**os.environ, "DREIZEHN_DATA_DIR": str(data_dir), "DREIZEHN_BOT_PAUSE": "0.05", "DREIZEHN_BOT_WORKERS": "0",
+           "DREIZEHN_STAGE_HOLD": "0",
            "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4"}
     env.pop("DATABASE_URL", None)
     command = [str(Path(sys.executable).parent / "dreizehn"), "serve", "--host", "127.0.0.1", "--port", str(port)]

@@ -81,6 +81,16 @@ class SetLanguage(_FromClient):
     """``en``, ``de`` or ``nl``: the connection is resynced in it."""
 
 
+class Ready(_FromClient):
+    """A seat's person has read the scoring of the stage that ended at version ``version`` (closed its window): the
+    bots, which wait for every person connected to the table (or ``DREIZEHN_STAGE_HOLD`` seconds), may go on."""
+
+    type: Literal["ready"]
+    """Every message names its type."""
+    version: Annotated[StrictInt, Field(ge=0, le=INT64_MAX)]
+    """The version of the view whose stage ended (the update that ended it); an older one changes nothing."""
+
+
 class Ping(_FromClient):
     """Keep-alive; answered by a pong."""
 
@@ -88,9 +98,9 @@ class Ping(_FromClient):
     """Every message names its type."""
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ping, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "action", "hint", "lang", "ping")
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Ping, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Ping] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "ping")
 """The types of the messages a client sends."""
 
 

@@ -24,7 +24,7 @@ from dreizehn.server import protocol, schemas
 from dreizehn.server.errors import ENGINE_REFUSALS, REFUSALS
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
-                                              protocol.Ping)
+                                              protocol.Ready, protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
     protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent, protocol.HintAnalysis, protocol.HintRating,

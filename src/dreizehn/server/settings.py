@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     bot_pause: float = Field(default=0.8, ge=0, description="seconds a bot waits before it plays, so people follow")
     bot_workers: int = Field(default=2, ge=0, description="worker processes for bots and hints (0: threads)")
     bot_timeout: float = Field(default=5.0, gt=0, description="seconds a bot may think before the heuristic plays")
+    stage_hold: float = Field(
+        default=30.0, ge=0,
+        description="seconds the bots wait after a stage ends for the people at the table to close its scoring (each "
+                    "says ready); they go on at once when all have, and after this at the latest (0: no wait)",
+    )
     grace_period: float = Field(default=60.0, ge=0, description="seconds a person may be away before a bot plays")
     stand_in: str = Field(default="medium", description="the bot level that plays for a person who is away")
     hint_seconds: float = Field(default=1.0, gt=0, le=10, description="the search time of a hint")

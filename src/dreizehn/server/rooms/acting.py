@@ -63,6 +63,7 @@ class Acting(Presence):
         if self.table.is_over:
             self.row = replace(self.row, status="finished", finished_at=now())
         self.broadcast_update(update)
+        self.hold_for_scoring(update)
         return True
 
     def _told(self) -> None:

@@ -154,6 +154,34 @@ class RoomBase(ABC):
         """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
         field as last written (:class:`~dreizehn.wire.ViewWriter`)."""
         self._names: dict[str, list[str]] = {}
+        self.held_at: int | None = None
+        """The version whose update ended a stage, while the bots wait for the people to read its scoring."""
+        self.ready_seats: set[int] = set()
+        """The seats whose person closed the scoring of the stage ended at :attr:`held_at`."""
+        self.all_ready = asyncio.Event()
+        """Set when every person connected here to a seat has closed that scoring (:meth:`check_ready`)."""
+
+    def hold_for_scoring(self, update: Update) -> None:
+        """An update told: if it ended a stage (not the game), the bots wait for the people to read its scoring."""
+        if not self.table.is_over and any(event.key == "stage.scored" for event in update.events):
+            self.held_at = update.version
+            self.ready_seats = set()
+            self.all_ready.clear()
+            self.check_ready()
+
+    def ready(self, seat: int | None, version: int) -> None:
+        """The person of ``seat`` closed the scoring of the stage ended at ``version`` (an older one, a spectator's
+        or one with no wait on changes nothing)."""
+        if seat is not None and version == self.held_at:
+            self.ready_seats.add(seat)
+            self.check_ready()
+
+    def check_ready(self) -> None:
+        """Let the bots go on if every person connected here to a seat has closed the scoring (or none is)."""
+        people = {c.seat for c in self.conns
+                  if c.seat is not None and not c.closed and self.seat_rows[c.seat].bot is None}
+        if people <= self.ready_seats:
+            self.all_ready.set()
 
     def names(self, lang: str) -> list[str]:
         """The seats' names said in ``lang`` (:func:`seat_names`)."""

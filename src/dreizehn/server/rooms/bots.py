@@ -4,6 +4,7 @@ the table has one, has the stand-in play the move that ran out."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 
@@ -39,6 +40,20 @@ class Bots(Acting):
         while delay > 0:
             await asyncio.sleep(delay)
             delay = self.told_at + pause - time.monotonic()
+        await self._hold()
+
+    async def _hold(self) -> None:
+        """After an update that ended a stage: wait until every person connected here to a seat has closed its
+        scoring (``ready``), at most ``DREIZEHN_STAGE_HOLD`` seconds after it was told, so that the bots do not play
+        the next stage behind the window."""
+        version = self.held_at
+        if version is None:
+            return
+        left = self.told_at + self.hub.settings.stage_hold - time.monotonic()
+        if self.table.version == version and left > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.all_ready.wait(), left)
+        self.held_at = None
 
     async def _play_bots(self) -> None:
         failures = 0  # moves in a row the database did not store

@@ -103,6 +103,8 @@ class Presence(Telling):
         self.conns.discard(conn)
         conn.close()
         self.last_used = time.monotonic()
+        if self.held_at is not None:
+            self.check_ready()  # the person who left waits no more
         seat = conn.seat
         if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over:
             return

@@ -32,6 +32,7 @@ from dreizehn.server.protocol import (
     ClientMessage,
     Hello,
     Ping,
+    Ready,
     SetLanguage,
     client_message,
 )
@@ -73,7 +74,7 @@ class Bucket:
 
 async def _dispatch(room: Room, conn: Conn, message: object) -> None:
     """A message of a connection already admitted to ``room``: an action, a change of language, a hint asked, a
-    ping."""
+    stage's scoring read, a ping."""
     if isinstance(message, Act):
         await room.act(conn, message.version, message.action)
     elif isinstance(message, SetLanguage):
@@ -86,6 +87,8 @@ async def _dispatch(room: Room, conn: Conn, message: object) -> None:
             conn.send(room.welcome(conn, "resync"))
     elif isinstance(message, AskHint):
         await room.hint(conn)
+    elif isinstance(message, Ready):
+        room.ready(conn.seat, message.version)
     elif isinstance(message, Ping):
         conn.send(messages.PONG)
 

@@ -19,7 +19,7 @@ import { invitePanel } from "./table/invites.js";
 import { tableKeys } from "./table/keys.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
-import { isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
+import { closeDialog, isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { deadEnd } from "./dead-end.js";
 
@@ -74,7 +74,7 @@ class TablePage {
     this.attention = new Attention(e.turn, () => isMine(this.state));
     root.addEventListener("pointerdown", () => this.attention.unlock(), { once: true });
     this.onKey = tableKeys({ board: e.board, moves: e.moves, overlay: e.overlay, hint: () => this.askHint(),
-      escape: () => { this.state.dialogs.shift(); this.state.selected = null; this.render(); } });
+      escape: () => { this.state.selected = null; this.closeDialog(); } });
     document.addEventListener("keydown", this.onKey);
     const hello = who.token ? { token: who.token, lang: lang() } : { table: who.table, spectator: who.spectator, lang: lang() };
     this.socket = new TableSocket(hello, (m) => this.onMessage(m), (s) => this.onConnection(s));
@@ -132,8 +132,15 @@ class TablePage {
         act: (text) => this.act(text) });
       this.drawSide(view, names);
       drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
-        close: () => { state.dialogs.shift(); this.render(); }, rematch: () => this.rematch() });
+        close: () => this.closeDialog(), rematch: () => this.rematch() });
     });
+  }
+
+  /** Close the window shown, and tell the server when it was a stage's scoring (its bots wait for the people). */
+  closeDialog() {
+    const ready = closeDialog(this.state);
+    if (ready) this.socket.send(ready);
+    this.render();
   }
 
   /**

@@ -17,7 +17,10 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  *   connected: boolean, stand_in?: boolean}} Seat a seat as the server tells it */
 /** @typedef {{key: string, text: string, params: Record<string, any>, lines?: string[] | null}} Told an event in words */
 /** @typedef {{text: string, events: Told[]}} Said an action in words, with its events */
-/** @typedef {{id: number, kind: "stage" | "over", event: Told}} Dialog a window between stages, or the game's end */
+/**
+ * @typedef {{id: number, kind: "stage" | "over", event: Told, version: number}} Dialog a window between stages, or the
+ *   game's end; `version`: the update's that opened it
+ */
 /** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number}[]}} Hint the hint's analysis */
 
 /**
@@ -143,9 +146,21 @@ export function legalOf(state) {
  * @param {TableState} state
  * @param {"stage" | "over"} kind
  * @param {Told} event
+ * @param {number} version the update's version
  */
-function openDialog(state, kind, event) {
-  state.dialogs.push({ id: ++state.dialogsMade, kind, event });
+function openDialog(state, kind, event, version) {
+  state.dialogs.push({ id: ++state.dialogsMade, kind, event, version });
+}
+
+/**
+ * Close the window shown; the message that tells the server so (the bots wait for the people to read a stage's
+ * scoring), or null when there is none to send.
+ * @param {TableState} state
+ * @returns {{type: "ready", version: number} | null}
+ */
+export function closeDialog(state) {
+  const shown = state.dialogs.shift();
+  return shown && shown.kind === "stage" && state.seat !== null ? { type: "ready", version: shown.version } : null;
 }
 
 /**
@@ -175,10 +190,10 @@ function update(state, m) {
   if (state.message) tell(state, "");
   say(state, linesOf(m));
   for (const event of m.events) {
-    if (event.key === "stage.scored") openDialog(state, "stage", event);
+    if (event.key === "stage.scored") openDialog(state, "stage", event, m.version);
     else if (event.key === "game.over") {
       state.final = { totals: event.params.totals, winners: event.params.winners };
-      openDialog(state, "over", event);
+      openDialog(state, "over", event, m.version);
     }
   }
   return { before, announce: true, askFinal: false };
