@@ -21,7 +21,7 @@ from dreizehn.server.storage import Stored
 from dreizehn.wire import from_wire
 from dreizehn.words import words
 
-from .kit import TestPeer, connect, create_table, settle, spectator_hello, stored, stored_table, tokens
+from .kit import Closed, TestPeer, connect, create_table, settle, spectator_hello, stored, stored_table, tokens
 
 SEATS = ["person", "person", "medium"]
 """Two people and a bot at a table of 13."""
@@ -322,3 +322,29 @@ def test_the_bots_wait_for_the_people_to_read_a_stages_scoring(
             nxt = anna.recv(timeout=10, skip=("presence",))
             assert time.monotonic() - ended_at > hold * 0.7
         assert nxt["type"] == "update" and nxt["version"] == version + 1 and nxt["seat"] != 0
+
+
+def test_a_seat_open_in_another_window_is_taken_over_only_when_asked(client: TestClient,
+                                                                     table: dict[str, Any]) -> None:
+    """Issue 25: a seat's link opened in a second window no longer takes the seat silently. A hello with
+    ``takeover: "ask"`` is refused (``server.seat_open``, said to people as a sentence) while another window holds
+    the seat, and changes nothing; with ``"yes"`` the other window is told ``taken_over`` and closed; the same
+    window coming back (a reload) replaces its old connection without asking; a hello without ``takeover`` keeps
+    every window, as before."""
+    token = tokens(table)[0]
+    with connect(client, token=token, window="tab-1", takeover="ask") as first, connect(client) as second:
+        refused = second.hello(token=token, window="tab-2", takeover="ask")
+        assert refused["type"] == "refused" and refused["code"] == "server.seat_open"
+        assert refused["rule"] == "S1" and "window" in refused["message"]
+        assert first.drain() is not None  # still connected, told nothing
+        assert not [m for m in first.received if m["type"] == "taken_over"]
+        assert second.hello(token=token, window="tab-2", takeover="yes")["type"] == "welcome"
+        assert first.recv(skip=("presence",))["type"] == "taken_over"
+        with pytest.raises(Closed):
+            first.recv(timeout=5, skip=("presence",))
+        with connect(client, token=token, window="tab-2", takeover="ask") as again:  # tab-2 reloaded
+            with pytest.raises(Closed):
+                second.recv(timeout=5, skip=("presence",))
+            assert not [m for m in second.received if m["type"] == "taken_over"]
+            with connect(client, token=token) as api_client:  # no takeover: both stay
+                assert again.drain() is not None and api_client.drain() is not None

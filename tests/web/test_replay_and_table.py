@@ -148,3 +148,37 @@ def test_a_game_without_its_own_drawing_is_playable(browser: Browser, contexts: 
     missing = [e for e in anna.errors if "404" in e]
     assert missing, "the module's failed load is in the console"
     anna.errors[:] = [e for e in anna.errors if e not in missing]  # the one error expected: any other fails
+
+
+def test_a_seat_opened_in_a_second_window_asks_before_taking_it_over(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """Issue 25: Anna's link opened in a second browser asks first ("open in another window", a button to play
+    here); the first window plays on until she clicks it; then the second has the seat and the first says another
+    window took it, and reconnects only when asked (then asking the other in turn). A reload keeps the seat without
+    asking."""
+    first_w = watch(watched, new_context(browser, contexts, server), "Anna")
+    first = first_w.page
+    url = create_table(first, "knizia13", "Anna", ["me", "easy", "easy"])
+    first.reload()  # the same tab: not a second window
+    first.wait_for_selector(".table-page[data-version]")
+    expect(first.locator("#play-here")).to_have_count(0)
+
+    second = watch(watched, new_context(browser, contexts, server), "Anna 2").page
+    second.goto(url)
+    expect(second.locator("#play-here")).to_be_visible()
+    expect(second.locator("#takeover-text")).to_contain_text("another window")
+    expect(second.locator(".table-page[data-version]")).to_have_count(0)
+    expect(first.locator("#play-here")).to_have_count(0)  # the first window was told nothing
+    before = version(first)
+    if first.locator(".hand button.card.legal").count():
+        move(first)
+        assert version(first) > before
+
+    second.click("#play-here")
+    second.wait_for_selector(".table-page[data-version]")
+    expect(first.locator("#takeover-text")).to_contain_text("another window")
+    time.sleep(1.0)
+    expect(first.locator("#takeover-text")).to_be_visible()  # it did not take the seat back by itself
+    first.click("#play-here")
+    first.wait_for_selector("#takeover-text", state="detached")
+    expect(second.locator("#takeover-text")).to_be_visible()

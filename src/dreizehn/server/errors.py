@@ -40,6 +40,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.bad_token": ("S1", "websocket (hello); 404 (POST /api/seats/join); 403 (POST .../rematch)",
                          "a token that opens no seat nor table (or a seat of another table)"),
     "server.spectator_acts": ("S1", "websocket", "an action from a spectator"),
+    "server.seat_open": ("S1", "websocket (hello with ``takeover: \"ask\"``)", "a seat open in another window: "
+                                                                           "ask the person, then say hello again "
+                                                                           "with ``takeover: \"yes\"``"),
     "server.hint_not_your_turn": ("S5", "websocket", "a hint asked by a spectator or a seat not to move"),
     "server.hint_failed": ("S5", "websocket", "the hint search failed; asking again may work"),
     "server.bad_request": ("S6", "422 (any route)", "a body, path or query parameter not of its type, bounds or "

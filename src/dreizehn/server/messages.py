@@ -29,6 +29,7 @@ from dreizehn.server.protocol import (
     Rematch,
     SaidEvent,
     SeatInfo,
+    TakenOver,
     Update,
     Welcome,
 )
@@ -154,3 +155,5 @@ def rematch(table: str, token: str | None) -> str:
 
 PONG = _checked(Pong, {"type": "pong"})
 """The answer to a ping, written once."""
+TAKEN_OVER = _checked(TakenOver, {"type": "taken_over"})
+"""What a connection is told when another window took its seat over, written once."""

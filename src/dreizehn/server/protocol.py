@@ -51,6 +51,13 @@ class Hello(_FromClient):
     """The table's spectators' token (the last part of ``/watch/<table>/<token>``)."""
     lang: str = Field(default="en", max_length=8)
     """The language everything is said in: ``en``, ``de`` or ``nl`` (another is refused: ``words.language``)."""
+    window: str | None = Field(default=None, max_length=40)
+    """An id of the client's window (a browser tab's, the same across its reloads): a new connection of a seat from
+    the same window replaces that window's older one without asking."""
+    takeover: Literal["ask", "yes"] | None = None
+    """When the seat is open in another window (here or on another server process): ``ask`` refuses this hello
+    (``server.seat_open``), so that the person can be asked; ``yes`` takes the seat over: the other windows are told
+    ``taken_over`` and closed. Absent: every window stays connected."""
 
 
 class Act(_FromClient):
@@ -292,6 +299,14 @@ class Rematch(_Message):
     It is given once: keep it."""
 
 
+class TakenOver(_Message):
+    """The seat of this connection was taken over by another window (a hello with ``takeover: "yes"``); the
+    connection is closed after it. A page shows that it was, and reconnects only when its person asks."""
+
+    type: Literal["taken_over"]
+    """``taken_over``."""
+
+
 class Pong(_Message):
     """The answer to a ping."""
 
@@ -299,5 +314,7 @@ class Pong(_Message):
     """``pong``."""
 
 
-ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Pong, Field(discriminator="type")]
-server_message: TypeAdapter[Welcome | Update | Refused | Presence | Hint | Rematch | Pong] = TypeAdapter(ServerMessage)
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | TakenOver | Pong,
+                          Field(discriminator="type")]
+server_message: TypeAdapter[Welcome | Update | Refused | Presence | Hint | Rematch | TakenOver | Pong] = TypeAdapter(
+    ServerMessage)

@@ -27,7 +27,8 @@ CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, prot
                                               protocol.Ready, protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
-    protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent, protocol.HintAnalysis, protocol.HintRating,
+    protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent, protocol.HintAnalysis,
+    protocol.HintRating,
 )
 API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,

@@ -1,10 +1,22 @@
 // @ts-check
 // The table's websocket (docs/server.md): hello, then messages to a handler; when the connection drops it says
-// "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back". The protocol
+// "Reconnecting…" and opens it again (the server answers with the whole view), then "You're back". A seat's hello
+// names the browser tab (the same across reloads) and asks before taking the seat from another window; a window
+// whose seat was taken over does not reconnect until its person asks (takeOver). The protocol
 // version the hello names is the server's own (GET /api/server), never written here.
 
 /** @type {Promise<number> | null} */
 let protocol = null;
+
+/** This browser tab's id, kept across its reloads (sessionStorage), so that a reload is not taken for a second window. */
+export function windowId() {
+  let id = sessionStorage.getItem("dreizehn.window");
+  if (!id) {
+    id = Math.random().toString(36).slice(2, 12);
+    sessionStorage.setItem("dreizehn.window", id);
+  }
+  return id;
+}
 /** The protocol version of the server (asked once; asked again after a failure). */
 function protocolVersion() {
   protocol = protocol || fetch("/api/server").then((r) => r.json()).then((about) => about.protocol)
@@ -12,9 +24,12 @@ function protocolVersion() {
   return protocol;
 }
 
+/** @typedef {{lang: string, token?: string, table?: string, spectator?: string, window?: string, takeover?: "ask" | "yes"}} HelloFields */
+
 export class TableSocket {
   /**
-   * @param {object} hello the hello's fields besides type and protocol: {token} or {table, spectator}, and lang
+   * @param {HelloFields} hello the hello's fields besides type and protocol: {token, window, takeover} or
+   *   {table, spectator}, and lang
    * @param {(message: object) => void} onMessage every message of the server
    * @param {(state: "open"|"lost"|"back") => void} onState the connection's state
    */
@@ -47,7 +62,9 @@ export class TableSocket {
         this.delay = 250;
         this.onState(this.lost ? "back" : "open");
         this.lost = false;
+        if (this.hello.takeover === "yes") this.hello = { ...this.hello, takeover: /** @type {"ask"} */ ("ask") };  // taken once, not again
       }
+      if (message.type === "taken_over") this.closed = true;  // another window plays the seat: no reconnecting
       this.onMessage(message);
     });
     socket.addEventListener("close", () => {
@@ -72,6 +89,15 @@ export class TableSocket {
   setLanguage(code) {
     this.hello = { ...this.hello, lang: code };
     this.send({ type: "lang", lang: code });
+  }
+
+  /** Take the seat over from the other window (the person said so): say hello again, with ``takeover: "yes"``. */
+  takeOver() {
+    this.hello = { ...this.hello, takeover: /** @type {"yes"} */ ("yes") };
+    this.closed = false;
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      protocolVersion().then((said) => this.send({ type: "hello", protocol: said, ...this.hello }));
+    } else this.open();
   }
 
   close() {

@@ -44,6 +44,8 @@ class Conn:
     """Closed for falling :data:`OUTBOX_LIMIT` messages behind (a client that does not read)."""
     on_drop: Callable[[], None] | None = None
     """What ends the connection's handler when it is dropped (the websocket route sets it)."""
+    window: str | None = None
+    """The client's window (its hello's ``window``): a new connection from the same window replaces this one."""
 
     def send(self, message: str) -> None:
         """Queue a message's text (written once for receivers who get the same); a connection that falls too far

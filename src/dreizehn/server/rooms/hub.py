@@ -129,6 +129,12 @@ class Hub:
         if self.store.postgres:
             self._send_presence({"table": room.id, **room.presence_here()})
 
+    def publish_take_over(self, room: Room, seat: int) -> None:
+        """PostgreSQL: tell the other processes that a window here took ``seat`` of ``room``'s table over: theirs
+        are told ``taken_over`` and closed."""
+        if self.store.postgres:
+            self._send_presence({"table": room.id, "take_over": seat})
+
     def _send_presence(self, message: dict[str, Any]) -> asyncio.Task[None]:
         """A presence notice to the other processes, numbered (they keep only the newest of each process); the task
         that sends it."""
@@ -184,6 +190,9 @@ class Hub:
             return
         if message.get("ask"):
             self.publish_presence(room)
+            return
+        if "take_over" in message:
+            room.taken_over(int(message["take_over"]))
             return
         counts = {int(seat): int(n) for seat, n in message.get("conns", {}).items()}
         room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})

@@ -7,6 +7,7 @@ import asyncio
 import time
 from typing import Any
 
+from dreizehn.server import messages
 from dreizehn.server.rooms.base import Conn
 from dreizehn.server.rooms.telling import Telling
 
@@ -17,6 +18,12 @@ class Presence(Telling):
     def connected_elsewhere(self, seat: int) -> bool:
         """Whether a connection of another server process holds ``seat``."""
         return any(counts.get(seat, 0) > 0 for _, counts, _ in self.elsewhere.values())
+
+    def taken_over(self, seat: int) -> None:
+        """A window of another process took ``seat`` over: this process's windows of it are told so and closed."""
+        for conn in [c for c in self.conns if c.seat == seat and not c.closed]:
+            conn.send(messages.TAKEN_OVER)
+            conn.close()
 
     def connected(self, seat: int) -> bool:
         """Whether a connection of this process or of another holds ``seat``."""

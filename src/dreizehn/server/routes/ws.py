@@ -151,10 +151,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     if message.protocol != PROTOCOL:
                         raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
                     room, seat = await _admit(hub, message)
+                    _take_over(hub, room, seat, message)
                 except DreizehnError as err:
                     await send_direct(messages.refused(err, lang if lang else "en"))
                     continue
-                conn = Conn(seat, lang, on_drop=drop)
+                conn = Conn(seat, lang, on_drop=drop, window=message.window)
                 writer = asyncio.create_task(write(conn))
                 async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
                     conn.send(room.welcome(conn))
@@ -213,6 +214,26 @@ async def _answer(conn: Conn | None, send: Any, err: DreizehnError, lang: str) -
         conn.send(messages.refused(err, conn.lang))
     else:
         await send(messages.refused(err, lang))
+
+
+def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
+    """A hello's ``takeover``: with ``ask``, refused (``server.seat_open``) while the seat is open in another window
+    (here or on another process); with ``yes``, the seat's other windows are told ``taken_over`` and closed (those
+    of other processes by a notice). Either way an older connection of the same window is closed: it is the page
+    that came back. Without ``takeover`` nothing changes: every window stays connected."""
+    if seat is None or hello.takeover is None:
+        return
+    mine = [c for c in room.conns if c.seat == seat and not c.closed]
+    others = [c for c in mine if hello.window is None or c.window != hello.window]
+    elsewhere = room.connected_elsewhere(seat)
+    if hello.takeover == "ask" and (others or elsewhere):
+        raise ServerError("server.seat_open", rule="S1")
+    for c in mine:
+        if c in others:
+            c.send(messages.TAKEN_OVER)
+        c.close()  # after what it was sent
+    if elsewhere:
+        hub.publish_take_over(room, seat)
 
 
 async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:

@@ -10,7 +10,7 @@ import { gameFacts, get, post } from "../api.js";
 import { fill, h, keepingFocus, link, redraw } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
-import { TableSocket } from "../ws.js";
+import { TableSocket, windowId } from "../ws.js";
 import { Attention } from "./table/attention.js";
 import { drawBoard, handRow } from "./table/board.js";
 import { drawOverlay } from "./table/dialogs.js";
@@ -21,6 +21,7 @@ import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
 import { closeDialog, isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
+import { drawTakeOver } from "./table/takeover.js";
 import { deadEnd } from "./dead-end.js";
 
 /** @typedef {import("./table/model.js").View} View */
@@ -62,6 +63,8 @@ class TablePage {
     this.spectator = !who.token;
     /** whether the page ended at a dead end (its hello refused) */
     this.ended = false;
+    /** whether the page asks before taking its seat over, or says another window took it (takeover.js) */
+    this.takeover = false;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
     this.els = layout();
@@ -76,12 +79,23 @@ class TablePage {
     this.onKey = tableKeys({ board: e.board, moves: e.moves, overlay: e.overlay, hint: () => this.askHint(),
       escape: () => { this.state.selected = null; this.closeDialog(); } });
     document.addEventListener("keydown", this.onKey);
-    const hello = who.token ? { token: who.token, lang: lang() } : { table: who.table, spectator: who.spectator, lang: lang() };
+    /** @type {import("../ws.js").HelloFields} */
+    const hello = who.token ? { token: who.token, lang: lang(), window: windowId(), takeover: "ask" }
+      : { table: who.table || "", spectator: who.spectator || "", lang: lang() };
     this.socket = new TableSocket(hello, (m) => this.onMessage(m), (s) => this.onConnection(s));
   }
 
   /** @param {any} m a message of the server */
   onMessage(m) {
+    if ((m.type === "refused" && m.code === "server.seat_open") || m.type === "taken_over") {
+      this.takeover = true;
+      drawTakeOver(this.els.overlay, m.type === "taken_over" ? "taken" : "ask", m.message || "", () => {
+        this.takeover = false;
+        fill(this.els.overlay);
+        this.socket.takeOver();
+      });
+      return;
+    }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
     if ((m.type === "welcome" || m.type === "resync") && !this.module) {
@@ -131,7 +145,7 @@ class TablePage {
       drawMoves(els.moves, legalOf(state), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
       this.drawSide(view, names);
-      drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
+      if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
         close: () => this.closeDialog(), rematch: () => this.rematch() });
     });
   }
