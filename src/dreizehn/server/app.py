@@ -20,6 +20,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from dreizehn.server.chat import CHAT_CHANNEL
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
@@ -49,6 +50,7 @@ async def _listen(hub: Hub, url: str) -> None:
             async with await psycopg.AsyncConnection.connect(plain, autocommit=True) as connection:
                 await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 await connection.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                await connection.execute(f"LISTEN {CHAT_CHANNEL}")
                 if broke:  # what was said while it was broken was missed
                     log.warning("listening again")
                     hub.heard_again()
@@ -56,6 +58,9 @@ async def _listen(hub: Hub, url: str) -> None:
                 async for note in connection.notifies():
                     if note.channel == PRESENCE_CHANNEL:
                         hub.presence_heard(note.payload)
+                        continue
+                    if note.channel == CHAT_CHANNEL:
+                        hub.line_heard(note.payload)
                         continue
                     table_id, _, seq = note.payload.partition(":")
                     hub.notified(table_id, int(seq) if seq.isdigit() else None)

@@ -40,6 +40,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.bad_token": ("S1", "websocket (hello); 404 (POST /api/seats/join); 403 (POST .../rematch)",
                          "a token that opens no seat nor table (or a seat of another table)"),
     "server.spectator_acts": ("S1", "websocket", "an action from a spectator"),
+    "server.chat_empty": ("S3", "websocket (say)",
+                          "a line of chat with neither text nor phrase, with both, or of blanks alone"),
+    "server.chat_too_fast": ("S3", "websocket (say)", "more than one line of chat a second (three at once)"),
     "server.seat_open": ("S1", "websocket (hello with ``takeover: \"ask\"``)", "a seat open in another window: "
                                                                            "ask the person, then say hello again "
                                                                            "with ``takeover: \"yes\"``"),

@@ -33,6 +33,9 @@ from dreizehn.server.protocol import (
     Update,
     Welcome,
 )
+from dreizehn.server.protocol import (
+    Said as SaidLine,
+)
 from dreizehn.words import words
 
 _SEATS: TypeAdapter[list[SeatInfo]] = TypeAdapter(list[SeatInfo])
@@ -96,11 +99,18 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
-            seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]]) -> str:
-    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far and the latest actions
-    as told."""
+            seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
+            chat: list[dict[str, Any]]) -> str:
+    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, the latest actions
+    as told and the latest lines of chat the receiver may read."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
-                              "lang": lang, "view": view, "seats": seats, "history": history, "recent": recent})
+                              "lang": lang, "view": view, "seats": seats, "history": history, "recent": recent,
+                              "chat": chat})
+
+
+def said(line: dict[str, Any]) -> str:
+    """A line of chat (``said``), written once for all its readers."""
+    return _checked(SaidLine, line)
 
 
 @dataclass(frozen=True)

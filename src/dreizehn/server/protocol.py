@@ -98,6 +98,20 @@ class Ready(_FromClient):
     """The version of the view whose stage ended (the update that ended it); an older one changes nothing."""
 
 
+class Say(_FromClient):
+    """Say a line at the table: free ``text`` or a quick ``phrase`` (exactly one). A seat's person speaks to everyone
+    at the table, a spectator to the spectators only. At most one line a second (three at once); a line is stored
+    before anyone is told of it."""
+
+    type: Literal["say"]
+    """Every message names its type."""
+    text: Annotated[StrictStr, Field(min_length=1, max_length=200)] | None = None
+    """Free text, 1 to 200 characters (blanks alone are refused: ``server.chat_empty``)."""
+    phrase: Literal["hello", "good_luck", "well_played", "thanks", "oops", "good_game", "one_moment", "bye"] | None = (
+        None)
+    """A quick phrase, which each reader reads in their own language."""
+
+
 class Ping(_FromClient):
     """Keep-alive; answered by a pong."""
 
@@ -105,9 +119,9 @@ class Ping(_FromClient):
     """Every message names its type."""
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Ping, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "ping")
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Ping, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Ping] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "ping")
 """The types of the messages a client sends."""
 
 
@@ -170,6 +184,8 @@ class Welcome(_Message):
     recent: list[Told]
     """The latest actions (up to 40), each as its update told this receiver: a client that comes back shows its last
     moves in the sentences it showed them in live."""
+    chat: list[Said] = []
+    """The latest lines said at the table that the receiver may read (up to 50), oldest first."""
 
 
 class Told(BaseModel):
@@ -299,6 +315,27 @@ class Rematch(_Message):
     It is given once: keep it."""
 
 
+class Said(_Message):
+    """A line said at the table (``say``), told to everyone who may read it; a welcome carries the latest."""
+
+    type: Literal["said"]
+    """``said``."""
+    id: int
+    """The line's number: a line stored later has a higher one (two lines said at the same moment may be told in
+    either order; a page shows them by number)."""
+    seat: int | None
+    """The speaker's seat; ``null`` for a spectator (read by spectators only)."""
+    name: str
+    """The speaker's name (empty for a spectator)."""
+    text: str | None
+    """The free text, or ``null`` for a phrase."""
+    phrase: str | None
+    """The quick phrase's key (``hello``, ``good_luck``, ``well_played``, ``thanks``, ``oops``, ``good_game``,
+    ``one_moment``, ``bye``), or ``null`` for free text."""
+    version: int
+    """The game's version when it was said (the replay shows it there)."""
+
+
 class TakenOver(_Message):
     """The seat of this connection was taken over by another window (a hello with ``takeover: "yes"``); the
     connection is closed after it. A page shows that it was, and reconnects only when its person asks."""
@@ -314,7 +351,7 @@ class Pong(_Message):
     """``pong``."""
 
 
-ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | TakenOver | Pong,
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Said | TakenOver | Pong,
                           Field(discriminator="type")]
-server_message: TypeAdapter[Welcome | Update | Refused | Presence | Hint | Rematch | TakenOver | Pong] = TypeAdapter(
-    ServerMessage)
+server_message: TypeAdapter[Welcome | Update | Refused | Presence | Hint | Rematch | Said | TakenOver | Pong] = (
+    TypeAdapter(ServerMessage))

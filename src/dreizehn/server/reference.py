@@ -24,11 +24,11 @@ from dreizehn.server import protocol, schemas
 from dreizehn.server.errors import ENGINE_REFUSALS, REFUSALS
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
-                                              protocol.Ready, protocol.Ping)
+                                              protocol.Ready, protocol.Say, protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
-    protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent, protocol.HintAnalysis,
-    protocol.HintRating,
+    protocol.Said, protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent,
+    protocol.HintAnalysis, protocol.HintRating,
 )
 API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.registry import load_game
 from dreizehn.server import metrics
+from dreizehn.server.chat import RECENT_LINES, Line
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Append, SeatRow, Store, Stored
 from dreizehn.table import BotRequest, Seat, Table, Update
@@ -98,6 +99,8 @@ class HubLike(Protocol):
 
     def publish_presence(self, room: Any) -> None: ...
 
+    def publish_line(self, line: Line) -> None: ...
+
 
 def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
     """The table of a stored game, its actions replayed through the engine; with ``told``, the latest
@@ -156,6 +159,8 @@ class RoomBase(ABC):
         """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
         field as last written (:class:`~dreizehn.wire.ViewWriter`)."""
         self._names: dict[str, list[str]] = {}
+        self.chat: deque[Line] = deque(maxlen=RECENT_LINES)
+        """The latest lines of chat, every reader's (the hub loads them with the room)."""
         self.held_at: int | None = None
         """The version whose update ended a stage, while the bots wait for the people to read its scoring."""
         self.ready_seats: set[int] = set()

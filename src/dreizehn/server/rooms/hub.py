@@ -16,6 +16,8 @@ import orjson
 
 from dreizehn.bots.base import make_bot
 from dreizehn.server import metrics
+from dreizehn.server.chat import CHAT_CHANNEL, Line
+from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.messages import dumps
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
@@ -60,7 +62,9 @@ class Hub:
         stored = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             return None
+        said = await asyncio.to_thread(chat_lines, self.store, table_id, True)
         room = self.rooms[table_id] = Room(self, stored)
+        room.chat.extend(said)
         if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
             self.notified(table_id)  # found no room, so catch up once now
             self._send_presence({"table": table_id, "ask": True})  # and who is connected to it elsewhere
@@ -128,6 +132,26 @@ class Hub:
         """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
         if self.store.postgres:
             self._send_presence({"table": room.id, **room.presence_here()})
+
+    def publish_line(self, line: Line) -> None:
+        """PostgreSQL: tell the other processes of a line of chat stored here (they tell their connections)."""
+        if self.store.postgres:
+            payload = dumps(line.to_json() | {"table": line.table_id})
+            task = asyncio.create_task(asyncio.to_thread(self.store.notify, CHAT_CHANNEL, payload))
+            self._tasks.add(task)
+            task.add_done_callback(self._presence_sent)
+
+    def line_heard(self, payload: str) -> None:
+        """A line of chat another process stored (PostgreSQL's notice): told here if its table's room is here."""
+        try:
+            data = orjson.loads(payload)
+            line = Line.from_json(str(data["table"]), data)
+        except (ValueError, KeyError, TypeError):
+            log.warning("a chat notice not understood: %r", payload[:200])
+            return
+        room = self.rooms.get(line.table_id)
+        if room is not None:
+            room.tell_line(line)
 
     def publish_take_over(self, room: Room, seat: int) -> None:
         """PostgreSQL: tell the other processes that a window here took ``seat`` of ``room``'s table over: theirs

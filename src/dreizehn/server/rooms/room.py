@@ -1,5 +1,5 @@
 """The room: a table being played in this process, every part of it (:mod:`.base` to :mod:`.bots`), and the
-extras of a table: hints, joining a seat, rematches."""
+extras of a table: chat, hints, joining a seat, rematches."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 
 from dreizehn.server import messages
+from dreizehn.server.chat import store_line
 from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn
 from dreizehn.server.rooms.bots import Bots
@@ -41,6 +42,30 @@ class Room(Bots):
         """Tell each connected person of a rematch, with their own new invitation."""
         for conn in list(self.conns):
             conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None))
+
+    @staticmethod
+    def well_said(text: str | None, phrase: str | None) -> bool:
+        """Whether a line of chat has text (not blanks alone) or a phrase, not both."""
+        return (text is None) != (phrase is None) and (text is None or bool(text.strip()))
+
+    async def say(self, conn: Conn, text: str | None, phrase: str | None) -> None:
+        """A line of chat from ``conn``'s person (or spectator): stored, then told to whoever may read it, here and
+        (PostgreSQL) in the other processes; refused (``server.chat_empty``, or ``server.not_stored`` when the
+        database fails) with nothing said."""
+        if not self.well_said(text, phrase):
+            conn.send(self.refusal(conn, ServerError("server.chat_empty", rule="S3"), with_view=False))
+            return
+        name = "" if conn.seat is None else self.seat_rows[conn.seat].name
+        try:
+            line = await asyncio.to_thread(store_line, self.hub.store, self.id, conn.seat, name,
+                                           None if text is None else text.strip(), phrase, self.table.version)
+        except Exception:
+            log.warning("a line of chat at table %s was not stored", self.id, exc_info=True)
+            conn.send(self.refusal(conn, ServerError("server.not_stored", rule="S7"), with_view=False))
+            return
+        self.last_used = time.monotonic()
+        self.tell_line(line)
+        self.hub.publish_line(line)
 
     async def hint(self, conn: Conn) -> None:
         """The hint of the position for a person to move, computed off the event loop."""

@@ -10,6 +10,7 @@ from dreizehn import say
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import EVERYONE, Event
 from dreizehn.server import messages
+from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
 from dreizehn.table import Update
@@ -79,9 +80,21 @@ class Telling(RoomBase):
     def welcome(self, conn: Conn, kind: str = "welcome") -> str:
         """The whole of the table for ``conn``: a ``welcome`` after its hello, a ``resync`` later."""
         seat, lang = conn.seat, conn.lang
+        chat = [line.to_json() for line in readable(self.chat, seat is None)]
         return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
                                 self.view_doc(seat, lang, history=True), self.seats_info(lang),
-                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told])
+                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told], chat)
+
+    def tell_line(self, line: Line) -> None:
+        """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
+        this process and from the database's notice, is told once)."""
+        if any(known.id == line.id for known in self.chat):
+            return
+        self.chat.append(line)
+        message = messages.said(line.to_json())
+        for conn in list(self.conns):
+            if conn.seat is None or not line.spectators_only:
+                conn.send(message)
 
     def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> str:
         """A ``refused`` for ``conn``; for an action, with the current view."""

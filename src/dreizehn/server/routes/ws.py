@@ -33,6 +33,7 @@ from dreizehn.server.protocol import (
     Hello,
     Ping,
     Ready,
+    Say,
     SetLanguage,
     client_message,
 )
@@ -40,6 +41,9 @@ from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
 
 router = APIRouter(tags=["websocket"])
+
+CHAT_RATE, CHAT_BURST = 1.0, 3
+"""Lines of chat a connection may say each second, and at once (``server.chat_too_fast`` beyond)."""
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -72,9 +76,9 @@ class Bucket:
         return False
 
 
-async def _dispatch(room: Room, conn: Conn, message: object) -> None:
+async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> None:
     """A message of a connection already admitted to ``room``: an action, a change of language, a hint asked, a
-    stage's scoring read, a ping."""
+    stage's scoring read, a line of chat (at most as fast as ``chat`` lets), a ping."""
     if isinstance(message, Act):
         await room.act(conn, message.version, message.action)
     elif isinstance(message, SetLanguage):
@@ -89,6 +93,11 @@ async def _dispatch(room: Room, conn: Conn, message: object) -> None:
         await room.hint(conn)
     elif isinstance(message, Ready):
         room.ready(conn.seat, message.version)
+    elif isinstance(message, Say):
+        if room.well_said(message.text, message.phrase) and not chat.take():  # only lines that could be said count
+            conn.send(messages.refused(ServerError("server.chat_too_fast", rule="S3"), conn.lang))
+            return
+        await room.say(conn, message.text, message.phrase)
     elif isinstance(message, Ping):
         conn.send(messages.PONG)
 
@@ -102,6 +111,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+    chat = Bucket(CHAT_RATE, CHAT_BURST)
     room: Room | None = None
     conn: Conn | None = None
     writer: asyncio.Task[None] | None = None
@@ -164,7 +174,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if conn is None or room is None:
                 await send_direct(messages.refused(ServerError("server.hello_first", rule="S4"), lang))
                 continue
-            await _dispatch(room, conn, message)
+            await _dispatch(room, conn, message, chat)
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:

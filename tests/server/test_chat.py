@@ -1,0 +1,60 @@
+"""Chat at the table (issue 25, item 5): a seat's person speaks to everyone at the table, a spectator to the
+spectators only; free text of at most 200 characters or a quick phrase each reader reads in their own language; a
+line is stored before anyone is told of it, so that a page that comes back (and the replay) shows it; bad or too
+many lines are refused with a code and change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from .kit import connect, create_table, spectator_hello, stored, tokens
+
+
+def _said(peer: Any) -> list[dict[str, Any]]:
+    peer.drain()
+    return [m for m in peer.received if m["type"] == "said"]
+
+
+def test_players_speak_to_everyone_and_spectators_to_spectators(client: TestClient) -> None:
+    created = create_table(client, "knizia13", ["person", "person", "medium"])
+    anna_token, ben_token = tokens(created)[0], tokens(created)[1]
+    with connect(client, token=anna_token) as anna, connect(client, token=ben_token) as ben, \
+            connect(client, **spectator_hello(created)) as carl, connect(client, **spectator_hello(created)) as dora:
+        version = anna.view["version"] if anna.view else 0
+        anna.send({"type": "say", "text": "  good luck, all  "})
+        carl.until(lambda m: m["type"] == "said")
+        carl.send({"type": "say", "phrase": "hello"})
+        for peer in (anna, ben, carl, dora):
+            lines = [(m["seat"], m["text"], m["phrase"]) for m in _said(peer)]
+            expected = [(0, "good luck, all", None)]
+            if peer in (carl, dora):
+                expected.append((None, None, "hello"))
+            assert lines == expected, lines
+        line = _said(dora)[0]
+        assert line["name"] == stored(client, created["table"]["id"]).seats[0].name and line["version"] == version
+        assert _said(dora)[1]["name"] == ""
+    # stored: a page that comes back reads the lines it may read
+    with connect(client, token=ben_token) as back, connect(client, **spectator_hello(created)) as watcher:
+        assert [m["text"] or m["phrase"] for m in back.received[0]["chat"]] == ["good luck, all"]
+        assert [m["text"] or m["phrase"] for m in watcher.received[0]["chat"]] == ["good luck, all", "hello"]
+
+
+def test_bad_or_hasty_lines_are_refused_and_say_nothing(client: TestClient) -> None:
+    created = create_table(client, "knizia13", ["person", "person", "medium"])
+    with connect(client, token=tokens(created)[0]) as anna, connect(client, token=tokens(created)[1]) as ben:
+        for bad, code in (({}, "server.chat_empty"), ({"text": "   "}, "server.chat_empty"),
+                          ({"text": "hi", "phrase": "hello"}, "server.chat_empty"),
+                          ({"text": "x" * 201}, "server.bad_message"), ({"phrase": "cheat"}, "server.bad_message"),
+                          ({"text": 5}, "server.bad_message")):
+            anna.send({"type": "say", **bad})
+            refused = anna.recv(skip=("presence",))
+            assert refused["type"] == "refused" and refused["code"] == code, (bad, refused)
+        for i in range(6):
+            anna.send({"type": "say", "text": f"line {i}"})
+        anna.drain()
+        hasty = [m for m in anna.received if m["type"] == "refused" and m["code"] == "server.chat_too_fast"]
+        told = [m["text"] for m in _said(ben)]
+        assert hasty and told and len(told) + len(hasty) == 6 and len(told) <= 4
+        assert told == [f"line {i}" for i in range(len(told))]
