@@ -95,11 +95,13 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
-            seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]]) -> str:
-    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far and the latest actions
-    as told."""
+            seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
+            stages: int | None = None) -> str:
+    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, the latest actions as
+    told, and how many stages the game has."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
-                              "lang": lang, "view": view, "seats": seats, "history": history, "recent": recent})
+                              "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
+                              "recent": recent})
 
 
 @dataclass(frozen=True)

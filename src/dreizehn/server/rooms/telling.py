@@ -9,6 +9,7 @@ from typing import Any
 from dreizehn import say
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import EVERYONE, Event
+from dreizehn.core.game import Game
 from dreizehn.server import messages
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
@@ -31,6 +32,14 @@ class Said:
 EventKey = tuple[str, int, int | None]
 """An event of an update as a receiver is told it: (language, its number, the receiver who owns its private part or
 ``None``)."""
+
+
+def stage_count(game: Game) -> int | None:
+    """How many stages ``game`` has (its observation layout knows), or ``None`` for a game without one."""
+    try:
+        return game.encoder().stages
+    except DreizehnError:
+        return None
 
 
 def event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
@@ -81,7 +90,8 @@ class Telling(RoomBase):
         seat, lang = conn.seat, conn.lang
         return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
                                 self.view_doc(seat, lang, history=True), self.seats_info(lang),
-                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told])
+                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told],
+                                stage_count(self.table.game))
 
     def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> str:
         """A ``refused`` for ``conn``; for an action, with the current view."""

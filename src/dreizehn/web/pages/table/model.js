@@ -25,6 +25,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {string | null} game the game's id
  * @property {number | null} seat the person's seat (null: a spectator)
  * @property {string | null} table the table's id
+ * @property {number | null} stages how many stages the game has (null: not known beforehand)
  * @property {View | null} view the view now
  * @property {Seat[]} seats
  * @property {{n: number, text: string}[]} log the last lines said, numbered from the page's start
@@ -48,7 +49,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 /** @returns {TableState} */
 export function newState() {
   return {
-    game: null, seat: null, table: null, view: null, seats: [], log: [], said: 0, selected: null, hint: null,
+    game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, selected: null, hint: null,
     thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, prefs: {},
     joinNeeded: false, final: null, sent: null,
   };
@@ -155,7 +156,8 @@ function openDialog(state, kind, event) {
  */
 function welcome(state, m) {
   const was = state.view;
-  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, seats: m.seats, view: m.view, log: [], sent: null });
+  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, stages: m.stages ?? null, seats: m.seats, view: m.view,
+    log: [], sent: null });
   for (const told of m.recent) say(state, linesOf(told));
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.selected = null;
