@@ -62,6 +62,8 @@ class TablePage {
     this.spectator = !who.token;
     /** whether the page ended at a dead end (its hello refused) */
     this.ended = false;
+    /** @type {string | null} the hand whose arrangement is being asked for */
+    this.arranging = null;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
     this.els = layout();
@@ -88,6 +90,7 @@ class TablePage {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
     }
     if (effect.askFinal && this.state.table) this.finalStandings(this.state.table);
+    this.keepArranged();
     this.render();
     if (effect.announce && isMine(this.state) && !isMine(this.state, effect.before)) this.attention.call();
   }
@@ -194,13 +197,33 @@ class TablePage {
   /** Lay the hand out in its best arrangement, as its game does (POST /api/web/arrange), or back again. */
   async arrange() {
     const { state } = this;
+    if (state.prefs.arranged || !state.view) { state.prefs.arranged = false; this.render(); return; }
+    state.prefs.arranged = true;
+    await this.arrangeNow();
+  }
+
+  /** The hand changed (a draw, a discard, a new deal) while laid out in its arrangement: arranged again. */
+  keepArranged() {
+    const { prefs } = this.state;
+    const hand = this.state.view?.hand;
+    if (prefs.arranged && Array.isArray(hand) && prefs.arrangementKey !== hand.join(",")) this.arrangeNow();
+  }
+
+  /** Ask for the arrangement of the hand now, and draw it (an answer for a hand changed since is dropped). */
+  async arrangeNow() {
+    const { state } = this;
     const view = state.view;
-    if (state.prefs.arranged || !view) { state.prefs.arranged = false; this.render(); return; }
+    if (!view) return;
+    const key = view.hand.join(",");
+    if (this.arranging === key) return;
+    this.arranging = key;
     try {
-      state.prefs.arrangement = await post("/api/web/arrange", { game: state.game, view: { ...view, history: [] } });
-      state.prefs.arrangementKey = view.hand.join(",");
-      state.prefs.arranged = true;
-    } catch (err) { tell(state, err instanceof Error ? err.message : String(err)); }
+      const arrangement = await post("/api/web/arrange", { game: state.game, view: { ...view, history: [] } });
+      if (state.view && state.view.hand.join(",") === key) Object.assign(state.prefs, { arrangement, arrangementKey: key });
+    } catch (err) {
+      state.prefs.arranged = false;
+      tell(state, err instanceof Error ? err.message : String(err));
+    } finally { this.arranging = null; }
     this.render();
   }
 
