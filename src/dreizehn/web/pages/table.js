@@ -11,7 +11,7 @@ import { fill, h, keepingFocus, link, redraw } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 import { TableSocket } from "../ws.js";
-import { Attention } from "./table/attention.js";
+import { Attention, drawSoundSwitch } from "./table/attention.js";
 import { drawBoard, handRow } from "./table/board.js";
 import { drawOverlay } from "./table/dialogs.js";
 import { drawHead, drawSeats, namesOf } from "./table/head.js";
@@ -33,6 +33,7 @@ function layout() {
   return {
     conn: h("div.conn", { role: "status", "aria-live": "polite", id: "connection" }),
     head: h("div.table-head"),
+    sound: h("div.sound-holder"),
     seats: h("ul.seats"),
     board: h("div.board"),
     moves: h("div.moves"),
@@ -68,7 +69,7 @@ class TablePage {
     this.module = null;
     this.els = layout();
     const e = this.els;
-    this.page = h("div.table-page", {}, e.conn, e.head, e.seats, e.alert,
+    this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
       h("div.table-main", {}, h("main.play", {}, e.board, e.moves),
         h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log), e.scores, e.replay)),
       e.turn, e.overlay);
@@ -128,6 +129,7 @@ class TablePage {
     const names = namesOf(state);
     keepingFocus(this.root, () => {
       drawHead(els.head, state, view, this.spectator);
+      if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
       drawBoard(els.board, module, view, this.context(names));
