@@ -29,3 +29,20 @@ def test_three_thirteen_keeps_the_hand_arranged_after_a_draw(browser: Browser, c
     expect(anna.locator("[data-do=arrange]")).to_have_attribute("aria-pressed", "true")
     expect(anna.locator(".arranged .card")).to_have_count(4, timeout=15_000)
     expect(anna.locator(".hand")).to_have_count(0)
+
+
+def test_the_last_card_played_is_marked_and_arrives_moving_unless_motion_is_reduced(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """The card the latest move played is marked on the table and arrives with a movement; a system that asks for
+    reduced motion gets the mark without the movement."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
+    marked = anna.locator(".targets .card.last-played")
+    expect(marked).to_have_count(1)  # the first bot's card (seat 1 begins: the dealer is seat 0)
+    card = marked.get_attribute("data-card")
+    said = anna.locator("#log li").first.inner_text()
+    assert card is not None and said.startswith("Ada")
+    assert marked.evaluate("e => getComputedStyle(e).animationName") == "arrive"
+    anna.emulate_media(reduced_motion="reduce")
+    assert marked.evaluate("e => getComputedStyle(e).animationName") == "none"
+    assert marked.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"

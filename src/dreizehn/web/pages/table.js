@@ -132,7 +132,7 @@ class TablePage {
       if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
-      drawBoard(els.board, module, view, this.context(names));
+      drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, legalOf(state), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
       this.drawSide(view, names);
