@@ -21,7 +21,7 @@ export function drawSoundSwitch(el) {
   redraw(el, JSON.stringify([lang(), on]), () => h("button.small-button.sound", {
     type: "button", id: "sound", "aria-pressed": String(on), title: t("web.sound_help"),
     onclick: () => { localStorage.setItem(SOUND, on ? "off" : "on"); drawSoundSwitch(el); },
-  }, on ? "🔔 " : "🔕 ", on ? t("web.sound_on") : t("web.sound_off")));
+  }, h("span.sound-mark", { "aria-hidden": "true" }, on ? "♪ " : "× "), on ? t("web.sound_on") : t("web.sound_off")));
 }
 
 export class Attention {
