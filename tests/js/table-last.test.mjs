@@ -41,3 +41,11 @@ test("the card is marked where it lies, the newest of its kind, never in the han
   assert.equal(again.querySelectorAll(".last-played").length, 1);
   assert.equal(again.querySelectorAll(".arriving").length, 0);
 });
+
+test("a card like the one played but held in an arranged hand is not marked (two decks: two of each card)", () => {
+  const drawing = document.createElement("div");
+  drawing.innerHTML = '<div class="discard"><span data-card="7C"></span></div>'
+    + '<div class="arranged"><div class="meld"><button data-card="7C"></button></div></div>';
+  markLast(drawing, { card: "7C", seat: 1, version: 3 }, document.createElement("div"));
+  assert.equal(drawing.querySelector(".last-played"), drawing.querySelector(".discard [data-card]"));
+});

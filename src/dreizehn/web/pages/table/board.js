@@ -28,6 +28,9 @@ import { lang, t } from "../../i18n.js";
 
 /** @typedef {{draw: (view: View, ctx: DrawContext) => HTMLElement}} Drawing a game's drawing module */
 
+/** The person's own cards as a drawing lays them out: in a row, or in an arrangement (Three Thirteen's melds). */
+export const HAND = ".hand, .arranged";
+
 /**
  * @param {HTMLElement} el
  * @param {Drawing} module
@@ -56,7 +59,7 @@ export function drawBoard(el, module, view, ctx, last = null) {
  */
 export function markLast(drawing, last, board) {
   if (!last) return;
-  const found = [...drawing.querySelectorAll(`[data-card="${CSS.escape(last.card)}"]`)].filter((c) => !c.closest(".hand"));
+  const found = [...drawing.querySelectorAll(`[data-card="${CSS.escape(last.card)}"]`)].filter((c) => !c.closest(HAND));
   const card = found[found.length - 1];
   if (!card) return;
   card.classList.add("last-played");
