@@ -52,9 +52,8 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
-    hint: null,
-    thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, prefs: {},
-    joinNeeded: false, final: null, sent: null,
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null,
+    prefs: {}, joinNeeded: false, final: null, sent: null,
   };
 }
 
