@@ -23,8 +23,8 @@ test("a bot is listed under its name with its level in the reader's language", (
   assert.equal(seatLabel({ ...seat(0, "", null), joined: false }), "freier Platz");
 });
 
-test("a bot stored under its level (an older table) is named by the level's word", () => {
-  assert.equal(seatLabel(seat(1, "easy", "easy")), "leicht (Bot: leicht)");
+test("a bot stored under its level (an older table) is said by its level, once", () => {
+  assert.equal(seatLabel(seat(1, "easy", "easy")), "Bot: leicht");
 });
 
 test("a finished game says who won and every total, best first", () => {

@@ -68,8 +68,8 @@ export async function tablesPage(root, app) {
 export function seatLabel(s) {
   if (!s.joined) return t("web.free_seat");
   if (s.kind !== "bot") return s.name || "";
-  const name = s.name === s.bot && t(`web.level.${s.bot}`) !== `web.level.${s.bot}` ? t(`web.level.${s.bot}`) : s.name;
-  return `${name} (${botLevel(s.bot)})`;
+  if (s.name === s.bot) return botLevel(s.bot);  // stored under its level (an older table): "Bot: leicht"
+  return `${s.name} (${botLevel(s.bot)})`;
 }
 
 /**
