@@ -15,8 +15,10 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.server import messages
 from dreizehn.server.errors import ServerError
 from dreizehn.server.protocol import PROTOCOL
+from dreizehn.server.rooms.base import seat_names
+from dreizehn.server.storage import SeatRow
 
-from .kit import connect, create_table, hub, settle, spectator_hello, stored, tokens
+from .kit import connect, create_table, hub, settle, spectator_hello, stored, table_body, tokens
 
 
 def test_the_server_says_its_protocol_version(client: TestClient) -> None:
@@ -128,14 +130,28 @@ def test_a_room_with_a_connection_a_grace_period_or_a_bot_to_move_is_kept(client
     _wait_dropped(client, table_id)
 
 
-@pytest.mark.parametrize(("lang", "name"), [("en", "easy"), ("de", "leicht"), ("nl", "makkelijk")])
-def test_a_bot_seat_without_a_name_is_named_in_the_receivers_language(client: TestClient, lang: str,
-                                                                      name: str) -> None:
-    """A bot seat created without a name is stored under its level, and named by the level's word in each
-    receiver's language, with its seat number where the level sits twice."""
-    created = create_table(client, "knizia13", ["person", "easy", "medium", "medium"])
-    assert [s.name for s in stored(client, created["table"]["id"]).seats][1:] == ["easy", "medium", "medium"]
+def test_a_bot_seat_without_a_name_gets_a_bots_name(client: TestClient) -> None:
+    """A bot seat created without a name sits under a bot's name (Ada, Bruno…: "medium 2 0, medium 3 3" was what a
+    scoring read with bots named by their level), none the same as a person's, its level kept apart in ``bot``."""
+    body = table_body("knizia13", ["person", "easy", "medium", "medium"])
+    body["seats"][0]["name"] = "ada"
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    seats = stored(client, response.json()["table"]["id"]).seats
+    assert [(s.name, s.bot) for s in seats] == [("ada", None), ("Bruno", "easy"), ("Clara", "medium"),
+                                                ("Emil", "medium")]
     with connect(client) as peer:
-        names = [s["name"] for s in peer.hello(token=tokens(created)[0], lang=lang)["seats"]]
-        assert names[1] == name
-        assert names[2] != names[3] and names[2].endswith(" 3") and names[3].endswith(" 4")
+        names = [s["name"] for s in peer.hello(table=response.json()["table"]["id"],
+                                               spectator=response.json()["spectator"]["token"])["seats"]]
+        assert names == ["ada", "Bruno", "Clara", "Emil"]
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "easy"), ("de", "leicht"), ("nl", "makkelijk")])
+def test_a_bot_seat_stored_under_its_level_is_named_in_the_receivers_language(lang: str, name: str) -> None:
+    """A bot seat stored under its level (tables made before bots had names) is named by the level's word in each
+    receiver's language, with its seat number where the level sits twice."""
+    seats = [SeatRow(0, "Anna", None, True), SeatRow(1, "easy", "easy", True), SeatRow(2, "medium", "medium", True),
+             SeatRow(3, "medium", "medium", True)]
+    names = seat_names(seats, lang)
+    assert names[1] == name
+    assert names[2] != names[3] and names[2].endswith(" 3") and names[3].endswith(" 4")

@@ -50,7 +50,7 @@ def test_create_a_table(api: TestClient) -> None:
     assert table["options"] == {"dealer": 0, "open_piles": True}
     assert table["status"] == "open"
     assert [(s["kind"], s["name"], s["bot"], s["joined"]) for s in table["seats"]] == [
-        ("person", "Anna", None, True), ("person", "", None, False), ("bot", "easy", "easy", True)]
+        ("person", "Anna", None, True), ("person", "", None, False), ("bot", "Ada", "easy", True)]
     invitations = created["invitations"]
     assert [i["seat"] for i in invitations] == [0, 1]
     assert len({i["token"] for i in invitations}) == 2
@@ -138,7 +138,7 @@ def test_join_a_seat_and_list_tables(api: TestClient) -> None:
     assert blank.status_code == 422 and blank.json()["detail"]["code"] == "server.empty_name"
     assert api.post("/api/seats/join", json={"token": second, "name": "Bruno"}).json()["seat"] == 1
     seats = api.get(f"/api/tables/{table_id}").json()["seats"]
-    assert [(s["name"], s["joined"]) for s in seats] == [("Anna Maria", True), ("Bruno", True), ("medium", True)]
+    assert [(s["name"], s["joined"]) for s in seats] == [("Anna Maria", True), ("Bruno", True), ("Ada", True)]
     assert table_id not in [t["id"] for t in api.get("/api/tables?status=open").json()]
     assert table_id in [t["id"] for t in api.get("/api/tables?status=playing").json()]
     wrong = api.post("/api/seats/join?lang=nl", json={"token": "x" * 32, "name": "Mallory"})
@@ -147,13 +147,15 @@ def test_join_a_seat_and_list_tables(api: TestClient) -> None:
 
 
 def test_a_finished_games_record_replays_to_its_totals(api: TestClient) -> None:
-    """Item 3: a finished game is listed as finished; its record replays with dreizehn.core.record.replay to the
+    """Item 3: a finished game is listed as finished, with its totals and winners (the list of finished games
+    shows who won, issue 25); its record replays with dreizehn.core.record.replay to the
     totals and winners the table shows."""
     created = _bots_game(api, "holzwurm")
     table_id = created["table"]["id"]
     table = api.get(f"/api/tables/{table_id}").json()
     assert table["status"] == "finished" and table["finished_at"] is not None
-    assert table_id in [t["id"] for t in api.get("/api/tables?status=finished").json()]
+    listed = {t["id"]: t for t in api.get("/api/tables?status=finished").json()}
+    assert (listed[table_id]["totals"], listed[table_id]["winners"]) == (table["totals"], table["winners"])
     assert table_id not in [t["id"] for t in api.get("/api/tables?status=open").json()]
     record = api.get(f"/api/tables/{table_id}/record").json()
     state = replay(record)
@@ -224,7 +226,7 @@ def test_rematch_with_the_same_seats(api: TestClient) -> None:
     new = rematch["table"]
     assert new["id"] != table_id and new["game"] == "holzwurm" and new["options"] == created["table"]["options"]
     assert [(s["name"], s["kind"], s["bot"]) for s in new["seats"]] == [(NAMES[0], "person", None),
-                                                                         ("medium", "bot", "medium")]
+                                                                         ("Ada", "bot", "medium")]
     assert offer["table"] == new["id"] and offer["token"]
     assert [i["seat"] for i in rematch["invitations"]] == [0]
     assert api.get(f"/api/tables/{table_id}").json()["rematch"] == new["id"]

@@ -63,13 +63,14 @@ def test_hello_with_a_seat_token_is_welcomed_with_the_whole_view(client: TestCli
         assert welcome["type"] == "welcome"
         assert (welcome["protocol"], welcome["table"], welcome["game"], welcome["seat"], welcome["lang"]) == (
             PROTOCOL, table_id, "knizia13", 1, "en")
+        assert welcome["stages"] == 6  # 13 with 3 players: two stages per player (K5), said "stage 1 of 6"
         view = welcome["view"]
         engine = stored_table(client, table_id)
         assert view["version"] == engine.version and "history" in view
         assert from_wire(view) == engine.view(1)
         assert len(welcome["history"]) == engine.version
         assert [(s["seat"], s["kind"], s["name"]) for s in welcome["seats"]] == [
-            (0, "person", "Anna"), (1, "person", "Bruno"), (2, "bot", "medium")]
+            (0, "person", "Anna"), (1, "person", "Bruno"), (2, "bot", "Ada")]
         assert not any(s["stand_in"] for s in welcome["seats"])
         presence = peer.recv()  # then everyone, this connection too, is told the seat is connected
         assert presence["type"] == "presence" and presence["seats"][1]["connected"]

@@ -116,7 +116,7 @@ def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser
     }""")
     assert drawn == [
         [faces["knizia13"]["R4"]["label"], "card c-red", "4"],
-        [faces["three-thirteen"]["QH"]["label"], "card c-hearts", "Q"],
+        [faces["three-thirteen"]["QH"]["label"], "card c-hearts", "D"],  # Dame: the German rulebook's letter
         [faces["holzwurm"]["13"]["label"], "card c-thirteen", "−13"],
         ["X1", "card c-plain", "X1"],
     ]

@@ -27,6 +27,7 @@ from .kit import (
 def _screenshots(page: Page, game: str) -> None:
     """The table page at a laptop's and a phone's size, saved for the README."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.emulate_media(reduced_motion="reduce")  # the card last played at rest, not caught in its movement
     size = page.viewport_size
     for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)

@@ -82,11 +82,15 @@ def test_the_replay_marks_the_seats_costliest_moves(browser: Browser, contexts: 
         "#steps li", "els => els.filter(e => e.querySelector('.loss'))"
                      ".map(e => [Number(e.dataset.version), e.querySelector('.loss').textContent.trim()])"))
     assert losses == {d["version"] + 1: f"−{_percent(d['loss'])}" for d in doc["decisions"] if d["loss"] > 0.05}
-    # the worst decision's position, with what was played and what was better
+    # the worst decision: "move n" opens move n (it opened the position before it, move n - 1, issue 25), with what
+    # was played and what was better
     worst = doc["worst"][0]
-    page.locator("#analysis ol.worst li button").first.click()
-    expect(page.locator("#replay-position")).to_have_text(words["web.step"].format(n=worst, last=last))
-    assert page.get_attribute("#steps li.decided", "data-version") == str(worst + 1)  # the move chosen there
+    button = page.locator("#analysis ol.worst li button").first
+    expect(button).to_have_text(words["web.step"].format(n=worst + 1, last=last))
+    button.click()
+    expect(page.locator("#replay-position")).to_have_text(words["web.step"].format(n=worst + 1, last=last))
+    assert page.get_attribute("#steps li.current", "data-version") == str(worst + 1)
+    assert page.get_attribute("#steps li.decided", "data-version") == str(worst + 1)  # the move analysed
     note = page.inner_text("#replay-board .decision")
     assert all(part in note for part in said(decisions[worst])), note
 

@@ -3,6 +3,7 @@ package uses present."""
 
 from __future__ import annotations
 
+import re
 import string
 from pathlib import Path
 
@@ -102,3 +103,18 @@ def test_an_error_is_told_to_people_without_rule_or_seat_numbers() -> None:
     other = IllegalActionError("action.game_over", rule="A3")
     assert words("en").told(other) == "The game is over: no more actions."
     assert "(" not in words("de").told(other)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_and_the_options_are_told_to_people_without_rule_ids_or_seeds(lang: str) -> None:
+    """Issue 25: a game's description, rules summary and options' help are for people: no rule ids (H7, K12, T1…:
+    the API gives an option's rule apart, in its data) and no "seed" (German and Dutch read "Seed" untranslated)."""
+    w = words(lang)
+    for game_id in dreizehn.game_ids():
+        cls = dreizehn.game_class(game_id)
+        keys = [f"{game_id}.description", f"{game_id}.rules",
+                *(f"{game_id}.option.{spec.name}.help" for spec in cls.option_specs)]
+        for key in keys:
+            text = w(key)
+            assert not re.search(r"\b[A-Z]\d+[a-z]?\b", text), (key, text)
+            assert "seed" not in text.lower(), (key, text)

@@ -36,3 +36,20 @@ def level_spec(name: str, game_id: str | None = None) -> str:
 
         return game_class(game_id).levels[key]
     return name
+
+
+BOT_NAMES = ("Ada", "Bruno", "Clara", "Emil", "Frida", "Gustav", "Hanna", "Ivo", "Jule", "Kasimir")
+"""The names bots sit at a table under where they were given none: names people tell apart in every language
+(a seat named by its level, "medium 2", made sentences such as "medium 2 0, medium 3 3"); the level itself is shown
+beside the name, in each reader's language."""
+
+
+def bot_names(names: list[str | None], bots: list[bool]) -> list[str | None]:
+    """``names`` with each bot seat that has none (``bots[i]`` true) given one of :data:`BOT_NAMES`, in order, none
+    of them the same as another seat's name (letter case aside); the others as they are."""
+    taken = {n.casefold() for n in names if n}
+    free = iter([n for n in BOT_NAMES if n.casefold() not in taken])
+    out: list[str | None] = []
+    for name, bot in zip(names, bots, strict=True):
+        out.append(next(free, None) if bot and not name else name)
+    return out

@@ -100,12 +100,12 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
             seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
-            chat: list[dict[str, Any]]) -> str:
-    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, the latest actions
-    as told and the latest lines of chat the receiver may read."""
+            chat: list[dict[str, Any]], stages: int | None = None) -> str:
+    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, the latest actions as
+    told, the latest lines of chat the receiver may read, and how many stages the game has."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
-                              "lang": lang, "view": view, "seats": seats, "history": history, "recent": recent,
-                              "chat": chat})
+                              "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
+                              "recent": recent, "chat": chat})
 
 
 def said(line: dict[str, Any]) -> str:

@@ -131,8 +131,9 @@ class SeatInfo(_Message):
     seat: int
     """Its number, from 0 (the order of play's seats)."""
     name: str
-    """The person's name (empty until they join), or the bot's: a bot created without one is named by its level's
-    word in the receiver's language (``leicht``), with its seat number where a level sits twice."""
+    """The person's name (empty until they join), or the bot's: a bot created without one sits under a bot's name
+    (``Bruno``); one stored under its level (an older table) is named by the level's word in the receiver's language
+    (``leicht``), with its seat number where a level sits twice."""
     kind: Literal["person", "bot"]
     """Who sits there."""
     bot: str | None
@@ -175,6 +176,9 @@ class Welcome(_Message):
     """The receiver's seat; ``null`` for a spectator."""
     lang: str
     """The language of the connection."""
+    stages: int | None = None
+    """How many stages (rounds, games of a match) the game has: the page says "round 3 of 11"; ``null`` for a game
+    that does not know it beforehand."""
     view: dict[str, Any]
     """The whole view document of the receiver (docs/wire.md), with its ``history``."""
     seats: list[SeatInfo]

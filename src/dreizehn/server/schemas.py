@@ -29,7 +29,8 @@ class SeatIn(_In):
     """Who sits there."""
     name: str | None = Field(default=None, min_length=1, max_length=40)
     """A person's name: the seat starts joined under it (the creator's own seat); without one the person names
-    themselves when they join. A bot's name (by default its level, said in each receiver's language)."""
+    themselves when they join. A bot's name (by default one of the bots' names, Ada, Bruno…, none the same as
+    another seat's; its level is told apart, in ``bot``)."""
     bot: str | None = Field(default=None, max_length=64)
     """A bot seat's level (``easy``, ``medium`` (the default), ``hard``, ``expert``) or a bot specification
     (docs/bots.md); a person's seat names none."""

@@ -122,15 +122,20 @@ class ThreeThirteenWords(Game):
         return say_card(words, card, short)
 
     def card_face(self, words: Words, card: int) -> dict[str, str]:
-        """A card's face: its rank, and its suit's symbol in the suit's colour.
+        """A card's face: its rank in the language's letters (the rulebooks' B-D-K-A in German, B-V-H-A in Dutch),
+        and its suit's symbol in the suit's colour.
 
         >>> from dreizehn.words import words
         >>> ThreeThirteen(players=2).card_face(words("nl"), ThreeThirteenCard.parse("QH"))
-        {'colour': 'hearts', 'value': 'Q', 'shape': '♥', 'label': 'harten vrouw'}
+        {'colour': 'hearts', 'value': 'V', 'shape': '♥', 'label': 'harten vrouw'}
+        >>> ThreeThirteen(players=2).card_face(words("de"), ThreeThirteenCard.parse("JS"))["value"]
+        'B'
         """
-        text = ThreeThirteenCard.of(int(card)).text
-        suit = text[-1]
-        return {"colour": _SUIT_COLOURS[suit], "value": text[:-1], "shape": words(f"three-thirteen.suit.{suit}.short"),
+        token = ThreeThirteenCard.of(int(card))
+        suit = token.text[-1]
+        letter = _RANK_KEYS.get(token.rank)
+        rank = words(f"three-thirteen.rank.{letter}.short") if letter else str(token.rank)
+        return {"colour": _SUIT_COLOURS[suit], "value": rank, "shape": words(f"three-thirteen.suit.{suit}.short"),
                 "label": self.say_card(words, card)}
 
     def say_action(self, words: Words, action: int, player: str | None = None, *, view: View | None = None) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from dreizehn import say
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import EVERYONE, Event
+from dreizehn.core.game import Game
 from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
@@ -32,6 +33,14 @@ class Said:
 EventKey = tuple[str, int, int | None]
 """An event of an update as a receiver is told it: (language, its number, the receiver who owns its private part or
 ``None``)."""
+
+
+def stage_count(game: Game) -> int | None:
+    """How many stages ``game`` has (its observation layout knows), or ``None`` for a game without one."""
+    try:
+        return game.encoder().stages
+    except DreizehnError:
+        return None
 
 
 def event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
@@ -83,7 +92,8 @@ class Telling(RoomBase):
         chat = [line.to_json() for line in readable(self.chat, seat is None)]
         return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
                                 self.view_doc(seat, lang, history=True), self.seats_info(lang),
-                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told], chat)
+                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told],
+                                chat, stage_count(self.table.game))
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from

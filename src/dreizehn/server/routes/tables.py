@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import OrderedDict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import level_spec
+from dreizehn.bots.levels import bot_names, level_spec
 from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import OptionSpec
 from dreizehn.core.record import to_record
@@ -124,8 +125,10 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
             make_bot(level_spec(seat.bot or "medium", game.id), game)
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
-    seats = [(s.name or (s.bot or "medium") if s.kind == "bot" else s.name or "",
-              (s.bot or "medium") if s.kind == "bot" else None, s.name is not None) for s in body.seats]
+    named = bot_names([s.name for s in body.seats], [s.kind == "bot" for s in body.seats])
+    seats = [(name or (s.bot or "medium") if s.kind == "bot" else name or "",
+              (s.bot or "medium") if s.kind == "bot" else None, s.name is not None)
+             for s, name in zip(body.seats, named, strict=True)]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
     await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
@@ -187,8 +190,8 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
 @router.get("/tables")
 async def list_tables(hub: HubDep, status: Literal["open", "playing", "finished"] = "open",
                       limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[TableOut]:
-    """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished``, newest first; at most
-    ``limit`` (1 to 200)."""
+    """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished`` (each with its totals
+    and winners), newest first; at most ``limit`` (1 to 200)."""
     wanted = ("open", "playing") if status in ("open", "playing") else ("finished",)
     rows = await asyncio.to_thread(hub.store.listing, wanted, limit)
     out = []
@@ -196,8 +199,30 @@ async def list_tables(hub: HubDep, status: Literal["open", "playing", "finished"
         free = any(not s.joined for s in seat_rows)
         if (status == "open" and not free) or (status == "playing" and free):  # every seat taken: being played,
             continue                                                            # whether or not anyone moved yet
-        out.append(table_out(row, seat_rows))
+        final = await _final(hub, row.id) if status == "finished" else None
+        out.append(table_out(row, seat_rows, *(final or (None, None))))
     return out
+
+
+_FINALS: OrderedDict[str, tuple[list[int], list[int]]] = OrderedDict()
+"""The totals and winners of the finished games listed lately (a finished game never changes): the list of
+finished games shows who won without replaying every game each time it is asked for."""
+FINALS_KEPT = 1000
+
+
+async def _final(hub: HubDep, table_id: str) -> tuple[list[int], list[int]] | None:
+    """A finished game's totals and winners (its stored actions replayed once, then kept)."""
+    found = _FINALS.get(table_id)
+    if found is None:
+        stored = await asyncio.to_thread(hub.store.load, table_id)
+        if stored is None or stored.row.status != "finished":
+            return None
+        state = (await asyncio.to_thread(build_table, stored)).state
+        found = _FINALS[table_id] = (list(state.totals), list(state.winners))
+        while len(_FINALS) > FINALS_KEPT:
+            _FINALS.popitem(last=False)
+    _FINALS.move_to_end(table_id)
+    return found
 
 
 async def _stored(hub: HubDep, table_id: str) -> Stored:

@@ -34,7 +34,7 @@ export function draw(view, ctx) {
   const choices = ctx.selected ? ctx.legal.filter((a) => a.text.startsWith(`${ctx.selected}>`)) : [];
   const fate = view.fate;
   const fateRow = h("section.fate", { "aria-label": t("web.hw.fate") }, h("h3", {}, t("web.hw.fate"), " ",
-    h("span.muted", {}, t("holzwurm.fate_left", { n: fate.length }))),
+    h("span.muted.fate-count", {}, t("web.hw.fate_count", { n: fate.length }))),
   h("div.pile", {}, fate.map((c, i) => card("holzwurm", c, { small: true, extra: i === fate.length - 1 ? "top" : "" }))));
   const rows = h("div.rows", {}, view.rows.map((row, i) => {
     const slot = i + 1;

@@ -59,7 +59,6 @@ export function draw(view, ctx) {
   const take = ctx.legal.find((a) => a.text === "take");
   const banner = h("div.wild-banner", { "data-wild": wild },
     h("strong", {}, t("web.tt.wild", { ranks: t(`three-thirteen.ranks.${wild}`) })),
-    h("span", {}, t("web.tt.round", { round: view.round, rounds: 11 })),
     view.turns_left >= 0 ? h("span.warn", {}, t("three-thirteen.view.turns_left", { n: view.turns_left })) : null);
   const stock = h("div.stock", {}, back(drawAction ? drawAction.words : t("three-thirteen.view.stock", { n: view.stock_size }), {
     count: view.stock_size, legal: !!drawAction, name: "stock",

@@ -64,10 +64,10 @@ export async function createPage(root, app, gameId) {
     e.preventDefault();
     const me = name.value.trim();
     const kinds = seatKinds.slice(0, players);
-    // a bot is named by its level, and by its seat too where the level sits twice, so that sentences tell them apart
-    const botName = (/** @type {string} */ kind, /** @type {number} */ i) => t(`web.level.${kind}`) + (kinds.filter((k) => k === kind).length > 1 ? ` ${i + 1}` : "");
-    const seats = kinds.map((kind, i) => kind === "me" ? { kind: "person", name: me || t("web.you") }
-      : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind, name: botName(kind, i) });
+    // a bot is given no name: the server names it (Ada, Bruno…), and its level is shown beside it in each reader's
+    // language
+    const seats = kinds.map((kind) => kind === "me" ? { kind: "person", name: me || t("web.you") }
+      : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind });
     try {
       const created = await post("/api/tables", { game: game.id, options: options(), seats });
       if (me) localStorage.setItem("dreizehn.name", me);

@@ -8,8 +8,10 @@ import { percent, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 
 /**
- * @typedef {{table: {game: string, totals?: number[] | null}, names: string[],
- *   steps: {version: number, text: string}[]}} Replay a finished game's moves in words (GET /api/tables/{id}/replay)
+ * @typedef {{key: string, text: string}} StepEvent an event of a step, in words
+ * @typedef {{version: number, text: string, events?: StepEvent[]}} Step a move of a finished game, with its events
+ * @typedef {{table: {game: string, totals?: number[] | null}, names: string[], steps: Step[]}} Replay a finished
+ *   game's moves in words (GET /api/tables/{id}/replay)
  * @typedef {{version: number, loss: number, played: {text: string, chance: number},
  *   best: {text: string, chance: number}}} Decision a decision of the seat analysed, rated
  * @typedef {{status: string, total?: number, done?: number, worst: number[], decisions: Decision[]}} Analysis
@@ -65,12 +67,12 @@ export async function replayPage(root, app, tableId) {
     const first = seatViews[0];
     const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {},
       handRow: (/** @type {unknown[]} */ cards) => (cards.length ? h("div.hand", {}, cards) : null) };
-    const decision = analysis && analysis.decisions.find((d) => d.version === at);
+    const decision = analysis && analysis.decisions.find((d) => d.version + 1 === at);  // the move that made this step
     fill(board, decision ? decisionNote(decision) : null, module.draw({ ...first, hand: [] }, ctx), hands(game, names, seatViews));
     fill(position, t("web.step", { n: at, last }));
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (steps.children)) {
       li.classList.toggle("current", Number(li.dataset.version) === at);
-      li.classList.toggle("decided", Boolean(decision) && Number(li.dataset.version) === at + 1); // the move chosen here
+      li.classList.toggle("decided", Boolean(decision) && Number(li.dataset.version) === at); // the move analysed
     }
     const current = steps.querySelector(".current");
     if (current) current.scrollIntoView({ block: "nearest" });
@@ -169,11 +171,28 @@ function hands(game, names, seatViews) {
     h("div.pile", {}, v.hand.map((c) => card(game, c, { small: true }))))));
 }
 
-/** What the analysis says of the decision at this step: the move played and its chance, and the better one. */
+/** What the analysis says of the move that made this step: the move played and its chance, and the better one. */
 /** @param {Decision} d */
 function decisionNote(d) {
   return h("p.decision", {}, t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ",
     d.loss > 0 ? t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) : t("web.was_best"));
+}
+
+/** Events told with the stage that comes next, not with the move's own lines (a deal's "your cards"). */
+const DEALT = "stage.dealt";
+/** Events that close a move: said after its other lines. */
+const CLOSING = new Set(["stage.scored", "game.over"]);
+
+/**
+ * A move as the list of moves says it: its first line (what was played, and what it took), then the others (the
+ * card drawn, the stage's end and its points, the game's end), as the table's log said them during play.
+ * @param {Step} step
+ * @returns {string[]}
+ */
+export function stepLines(step) {
+  const events = (step.events || []).filter((e) => e.key !== DEALT);
+  const own = events.filter((e) => !CLOSING.has(e.key)).map((e) => e.text);
+  return [...(own.length ? own : [step.text]), ...events.filter((e) => CLOSING.has(e.key)).map((e) => e.text)];
 }
 
 /** The moves played, each a step to go to, the analysed seat's costly ones marked with their loss. */
@@ -183,15 +202,17 @@ function decisionNote(d) {
  * @param {Analysis | null} analysis
  * @param {Show} show
  */
-function drawSteps(steps, replay, analysis, show) {
+export function drawSteps(steps, replay, analysis, show) {
   const worst = new Set(analysis ? analysis.worst : []);
   const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
   fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
     replay.steps.map((s) => {
       const d = byVersion.get(s.version - 1);
+      const [first, ...more] = stepLines(s);
       return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
-        h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, s.text),
-        d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null);
+        h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, first),
+        d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null,
+        more.map((line) => h("span.step-more", {}, line)));
     }));
 }
 
@@ -210,7 +231,7 @@ function drawAnalysis(box, analysis, last, show) {
     analysis.status === "running" ? [h("progress", { max: analysis.total || 1, value: analysis.done }), " ", t("web.analysing", { done: analysis.done, total: analysis.total })] : null,
     analysis.status === "failed" ? h("p.error", {}, t("web.analysis_failed")) : null,
     analysis.status === "done" && !worst.length ? h("p", {}, t("web.no_mistakes")) : null,
-    worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version) }, t("web.step", { n: d.version + 1, last })),
+    worst.length ? h("ol.worst", {}, worst.map((d) => h("li", {}, h("button.link", { type: "button", onclick: () => show(d.version + 1) }, t("web.step", { n: d.version + 1, last })),
       ": ", t("web.decision", { played: d.played.text, chance: percent(d.played.chance) }), " ", t("web.better", { best: d.best.text, chance: percent(d.best.chance) })))) : null);
 }
 

@@ -1,5 +1,6 @@
 // @ts-check
-// The rules of a game: its summary in the rulebooks' terms, with its options explained.
+// The rules of a game: its summary in the rulebooks' terms, with its options explained (in words: the rule ids are
+// the specification's, for developers, and stay in the API's data).
 import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
@@ -17,6 +18,6 @@ export async function rulesPage(root, app, gameId) {
     h("img.picture", { src: `/static/img/${game.id}.svg`, alt: "", width: 320, height: 160 }),
     game.rules.split("\n\n").map((/** @type {string} */ p) => h("p", {}, p)),
     h("h2", {}, t("web.options")),
-    h("dl.options", {}, game.options.map((/** @type {{label: string, help: string, rule: string}} */ o) => [h("dt", {}, o.label), h("dd", {}, o.help, " (", o.rule, ")")])),
+    h("dl.options", {}, game.options.map((/** @type {{label: string, help: string}} */ o) => [h("dt", {}, o.label), h("dd", {}, o.help)])),
     h("div.buttons", {}, link(`/new/${game.id}`, t("web.new_table"), "button.primary"))));
 }

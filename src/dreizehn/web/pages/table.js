@@ -11,7 +11,7 @@ import { fill, h, keepingFocus, link, redraw } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 import { TableSocket, windowId } from "../ws.js";
-import { Attention } from "./table/attention.js";
+import { Attention, drawSoundSwitch } from "./table/attention.js";
 import { drawBoard, handRow } from "./table/board.js";
 import { drawOverlay } from "./table/dialogs.js";
 import { drawHead, drawSeats, namesOf } from "./table/head.js";
@@ -34,6 +34,7 @@ function layout() {
   return {
     conn: h("div.conn", { role: "status", "aria-live": "polite", id: "connection" }),
     head: h("div.table-head"),
+    sound: h("div.sound-holder"),
     seats: h("ul.seats"),
     board: h("div.board"),
     moves: h("div.moves"),
@@ -65,11 +66,13 @@ class TablePage {
     this.ended = false;
     /** whether the page asks before taking its seat over, or says another window took it (takeover.js) */
     this.takeover = false;
+    /** @type {string | null} the hand whose arrangement is being asked for */
+    this.arranging = null;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
     this.els = layout();
     const e = this.els;
-    this.page = h("div.table-page", {}, e.conn, e.head, e.seats, e.alert,
+    this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
       h("div.table-main", {}, h("main.play", {}, e.board, e.moves),
         h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log), e.scores, e.replay)),
       e.turn, e.overlay);
@@ -102,6 +105,7 @@ class TablePage {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
     }
     if (effect.askFinal && this.state.table) this.finalStandings(this.state.table);
+    this.keepArranged();
     this.render();
     if (effect.announce && isMine(this.state) && !isMine(this.state, effect.before)) this.attention.call();
   }
@@ -139,9 +143,10 @@ class TablePage {
     const names = namesOf(state);
     keepingFocus(this.root, () => {
       drawHead(els.head, state, view, this.spectator);
+      if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
-      drawBoard(els.board, module, view, this.context(names));
+      drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, legalOf(state), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
       this.drawSide(view, names);
@@ -215,13 +220,33 @@ class TablePage {
   /** Lay the hand out in its best arrangement, as its game does (POST /api/web/arrange), or back again. */
   async arrange() {
     const { state } = this;
+    if (state.prefs.arranged || !state.view) { state.prefs.arranged = false; this.render(); return; }
+    state.prefs.arranged = true;
+    await this.arrangeNow();
+  }
+
+  /** The hand changed (a draw, a discard, a new deal) while laid out in its arrangement: arranged again. */
+  keepArranged() {
+    const { prefs } = this.state;
+    const hand = this.state.view?.hand;
+    if (prefs.arranged && Array.isArray(hand) && prefs.arrangementKey !== hand.join(",")) this.arrangeNow();
+  }
+
+  /** Ask for the arrangement of the hand now, and draw it (an answer for a hand changed since is dropped). */
+  async arrangeNow() {
+    const { state } = this;
     const view = state.view;
-    if (state.prefs.arranged || !view) { state.prefs.arranged = false; this.render(); return; }
+    if (!view) return;
+    const key = view.hand.join(",");
+    if (this.arranging === key) return;
+    this.arranging = key;
     try {
-      state.prefs.arrangement = await post("/api/web/arrange", { game: state.game, view: { ...view, history: [] } });
-      state.prefs.arrangementKey = view.hand.join(",");
-      state.prefs.arranged = true;
-    } catch (err) { tell(state, err instanceof Error ? err.message : String(err)); }
+      const arrangement = await post("/api/web/arrange", { game: state.game, view: { ...view, history: [] } });
+      if (state.view && state.view.hand.join(",") === key) Object.assign(state.prefs, { arrangement, arrangementKey: key });
+    } catch (err) {
+      state.prefs.arranged = false;
+      tell(state, err instanceof Error ? err.message : String(err));
+    } finally { this.arranging = null; }
     this.render();
   }
 

@@ -1,8 +1,28 @@
 // @ts-check
 // When it becomes the person's turn: said to screen readers, the title flashes a few times and a short tone sounds
 // (once the page may play sound, after the first touch; not when sound is turned off).
-import { fill } from "../../dom.js";
-import { t } from "../../i18n.js";
+import { fill, h, redraw } from "../../dom.js";
+import { lang, t } from "../../i18n.js";
+
+/** Where the page keeps whether sound is on (it is unless turned off). */
+const SOUND = "dreizehn.sound";
+
+/** Whether the person left the sound on. */
+export function soundOn() {
+  return localStorage.getItem(SOUND) !== "off";
+}
+
+/**
+ * The sound switch: a button that turns the turn's tone off and on, remembered in this browser.
+ * @param {HTMLElement} el where it goes (re-drawn when the language or the choice changes)
+ */
+export function drawSoundSwitch(el) {
+  const on = soundOn();
+  redraw(el, JSON.stringify([lang(), on]), () => h("button.small-button.sound", {
+    type: "button", id: "sound", "aria-pressed": String(on), title: t("web.sound_help"),
+    onclick: () => { localStorage.setItem(SOUND, on ? "off" : "on"); drawSoundSwitch(el); },
+  }, h("span.sound-mark", { "aria-hidden": "true" }, on ? "♪ " : "× "), on ? t("web.sound_on") : t("web.sound_off")));
+}
 
 export class Attention {
   /**
@@ -44,7 +64,7 @@ export class Attention {
 
   beep() {
     const audio = this.audio;
-    if (!audio || localStorage.getItem("dreizehn.sound") === "off") return;
+    if (!audio || !soundOn()) return;
     const osc = audio.createOscillator();
     const gain = audio.createGain();
     osc.frequency.value = 660;

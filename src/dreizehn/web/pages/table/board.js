@@ -6,6 +6,7 @@ import { lang, t } from "../../i18n.js";
 
 /** @typedef {import("./model.js").View} View */
 /** @typedef {import("./model.js").Action} Action */
+/** @typedef {import("./model.js").LastMove} LastMove */
 
 /**
  * What a game's drawing is given besides the view (docs/web.md): the names, the seat, the legal moves, the card
@@ -27,17 +28,43 @@ import { lang, t } from "../../i18n.js";
 
 /** @typedef {{draw: (view: View, ctx: DrawContext) => HTMLElement}} Drawing a game's drawing module */
 
+/** The person's own cards as a drawing lays them out: in a row, or in an arrangement (Three Thirteen's melds). */
+export const HAND = ".hand, .arranged";
+
 /**
  * @param {HTMLElement} el
  * @param {Drawing} module
  * @param {View} view
  * @param {DrawContext} ctx
+ * @param {LastMove | null} [last] the card the latest move played: marked where it lies
  */
-export function drawBoard(el, module, view, ctx) {
+export function drawBoard(el, module, view, ctx, last = null) {
   const shown = Object.fromEntries(Object.entries(view).filter(([field]) => field !== "history"));
   const key = JSON.stringify([lang(), shown, ctx.names, ctx.seat, ctx.legal.map((a) => a.text), ctx.selected,
-    ctx.canAct, ctx.prefs]);
-  redraw(el, key, () => [ctx.canAct ? null : h("p.watching", {}, t("web.watching")), module.draw(view, ctx)]);
+    ctx.canAct, ctx.prefs, last]);
+  redraw(el, key, () => {
+    const drawing = module.draw(view, ctx);
+    markLast(drawing, last, el);
+    return [ctx.canAct ? null : h("p.watching", {}, t("web.watching")), drawing];
+  });
+}
+
+/**
+ * Mark the card the latest move played, where it lies on the table (not in a hand): the last of its kind drawn (a
+ * pile's newest card comes last). It arrives moving the first time it is drawn (style.css: not where the system
+ * asks for reduced motion), and lies still when the board is drawn again for the same move.
+ * @param {HTMLElement} drawing the game's drawing
+ * @param {LastMove | null} last
+ * @param {HTMLElement} board the board (it keeps the version whose card arrived)
+ */
+export function markLast(drawing, last, board) {
+  if (!last) return;
+  const found = [...drawing.querySelectorAll(`[data-card="${CSS.escape(last.card)}"]`)].filter((c) => !c.closest(HAND));
+  const card = found[found.length - 1];
+  if (!card) return;
+  card.classList.add("last-played");
+  if (board.dataset.arrived !== String(last.version)) card.classList.add("arriving");
+  board.dataset.arrived = String(last.version);
 }
 
 /**

@@ -4,7 +4,8 @@
 // shown (its focus and what is typed in it stay).
 import { h, link, redraw } from "../../dom.js";
 import { lang, t } from "../../i18n.js";
-import { stageName, standings } from "./scoring.js";
+import { stageWords } from "./head.js";
+import { standings } from "./scoring.js";
 
 /** @typedef {import("./model.js").TableState} TableState */
 /** @typedef {import("./model.js").Dialog} Dialog */
@@ -63,7 +64,7 @@ function joinForm(state, actions) {
 function dialogBox(state, dialog, names, actions) {
   const p = dialog.event.params;
   const body = dialog.kind === "stage"
-    ? [h("h2", { id: "dialog-title" }, t("web.stage_end", { stage_name: stageName(state.game), n: p.stage + 1 })),
+    ? [h("h2", { id: "dialog-title" }, stageWords(state.game, p.stage, state.stages, "web.stage_end")),
       dialog.event.lines ? h("ul.explain", {}, dialog.event.lines.map((l) => h("li", {}, l))) : h("p", {}, t("web.thinking")),
       standings(state.game, names, p.totals, null, p.scores)]
     : [h("h2", { id: "dialog-title" }, t("web.game_over")), h("p.winner", {}, dialog.event.text),

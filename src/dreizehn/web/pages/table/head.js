@@ -18,6 +18,30 @@ export function namesOf(state) {
 }
 
 /**
+ * A stage said with how many the game has ("round 3 of 11"), or alone where that is not known; a game over (its
+ * stage counted past the last) says its last stage.
+ * @param {string | null} game
+ * @param {number} stage the stage, from 0
+ * @param {number | null} stages
+ * @param {string} [key] the words: the stage (web.stage), or its end (web.stage_end)
+ */
+export function stageWords(game, stage, stages, key = "web.stage") {
+  const stageName = t(`${game}.stage`, { n: 1 });
+  if (!stages) return t(key, { stage_name: stageName, n: stage + 1 });
+  return t(`${key}_of`, { stage_name: stageName, n: Math.min(stage + 1, stages), count: stages });
+}
+
+/**
+ * A bot's level in the reader's language ("Bot: mittel"); a bot specification that is no level (random, ismcts…)
+ * as "Bot".
+ * @param {string | null | undefined} level
+ */
+export function botLevel(level) {
+  const word = level ? t(`web.level.${level}`) : "";
+  return word && word !== `web.level.${level}` ? t("web.seat.bot", { level: word }) : t("web.bot");
+}
+
+/**
  * @param {HTMLElement} el
  * @param {TableState} state
  * @param {View} view
@@ -29,7 +53,7 @@ export function drawHead(el, state, view, spectator) {
     : mine ? t("web.your_turn")
       : t("web.turn_of", { player: namesOf(state)[view.current_player] || "" });
   const title = t(`${state.game}.title`);
-  const stage = t("web.stage", { stage_name: t(`${state.game}.stage`, { n: 1 }), n: view.stage + 1 });
+  const stage = stageWords(state.game, view.stage, state.stages);
   redraw(el, JSON.stringify([lang(), title, stage, turn, mine, view.is_over, spectator]), () => [
     h("h1", {}, title),
     h("span.stage", {}, stage),
@@ -47,28 +71,30 @@ export function drawHead(el, state, view, spectator) {
 export function drawSeats(el, state, view, seatInfo) {
   const totals = totalsOf(view);
   const infos = state.seats.map((s) => seatInfo(view, s.seat).join(" · "));
-  const key = JSON.stringify([lang(), state.seats, state.seat, view.current_player, totals, infos]);
-  redraw(el, key, () => state.seats.map((s) => seatItem(s, state.seat, view.current_player === s.seat,
-    infos[s.seat], totals[s.seat])));
+  const dealer = typeof view.dealer === "number" ? view.dealer : null;  // only a game that has a dealer
+  const key = JSON.stringify([lang(), state.seats, state.seat, view.current_player, totals, infos, dealer]);
+  redraw(el, key, () => state.seats.map((s) => seatItem(s, state.seat, { current: view.current_player === s.seat,
+    dealer: dealer === s.seat }, infos[s.seat], totals[s.seat])));
 }
 
 /**
  * One seat in the players' bar.
  * @param {Seat} s
  * @param {number | null} me the person's seat
- * @param {boolean} current whether it is this seat's turn
+ * @param {{current: boolean, dealer: boolean}} marks whether it is this seat's turn, whether it deals
  * @param {string} info
  * @param {number} total
  */
-function seatItem(s, me, current, info, total) {
+function seatItem(s, me, marks, info, total) {
+  const current = marks.current;
   const bot = s.kind === "bot";
-  const level = s.bot ? t(`web.level.${s.bot}`) : "";
   return h(`li.seat${current ? ".current" : ""}${s.seat === me ? ".me" : ""}`, { "data-seat": s.seat },
     h(`span.dot.${bot || s.connected ? "on" : "off"}`, { title: bot ? t("web.bot") : s.connected ? t("web.online") : t("web.away") }),
     h("strong.name", {}, s.name || t("web.free_seat")),
     s.seat === me ? h("span.tag", {}, t("web.you")) : null,
-    bot && s.bot && s.name !== s.bot ? h("span.tag", {}, level === `web.level.${s.bot}` ? s.bot : level) : null,
+    bot ? h("span.tag.bot-level", {}, botLevel(s.bot)) : null,
     s.stand_in ? h("span.tag.warn", {}, t("web.stand_in")) : null,
+    marks.dealer ? h("span.tag.dealer", {}, t("web.dealer")) : null,
     h("span.info", {}, info),
     h("span.total", { title: t("web.total") }, total));
 }

@@ -1,6 +1,7 @@
 // @ts-check
 // The table page's keys: 1 to 9 play the move with that number, ← → move between the hand's cards, H asks for the
 // hint, Esc closes the window between stages or drops the chosen card (docs/web.md, Keyboard).
+import { HAND } from "./board.js";
 
 /**
  * @typedef {object} KeyTargets
@@ -26,7 +27,7 @@ export function tableKeys(on) {
     if (chosen instanceof HTMLElement) { chosen.click(); e.preventDefault(); return; }
     if (e.key === "h" || e.key === "H") { on.hint(); return; }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-      const cards = /** @type {HTMLElement[]} */ ([...on.board.querySelectorAll(".hand button.card")]);
+      const cards = /** @type {HTMLElement[]} */ ([...on.board.querySelectorAll(HAND.split(", ").map((s) => `${s} button.card`).join(", "))]);
       if (!cards.length) return;
       const at = cards.findIndex((c) => c === document.activeElement);
       const next = at < 0 ? 0 : (at + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;

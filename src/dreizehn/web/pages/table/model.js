@@ -21,6 +21,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @typedef {{id: number, kind: "stage" | "over", event: Told, version: number}} Dialog a window between stages, or the
  *   game's end; `version`: the update's that opened it
  */
+/** @typedef {{card: string, seat: number, version: number}} LastMove the card a move played: its seat, its version */
 /** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number}[]}} Hint the hint's analysis */
 
 /**
@@ -28,10 +29,12 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {string | null} game the game's id
  * @property {number | null} seat the person's seat (null: a spectator)
  * @property {string | null} table the table's id
+ * @property {number | null} stages how many stages the game has (null: not known beforehand)
  * @property {View | null} view the view now
  * @property {Seat[]} seats
  * @property {{n: number, text: string}[]} log the last lines said, numbered from the page's start
  * @property {number} said how many lines were ever said (the number of the newest)
+ * @property {LastMove | null} last the card the latest move played, shown marked on the table
  * @property {string | null} selected the card chosen before its place
  * @property {Hint | null} hint
  * @property {boolean} thinking whether a hint is being worked out
@@ -51,9 +54,9 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 /** @returns {TableState} */
 export function newState() {
   return {
-    game: null, seat: null, table: null, view: null, seats: [], log: [], said: 0, selected: null, hint: null,
-    thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, prefs: {},
-    joinNeeded: false, final: null, sent: null,
+    game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null,
+    prefs: {}, joinNeeded: false, final: null, sent: null,
   };
 }
 
@@ -66,6 +69,19 @@ export function newState() {
 export function linesOf(told) {
   const texts = told.events.filter((e) => !CLOSING.has(e.key)).map((e) => e.text);
   return [...(texts.length ? texts : [told.text]), ...told.events.filter((e) => CLOSING.has(e.key)).map((e) => e.text)];
+}
+
+/**
+ * The card an action told played (its first event with a card that is not a draw: a card put on a target or a row,
+ * a discard), or none (a draw, a take from the pile).
+ * @param {{version: number, seat: number, events: Told[]}} told
+ * @returns {LastMove | null}
+ */
+export function lastPlayed(told) {
+  const played = told.events.find((e) => typeof e.params.card === "string" && !/\.(drew|took)$/.test(e.key));
+  // a card that took a row went into the hand with it (Holzwurm's "took"): nothing on the table to mark
+  if (!played || told.events.some((e) => e.key.endsWith(".took") && e.params.row !== undefined)) return null;
+  return { card: played.params.card, seat: told.seat, version: told.version };
 }
 
 /**
@@ -170,8 +186,10 @@ export function closeDialog(state) {
  */
 function welcome(state, m) {
   const was = state.view;
-  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, seats: m.seats, view: m.view, log: [], sent: null });
+  Object.assign(state, { game: m.game, seat: m.seat, table: m.table, stages: m.stages ?? null, seats: m.seats, view: m.view,
+    log: [], sent: null });
   for (const told of m.recent) say(state, linesOf(told));
+  state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.selected = null;
   state.hint = null;
@@ -189,6 +207,7 @@ function update(state, m) {
   Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null });
   if (state.message) tell(state, "");
   say(state, linesOf(m));
+  state.last = lastPlayed(m);
   for (const event of m.events) {
     if (event.key === "stage.scored") openDialog(state, "stage", event, m.version);
     else if (event.key === "game.over") {

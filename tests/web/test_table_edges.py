@@ -1,0 +1,48 @@
+"""The table's rough edges of a new player's evening (issue 25), each as a person meets it in Chromium: a bot named
+so people tell it apart, with its level in the reader's language; the stage said with how many there are; the
+dealer marked; Three Thirteen's best arrangement kept after each draw once chosen."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from .kit import Server, Watched, create_table, new_context, version, watch
+
+
+def test_three_thirteen_keeps_the_hand_arranged_after_a_draw(browser: Browser, contexts: list[BrowserContext],
+                                                             server: Server, watched: list[Watched]) -> None:
+    """Once "Best arrangement" is chosen, the hand stays laid out in melds after a draw (it fell back to the dealt
+    order with the button still lit, and took two clicks each turn)."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "three-thirteen", "Anna", ["me", "easy"])
+    expect(anna.locator(".table-head .stage")).to_have_text("round 1 of 11")
+    expect(anna.locator("li.seat[data-seat='1'] .name")).to_have_text("Ada")
+    expect(anna.locator("li.seat[data-seat='1'] .bot-level")).to_have_text("bot: easy")
+    expect(anna.locator("li.seat[data-seat='0'] .dealer")).to_have_text("dealer")
+    expect(anna.locator("li.seat .dealer")).to_have_count(1)
+    anna.wait_for_selector("#turn[data-mine=yes]")
+    anna.click("[data-do=arrange]")
+    expect(anna.locator(".arranged .card")).to_have_count(3)
+    before = version(anna)
+    anna.click(".stock button.card.legal")
+    anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+    expect(anna.locator("[data-do=arrange]")).to_have_attribute("aria-pressed", "true")
+    expect(anna.locator(".arranged .card")).to_have_count(4, timeout=15_000)
+    expect(anna.locator(".hand")).to_have_count(0)
+
+
+def test_the_last_card_played_is_marked_and_arrives_moving_unless_motion_is_reduced(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """The card the latest move played is marked on the table and arrives with a movement; a system that asks for
+    reduced motion gets the mark without the movement."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
+    marked = anna.locator(".targets .card.last-played")
+    expect(marked).to_have_count(1)  # the first bot's card (seat 1 begins: the dealer is seat 0)
+    card = marked.get_attribute("data-card")
+    said = anna.locator("#log li").first.inner_text()
+    assert card is not None and said.startswith("Ada")
+    assert marked.evaluate("e => getComputedStyle(e).animationName") == "arrive"
+    anna.emulate_media(reduced_motion="reduce")
+    assert marked.evaluate("e => getComputedStyle(e).animationName") == "none"
+    assert marked.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
