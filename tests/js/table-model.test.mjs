@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { closeDialog, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { closeDialog, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -135,4 +135,16 @@ test("closing a stage's scoring tells the server the person read it (the bots wa
   receive(watching, { type: "update", version: 6, view: view(6, 2), seats, seat: 1, action: "x", text: "", events: [scored] });
   assert.equal(closeDialog(watching), null);
   assert.equal(watching.dialogs.length, 0);
+});
+
+test("lines of chat join the log once, in the order they came with the moves of a welcome", () => {
+  const state = newState();
+  const line = (id, version, text) => ({ id, seat: 0, name: "P0", text, phrase: null, version });
+  const told = (version) => ({ version, seat: 1, action: "x", text: `move ${version}`, events: [] });
+  receive(state, welcome(view(7, 1), { recent: [told(5), told(6), told(7)], chat: [line(2, 6, "b"), line(1, 5, "a")] }));
+  assert.deepEqual(state.log.map((l) => l.chat ? `chat ${l.chat.text}` : l.text), ["move 5", "chat a", "move 6", "chat b", "move 7"]);
+  receive(state, { type: "said", ...line(3, 7, "c") });
+  hear(state, line(3, 7, "c"));
+  assert.equal(state.log.filter((l) => l.chat).length, 3);
+  assert.deepEqual(state.log.map((l) => l.n), [1, 2, 3, 4, 5, 6]);
 });

@@ -28,7 +28,7 @@ def test_players_speak_to_everyone_and_spectators_to_spectators(client: TestClie
         carl.send({"type": "say", "phrase": "hello"})
         for peer in (anna, ben, carl, dora):
             lines = [(m["seat"], m["text"], m["phrase"]) for m in _said(peer)]
-            expected = [(0, "good luck, all", None)]
+            expected: list[tuple[int | None, str | None, str | None]] = [(0, "good luck, all", None)]
             if peer in (carl, dora):
                 expected.append((None, None, "hello"))
             assert lines == expected, lines

@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 from playwright.sync_api import Browser, BrowserContext, WebSocketRoute, expect
 
-from .kit import Server, Watched, create_table, move, new_context, version, watch
+from .kit import Server, Watched, create_table, invitation, join, move, new_context, version, watch
 
 COMMON = {"wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
           "stage_scores", "history", "legal_actions", "hand"}
@@ -186,3 +186,28 @@ def test_a_seat_opened_in_a_second_window_asks_before_taking_it_over(
     first.click("#play-here")
     first.wait_for_selector("#takeover-text", state="detached")
     expect(second.locator("#takeover-text")).to_be_visible()
+
+
+def test_chat_reaches_the_table_and_spectators_keep_theirs_apart(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """Issue 25, item 5: Anna's line reaches Bruno's log and the spectator's, with her name; the spectator's quick
+    phrase reaches the spectators only, in each reader's language; a page that comes back shows the lines again."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "friend", "easy"])
+    bruno = watch(watched, new_context(browser, contexts, server, lang="de"), "Bruno").page
+    join(bruno, invitation(anna, 1), "Bruno")
+    spectators = anna.input_value("#spectator-link")
+    anna.fill("#chat-text", "good luck, Bruno")
+    anna.press("#chat-text", "Enter")
+    expect(bruno.locator("#log li.chat")).to_have_text(["Anna: good luck, Bruno"])
+    assert anna.input_value("#chat-text") == ""
+    carl = watch(watched, new_context(browser, contexts, server, lang="nl"), "Carl").page
+    carl.goto(spectators)
+    expect(carl.locator("#log li.chat")).to_have_text(["Anna: good luck, Bruno"])
+    carl.select_option("#chat-phrase", "good_game")
+    expect(carl.locator("#log li.chat").last).to_have_text("Toeschouwer: Mooi spel!")
+    anna.fill("#chat-text", "thanks")
+    anna.click("#chat-send")
+    expect(carl.locator("#log li.chat")).to_have_count(3)
+    bruno.reload()
+    expect(bruno.locator("#log li.chat")).to_have_text(["Anna: good luck, Bruno", "Anna: thanks"])

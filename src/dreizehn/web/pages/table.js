@@ -17,6 +17,7 @@ import { drawOverlay } from "./table/dialogs.js";
 import { drawHead, drawSeats, namesOf } from "./table/head.js";
 import { invitePanel } from "./table/invites.js";
 import { tableKeys } from "./table/keys.js";
+import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
 import { closeDialog, isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
@@ -44,6 +45,7 @@ function layout() {
     hint: h("div.hint-holder"),
     invites: h("div.invites-holder"),
     logTitle: h("h2"),
+    chat: h("div.chat-holder"),
     log: h("ol.log", { id: "log", "aria-live": "polite", "aria-relevant": "additions" }),
     scores: h("section.score-box"),
     replay: h("p.replay-link"),
@@ -74,7 +76,7 @@ class TablePage {
     const e = this.els;
     this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
       h("div.table-main", {}, h("main.play", {}, e.board, e.moves),
-        h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log), e.scores, e.replay)),
+        h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log, e.chat), e.scores, e.replay)),
       e.turn, e.overlay);
     fill(root, this.page);
     this.attention = new Attention(e.turn, () => isMine(this.state));
@@ -177,6 +179,7 @@ class TablePage {
       () => (open ? invitePanel(invites, state.seats) : null));
     redraw(els.logTitle, lang(), () => t("web.last_moves"));
     drawLog(els.log, state.log);
+    drawChat(els.chat, this.spectator, (message) => this.socket.send(message));
     drawScoreSheet(els.scores, state.game, view, names);
     redraw(els.replay, JSON.stringify([lang(), view.is_over]), () => (view.is_over ? link(`/replay/${state.table}`, t("web.replay"), "button") : null));
     for (const part of [els.invites, els.replay]) part.hidden = !part.childElementCount;

@@ -3,13 +3,14 @@
 // oldest removed, never the whole list, so a log the person scrolled up stays where it was, and one scrolled to its
 // end follows the new lines.
 import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
 
 /** How near its end (in pixels) a log counts as read to the end. */
 const AT_END = 8;
 
 /**
  * @param {HTMLElement} list the log's list
- * @param {{n: number, text: string}[]} lines the lines to show, numbered, oldest first
+ * @param {import("./model.js").LogLine[]} lines the lines to show, numbered, oldest first
  */
 export function drawLog(list, lines) {
   const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < AT_END;
@@ -20,7 +21,9 @@ export function drawLog(list, lines) {
     old.remove();
   }
   const last = list.lastElementChild instanceof HTMLElement ? Number(list.lastElementChild.dataset.n) : 0;
-  for (const line of lines) if (line.n > last) list.append(h("li", { "data-n": line.n }, line.text));
+  for (const line of lines) {
+    if (line.n > last) list.append(line.chat ? h("li.chat", { "data-n": line.n }, chatWords(line.chat)) : h("li", { "data-n": line.n }, line.text));
+  }
   if (atEnd) list.scrollTop = list.scrollHeight;
   else if (gone) list.scrollTop = Math.max(0, list.scrollTop - gone);
 }
@@ -28,4 +31,14 @@ export function drawLog(list, lines) {
 /** @param {HTMLElement} list */
 function firstItem(list) {
   return list.firstElementChild instanceof HTMLElement ? list.firstElementChild : null;
+}
+
+/**
+ * A line of chat in words: who said it (a spectator as such), then the text or the phrase in the reader's language.
+ * @param {import("./model.js").ChatLine} line
+ */
+export function chatWords(line) {
+  const spectator = t("web.spectator");
+  const who = line.seat === null ? spectator.charAt(0).toUpperCase() + spectator.slice(1) : line.name;
+  return `${who}: ${line.text !== null ? line.text : t(`web.chat.${line.phrase}`)}`;
 }

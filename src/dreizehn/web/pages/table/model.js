@@ -22,6 +22,11 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  *   game's end; `version`: the update's that opened it
  */
 /** @typedef {{card: string, seat: number, version: number}} LastMove the card a move played: its seat, its version */
+/**
+ * @typedef {{id: number, seat: number | null, name: string, text: string | null, phrase: string | null,
+ *   version: number}} ChatLine a line said at the table (a spectator's has no seat)
+ */
+/** @typedef {{n: number, text: string, chat?: ChatLine}} LogLine a line of the log: words, or a line of chat */
 /** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number}[]}} Hint the hint's analysis */
 
 /**
@@ -32,7 +37,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {number | null} stages how many stages the game has (null: not known beforehand)
  * @property {View | null} view the view now
  * @property {Seat[]} seats
- * @property {{n: number, text: string}[]} log the last lines said, numbered from the page's start
+ * @property {LogLine[]} log the last lines said (and lines of chat heard), numbered from the page's start
  * @property {number} said how many lines were ever said (the number of the newest)
  * @property {LastMove | null} last the card the latest move played, shown marked on the table
  * @property {string | null} selected the card chosen before its place
@@ -91,6 +96,17 @@ export function lastPlayed(told) {
  */
 export function say(state, lines) {
   for (const text of lines) if (text) state.log.push({ n: ++state.said, text });
+  state.log = state.log.slice(-LOG_LINES);
+}
+
+/**
+ * A line of chat joins the log (once: a line already in it is not added again).
+ * @param {TableState} state
+ * @param {ChatLine} line
+ */
+export function hear(state, line) {
+  if (state.log.some((l) => l.chat && l.chat.id === line.id)) return;
+  state.log.push({ n: ++state.said, text: "", chat: line });
   state.log = state.log.slice(-LOG_LINES);
 }
 
@@ -188,7 +204,10 @@ function welcome(state, m) {
   const was = state.view;
   Object.assign(state, { game: m.game, seat: m.seat, table: m.table, stages: m.stages ?? null, seats: m.seats, view: m.view,
     log: [], sent: null });
-  for (const told of m.recent) say(state, linesOf(told));
+  /** @type {[number, number, () => void][]} the actions and the lines of chat, in the order they came */
+  const told = m.recent.map((/** @type {any} */ r) => [r.version, 0, () => say(state, linesOf(r))]);
+  const chat = (m.chat || []).map((/** @type {ChatLine} */ c) => [c.version, 1 + c.id, () => hear(state, c)]);
+  for (const [, , add] of [...told, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
   state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.selected = null;
@@ -230,6 +249,9 @@ export function receive(state, m) {
   switch (m.type) {
     case "welcome": case "resync": return welcome(state, m);
     case "update": return update(state, m);
+    case "said":
+      hear(state, m);
+      return nothing;
     case "refused":
       refused(state, m);
       return nothing;
