@@ -320,3 +320,24 @@ def test_a_killed_process_is_forgotten_and_the_other_plays_its_seats(
         assert message["version"] > mark and message["seats"][0]["stand_in"]
         assert _log(store, created["table"]["id"])[message["version"] - 1][2] == "stand-in"
     engine.dispose()
+
+
+def test_a_line_of_chat_said_on_one_server_reaches_the_table_on_the_other(
+        pair: tuple[ServerProcess, ServerProcess, Store]) -> None:
+    """Issue 25, item 5: a line said through one process is stored and told there, and reaches the table's
+    connections on the other process (PostgreSQL's NOTIFY), once; a spectator's line reaches the spectators on the
+    other process and no player there."""
+    first, second, _ = pair
+    created = first.create("knizia13", ["person", "person", "medium"])
+    anna = first.connect(token=tokens(created)[0])
+    ben = second.connect(token=tokens(created)[1])
+    watcher = second.connect(**spectator_hello(created))
+    other_watcher = first.connect(**spectator_hello(created))
+    anna.send({"type": "say", "phrase": "good_luck"})
+    for peer in (ben, watcher):
+        line = peer.until(lambda m: m["type"] == "said", timeout=10)
+        assert (line["seat"], line["phrase"]) == (0, "good_luck")
+    other_watcher.send({"type": "say", "text": "who wins?"})
+    assert watcher.until(lambda m: m["type"] == "said" and m["text"] == "who wins?", timeout=10)["seat"] is None
+    ben.drain()
+    assert [m["phrase"] or m["text"] for m in ben.received if m["type"] == "said"] == ["good_luck"]
