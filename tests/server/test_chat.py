@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from .kit import connect, create_table, spectator_hello, stored, tokens
+from .kit import connect, create_table, play_to_end, quick, spectator_hello, stored, tokens
 
 
 def _said(peer: Any) -> list[dict[str, Any]]:
@@ -58,3 +58,24 @@ def test_bad_or_hasty_lines_are_refused_and_say_nothing(client: TestClient) -> N
         told = [m["text"] for m in _said(ben)]
         assert hasty and told and len(told) + len(hasty) == 6 and len(told) <= 4
         assert told == [f"line {i}" for i in range(len(told))]
+
+
+def test_the_replay_shows_what_the_players_said_where_they_said_it(client: TestClient) -> None:
+    """The replay of a finished game carries the players' lines with the version each was said at; the
+    spectators' lines stay theirs."""
+    created = create_table(client, "holzwurm", ["person", "medium"], quick("holzwurm"))
+    table_id = created["table"]["id"]
+    with connect(client, token=tokens(created)[0]) as anna, connect(client, **spectator_hello(created)) as carl:
+        anna.send({"type": "say", "phrase": "good_luck"})
+        carl.send({"type": "say", "text": "go Anna"})
+        anna.until(lambda m: m["type"] == "said")
+        carl.until(lambda m: m["type"] == "said" and m["text"] == "go Anna")
+        start = anna.view["version"] if anna.view else 0
+        mid = play_to_end({0: anna}, [carl], turns=3)
+        anna.send({"type": "say", "text": "nice one"})
+        anna.until(lambda m: m["type"] == "said" and m["text"] == "nice one")
+        play_to_end({0: anna}, [carl], after=mid - 1)
+    replay = client.get(f"/api/tables/{table_id}/replay").json()
+    assert [(c["seat"], c["text"] or c["phrase"], c["version"]) for c in replay["chat"]] == [
+        (0, "good_luck", start), (0, "nice one", mid)]
+    assert replay["chat"][0]["name"] == replay["names"][0]

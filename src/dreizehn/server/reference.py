@@ -34,7 +34,8 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,
     schemas.CreatedOut, schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut,
     schemas.OptionOut,
-    schemas.CardFace, schemas.ReplayOut, schemas.ReplayStep, schemas.ReplayViewsOut, schemas.AnalysisOut,
+    schemas.CardFace, schemas.ChatLineOut, schemas.ReplayOut, schemas.ReplayStep, schemas.ReplayViewsOut,
+    schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
 )
 """Every model the reference describes; each field of each must have a description."""

@@ -239,6 +239,21 @@ class ReplayStep(_Out):
     ``private`` maps each seat (as text) to the parameters only it had: every hand revealed (docs/wire.md)."""
 
 
+class ChatLineOut(_Out):
+    """A line a player said at the table."""
+
+    seat: int
+    """The speaker's seat."""
+    name: str
+    """The speaker's name."""
+    text: str | None
+    """The free text, or ``null`` for a phrase."""
+    phrase: str | None
+    """The quick phrase's key (``good_luck`` …), or ``null`` for free text."""
+    version: int
+    """The game's version when it was said."""
+
+
 class ReplayOut(_Out):
     """A finished game, action by action, every hand revealed."""
 
@@ -250,6 +265,9 @@ class ReplayOut(_Out):
     """The first deal's event whole (``stage.dealt``, every hand), as ``events`` of a step."""
     steps: list[ReplayStep]
     """Every action, in order."""
+    chat: list[ChatLineOut] = []
+    """What the players said at the table, in order (the spectators' lines are theirs alone); each line's
+    ``version`` places it after that many actions."""
 
 
 class ReplayViewsOut(_Out):

@@ -17,11 +17,13 @@ from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import OptionSpec
 from dreizehn.core.record import to_record
 from dreizehn.core.registry import game_class, load_game
+from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.errors import ServerError
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.rooms import Room, build_table, said_event
 from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.schemas import (
+    ChatLineOut,
     CreatedOut,
     Invitation,
     JoinedOut,
@@ -273,8 +275,11 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
         steps.append(ReplayStep(version=version, seat=seat, action=action,
                                 text=game.say_action(w, number, names[seat]), by=by,
                                 events=[_whole(game, w, e, names) for e in events]))
+    said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
+    chat = [ChatLineOut(seat=line.seat, name=line.name, text=line.text, phrase=line.phrase, version=line.version)
+            for line in said if line.seat is not None]
     return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
-                     names=names, opening=opening, steps=steps)
+                     names=names, opening=opening, steps=steps, chat=chat)
 
 
 @router.get("/tables/{table_id}/replay/{version}")

@@ -6,11 +6,13 @@ import { card } from "../cards.js";
 import { fill, h, link } from "../dom.js";
 import { percent, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
+import { chatWords } from "./table/log.js";
 
 /**
  * @typedef {{key: string, text: string}} StepEvent an event of a step, in words
  * @typedef {{version: number, text: string, events?: StepEvent[]}} Step a move of a finished game, with its events
- * @typedef {{table: {game: string, totals?: number[] | null}, names: string[], steps: Step[]}} Replay a finished
+ * @typedef {{table: {game: string, totals?: number[] | null}, names: string[], steps: Step[],
+ *   chat?: {seat: number, name: string, text: string | null, phrase: string | null, version: number}[]}} Replay a finished
  *   game's moves in words (GET /api/tables/{id}/replay)
  * @typedef {{version: number, loss: number, played: {text: string, chance: number},
  *   best: {text: string, chance: number}}} Decision a decision of the seat analysed, rated
@@ -205,14 +207,21 @@ export function stepLines(step) {
 export function drawSteps(steps, replay, analysis, show) {
   const worst = new Set(analysis ? analysis.worst : []);
   const byVersion = new Map((analysis ? analysis.decisions : []).map((d) => [d.version, d]));
-  fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start"))),
+  /** @type {Map<number, HTMLElement[]>} what the players said after each number of moves */
+  const said = new Map();
+  for (const line of replay.chat || []) {
+    const at = said.get(line.version) || [];
+    at.push(h("span.step-chat", {}, chatWords({ ...line, id: 0 })));
+    said.set(line.version, at);
+  }
+  fill(steps, h("li", { "data-version": 0 }, h("button.link", { type: "button", onclick: () => show(0) }, t("web.start")), said.get(0) || []),
     replay.steps.map((s) => {
       const d = byVersion.get(s.version - 1);
       const [first, ...more] = stepLines(s);
       return h(`li${worst.has(s.version - 1) ? ".blunder" : ""}`, { "data-version": s.version },
         h("button.link", { type: "button", onclick: () => show(s.version) }, `${s.version}. `, first),
         d && d.loss > 0.05 ? h("span.loss", { title: t("web.better", { best: d.best.text, chance: percent(d.best.chance) }) }, ` −${percent(d.loss)}`) : null,
-        more.map((line) => h("span.step-more", {}, line)));
+        more.map((line) => h("span.step-more", {}, line)), said.get(s.version) || []);
     }));
 }
 
