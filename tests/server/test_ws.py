@@ -349,3 +349,18 @@ def test_a_seat_open_in_another_window_is_taken_over_only_when_asked(client: Tes
             assert not [m for m in second.received if m["type"] == "taken_over"]
             with connect(client, token=token) as api_client:  # no takeover: both stay
                 assert again.drain() is not None and api_client.drain() is not None
+
+
+def test_anyone_may_watch_a_table_from_the_list_of_tables(client: TestClient, table: dict[str, Any]) -> None:
+    """Issue 25, item 3: a hello with a table and ``watch`` (no spectators' token) is a spectator's, with the
+    spectator's view; an unknown table is refused (``server.no_table``); ``watch`` false needs the token as before."""
+    table_id = table["table"]["id"]
+    with connect(client) as watcher:
+        welcome = watcher.hello(table=table_id, watch=True)
+        assert welcome["type"] == "welcome" and welcome["seat"] is None
+        assert from_wire(welcome["view"]) == stored_table(client, table_id).state.spectator_view()
+    with connect(client) as lost:
+        refused = lost.hello(table="nosuchtable", watch=True)
+        assert (refused["type"], refused["code"]) == ("refused", "server.no_table")
+        refused = lost.hello(table=table_id)
+        assert (refused["type"], refused["code"]) == ("refused", "server.hello_needs_token")

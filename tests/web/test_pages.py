@@ -178,3 +178,10 @@ def test_a_free_seat_is_taken_from_the_tables_page(browser: Browser, contexts: l
     expect(playing.locator(f"li[data-table='{table}']")).to_have_count(1)
     expect(bruno.locator(f"li[data-table='{table}']")).to_have_count(1)
     assert not bruno.locator("form.take-seat").filter(has=bruno.locator(f"#join-{table}")).count()
+    # and anyone may watch it from there: the spectator's page, public information only
+    carl = watch(watched, new_context(browser, contexts, server, "nl"), "Carl").page
+    carl.goto("/tables")
+    carl.locator(f"li[data-table='{table}']").get_by_role("link", name="Kijken").click()
+    carl.wait_for_selector(".table-page[data-version]")
+    assert carl.url.endswith(f"/watch/{table}") and carl.get_attribute(".table-page", "data-seat") == ""
+    expect(carl.locator(".hand button.card")).to_have_count(0)

@@ -57,7 +57,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                                             "the list of tables: a bot's, taken "
                                                                             "already, or none, or the game is over"),
     "server.person_with_bot": ("S2", "422 (POST /api/tables)", "a person's seat that names a bot"),
-    "server.no_table": ("S1", "404 (GET and POST /api/tables/{id}...)", "a table that does not exist"),
+    "server.no_table": ("S1", "404 (GET and POST /api/tables/{id}...); websocket (hello with ``watch``)",
+                        "a table that does not exist"),
     "server.not_finished": ("S5", "409 (record, replay)", "a game not over yet"),
     "server.bad_version": ("S5", "422 (GET .../replay/{version})", "a version the game does not have"),
     "server.rematch_issued": ("S1", "409 (POST .../rematch)", "a seat whose invitation to the rematch was given "

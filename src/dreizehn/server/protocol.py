@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 PROTOCOL = 1
 """The protocol version a client names in its hello: the one place it is written on the server's side (the browser
@@ -49,6 +49,9 @@ class Hello(_FromClient):
     """With ``spectator``, instead of ``token``: the id of the table to watch."""
     spectator: str | None = Field(default=None, max_length=64)
     """The table's spectators' token (the last part of ``/watch/<table>/<token>``)."""
+    watch: StrictBool = False
+    """With ``table`` and no ``spectator`` token: watch the table as anyone may from the list of tables
+    (``/watch/<table>``); a table that does not exist is refused (``server.no_table``)."""
     lang: str = Field(default="en", max_length=8)
     """The language everything is said in: ``en``, ``de`` or ``nl`` (another is refused: ``words.language``)."""
     window: str | None = Field(default=None, max_length=40)

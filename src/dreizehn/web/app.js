@@ -1,5 +1,5 @@
 // @ts-check
-// The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /tables,
+// The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /watch/{table}, /tables,
 // /games/{id}/rules, /replay/{table}); the header with the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { fill, h, link } from "./dom.js";
@@ -37,6 +37,7 @@ const ROUTES = [
   [/^\/replay\/([\w-]+)$/, (m, el) => replayPage(el, app, m[1])],
   [/^\/play\/([\w-]+)$/, (m, el) => tablePage(el, { token: m[1] }, app)],
   [/^\/watch\/([\w-]+)\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], spectator: m[2] }, app)],
+  [/^\/watch\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], watch: true }, app)],
 ];
 
 function drawHeader() {

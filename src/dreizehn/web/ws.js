@@ -24,7 +24,10 @@ function protocolVersion() {
   return protocol;
 }
 
-/** @typedef {{lang: string, token?: string, table?: string, spectator?: string, window?: string, takeover?: "ask" | "yes"}} HelloFields */
+/**
+ * @typedef {{lang: string, token?: string, table?: string, spectator?: string, watch?: boolean, window?: string,
+ *   takeover?: "ask" | "yes"}} HelloFields
+ */
 
 export class TableSocket {
   /**

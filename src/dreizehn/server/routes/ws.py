@@ -264,4 +264,9 @@ async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
         if room is None:
             raise ServerError("server.bad_token", rule="S1")
         return room, None
+    if hello.table is not None and hello.watch:
+        room = await hub.room(hello.table)
+        if room is None:
+            raise ServerError("server.no_table", rule="S1", table=hello.table)
+        return room, None
     raise ServerError("server.hello_needs_token", rule="S4")

@@ -27,7 +27,10 @@ import { deadEnd } from "./dead-end.js";
 
 /** @typedef {import("./table/model.js").View} View */
 /** @typedef {{setTitle: (text: string) => void, again: () => void}} TableApp the app, as the table page uses it */
-/** @typedef {{token?: string, table?: string, spectator?: string}} Who a seat's token, or a table and its spectators' token */
+/**
+ * @typedef {{token?: string, table?: string, spectator?: string, watch?: boolean}} Who a seat's token, or a table and
+ *   its spectators' token, or a table watched from the list of tables
+ */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
 
 /** The page's parts, each drawn on its own. */
@@ -86,7 +89,8 @@ class TablePage {
     document.addEventListener("keydown", this.onKey);
     /** @type {import("../ws.js").HelloFields} */
     const hello = who.token ? { token: who.token, lang: lang(), window: windowId(), takeover: "ask" }
-      : { table: who.table || "", spectator: who.spectator || "", lang: lang() };
+      : who.watch ? { table: who.table || "", watch: true, lang: lang() }
+        : { table: who.table || "", spectator: who.spectator || "", lang: lang() };
     this.socket = new TableSocket(hello, (m) => this.onMessage(m), (s) => this.onConnection(s));
   }
 

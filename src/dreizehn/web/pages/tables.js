@@ -56,7 +56,8 @@ export async function tablesPage(root, app) {
       : h("p.muted", {}, t("web.none")));
   fill(root, h("h1", {}, t("web.tables")),
     section(t("web.open_tables"), open, (table) => joinForm(table, app)),
-    section(t("web.playing_tables"), playing, () => null),
+    section(t("web.playing_tables"), playing, (/** @type {TableSummary} */ table) => [" ",
+      link(`/watch/${table.id}`, t("web.watch"), "button.small-button")]),
     section(t("web.finished_tables"), finished, (/** @type {TableSummary} */ table) => [finalWords(table), " ",
       link(`/replay/${table.id}`, t("web.replay"), "button.small-button")]));
 }
