@@ -7,7 +7,8 @@ that adds a field to its view has it on the wire, in the schema and in the round
 - cards and other tokens are written in notation (``"B5"``, ``"10H"``); a row or another record is an object with
   named fields; ``None`` is ``null``; per-seat lists are indexed by seat;
 - ``history`` is a list of ``{"seat", "action"}`` objects, the action in notation;
-- ``legal_actions`` is a list of ``{"index", "text"}`` objects (``"words"`` too when a language is asked for);
+- ``legal_actions`` is a list of ``{"index", "text"}`` objects (``"words"`` too when a language is asked for, and
+  ``"takes": {"cards", "points"}`` for a play that takes cards, :meth:`~dreizehn.core.game.Game.action_cost`);
 - ``seat`` is ``null`` for a spectator's view; ``version`` is the number of actions applied (a client names it
   when it acts, so a stale action is refused).
 
@@ -102,6 +103,10 @@ class ViewWriter:
             if name == "seat":
                 doc[name] = None if value < 0 else value
                 continue
+            if name == "legal_actions":
+                cls = game_class(view.game_id)
+                costs = tuple(cls.action_cost(view, a) for a in value) if cls.captures else ()
+                value = (value, costs)  # the memo compares both: equal actions may cost otherwise elsewhere
             if memo is not None:
                 found = memo.get(name)
                 if found is not None and found[0] == value:
@@ -113,9 +118,11 @@ class ViewWriter:
                     doc[name] = found[1]
                     continue
             if name == "legal_actions":
+                actions, costs = value
                 encoded: Any = [
-                    {"index": int(a), "text": action_texts[a], **({"words": words(a)} if words else {})}
-                    for a in value
+                    {"index": int(a), "text": action_texts[a], **({"words": words(a)} if words else {}),
+                     **({"takes": {"cards": c[0], "points": c[1]}} if c else {})}
+                    for a, c in zip(actions, costs or [None] * len(actions), strict=True)
                 ]
             elif name == "options":
                 encoded = dict(value)
@@ -307,7 +314,12 @@ def _field_schema(cls: type[Game], name: str, hint: Any) -> dict[str, Any]:
         return {"type": "array", "items": {
             "type": "object", "required": ["index", "text"], "additionalProperties": False,
             "properties": {"index": {"type": "integer", "minimum": 0, "maximum": len(actions) - 1},
-                           "text": {"enum": actions}, "words": {"type": "string"}},
+                           "text": {"enum": actions}, "words": {"type": "string"},
+                           "takes": {"type": "object", "required": ["cards", "points"], "additionalProperties": False,
+                                     "description": "what the play takes (13's K11, Holzwurm's H12): the cards, "
+                                                    "and the points they count",
+                                     "properties": {"cards": {"type": "integer", "minimum": 1},
+                                                    "points": {"type": "integer"}}}},
         }}
     if name == "seat":
         return {"type": ["integer", "null"], "minimum": 0, "description": "null for a spectator"}

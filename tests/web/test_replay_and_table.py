@@ -4,6 +4,7 @@ module of its own (issue 14 items 2 and 3): each checked as a person sees it, th
 from __future__ import annotations
 
 import math
+import re
 import time
 from typing import Any
 
@@ -211,3 +212,28 @@ def test_chat_reaches_the_table_and_spectators_keep_theirs_apart(
     expect(carl.locator("#log li.chat")).to_have_count(3)
     bruno.reload()
     expect(bruno.locator("#log li.chat")).to_have_text(["Anna: good luck, Bruno", "Anna: thanks"])
+
+
+def test_a_play_that_takes_cards_says_so_before_it_is_made(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """Issue 25, item 2: in 13 a play that pushes a target over 13 says in the move list what it takes ("takes 2
+    cards: −3"), and so does its target (or its card, when every play of it takes) with the points on a badge; the
+    plays that take nothing say nothing. Anna plays on (first legal move) until such a play is offered to her."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
+    for _ in range(60):
+        anna.wait_for_function("['0'].includes(document.querySelector('.table-page').dataset.current)")
+        if anna.locator("button.move.takes").count():
+            break
+        move(anna)
+    costly = anna.locator("button.move.takes")
+    assert costly.count(), "no play that takes cards came in 60 turns"
+    words = costly.first.inner_text()
+    assert re.search(r"takes \d+ cards?: [−+±]\d+", words), words
+    assert anna.locator("button.move:not(.takes) .cost").count() == 0
+    marked = anna.locator("button.card.takes .cost-badge, button.target.takes .cost-badge")
+    if not marked.count():  # a nasty four: the target shows it once the card is chosen
+        text = costly.first.get_attribute("data-action") or ""
+        anna.click(f".hand button.card[data-card='{text.split('>')[0]}']")
+    expect(marked.first).to_be_visible()
+    assert re.fullmatch(r"[−+±]\d+", marked.first.inner_text())

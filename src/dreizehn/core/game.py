@@ -259,6 +259,17 @@ class Game(ABC):
         (rule A7)."""
         raise InvalidActionError("game.no_arrangement", rule="A7", game=self.title)
 
+    captures: ClassVar[bool] = False
+    """Whether a play may take cards (13's K11, Holzwurm's H12): then :meth:`action_cost` says what each takes."""
+
+    @classmethod
+    def action_cost(cls, view: View, action: int) -> tuple[int, int] | None:
+        """What a legal action of ``view`` takes into its player's hand or pile, as that seat can tell from its view:
+        ``(cards, points)`` (the cards taken, and the points they change by the game's count, before any
+        end-of-stage rule such as 13's majority), or ``None`` for a play that takes nothing (every play of a game
+        without captures). The wire's legal actions carry it (``takes``), so that a page can warn before the play."""
+        return None
+
     def max_actions(self) -> int | None:
         """A bound on the number of player actions in a whole game, reached by some games; ``None`` where there is
         none. By default every action plays a card: at most the deck's size a stage."""

@@ -32,16 +32,20 @@ export function describe(game, text) {
  * A card: a button when `onclick` is given (marked legal or not), else a plain face.
  * @param {string} game the game id
  * @param {string} text the card's notation
- * @param {{onclick?: Function, legal?: boolean, selected?: boolean, small?: boolean, extra?: string}} opts
+ * @param {{onclick?: Function, legal?: boolean, selected?: boolean, small?: boolean, extra?: string,
+ *   badge?: HTMLElement | null, note?: string}} opts `badge`: an element shown on the face (what its play takes),
+ *   `note`: words added to its label
  */
 export function card(game, text, opts = {}) {
   const d = describe(game, text);
   const classes = ["card", `c-${d.colour}`, opts.small ? "small" : "", opts.legal ? "legal" : "",
     opts.selected ? "selected" : "", opts.extra || ""].filter(Boolean).join(".");
-  const face = [h("span.v", { "aria-hidden": "true" }, d.value), h("span.s", { "aria-hidden": "true" }, d.shape)];
+  const face = [h("span.v", { "aria-hidden": "true" }, d.value), h("span.s", { "aria-hidden": "true" }, d.shape),
+    opts.badge || null];
   if (opts.onclick) {
+    const label = opts.note ? `${d.label} — ${opts.note}` : d.label;
     return h(`button.${classes}`, {
-      type: "button", "data-card": text, "aria-label": d.label, title: d.label, onclick: opts.onclick,
+      type: "button", "data-card": text, "aria-label": label, title: label, onclick: opts.onclick,
       "aria-pressed": opts.selected ? "true" : undefined,
     }, face);
   }

@@ -286,6 +286,21 @@ class HolzwurmRules(Game):
 
     deck = tuple(range(66))
 
+    captures: ClassVar[bool] = True
+
+    @classmethod
+    def action_cost(cls, view: View, action: int) -> tuple[int, int] | None:
+        """A card whose value is not greater than the number of cards in its row takes the row (the card played
+        with it) and the fate row's top card (H12): the cards gained (the row's and the fate card), and the points
+        the hand changes by (H3)."""
+        assert isinstance(view, HolzwurmView)
+        card, dest = action // 6, action % 6
+        row = view.rows[dest] if dest != NEW else None
+        if row is None or CARD_VALUE[card] > len(row.cards):
+            return None
+        gained = [*row.cards, *view.fate[-1:]]
+        return len(gained), sum(CARD_POINTS[c] for c in gained)
+
     def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> HolzwurmState:
         state = HolzwurmState.__new__(HolzwurmState)
         state._init_base(self, seed, shuffles)

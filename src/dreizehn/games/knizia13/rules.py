@@ -261,6 +261,19 @@ class Knizia13Rules(Game):
         """The number of stages: one per player, two per player with 3 players (K5)."""
         return self.players * (2 if self.players == 3 else 1)
 
+    captures: ClassVar[bool] = True
+
+    @classmethod
+    def action_cost(cls, view: View, action: int) -> tuple[int, int] | None:
+        """A play that makes its target's sum greater than 13 takes the cards on it (K11): their number, and their
+        minus points by K14 (1 a colour card, 2 a nasty four; the majority, K15, is decided at the stage's end)."""
+        assert isinstance(view, Knizia13View)
+        kind, target = (action, action // 5) if action < NASTY else (NASTY, action - NASTY)
+        cards = view.targets[target]
+        if sum(CARD_VALUE[c] for c in cards) + CARD_VALUE[kind] <= 13:
+            return None
+        return len(cards), -sum(2 if c == NASTY else 1 for c in cards)
+
     def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> Knizia13State:
         state = Knizia13State.__new__(Knizia13State)
         state._init_base(self, seed, shuffles)

@@ -2,6 +2,7 @@
 // Der dreizehnte Holzwurm: the rows with their colours and lengths, the fate row, the hand, the cards others are
 // known to hold and the hand sizes.
 import { card } from "../cards.js";
+import { cardCost, costBadge, costWords } from "../costs.js";
 import { h } from "../dom.js";
 import { join, t } from "../i18n.js";
 
@@ -48,8 +49,9 @@ export function draw(view, ctx) {
     ];
     const cls = `row.r-${row.colour || "open"}`;
     if (choice) {
-      return h(`button.${cls}.legal`, { type: "button", "data-row": slot, title: choice.words, "aria-label": choice.words,
-        onclick: () => ctx.act(choice.text) }, body);
+      const words = choice.takes ? `${choice.words} — ${costWords(choice.takes)}` : choice.words;
+      return h(`button.${cls}.legal${choice.takes ? ".takes" : ""}`, { type: "button", "data-row": slot, title: words,
+        "aria-label": words, onclick: () => ctx.act(choice.text) }, body, choice.takes ? costBadge(choice.takes) : null);
     }
     return h(`section.${cls}`, { "data-row": slot }, body);
   }));
@@ -60,8 +62,10 @@ export function draw(view, ctx) {
   }
   const hand = ctx.handRow(view.hand.map((c) => {
     const mine = ctx.legal.filter((a) => a.text.startsWith(`${c}>`));
+    const cost = cardCost(mine);
     return card("holzwurm", c, {
-      legal: mine.length > 0, selected: ctx.selected === c, onclick: () => {
+      legal: mine.length > 0, selected: ctx.selected === c, extra: cost ? "takes" : "",
+      badge: cost ? costBadge(cost) : null, note: cost ? costWords(cost) : undefined, onclick: () => {
         if (mine.length === 1) ctx.act(mine[0].text);
         else if (mine.length > 1) ctx.select(c);
         else ctx.act(attempt(c));

@@ -2,6 +2,7 @@
 // 13: the three coloured targets with their cards and sums, the hand, the stock, and how many cards each player has
 // taken (the taken cards themselves only under the open-piles option).
 import { back, card } from "../cards.js";
+import { cardCost, costBadge, costWords } from "../costs.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
@@ -48,17 +49,21 @@ export function draw(view, ctx) {
     ];
     const cls = `target.t-${colour}${sum > 13 - 1 ? ".hot" : ""}`;
     if (choice) {
-      return h(`button.${cls}.legal`, { type: "button", "data-target": colour, title: choice.words,
-        "aria-label": choice.words, onclick: () => ctx.act(choice.text) }, body);
+      const words = choice.takes ? `${choice.words} — ${costWords(choice.takes)}` : choice.words;
+      return h(`button.${cls}.legal${choice.takes ? ".takes" : ""}`, { type: "button", "data-target": colour, title: words,
+        "aria-label": words, onclick: () => ctx.act(choice.text) }, body, choice.takes ? costBadge(choice.takes) : null);
     }
     return h(`section.${cls}`, { "data-target": colour, "aria-label": t(`knizia13.colour.${colour}.noun`) }, body);
   }));
   const stock = h("div.stock", {}, back(t("knizia13.view.stock", { n: view.stock_size }), { count: view.stock_size, name: "stock" }),
     h("span.caption", {}, t("web.k13.stock")));
   const hand = ctx.handRow(view.hand.map((c) => {
-    const legal = ctx.legal.some((a) => a.text === c || a.text.startsWith(`${c}>`));
+    const plays = ctx.legal.filter((a) => a.text === c || a.text.startsWith(`${c}>`));
+    const legal = plays.length > 0;
+    const cost = cardCost(plays);
     return card("knizia13", c, {
-      legal, selected: ctx.selected === c, onclick: () => {
+      legal, selected: ctx.selected === c, extra: cost ? "takes" : "", badge: cost ? costBadge(cost) : null,
+      note: cost ? costWords(cost) : undefined, onclick: () => {
         const mine = ctx.legal.filter((a) => a.text === c || a.text.startsWith(`${c}>`));
         if (mine.length === 1) ctx.act(mine[0].text);
         else if (mine.length > 1) ctx.select(c);

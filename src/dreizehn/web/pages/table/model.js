@@ -7,7 +7,10 @@ export const LOG_LINES = 40;
 /** Events said after an action's own lines: the end of a stage, a new deal, the end of the game. */
 const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 
-/** @typedef {{text: string, index: number, words: string}} Action a legal action: notation, number, words */
+/**
+ * @typedef {{text: string, index: number, words: string, takes?: {cards: number, points: number}}} Action a legal
+ *   action: notation, number, words, and what it takes (a capture: the cards and their points)
+ */
 /**
  * @typedef {{version: number, game_id: string, players: number, seat: number | null, current_player: number,
  *   is_over: boolean, stage: number, stage_scores: number[][], legal_actions: Action[], history: unknown[],

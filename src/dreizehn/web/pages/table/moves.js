@@ -1,6 +1,7 @@
 // @ts-check
 // The person's moves: the list of legal moves in words (numbered for the keys 1 to 9, the hint's best marked) and
 // the hint box (the best three moves with their win chance), each re-drawn only when what it shows changed.
+import { costWords } from "../../costs.js";
 import { h, redraw } from "../../dom.js";
 import { lang, percent, t } from "../../i18n.js";
 
@@ -18,14 +19,15 @@ export function drawMoves(el, moves, how) {
   const shown = selected ? moves.filter((a) => a.text === selected || a.text.includes(selected)) : moves;
   const best = hint && hint.ratings.length ? hint.ratings[0].action : null;
   const open = !!selected || moves.length <= 6 || how.open;
-  const key = JSON.stringify([lang(), moves.length, shown.map((a) => [a.text, a.words]), best, open]);
+  const key = JSON.stringify([lang(), moves.length, shown.map((a) => [a.text, a.words, a.takes]), best, open]);
   redraw(el, key, () => (moves.length ? h("details.move-list", { open: open ? true : undefined },
     h("summary", {}, t("web.moves", { n: moves.length })),
-    h("ol", {}, shown.map((a, i) => h("li", {}, h(`button.move${a.text === best ? ".best" : ""}`, {
+    h("ol", {}, shown.map((a, i) => h("li", {}, h(`button.move${a.text === best ? ".best" : ""}${a.takes ? ".takes" : ""}`, {
       type: "button", "data-action": a.text, onclick: () => how.act(a.text),
       "aria-keyshortcuts": i < 9 ? String(i + 1) : undefined,
-    }, i < 9 ? h("kbd", {}, i + 1) : null, a.words))))) : null));
+    }, i < 9 ? h("kbd", {}, i + 1) : null, a.words, a.takes ? h("span.cost", {}, " — ", costWords(a.takes)) : null))))) : null));
 }
+
 
 /**
  * The hint box, shown on the person's turn.
