@@ -148,3 +148,16 @@ test("lines of chat join the log once, in the order they came with the moves of 
   assert.equal(state.log.filter((l) => l.chat).length, 3);
   assert.deepEqual(state.log.map((l) => l.n), [1, 2, 3, 4, 5, 6]);
 });
+
+test("a rematch another seat asked for opens a window that asks; the asker's own does not; a decline is kept", () => {
+  const state = newState();
+  receive(state, welcome(view(9, 1)));
+  receive(state, { type: "rematch", table: "t2", token: "tok", by: 0 });
+  assert.equal(state.dialogs.length, 0);  // seat 0 asked: its page goes there itself
+  receive(state, { type: "rematch", table: "t2", token: "tok", by: 2 });
+  assert.equal(state.rematch, "/play/tok");
+  assert.deepEqual(state.dialogs.map((d) => [d.kind, d.event.params.by]), [["offer", 2]]);
+  receive(state, { type: "declined", seat: 1 });
+  receive(state, { type: "declined", seat: 1 });
+  assert.deepEqual(state.declined, [1]);
+});

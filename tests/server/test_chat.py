@@ -79,3 +79,28 @@ def test_the_replay_shows_what_the_players_said_where_they_said_it(client: TestC
     assert [(c["seat"], c["text"] or c["phrase"], c["version"]) for c in replay["chat"]] == [
         (0, "good_luck", start), (0, "nice one", mid)]
     assert replay["chat"][0]["name"] == replay["names"][0]
+
+
+def test_a_rematch_asks_the_others_who_may_decline(client: TestClient) -> None:
+    """Issue 25, item 4: a rematch reaches every person of the finished table with the seat that asked (their page
+    asks them: accept or decline); a decline is told to everyone there; a spectator's decline, or one before any
+    rematch was asked, changes nothing."""
+    created = create_table(client, "holzwurm", ["person", "person"], {"games": 1})
+    table_id, invited = created["table"]["id"], tokens(created)
+    with connect(client, token=invited[0]) as anna, connect(client, token=invited[1]) as bruno, \
+            connect(client, **spectator_hello(created)) as carl:
+        bruno.send({"type": "decline"})  # no rematch asked yet
+        play_to_end({0: anna, 1: bruno}, [carl])
+        asked = client.post(f"/api/tables/{table_id}/rematch", json={"token": invited[0]})
+        assert asked.status_code == 200, asked.text
+        offer = bruno.until(lambda m: m["type"] == "rematch")
+        assert offer["by"] == 0 and offer["token"] and offer["table"] == asked.json()["table"]["id"]
+        assert anna.until(lambda m: m["type"] == "rematch")["by"] == 0
+        carl.send({"type": "decline"})
+        bruno.send({"type": "decline"})
+        for peer in (anna, carl):
+            told = peer.until(lambda m: m["type"] == "declined")
+            assert told["seat"] == 1
+        for peer in (anna, bruno, carl):
+            peer.drain()
+            assert [m["seat"] for m in peer.received if m["type"] == "declined"] == [1]

@@ -21,6 +21,7 @@ from dreizehn.server.protocol import (
     INT64_MAX,
     INT64_MIN,
     PROTOCOL,
+    Declined,
     Hint,
     Pong,
     Presence,
@@ -158,9 +159,14 @@ def hint(version: int, analysis: dict[str, Any]) -> str:
     return _checked(Hint, {"type": "hint", "version": version, "analysis": analysis})
 
 
-def rematch(table: str, token: str | None) -> str:
-    """A ``rematch``: the new table and this receiver's invitation to it."""
-    return _checked(Rematch, {"type": "rematch", "table": table, "token": token})
+def rematch(table: str, token: str | None, by: int | None = None) -> str:
+    """A ``rematch``: the new table, this receiver's invitation to it, and the seat that asked."""
+    return _checked(Rematch, {"type": "rematch", "table": table, "token": token, "by": by})
+
+
+def declined(seat: int) -> str:
+    """A ``declined``: ``seat``'s person does not want the rematch."""
+    return _checked(Declined, {"type": "declined", "seat": seat})
 
 
 PONG = _checked(Pong, {"type": "pong"})

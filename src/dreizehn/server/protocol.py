@@ -115,6 +115,14 @@ class Say(_FromClient):
     """A quick phrase, which each reader reads in their own language."""
 
 
+class Decline(_FromClient):
+    """Say no to the rematch another seat asked for (its ``rematch`` message): everyone at the finished table is
+    told (``declined``). A spectator's, or one with no rematch asked, changes nothing."""
+
+    type: Literal["decline"]
+    """Every message names its type."""
+
+
 class Ping(_FromClient):
     """Keep-alive; answered by a pong."""
 
@@ -122,9 +130,11 @@ class Ping(_FromClient):
     """Every message names its type."""
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Ping, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "ping")
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Ping,
+                          Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Ping] = TypeAdapter(
+    ClientMessage)
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "decline", "ping")
 """The types of the messages a client sends."""
 
 
@@ -320,6 +330,17 @@ class Rematch(_Message):
     token: str | None
     """This seat's invitation token to it (open ``/play/<token>``, or say hello with it); ``null`` for a spectator.
     It is given once: keep it."""
+    by: int | None = None
+    """The seat that asked for it (its page goes there at once; the others are asked, and may ``decline``)."""
+
+
+class Declined(_Message):
+    """A person at the finished table does not want the rematch (their ``decline``); their seat of it stays free."""
+
+    type: Literal["declined"]
+    """Every message names its type."""
+    seat: int
+    """The seat whose person declined."""
 
 
 class Said(_Message):
@@ -358,7 +379,8 @@ class Pong(_Message):
     """``pong``."""
 
 
-ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Said | TakenOver | Pong,
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | Pong,
                           Field(discriminator="type")]
-server_message: TypeAdapter[Welcome | Update | Refused | Presence | Hint | Rematch | Said | TakenOver | Pong] = (
-    TypeAdapter(ServerMessage))
+server_message: TypeAdapter[
+    Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | Pong] = TypeAdapter(
+    ServerMessage)

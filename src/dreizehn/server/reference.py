@@ -24,10 +24,12 @@ from dreizehn.server import protocol, schemas
 from dreizehn.server.errors import ENGINE_REFUSALS, REFUSALS
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
-                                              protocol.Ready, protocol.Say, protocol.Ping)
+                                              protocol.Ready, protocol.Say, protocol.Decline,
+                                              protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
-    protocol.Said, protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told, protocol.SaidEvent,
+    protocol.Declined, protocol.Said, protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told,
+    protocol.SaidEvent,
     protocol.HintAnalysis, protocol.HintRating,
 )
 API_MODELS: tuple[type[BaseModel], ...] = (

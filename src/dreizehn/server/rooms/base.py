@@ -161,6 +161,8 @@ class RoomBase(ABC):
         self._names: dict[str, list[str]] = {}
         self.chat: deque[Line] = deque(maxlen=RECENT_LINES)
         """The latest lines of chat, every reader's (the hub loads them with the room)."""
+        self.rematch_asked = False
+        """Whether a rematch was asked for at this table (while the room is in memory)."""
         self.held_at: int | None = None
         """The version whose update ended a stage, while the bots wait for the people to read its scoring."""
         self.ready_seats: set[int] = set()

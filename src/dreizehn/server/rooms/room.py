@@ -38,10 +38,19 @@ class Room(Bots):
         self.last_used = time.monotonic()
         self.broadcast_presence()
 
-    def offer_rematch(self, table_id: str, tokens: list[str | None]) -> None:
-        """Tell each connected person of a rematch, with their own new invitation."""
+    def offer_rematch(self, table_id: str, tokens: list[str | None], by: int | None = None) -> None:
+        """Tell each connected person of a rematch, with their own new invitation and the seat that asked."""
+        self.rematch_asked = True
         for conn in list(self.conns):
-            conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None))
+            conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None, by))
+
+    def decline(self, conn: Conn) -> None:
+        """A person does not want the rematch asked for: everyone at the table is told."""
+        if conn.seat is None or not self.rematch_asked:
+            return
+        message = messages.declined(conn.seat)
+        for other in list(self.conns):
+            other.send(message)
 
     @staticmethod
     def well_said(text: str | None, phrase: str | None) -> bool:

@@ -321,7 +321,7 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
                             hash_token(spectator))
     await asyncio.to_thread(hub.store.set_rematch, table_id, row.id)
     if old is not None:
-        old.offer_rematch(row.id, given)
+        old.offer_rematch(row.id, given, seat)
     room = await hub.room(row.id)
     if room is not None:
         room.after_change()

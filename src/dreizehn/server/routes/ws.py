@@ -30,6 +30,7 @@ from dreizehn.server.protocol import (
     Act,
     AskHint,
     ClientMessage,
+    Decline,
     Hello,
     Ping,
     Ready,
@@ -93,6 +94,8 @@ async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> No
         await room.hint(conn)
     elif isinstance(message, Ready):
         room.ready(conn.seat, message.version)
+    elif isinstance(message, Decline):
+        room.decline(conn)
     elif isinstance(message, Say):
         if room.well_said(message.text, message.phrase) and not chat.take():  # only lines that could be said count
             conn.send(messages.refused(ServerError("server.chat_too_fast", rule="S3"), conn.lang))

@@ -107,6 +107,9 @@ class TablePage {
     }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
+    if (m.type === "declined" && m.seat !== this.state.seat) {
+      tell(this.state, t("web.rematch_declined", { player: namesOf(this.state)[m.seat] || "" }));
+    }
     if ((m.type === "welcome" || m.type === "resync") && !this.module) {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
     }
@@ -157,7 +160,7 @@ class TablePage {
         act: (text) => this.act(text) });
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
-        close: () => this.closeDialog(), rematch: () => this.rematch() });
+        close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
     });
   }
 
@@ -269,6 +272,13 @@ class TablePage {
   async finalStandings(table) {
     const finished = await get(`/api/tables/${table}`);
     this.state.final = { totals: finished.totals, winners: finished.winners };
+    this.render();
+  }
+
+  /** Say no to the rematch offered: the server tells the table, and the offer's window closes. */
+  decline() {
+    this.socket.send({ type: "decline" });
+    this.state.dialogs.shift();
     this.render();
   }
 

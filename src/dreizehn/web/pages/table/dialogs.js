@@ -15,6 +15,7 @@ import { standings } from "./scoring.js";
  * @property {(name: string) => Promise<void>} join take the seat under this name (a refusal throws its words)
  * @property {() => void} close close the window shown
  * @property {() => void} rematch
+ * @property {() => void} decline say no to a rematch another seat asked for
  * @property {boolean} spectator
  */
 
@@ -63,6 +64,12 @@ function joinForm(state, actions) {
  */
 function dialogBox(state, dialog, names, actions) {
   const p = dialog.event.params;
+  if (dialog.kind === "offer") {
+    return h("div.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" },
+      h("h2", { id: "dialog-title" }, t("web.rematch_offer", { player: names[p.by] || "" })),
+      h("div.buttons", {}, h("button.primary", { type: "button", id: "continue", onclick: actions.rematch }, t("web.rematch_accept")),
+        h("button.secondary", { type: "button", id: "decline", onclick: actions.decline }, t("web.rematch_decline"))));
+  }
   const body = dialog.kind === "stage"
     ? [h("h2", { id: "dialog-title" }, stageWords(state.game, p.stage, state.stages, "web.stage_end")),
       dialog.event.lines ? h("ul.explain", {}, dialog.event.lines.map((l) => h("li", {}, l))) : h("p", {}, t("web.thinking")),

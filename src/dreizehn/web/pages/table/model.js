@@ -21,8 +21,9 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 /** @typedef {{key: string, text: string, params: Record<string, any>, lines?: string[] | null}} Told an event in words */
 /** @typedef {{text: string, events: Told[]}} Said an action in words, with its events */
 /**
- * @typedef {{id: number, kind: "stage" | "over", event: Told, version: number}} Dialog a window between stages, or the
- *   game's end; `version`: the update's that opened it
+ * @typedef {{id: number, kind: "stage" | "over" | "offer", event: Told, version: number}} Dialog a window between
+ *   stages, the game's end, or a rematch another seat asked for (`event.params.by`); `version`: the update's that
+ *   opened it
  */
 /** @typedef {{card: string, seat: number, version: number}} LastMove the card a move played: its seat, its version */
 /**
@@ -52,6 +53,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {number} messages how many were said (the same words said again are shown again)
  * @property {string} conn the connection's state
  * @property {string | null} rematch the address of the rematch's seat
+ * @property {number[]} declined the seats whose person declined the rematch
  * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
  * @property {boolean} joinNeeded whether the person must give a name first
  * @property {{totals: number[], winners: number[]} | null} final the game's end
@@ -63,7 +65,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
-    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null,
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [],
     prefs: {}, joinNeeded: false, final: null, sent: null,
   };
 }
@@ -179,7 +181,7 @@ export function legalOf(state) {
 
 /**
  * @param {TableState} state
- * @param {"stage" | "over"} kind
+ * @param {"stage" | "over" | "offer"} kind
  * @param {Told} event
  * @param {number} version the update's version
  */
@@ -268,6 +270,12 @@ export function receive(state, m) {
       return nothing;
     case "rematch":
       state.rematch = m.token ? `/play/${m.token}` : null;
+      if (m.token && m.by !== null && m.by !== undefined && m.by !== state.seat) {
+        openDialog(state, "offer", { key: "rematch", text: "", params: { by: m.by } }, state.view ? state.view.version : 0);
+      }
+      return nothing;
+    case "declined":
+      state.declined = [...state.declined.filter((s) => s !== m.seat), m.seat];
       return nothing;
     default:
       return nothing;
