@@ -41,12 +41,14 @@ class Server:
 
 
 @contextlib.contextmanager
-def start_server(data_dir: Path) -> Iterator[Server]:
-    """``dreizehn serve`` on a free port with a temporary data folder, bots quick and in threads."""
+def start_server(data_dir: Path, **settings: str) -> Iterator[Server]:
+    """``dreizehn serve`` on a free port with a temporary data folder, bots quick and in threads; ``settings`` (as
+    ``GRACE_PERIOD="1"``) set other ``DREIZEHN_`` variables."""
     port = free_port()
     env = {**os.environ, "DREIZEHN_DATA_DIR": str(data_dir), "DREIZEHN_BOT_PAUSE": "0.05", "DREIZEHN_BOT_WORKERS": "0",
            "DREIZEHN_STAGE_HOLD": "0",
            "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4"}
+    env.update({f"DREIZEHN_{name}": value for name, value in settings.items()})
     env.pop("DATABASE_URL", None)
     command = [str(Path(sys.executable).parent / "dreizehn"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     log = (data_dir / "server.log").open("wb")

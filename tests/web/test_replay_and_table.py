@@ -11,7 +11,7 @@ from typing import Any
 import httpx2
 from playwright.sync_api import Browser, BrowserContext, WebSocketRoute, expect
 
-from .kit import Server, Watched, create_table, invitation, join, move, new_context, version, watch
+from .kit import Server, Watched, create_table, invitation, join, move, new_context, start_server, version, watch
 
 COMMON = {"wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
           "stage_scores", "history", "legal_actions", "hand"}
@@ -237,3 +237,25 @@ def test_a_play_that_takes_cards_says_so_before_it_is_made(
         anna.click(f".hand button.card[data-card='{text.split('>')[0]}']")
     expect(marked.first).to_be_visible()
     assert re.fullmatch(r"[−+±]\d+", marked.first.inner_text())
+
+
+def test_the_table_says_when_a_bot_plays_for_someone_away_and_when_they_are_back(
+        browser: Browser, contexts: list[BrowserContext], tmp_path: Any, watched: list[Watched]) -> None:
+    """Issue 25, item 4: Bruno's page is closed past the grace period: Anna's log says a bot plays his seat until he
+    is back; he opens his link again and takes his seat back, and her log says so."""
+    with start_server(tmp_path, GRACE_PERIOD="1") as quick:
+        anna = watch(watched, new_context(browser, contexts, quick), "Anna").page
+        create_table(anna, "knizia13", "Anna", ["me", "friend", "easy"])
+        link = invitation(anna, 1)
+        bruno_context = new_context(browser, contexts, quick)
+        bruno = watch(watched, bruno_context, "Bruno").page
+        join(bruno, link, "Bruno")
+        bruno.close()
+        expect(anna.locator("#log li").filter(has_text="Bruno is away: a bot plays")).to_have_count(1, timeout=30_000)
+        again = bruno_context.new_page()
+        again.goto(link)
+        again.wait_for_selector(".table-page[data-version]")
+        anna.locator("#log li").filter(has_text="Bruno is back and plays again").first.wait_for(timeout=30_000)
+        anna.wait_for_timeout(1500)  # a presence notice or an update that came after says nothing again
+        expect(anna.locator("#log li").filter(has_text="Bruno is back and plays again")).to_have_count(1)
+        expect(anna.locator("#log li").filter(has_text="Bruno is away: a bot plays")).to_have_count(1)

@@ -20,7 +20,7 @@ import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves } from "./table/moves.js";
-import { closeDialog, isMine, legalOf, newState, receive, sending, tell } from "./table/model.js";
+import { closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
 import { deadEnd } from "./dead-end.js";
@@ -71,6 +71,8 @@ class TablePage {
     this.ended = false;
     /** whether the page asks before taking its seat over, or says another window took it (takeover.js) */
     this.takeover = false;
+    /** @type {boolean[]} each seat's stand-in as last said in the log */
+    this.standIns = [];
     /** @type {string | null} the hand whose arrangement is being asked for */
     this.arranging = null;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
@@ -107,6 +109,7 @@ class TablePage {
     }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
+    this.sayStandIns(m.type === "welcome" || m.type === "resync");
     if (m.type === "declined" && m.seat !== this.state.seat) {
       tell(this.state, t("web.rematch_declined", { player: namesOf(this.state)[m.seat] || "" }));
     }
@@ -273,6 +276,22 @@ class TablePage {
     const finished = await get(`/api/tables/${table}`);
     this.state.final = { totals: finished.totals, winners: finished.winners };
     this.render();
+  }
+
+  /**
+   * Say in the log when a bot began to play for a person who is away, and when they came back and took their seat
+   * again: once per change of a seat's stand-in, whichever message brought it (a presence notice or an update's
+   * seats; a welcome or resync only sets what is known).
+   * @param {boolean} quiet whether to take the seats as they are without saying anything
+   */
+  sayStandIns(quiet) {
+    const now = this.state.seats.map((s) => !!s.stand_in);
+    const names = namesOf(this.state);
+    if (!quiet && this.standIns.length === now.length) {
+      say(this.state, now.map((on, i) => (on === this.standIns[i] ? ""
+        : t(on ? "web.stand_in_plays" : "web.seat_back", { player: names[i] || "" }))));
+    }
+    this.standIns = now;
   }
 
   /** Say no to the rematch offered: the server tells the table, and the offer's window closes. */
