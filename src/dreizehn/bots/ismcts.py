@@ -68,7 +68,9 @@ game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; d
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
 ``random``), ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
-1 in Three Thirteen, 0, no pruning, elsewhere).
+1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
+proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
+Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly).
 
 >>> import random, dreizehn
 >>> from dreizehn.bots.base import make_bot
@@ -103,13 +105,14 @@ COMPILED_OPTIONS: Mapping[str, object] = {"root": ("ucb",), "playout": ("random"
 """The options a kernel's search implements where its kernel lists none (``search_options``): 13's and Holzwurm's,
 ``root=ucb``, random playouts, no cutoff and no pruning."""
 
-GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0}
+GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0, "infer": "off"}
 """The defaults of a game that does not set its own in :attr:`~dreizehn.core.game.Game.search`: ``iterations`` per
 move when neither ``iterations`` nor ``time`` is given (see the module docstring); ``scale``, about one standard
 deviation of a seat's point advantage over the mean of the others in one stage of random play at 4 players (the
 games' own, measured: 13 4.3-6.1 points for 3-6 players, Holzwurm 22-32, Three Thirteen 22-29); ``root``, how the
 root is searched (Three Thirteen's ``paired``); ``prune``, how many of the heuristic's best actions are searched (0:
-all; Three Thirteen plays the heuristic's discard and searches its draws)."""
+all; Three Thirteen plays the heuristic's discard and searches its draws); ``infer``, whether determinizations are
+weighted by what the seat saw (only where the game's kernel search infers: Three Thirteen)."""
 
 
 def search_default(game: Game, name: str) -> object:
@@ -178,7 +181,8 @@ class IsmctsBot(Bot):
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
     Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy`` or ``random``),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
-    root actions where it ranks them; 0: all).
+    root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
+    what the seat saw, where the game's compiled search infers).
     """
 
     name: ClassVar[str] = "ismcts"
@@ -193,6 +197,7 @@ class IsmctsBot(Bot):
         "playout": "greedy",
         "root": "auto",
         "prune": "auto",
+        "infer": "auto",
     }
 
     def __init__(self, game: Game, **options: object) -> None:
@@ -230,6 +235,12 @@ class IsmctsBot(Bot):
         self.last_iterations = 0
         """The number of iterations of the latest search."""
         self._kernel: object | None = None
+        infer = self._choice("infer", ("auto", "on", "off"))
+        self.infer = (str(search_default(game, "infer")) if infer == "auto" else infer) == "on"
+        """Whether the determinizations are weighted by what the seat saw (``infer``; a game whose kernel's search
+        infers, :mod:`dreizehn.games.three_thirteen.inference`)."""
+        if self.infer and not self._infers():
+            raise BotSpecError("bot.option_infer", rule="B4", game=gid)
 
     def _choice(self, key: str, choices: tuple[str, ...]) -> str:
         value = str(self.options[key]).lower()
@@ -428,7 +439,17 @@ class IsmctsBot(Bot):
             return None
         if supported is None:
             return found
+        if self.infer:
+            return partial(found, keep=keep, cutoff=self.cutoff, playout=playout, infer=True)
         return partial(found, keep=keep, cutoff=self.cutoff, playout=playout)
+
+    def _infers(self) -> bool:
+        """Whether this bot's search runs in the game's kernel (:meth:`_compiled_search`) and that search weighs its
+        determinizations by inference (its ``search_options`` say ``infer``)."""
+        if self._compiled_search(frozenset()) is None:
+            return False
+        supported: Mapping[str, object] | None = getattr(self._kernel, "search_options", None)
+        return bool(supported and supported.get("infer"))
 
     def _kept(self, view: View) -> frozenset[int]:
         """The root actions left by ``prune``: the heuristic's best ``prune`` where it ranks the decision and there

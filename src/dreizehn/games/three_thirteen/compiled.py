@@ -21,19 +21,22 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("paired",), "playout": ("greedy", "random"), "cutoff": CUTOFFS, "prune": True,
+        "infer": True,
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always): ``prune`` true, it takes the kept root actions (:meth:`IsmctsBot._compiled_search
-    <dreizehn.bots.ismcts.IsmctsBot._compiled_search>`)."""
+    <dreizehn.bots.ismcts.IsmctsBot._compiled_search>`); ``infer`` true, it weighs its determinizations by what the
+    seat saw (:mod:`.inference`)."""
 
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
-               playout: str = "greedy") -> tuple[Stats, int]:
+               playout: str = "greedy", infer: bool = False) -> tuple[Stats, int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
-        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never)."""
+        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the
+        determinizations weighted by inference with ``infer``."""
         assert isinstance(view, ThreeThirteenView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
-                      greedy=playout == "greedy")
+                      greedy=playout == "greedy", infer=infer)
 
 
 def make(game: ThreeThirteenRules) -> ThreeThirteenSearchKernel:

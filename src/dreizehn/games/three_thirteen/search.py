@@ -30,7 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, select
-from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, next_u64, shuffle
+from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
+from dreizehn.games.three_thirteen.inference import log_weights
 from dreizehn.games.three_thirteen.kernel import (
     ACTIONS,
     CANDIDATES,
@@ -178,6 +179,72 @@ def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # prag
 
 
 @nb.njit(cache=True)
+def uniform(key: Keys) -> float:  # pragma: no cover - compiled
+    """A number in [0, 1) from ``key``: 53 random bits."""
+    return float(next_u64(key) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def reweigh(s: npt.NDArray[np.int16], seat: int, weights: npt.NDArray[np.float64], sweeps: int,
+            key: Keys) -> None:  # pragma: no cover - compiled
+    """Move a uniform determinization of ``seat``'s (:func:`determinize`) toward the deals weighted by
+    ``weights`` (per seat and kind, :mod:`.inference`): the probability of a deal becomes proportional to the product
+    of the weights of the hidden cards each other hand holds (a stock card weighs 1). Metropolis swaps: ``sweeps``
+    times the number of hidden hand cards, a hidden hand card and any other hidden card (another hand's or the
+    stock's) chosen uniformly, their places swapped with probability ``min(1, ratio of the deals' weights)``; the
+    proposal is symmetric, so the weighted deals are the chain's stationary distribution. Not after a reshuffle
+    (the stock's cards are then bound to the seat's stock candidates): the deal stays uniform."""
+    if s[RESHUFFLED]:
+        return
+    n = s[PLAYERS]
+    stock_n = s[STOCK_N]
+    total = stock_n
+    for other in range(n):
+        if other != seat:
+            for k in range(KINDS):
+                total += s[HANDS + other * KINDS + k] - s[KNOWN + other * KINDS + k]
+    kinds = np.empty(total, np.int64)
+    owners = np.empty(total, np.int64)
+    m = 0
+    for other in range(n):
+        if other == seat:
+            continue
+        for k in range(KINDS):
+            for _ in range(s[HANDS + other * KINDS + k] - s[KNOWN + other * KINDS + k]):
+                kinds[m] = k
+                owners[m] = other
+                m += 1
+    hand_cards = m
+    if hand_cards == 0 or total < 2:
+        return
+    for j in range(stock_n):
+        kinds[m + j] = s[STOCK + j]
+        owners[m + j] = -1
+    for _ in range(sweeps * hand_cards):
+        i = below(key, hand_cards)
+        j = below(key, total - 1)
+        if j >= i:
+            j += 1
+        oi, oj = owners[i], owners[j]
+        if oi == oj or kinds[i] == kinds[j]:
+            continue
+        ki, kj = kinds[i], kinds[j]
+        ratio = weights[oi, kj] / weights[oi, ki]
+        if oj >= 0:
+            ratio *= weights[oj, ki] / weights[oj, kj]
+        if ratio >= 1.0 or uniform(key) < ratio:
+            kinds[i], kinds[j] = kj, ki
+    for other in range(n):
+        if other != seat:
+            for k in range(KINDS):
+                s[HANDS + other * KINDS + k] = s[KNOWN + other * KINDS + k]
+    for i in range(hand_cards):
+        s[HANDS + owners[i] * KINDS + kinds[i]] += 1
+    for j in range(stock_n):
+        s[STOCK + j] = kinds[hand_cards + j]
+
+
+@nb.njit(cache=True)
 def searched_into(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
     """The actions searched in ``s`` into ``mask``: the ways out where one is legal (the game's eager actions),
     else every legal action."""
@@ -234,11 +301,12 @@ def descend(s: npt.NDArray[np.int16], stage: int, node: int, depth: int, c: floa
 def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], iterations: int, c: float,
            scale: float, cutoff: int, policy: int, key: Keys, child: npt.NDArray[np.int32],
            visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
-           size: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+           size: npt.NDArray[np.int64], weights: npt.NDArray[np.float64],
+           sweeps: int) -> int:  # pragma: no cover - compiled
     """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made by
     :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
     tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
-    iterations run."""
+    iterations run. With ``sweeps`` > 0 each determinization is weighted by ``weights`` (:func:`reweigh`)."""
     n = root[PLAYERS]
     stage = root[ROUND]
     narrowed = keep.any()
@@ -255,6 +323,8 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
     while done < iterations:
         world[:] = root
         determinize(world, seat, key)
+        if sweeps:
+            reweigh(world, seat, weights, sweeps, key)
         searched_into(world, roots)
         if narrowed:
             for action in range(ACTIONS):
@@ -283,13 +353,27 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
     return done
 
 
+SWEEPS = 8
+"""Metropolis swaps per hidden hand card in a weighted determinization (:func:`reweigh`)."""
+
+
+def inferred(view: ThreeThirteenView) -> tuple[npt.NDArray[np.float64], int]:
+    """The weights of a determinization of ``view`` (per seat, :data:`MAX_SEATS` rows, and kind) and the sweeps to
+    draw it with."""
+    weights = np.ones((MAX_SEATS, KINDS))
+    weights[: view.players] = np.exp(log_weights(view))
+    return weights, SWEEPS
+
+
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
-           greedy: bool = True) -> tuple[Stats, int]:
+           greedy: bool = True, infer: bool = False) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
-    after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty."""
+    after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; with ``infer``,
+    the determinizations weighted by what the seat saw (:mod:`.inference`)."""
     row = row_of_view(empty, view)
+    weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
@@ -298,7 +382,8 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
-        done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size))
+        done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size, weights,
+                          sweeps))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -310,7 +395,8 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
                 tree = grown(tree)
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
-            done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size))
+            done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size, weights,
+                               sweeps))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]

@@ -1,0 +1,268 @@
+"""What a seat may infer about the other hands from what it saw (``ismcts:infer``): a weight per other seat and
+card kind, by which the search's determinizations deal the hidden cards in proportion to how likely each deal is.
+
+A player keeps the cards that meld and lets go of those that do not, so the round's public actions speak of the
+hidden part of each hand:
+
+* **passed over** (``pass``): the seat drew from the stock rather than take the discard pile's top card X: X was of
+  little use to it, so it is less likely to hold X's rank or X's neighbours in X's suit;
+* **discarded** (``discard``): the seat let X go, with the same meaning;
+* **took** (``take``): the seat took X from the pile, most often to meld it: it is more likely to hold cards that
+  meld with X.
+
+The evidence about a hidden card kind ``c`` of seat ``o`` is the count of each *feature*: an event of seat ``o``
+this round (its kind, :data:`EVENTS`), how card ``c`` relates to the event's card X (:data:`RELATIONS`: the same rank,
+the same suit one or two ranks away) and the event's age (how many cards ``o`` drew since, :data:`AGES` buckets).
+Cards of the round's wild rank have features of their own: how many turns ``o`` played this round (a player never
+lets a wild card go, so the longer the round, the likelier it holds one). The model (:func:`log_weights`) is
+logistic regression with the uniform chance of ``c`` being in the hand as its offset::
+
+    logit P(c in o's hidden cards) = logit(uniform) + coefficients · features(o, c)
+
+and a card's weight is ``exp(coefficients · features)``. The coefficients (:mod:`.inference_model`) were fitted to
+games of the ``heuristic`` bot against itself (the players a seat meets: the heuristic is the game's strongest
+opponent) by ``python -m dreizehn.games.three_thirteen.inference --games N --seed S``, which writes the module
+anew from the seed alone.
+
+The search deals the hidden cards with probability proportional to the product of the weights of the cards each
+hand is dealt (a stock card weighs 1): :func:`dreizehn.games.three_thirteen.search.determinize` deals them
+uniformly, then moves them by Metropolis swaps toward that distribution.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.games.three_thirteen.rules import DISCARD, DRAW, KINDS, OUT, TAKE, ThreeThirteenView
+
+EVENTS = ("pass", "discard", "take")
+RELATIONS = ("rank", "suit1", "suit2")
+"""How a card relates to an event's card: the same rank (a set), the same suit one rank away or two (a run)."""
+AGES = 4
+"""Age buckets: 0, 1, 2, 3 or more cards drawn by the seat since the event."""
+WILD_TURNS = 6
+"""Wild-card buckets: 0 … 5 or more turns played by the seat this round."""
+FEATURES = len(EVENTS) * len(RELATIONS) * AGES + WILD_TURNS
+
+
+def _relations() -> npt.NDArray[np.int8]:
+    """``REL[x, c]``: the relation (an index of :data:`RELATIONS`) of kind ``c`` to kind ``x``, -1 for none."""
+    rel = np.full((KINDS, KINDS), -1, np.int8)
+    for x in range(KINDS):
+        for c in range(KINDS):
+            if x % 13 == c % 13:
+                rel[x, c] = 0
+            elif x // 13 == c // 13 and abs(x % 13 - c % 13) in (1, 2):
+                rel[x, c] = abs(x % 13 - c % 13)
+    return rel
+
+
+REL = _relations()
+
+
+def round_history(view: ThreeThirteenView) -> Sequence[tuple[int, int]]:
+    """The actions of the round being played, every seat's: two a finished turn (a draw or a take, then a discard or
+    a way out) and the draw of the turn in play."""
+    count = 2 * view.turns_played + (1 if view.drawn else 0)
+    return view.history[len(view.history) - count :] if count else ()
+
+
+def events(history: Sequence[tuple[int, int]], seat: int) -> Iterator[tuple[int, int, int]]:
+    """``seat``'s events in a round's history: (event index of :data:`EVENTS`, the card, its age bucket). A draw on
+    the round's first action passed over the card turned up, which the history does not show: it is left out."""
+    draws_after = 0
+    found: list[tuple[int, int, int]] = []
+    for i in range(len(history) - 1, -1, -1):
+        who, action = history[i]
+        if who != seat:
+            continue
+        age = min(draws_after, AGES - 1)
+        if action == DRAW and i > 0:
+            before = history[i - 1][1]
+            found.append((0, (before - DISCARD) % KINDS, age))
+        elif action == TAKE and i > 0:
+            found.append((2, (history[i - 1][1] - DISCARD) % KINDS, age))
+        elif DISCARD <= action < OUT:
+            found.append((1, action - DISCARD, min(draws_after, AGES - 1)))
+        if action in (DRAW, TAKE):
+            draws_after += 1
+    return reversed(found)
+
+
+def features(view: ThreeThirteenView, other: int) -> npt.NDArray[np.float64]:
+    """The feature counts of every card kind (rows) for seat ``other``'s hidden cards, as ``view``'s seat sees
+    them (:data:`FEATURES` columns)."""
+    history = round_history(view)
+    f = np.zeros((KINDS, FEATURES), np.float64)
+    for event, card, age in events(history, other):
+        rel = REL[card]
+        for c in np.flatnonzero(rel >= 0):
+            f[c, (event * len(RELATIONS) + int(rel[c])) * AGES + age] += 1.0
+    wild = [c for c in range(KINDS) if c % 13 + 1 == view.wild_rank]
+    turns = sum(1 for who, action in history if who == other and action in (DRAW, TAKE))
+    f[wild, :] = 0.0
+    f[wild, len(EVENTS) * len(RELATIONS) * AGES + min(turns, WILD_TURNS - 1)] = 1.0
+    return f
+
+
+def log_weights(view: ThreeThirteenView, coefficients: Sequence[float] | None = None) -> npt.NDArray[np.float64]:
+    """Per seat and card kind (``players`` × 52), the log of its weight in a determinization of ``view``: 0 for the
+    view's own seat and for seats that went out (their hands are laid open)."""
+    if coefficients is None:
+        from dreizehn.games.three_thirteen.inference_model import COEFFICIENTS
+
+        coefficients = COEFFICIENTS
+    beta = np.asarray(coefficients, np.float64)
+    out = np.zeros((view.players, KINDS), np.float64)
+    for other in range(view.players):
+        if other != view.seat and other not in view.out_seats:
+            out[other] = features(view, other) @ beta
+    return out
+
+
+# -- fitting ----------------------------------------------------------------------------------------------------
+
+
+def samples(game_seed: int, players: int) -> Iterator[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                                                             npt.NDArray[np.float64]]]:
+    """One game of the ``heuristic`` bot against itself: at each turn's start, as the seat to move sees it, for every
+    other seat still in, the features, the uniform chance (the offset) and whether each unseen kind is among that
+    seat's hidden cards; only the kinds with some evidence (any feature), the others' weight being 1 whatever the
+    coefficients."""
+    import dreizehn
+    from dreizehn.bots.base import make_bot
+
+    game = dreizehn.load_game("three-thirteen", players=players)
+    state = game.new_state(seed=game_seed)
+    bot = make_bot("heuristic", game)
+    rng = random.Random(game_seed)
+    while state.current_player >= 0:
+        mover = state.current_player
+        view = state.view(mover)
+        assert isinstance(view, ThreeThirteenView)
+        if not view.drawn:
+            yield from _watch(state, mover)
+        state.apply(bot.act(view, rng))
+
+
+def _watch(state: object, watcher: int) -> Iterator[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                                                           npt.NDArray[np.float64]]]:
+    view = state.view(watcher)  # type: ignore[attr-defined]
+    decks = state.game.decks  # type: ignore[attr-defined]
+    unseen = np.full(KINDS, decks, np.int64)
+    for card in view.hand:
+        unseen[card] -= 1
+    for card in view.discard_pile:
+        unseen[card] -= 1
+    for other in range(view.players):
+        for card in view.known[other]:
+            unseen[card] -= 1
+        for meld in view.out_melds[other]:
+            for card in meld:
+                unseen[card] -= 1
+    total = int(unseen.sum())
+    for other in range(view.players):
+        if other == watcher or other in view.out_seats:
+            continue
+        hidden = np.zeros(KINDS, np.int64)
+        for card in state.hands[other]:  # type: ignore[attr-defined]
+            hidden[card] += 1
+        for card in view.known[other]:
+            hidden[card] -= 1
+        size = int(hidden.sum())
+        if not size or total <= size:
+            continue
+        kinds = np.flatnonzero(unseen > 0)
+        f = features(view, other)[kinds]
+        evident = f.any(axis=1)  # a kind without features adds nothing to the fit: its weight is 1 whatever it is
+        chance = np.asarray(1.0 - (1.0 - size / total) ** unseen[kinds], np.float64)
+        yield f[evident], chance[evident], (hidden[kinds] > 0).astype(np.float64)[evident]
+
+
+def fit(x: npt.NDArray[np.float64], offset: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
+        ridge: float = 1.0, rounds: int = 25) -> npt.NDArray[np.float64]:
+    """Logistic regression with an offset by Newton's method, an L2 ``ridge`` keeping rare features near 0."""
+    beta = np.zeros(x.shape[1])
+    for _ in range(rounds):
+        p = 1.0 / (1.0 + np.exp(-(offset + x @ beta)))
+        grad = x.T @ (y - p) - ridge * beta
+        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        beta += step
+        if np.abs(step).max() < 1e-8:
+            break
+    return beta
+
+
+Samples = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
+"""Features, offsets (the uniform chance's log odds) and labels."""
+
+
+def collect(games: int, seed: int, players: Sequence[int]) -> Samples:
+    """Features, offsets and labels of ``games`` games per player count, game ``i`` with seed ``seed + i``."""
+    xs, offsets, ys = [], [], []
+    for n in players:
+        for i in range(games):
+            for f, chance, y in samples(seed + i, n):
+                xs.append(f)
+                offsets.append(np.log(chance / (1.0 - chance)))
+                ys.append(y)
+    return np.concatenate(xs), np.concatenate(offsets), np.concatenate(ys)
+
+
+def log_loss(x: npt.NDArray[np.float64], offset: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
+             beta: npt.NDArray[np.float64]) -> float:
+    """Mean log loss (nats) of the model ``beta`` on the samples."""
+    z = offset + x @ beta
+    return float(np.mean(np.logaddexp(0.0, z) - y * z))
+
+
+def _write(path: Path, beta: npt.NDArray[np.float64], args: argparse.Namespace, losses: tuple[float, ...]) -> None:
+    names = [f"{e}/{r}/age{a}" for e in EVENTS for r in RELATIONS for a in range(AGES)]
+    names += [f"wild/turns{t}" for t in range(WILD_TURNS)]
+    lines = [
+        '"""The coefficients of :mod:`.inference`, written by',
+        f"``python -m dreizehn.games.three_thirteen.inference --games {args.games} --seed {args.seed}"
+        f" --players {','.join(map(str, args.players))}`` (do not edit).",
+        "",
+        f"Fitted on {losses[0]:,.0f} samples (an unseen card with some evidence, a seat that may hold it).",
+        f"On held-out games their log loss is {losses[2]:.4f} nats against {losses[1]:.4f} for the uniform deal.",
+        '"""',
+        "",
+        "COEFFICIENTS = (",
+        *(f"    {b:+.4f},  # {name}" for b, name in zip(beta, names, strict=True)),
+        ")",
+        "",
+    ]
+    path.write_text("\n".join(lines))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Fit the model and write :mod:`.inference_model`; print the held-out log loss against the uniform deal's."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per player count to fit on")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=lambda s: [int(p) for p in s.split(",")], default=[2, 4])
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("inference_model.py"))
+    args = parser.parse_args(argv)
+    x, offset, y = collect(args.games, args.seed, args.players)
+    held = collect(max(1, args.games // 4), args.seed + 1_000_000, args.players)
+    beta = fit(x, offset, y)
+    uniform = log_loss(*held, np.zeros_like(beta))
+    model = log_loss(*held, beta)
+    print(f"{len(y):,} samples; held-out log loss {model:.4f} nats (uniform {uniform:.4f}, "
+          f"{100 * (1 - model / uniform):.1f}% less)")
+    _write(args.out, beta, args, (float(len(y)), uniform, model))
+    if not math.isfinite(model):
+        raise SystemExit("the fit did not converge")
+
+
+if __name__ == "__main__":
+    main()
