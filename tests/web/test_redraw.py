@@ -98,8 +98,8 @@ def test_focus_and_the_logs_scroll_stay_where_the_person_left_them(
     # scrolled to its end, the log follows the new lines
     anna.evaluate(f"() => {{ {LOG}.scrollTop = {LOG}.scrollHeight; }}")
     lines = anna.locator("#log li").count()
-    while (seen := _state(anna))[1] != 1:
-        _wait_past(anna, seen[0])
+    while (shown := _state(anna))[1] != 1:
+        _wait_past(anna, shown[0])
     bruno.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) >= {version(anna)}")
     move(bruno)
     anna.wait_for_function(f"document.querySelectorAll('#log li').length > {lines}")

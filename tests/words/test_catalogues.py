@@ -102,3 +102,13 @@ def test_an_error_is_told_to_people_without_rule_or_seat_numbers() -> None:
     other = IllegalActionError("action.game_over", rule="A3")
     assert words("en").told(other) == "The game is over: no more actions."
     assert "(" not in words("de").told(other)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_level_is_named_in_the_browser_and_the_terminal(lang: str) -> None:
+    """The level pickers show each level's word (``master`` too), in both interfaces' domains."""
+    from dreizehn.bots.levels import LEVEL_NAMES
+
+    for domain in ("web", "tui"):
+        named = _read(lang, domain)
+        assert [level for level in LEVEL_NAMES if not any(named.get(f"{domain}.level.{level}", ()))] == []
