@@ -2,7 +2,7 @@
 
 Run with ``python benchmarks/openspiel_ismcts.py --game holzwurm --players 2 --option games=1 --iterations 100
 --games 40``, or with ``--time 0.1`` for the same seconds a move to both bots (ours ``ismcts:time=0.1``, OpenSpiel's
-searching until its time is up, at least one simulation a move: :class:`TimedISMCTSBot`). Both bots play the same
+searching until its time is up, at least two simulations a move: :class:`TimedISMCTSBot`). Both bots play the same
 games through the OpenSpiel adapter (:mod:`dreizehn.envs.openspiel`): ours gets a seat's view, OpenSpiel's bot
 (``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with a random-rollout evaluator, UCT constant 2, one rollout per
 leaf) gets the OpenSpiel state and resamples it through ``resample_from_infostate``. In game ``i`` seat ``s`` is
@@ -42,7 +42,8 @@ OURS, THEIRS = "dreizehn ismcts", "OpenSpiel ISMCTS"
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ISMCTS bot searching for ``seconds`` a move instead of a number of simulations: its own
-    ``run_search`` with the loop over simulations bounded by the clock (at least one simulation)."""
+    ``run_search`` with the loop over simulations bounded by the clock (at least two: the first one only expands
+    the root)."""
 
     def __init__(self, *args: Any, seconds: float, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -58,7 +59,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
             return [(legal_actions[0], 1.0)]
         self._root_node = self.create_new_node(state)
         done = 0
-        while not done or time.perf_counter() < deadline:
+        while done < 2 or time.perf_counter() < deadline:  # its first simulation only expands the root
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.simulations.append(done)
