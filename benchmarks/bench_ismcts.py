@@ -1,6 +1,8 @@
 """Speed of the ``ismcts`` bot (:mod:`dreizehn.bots.ismcts`); its strength is measured by benchmarks/strength.py.
 
-Run with ``python benchmarks/bench_ismcts.py [--positions N]``. One core. The positions are decision points (two or
+Run with ``python benchmarks/bench_ismcts.py [--positions N]``. One core. With ``--levels``, the mean and worst time a
+move of each search level (``hard`` and up, :mod:`dreizehn.bots.levels`) of 13 at 3 players and Holzwurm at 2, as
+docs/bots.md's levels are measured, instead. The positions are decision points (two or
 more legal actions) drawn from random games, each game's positions spread over the whole game; the iteration rate is
 over searches of a fixed number of iterations, the move times at the default budget.
 """
@@ -12,6 +14,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -19,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.bots.levels import game_levels, level_spec
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen.melds import warm_up
@@ -57,15 +61,16 @@ def iterations_per_second(game: Game, views: list[View], iterations: int = 300) 
     return done / (time.perf_counter() - start)
 
 
-def move_times(game: Game, views: list[View], spec: str = "ismcts") -> tuple[float, float]:
-    """Mean and worst seconds per move of the bot ``spec`` (default budget) over ``views``."""
+def move_times(game: Game, views: list[View], spec: str = "ismcts",
+               clock: Callable[[], float] = time.perf_counter) -> tuple[float, float]:
+    """Mean and worst seconds per move of the bot ``spec`` (default budget) over ``views``, by ``clock``."""
     bot = make_bot(spec, game)
     bot.act(views[0], random.Random(0))  # loaded (or compiled) on first use
     times: list[float] = []
     for number, view in enumerate(views):
-        start = time.perf_counter()
+        start = clock()
         bot.act(view, random.Random(number))
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.mean(times), max(times)
 
 
@@ -82,10 +87,32 @@ def speed_table(count: int = 20) -> list[tuple[str, int, int, float, float, floa
     return rows
 
 
+LEVEL_ROWS: tuple[tuple[str, int], ...] = (("knizia13", 3), ("holzwurm", 2))
+
+
+def level_times(count: int) -> None:
+    """Print the mean and worst seconds a move of each level that searches, on ``count`` positions a game: CPU
+    time, which a busy machine inflates less than the clock on the wall."""
+    print(f"Level move times ({count} positions a row, CPU seconds of one core)")
+    print(f"{'game':<16}{'players':>8}{'level':>8}{'  specification':<28}{'mean s/move':>13}{'worst s/move':>14}")
+    for game_id, players in LEVEL_ROWS:
+        game = dreizehn.load_game(game_id, players)
+        views = positions(game, count)
+        for level in game_levels(game_id):
+            spec = level_spec(level, game_id)
+            if spec.startswith("ismcts"):
+                mean, worst = move_times(game, views, spec, time.process_time)
+                print(f"{game_id:<16}{players:>8}{level:>8}  {spec:<26}{mean:>13.3f}{worst:>14.3f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=20, help="positions per row (default 20)")
+    parser.add_argument("--levels", action="store_true", help="time each search level instead")
     args = parser.parse_args()
+    if args.levels:
+        level_times(args.positions)
+        return
     warm_up()
     print(f"ISMCTS speed ({args.positions} positions a row, one core)")
     print(f"{'game':<16}{'players':>8}{'iterations':>12}{'iter/s':>10}{'mean s/move':>13}{'worst s/move':>14}")

@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from dreizehn.bots.levels import level_spec
 from dreizehn.sim import GameResult, Run, default_jobs, play, run_games, seating
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
@@ -110,7 +111,8 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
             jobs: int | None, results: Path | None, deadline: float | None) -> tuple[Run, int]:
     """Play (or resume) one match-up; the run holds the games played so far, in order, and the count left out."""
     code = fingerprint()
-    key = matchup_key(game_id, players, options, bots, seed)
+    # a level is saved under its specification, so that games played before a level's budget changed never count
+    key = matchup_key(game_id, players, options, (level_spec(bots[0], game_id), level_spec(bots[1], game_id)), seed)
     done, other = _load(results, key, code)
     missing = [i for i in range(games) if i not in done]
     part = PART * (jobs or default_jobs())

@@ -10,7 +10,7 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.bots.levels import LEVEL_NAMES, game_levels, level_spec
 from dreizehn.core.errors import GameOverError
 from dreizehn.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
 
@@ -128,8 +128,15 @@ def test_async_play_runs_bots_in_an_executor_and_plays_the_same_game(pool: str) 
 
 def test_levels_name_a_bot_for_every_game() -> None:
     for game_id in GAMES:
-        assert set(dreizehn.game_class(game_id).levels) == set(LEVEL_NAMES)
+        levels = dreizehn.game_class(game_id).levels
+        assert game_levels(game_id) == LEVEL_NAMES[:len(levels)] and len(levels) >= 4
         game = dreizehn.load_game(game_id, _players(game_id))
         for level in LEVEL_NAMES:
             table = Table(game, tuple(Seat(level, bot=level) for _ in range(game.players)), 0, game.new_state(0))
-            assert table._bots[0].spec == dreizehn.game_class(game_id).levels[level]
+            # a level the game does not offer (Three Thirteen's master) plays its strongest
+            assert table._bots[0].spec == levels.get(level, levels[game_levels(game_id)[-1]])
+
+
+def test_master_is_offered_in_13_and_holzwurm_only() -> None:
+    assert [g for g in GAMES if "master" in game_levels(g)] == [g for g in GAMES if g != "three-thirteen"]
+    assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")

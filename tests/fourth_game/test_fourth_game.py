@@ -19,7 +19,7 @@ from rich.console import Console
 from starlette.testclient import TestClient
 
 import dreizehn
-from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.bots.levels import LEVEL_NAMES, game_levels
 from dreizehn.core import registry
 from dreizehn.core.conformance import check_game
 from dreizehn.core.record import replay, to_record
@@ -71,12 +71,14 @@ def test_conformance(twenty: type[dreizehn.Game]) -> None:
 
 def test_a_table_of_bots_at_every_level_and_its_record(twenty: type[dreizehn.Game]) -> None:
     game = dreizehn.load_game("twenty", 4)
-    seats = tuple(Seat(level, bot=level) for level in LEVEL_NAMES)
+    levels = game_levels("twenty")
+    assert levels == LEVEL_NAMES[:4]  # a game that declares no master offers the four levels
+    seats = tuple(Seat(level, bot=level) for level in levels)
     table = Table(game, seats, 11, game.new_state(11))
     table.play_bots()
     state = table.state
     assert state.is_over and len(state.totals) == 4 and max(state.totals) <= 0
-    record = to_record(state, names=list(LEVEL_NAMES))
+    record = to_record(state, names=list(levels))
     assert replay(json.loads(json.dumps(record))).history == state.history
 
 

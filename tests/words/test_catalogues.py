@@ -118,3 +118,13 @@ def test_the_rules_and_the_options_are_told_to_people_without_rule_ids_or_seeds(
             text = w(key)
             assert not re.search(r"\b[A-Z]\d+[a-z]?\b", text), (key, text)
             assert "seed" not in text.lower(), (key, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_level_is_named_in_the_browser_and_the_terminal(lang: str) -> None:
+    """The level pickers show each level's word (``master`` too), in both interfaces' domains."""
+    from dreizehn.bots.levels import LEVEL_NAMES
+
+    for domain in ("web", "tui"):
+        named = _read(lang, domain)
+        assert [level for level in LEVEL_NAMES if not any(named.get(f"{domain}.level.{level}", ()))] == []

@@ -10,6 +10,10 @@ gives the measured ratings and times per move. Without a game, :data:`LEVELS` gi
 'heuristic:blunder=0.6'
 >>> level_spec("ismcts:iterations=50", "holzwurm")
 'ismcts:iterations=50'
+>>> game_levels("three-thirteen")
+('easy', 'medium', 'hard', 'expert')
+>>> level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
+True
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from collections.abc import Mapping
 
 from dreizehn.core.game import Game
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert", "master")
+"""Every level's name, weakest first."""
 
 LEVELS: Mapping[str, str] = Game.levels
 """Each level's specification when no game is named (the default of :class:`~dreizehn.core.game.Game`, which 13
@@ -30,11 +35,10 @@ def level_spec(name: str, game_id: str | None = None) -> str:
     specification)."""
     key = name.strip().lower()
     if key in LEVEL_NAMES:
-        if not game_id:
-            return LEVELS[key]
-        from dreizehn.core.registry import game_class
-
-        return game_class(game_id).levels[key]
+        levels = LEVELS if not game_id else _levels(game_id)
+        if key not in levels:  # a level the game does not offer: its strongest
+            key = [level for level in LEVEL_NAMES if level in levels][-1]
+        return levels[key]
     return name
 
 
@@ -53,3 +57,15 @@ def bot_names(names: list[str | None], bots: list[bool]) -> list[str | None]:
     for name, bot in zip(names, bots, strict=True):
         out.append(next(free, None) if bot and not name else name)
     return out
+
+
+def game_levels(game_id: str) -> tuple[str, ...]:
+    """The levels ``game_id`` offers, weakest first."""
+    levels = _levels(game_id)
+    return tuple(level for level in LEVEL_NAMES if level in levels)
+
+
+def _levels(game_id: str) -> Mapping[str, str]:
+    from dreizehn.core.registry import game_class
+
+    return game_class(game_id).levels

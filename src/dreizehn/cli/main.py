@@ -464,7 +464,8 @@ def play_command(
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players (default: the people "
                                                 "and the bots named, at least the game's smallest number).")] = None,
     bots: Annotated[str, typer.Option("--bots", "-b", help="The bots, seat by seat after the people, comma-separated:"
-                                      " levels (easy, medium, hard, expert) or bots (random, heuristic, ismcts:...);"
+                                      " levels (easy, medium, hard, expert, master) or bots (random, heuristic,"
+                                      " ismcts:...);"
                                       " the last fills the seats left.")] = "medium",
     names: Annotated[str | None, typer.Option("--names", help="The people at this screen, comma-separated (they "
                                               "sit first and take turns).")] = None,

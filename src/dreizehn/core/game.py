@@ -218,10 +218,12 @@ class Game(ABC):
     levels: ClassVar[Mapping[str, str]] = {
         "easy": "heuristic:blunder=0.5",
         "medium": "heuristic",
-        "hard": "ismcts:iterations=150",
-        "expert": "ismcts:iterations=1500",
+        "hard": "ismcts:iterations=1000",
+        "expert": "ismcts:iterations=10000",
     }
-    """Each bot level's specification in this game (:mod:`dreizehn.bots.levels`; measured in docs/bots.md)."""
+    """Each bot level's specification in this game (:mod:`dreizehn.bots.levels`; measured in docs/bots.md): the
+    levels of :data:`~dreizehn.bots.levels.LEVEL_NAMES` from ``easy`` on. ``master`` is offered only where a game
+    declares it: a search whose compiled kernel makes its budget last a second or two a move (13, Holzwurm)."""
     search: ClassVar[Mapping[str, object]] = {}
     """The ``ismcts`` bot's defaults in this game where they differ from its general ones: ``iterations``,
     ``scale``, ``root``, ``prune`` (:mod:`dreizehn.bots.ismcts`)."""

@@ -150,7 +150,8 @@ class SeatInfo(_Message):
     kind: Literal["person", "bot"]
     """Who sits there."""
     bot: str | None
-    """A bot's level (``easy``, ``medium``, ``hard``, ``expert``) or specification; ``null`` for a person."""
+    """A bot's level (``easy``, ``medium``, ``hard``, ``expert``, ``master``) or specification; ``null`` for a
+    person."""
     joined: bool
     """Whether the seat is taken: a bot's always, a person's once named (at creation or by ``POST /api/seats/join``).
     """

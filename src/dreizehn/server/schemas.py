@@ -32,7 +32,7 @@ class SeatIn(_In):
     themselves when they join. A bot's name (by default one of the bots' names, Ada, Bruno…, none the same as
     another seat's; its level is told apart, in ``bot``)."""
     bot: str | None = Field(default=None, max_length=64)
-    """A bot seat's level (``easy``, ``medium`` (the default), ``hard``, ``expert``) or a bot specification
+    """A bot seat's level (``easy``, ``medium`` (the default), ``hard``, ``expert``, ``master``) or a bot specification
     (docs/bots.md); a person's seat names none."""
 
 
@@ -207,7 +207,8 @@ class GameOut(_Out):
     options: list[OptionOut]
     """Its options."""
     levels: list[str]
-    """The bot levels: ``easy``, ``medium``, ``hard``, ``expert``."""
+    """The bot levels this game offers, weakest first: ``easy``, ``medium``, ``hard``, ``expert``, and ``master``
+    where the game has one (:func:`dreizehn.bots.levels.game_levels`)."""
     high_score_wins: bool
     """Whether the highest total wins (Holzwurm) or the lowest (13, Three Thirteen): how standings are ordered."""
     stage_name: str

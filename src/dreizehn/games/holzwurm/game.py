@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from dreizehn.core.encoding import Encoder
+from dreizehn.core.game import Game
 from dreizehn.core.registry import register
 from dreizehn.games.holzwurm.encoder import encoder as make_encoder
 from dreizehn.games.holzwurm.rules import HolzwurmRules
@@ -22,6 +23,12 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
     heuristic: ClassVar[str] = "dreizehn.games.holzwurm.heuristic"
     kernel: ClassVar[str] = "dreizehn.games.holzwurm.compiled"
     terminal: ClassVar[str] = "dreizehn.games.holzwurm.terminal"
+    levels: ClassVar[Mapping[str, str]] = {
+        **Game.levels,
+        # about a second a move; a tree of 390 actions a node: 150,000 iterations fill 234 MB (the most a search
+        # by time may use)
+        "master": "ismcts:iterations=150000",
+    }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
     research_players: ClassVar[int] = 4
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from dreizehn.core.encoding import Encoder
+from dreizehn.core.game import Game
 from dreizehn.core.registry import register
 from dreizehn.games.knizia13.encoder import encoder as make_encoder
 from dreizehn.games.knizia13.rules import Knizia13Rules
@@ -22,6 +23,7 @@ class Knizia13(Knizia13Words, Knizia13Rules):
     heuristic: ClassVar[str] = "dreizehn.games.knizia13.heuristic"
     kernel: ClassVar[str] = "dreizehn.games.knizia13.compiled"
     terminal: ClassVar[str] = "dreizehn.games.knizia13.terminal"
+    levels: ClassVar[Mapping[str, str]] = {**Game.levels, "master": "ismcts:iterations=300000"}  # a second or so
     search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
     research_players: ClassVar[int] = 4
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.bots.levels import game_levels
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
 from dreizehn.core.language import pick_language
@@ -40,7 +40,7 @@ def describe(cls: type[Game], lang: str) -> GameOut:
     faces = {card.text: CardFace(**sample.card_face(w, card)) for card in cls.card_type.all()}
     return GameOut(
         id=gid, title=w(f"{gid}.title"), description=w(f"{gid}.description"), rules=w(f"{gid}.rules"),
-        min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(LEVEL_NAMES),
+        min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(game_levels(gid)),
         high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
         drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(), arranges=cls.arranges,
     )
