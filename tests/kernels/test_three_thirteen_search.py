@@ -206,9 +206,36 @@ def test_the_bot_hands_its_options_to_the_kernel(monkeypatch: pytest.MonkeyPatch
         return [], 0
 
     monkeypatch.setattr(ThreeThirteenSearchKernel, "search", spy)
-    for spec, keep in (({}, frozenset({2, 5})), ({"playout": "random", "cutoff": 0}, frozenset())):
+    specs: tuple[tuple[dict[str, object], frozenset[int]], ...] = (
+        ({}, frozenset({2, 5})), ({"playout": "random", "cutoff": 0}, frozenset()),
+        ({"playout": "heuristic", "potential": 1.5}, frozenset({3})))
+    for spec, keep in specs:
         found = IsmctsBot(game, **spec)._compiled_search(keep)
         assert found is not None
         found(views(2, range(1))[0], 10, 0.7, 25.0, 0, None)
     assert seen == [{"keep": frozenset({2, 5}), "cutoff": 4, "playout": "greedy"},
-                    {"keep": frozenset(), "cutoff": 0, "playout": "random"}]
+                    {"keep": frozenset(), "cutoff": 0, "playout": "random"},
+                    {"keep": frozenset({3}), "cutoff": 4, "playout": "heuristic", "potential": 1.5}]
+
+
+def test_heuristic_rollouts_agree_with_the_python_search() -> None:
+    """``playout=heuristic``: each root action followed by the heuristic for every seat (no tree below the root), in
+    the kernel (:mod:`.kernel_heuristic`) as in Python (the ``heuristic`` bot on each sampled state's views). Both
+    judge the root actions alike, within the noise of 1500 rollouts: their means differ by 0.015 on average when
+    measured, where the compiled search with greedy playouts (and a tree) differs from the Python rollouts by 0.026,
+    with random playouts by 0.038."""
+    differences: list[float] = []
+    game = dreizehn.load_game("three-thirteen", 2)
+    kernel = load(game)
+    for view in views(2, range(300, 306)):
+        if len(view.legal_actions) < 2:
+            continue
+        stats, done = kernel.search(view, 1500, 0.7, 25.0, 3, playout="heuristic")  # type: ignore[attr-defined]
+        searched = [a for a in view.legal_actions if a >= OUT] or list(view.legal_actions)
+        assert [a for a, *_ in stats] == searched and done == sum(v for _, v, _, _ in stats)
+        python = IsmctsBot(game, iterations=1500, prune=0, playout="heuristic")
+        python._compiled_search = lambda keep: None  # type: ignore[method-assign]
+        reference = {s.action: s.mean for s in python.search(view, random.Random(3))}
+        differences.extend(abs(mean - reference[a]) for a, _, _, mean in stats)
+    assert len(differences) >= 10
+    assert sum(differences) / len(differences) < 0.02

@@ -90,7 +90,7 @@ from functools import partial
 from typing import ClassVar, TypeVar
 
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.heuristics import Estimate, Policy, Ranking, estimate, playout, ranking
+from dreizehn.bots.heuristics import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load as load_kernel
@@ -159,6 +159,18 @@ class _Node:
         self.total = 0.0
 
 
+def _heuristic_policy(act: Heuristic) -> Policy:
+    """The game's heuristic as a playout policy (``playout=heuristic``): it plays the view of the seat to move, its
+    ties broken by a generator seeded from the playout's random numbers."""
+    tie = random.Random()
+
+    def policy(state: State, random_: Callable[[], float]) -> int:
+        tie.seed(int(random_() * 2**53))
+        return act(state.view(state.current_player), tie)
+
+    return policy
+
+
 @dataclass(frozen=True)
 class RootStat:
     """One root action after a search: visits, availability and mean reward of the seat to move."""
@@ -193,6 +205,7 @@ class IsmctsBot(Bot):
         "playout": "greedy",
         "root": "auto",
         "prune": "auto",
+        "potential": 0.0,
     }
 
     def __init__(self, game: Game, **options: object) -> None:
@@ -213,10 +226,18 @@ class IsmctsBot(Bot):
         self.estimate: Estimate | None = estimate(gid)
         self.cutoff = _whole(opts["cutoff"]) if self.estimate else 0
         self.eager = game.eager_actions
-        self.playout = self._choice("playout", ("greedy", "random"))
+        self.playout = self._choice("playout", ("greedy", "random", "heuristic"))
         root = self._choice("root", ("auto", "ucb", "paired"))
         self.root = str(search_default(game, "root")) if root == "auto" else root
         self.policy: Policy | None = playout(gid) if self.playout == "greedy" else None
+        if self.playout == "heuristic":
+            act = heuristic(gid)
+            if act is None:
+                raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
+                                   choices="greedy, random", value=opts["playout"])
+            self.policy = _heuristic_policy(act)
+        self.potential = _real(opts["potential"])
+        """Points a cut-off hand counts less per unit of meld potential (``potential``, compiled Three Thirteen)."""
         prune = str(opts["prune"]).lower()
         if prune == "auto":
             self.prune = _whole(search_default(game, "prune"))
@@ -284,6 +305,7 @@ class IsmctsBot(Bot):
         cutoff = self.cutoff if estimate is not None else 0
         score = self._score
         policy = self.policy
+        rollout = self.playout == "heuristic"
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         limit = self.iterations
@@ -294,9 +316,9 @@ class IsmctsBot(Bot):
         def iterate(state: State, node: _Node, randrange: Callable[[int], int], random_: Callable[[], float]) -> None:
             """One iteration from ``node`` (``path`` and ``movers`` lead to it): selection, expansion, playout,
             backup."""
-            # Selection and expansion.
+            # Selection and expansion (none below the root with playout=heuristic: rollouts of the heuristic).
             while True:
-                if state.turn < 0 or (not whole_game and state.stage != root_stage):
+                if state.turn < 0 or (not whole_game and state.stage != root_stage) or (rollout and path):
                     break
                 legal = state.legal_actions()
                 if eager:
@@ -419,15 +441,17 @@ class IsmctsBot(Bot):
         found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(kernel, "search", None)
         supported: Mapping[str, object] | None = getattr(kernel, "search_options", None)
         options = COMPILED_OPTIONS if supported is None else supported
-        playout = "greedy" if self.policy is not None else "random"
+        playout = self.playout if self.policy is not None else "random"
         roots, playouts, cutoffs = options["root"], options["playout"], options["cutoff"]
         assert isinstance(roots, Container) and isinstance(playouts, Container) and isinstance(cutoffs, Container)
         if found is None or self.root not in roots or playout not in playouts or self.cutoff not in cutoffs:
             return None
-        if keep and not options["prune"]:
+        if (keep and not options["prune"]) or (self.potential and not options.get("potential")):
             return None
         if supported is None:
             return found
+        if self.potential:
+            return partial(found, keep=keep, cutoff=self.cutoff, playout=playout, potential=self.potential)
         return partial(found, keep=keep, cutoff=self.cutoff, playout=playout)
 
     def _kept(self, view: View) -> frozenset[int]:

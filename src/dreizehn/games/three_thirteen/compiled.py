@@ -20,7 +20,8 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     """Three Thirteen's kernel for one game's player count and options, with the ``ismcts`` bot's search."""
 
     search_options: ClassVar[Mapping[str, object]] = {
-        "root": ("paired",), "playout": ("greedy", "random"), "cutoff": CUTOFFS, "prune": True,
+        "root": ("paired",), "playout": ("greedy", "random", "heuristic"), "cutoff": CUTOFFS,
+        "prune": True, "potential": True,
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always): ``prune`` true, it takes the kept root actions (:meth:`IsmctsBot._compiled_search
@@ -28,12 +29,13 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
 
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
-               playout: str = "greedy") -> tuple[Stats, int]:
+               playout: str = "greedy", potential: float = 0.0) -> tuple[Stats, int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
-        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never)."""
+        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the hands
+        of a playout cut off counting ``potential`` points less per unit of meld potential."""
         assert isinstance(view, ThreeThirteenView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
-                      greedy=playout == "greedy")
+                      greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential)
 
 
 def make(game: ThreeThirteenRules) -> ThreeThirteenSearchKernel:
