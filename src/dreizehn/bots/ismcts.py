@@ -31,6 +31,12 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   :func:`~dreizehn.games.three_thirteen.melds.min_penalty`). A short look ahead scored exactly beat long playouts
   against the heuristic (at 300 iterations, paired: cutoff 4 won 40% of 40 games, 12 won 34%; unpaired, 40 did
   worst).
+  With ``playout=heuristic`` every seat plays the game's heuristic (its ``act``, on each seat's view of the
+  sampled state), from the root action on, with no tree below the root: each root action is judged by rollouts of
+  the heuristic (Tesauro & Galperin's policy improvement by Monte-Carlo rollouts). Three Thirteen's kernel plays
+  them in compiled code (:mod:`~dreizehn.games.three_thirteen.kernel_heuristic`), where ``potential=W`` also
+  counts a cut-off hand ``W`` points lower per unit of meld potential (pairs and near-runs, as the heuristic weighs
+  its discards; 0, the default: its penalty points alone).
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
   (its heuristic's ``rank``: Three Thirteen's discards), only its ``K`` best actions are searched,
   so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's
@@ -53,7 +59,9 @@ bounded so one constant ``c`` serves all games. ``reward=win`` scores 1/k for ea
 points over the horizon (the game's real winners for ``horizon=game``), else 0.
 
 The move: the most visited root action, ties by mean reward (with ``root=paired`` every root action is visited
-alike, so the best mean decides), then by the lower action number. For a fixed ``rng``
+alike, so the best mean decides), then by the lower action number; with ``lead=L`` > 0, the game's heuristic's own
+action (its ``act``, ties broken by ``random.Random(0)``) where it was searched, unless the move's mean reward beats
+its mean by more than ``L`` (the search overrules the heuristic only where it finds a clear gain). For a fixed ``rng``
 seed and iteration budget the search is deterministic (no clock, no set or dict-order dependence).
 
 Budget: ``iterations`` (0, the default: the game's count, :func:`search_default`), or ``time`` in seconds,
@@ -67,7 +75,8 @@ game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; d
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
-``random``), ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
+``random``, or ``heuristic``: rollouts of the heuristic), ``potential=0`` (compiled Three Thirteen only), ``lead=0``,
+``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
 1 in Three Thirteen, 0, no pruning, elsewhere).
 
 >>> import random, dreizehn
@@ -188,7 +197,9 @@ class IsmctsBot(Bot):
     Options: ``iterations`` (per move; default per game), ``time`` (seconds per move instead of iterations), ``c``
     (UCB exploration, rewards lie in [0, 1]), ``horizon`` (``stage`` or ``game``), ``reward`` (``margin`` or
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
-    Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy`` or ``random``),
+    Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy``, ``random`` or
+    ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``lead``
+    (the mean reward by which a move must beat the heuristic's own to be played instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all).
     """
@@ -206,6 +217,7 @@ class IsmctsBot(Bot):
         "root": "auto",
         "prune": "auto",
         "potential": 0.0,
+        "lead": 0.0,
     }
 
     def __init__(self, game: Game, **options: object) -> None:
@@ -232,10 +244,14 @@ class IsmctsBot(Bot):
         self.policy: Policy | None = playout(gid) if self.playout == "greedy" else None
         if self.playout == "heuristic":
             act = heuristic(gid)
-            if act is None:
+            if act is None:  # pragma: no cover - every game has a heuristic
                 raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
                                    choices="greedy, random", value=opts["playout"])
             self.policy = _heuristic_policy(act)
+        self.lead = _real(opts["lead"])
+        """The mean reward a root action must beat the heuristic's own action by to be played (``lead``; 0: the
+        best mean is played)."""
+        self.own: Heuristic | None = heuristic(gid)
         self.potential = _real(opts["potential"])
         """Points a cut-off hand counts less per unit of meld potential (``potential``, compiled Three Thirteen)."""
         prune = str(opts["prune"]).lower()
@@ -272,7 +288,13 @@ class IsmctsBot(Bot):
             self.last_stats = (RootStat(only, 0, 0, 0.0),)
             self.last_iterations = 0
             return only
-        best = max(self._search(view, rng, kept), key=lambda s: (s.visits, s.mean, -s.action))
+        stats = self._search(view, rng, kept)
+        best = max(stats, key=lambda s: (s.visits, s.mean, -s.action))
+        if self.lead and self.own is not None:  # the heuristic's own action, unless another beats it by ``lead``
+            own = self.own(view, random.Random(0))
+            mine = next((s for s in stats if s.action == own), None)
+            if mine is not None and best.mean <= mine.mean + self.lead:
+                return mine.action
         return best.action
 
     def search(self, view: View, rng: random.Random) -> tuple[RootStat, ...]:
