@@ -15,7 +15,7 @@ import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.kernel import Kernel, load
-from dreizehn.games.three_thirteen import ThreeThirteenView
+from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
 from dreizehn.games.three_thirteen.kernel import ACTIONS, DECKS, HANDS, KNOWN, LAID, PILE_N, STOCK, STOCK_N
 from dreizehn.games.three_thirteen.rules import KINDS, OUT
@@ -239,3 +239,23 @@ def test_heuristic_rollouts_agree_with_the_python_search() -> None:
         differences.extend(abs(mean - reference[a]) for a, _, _, mean in stats)
     assert len(differences) >= 10
     assert sum(differences) / len(differences) < 0.02
+
+
+def test_a_lead_keeps_the_heuristics_move_unless_beaten_by_it() -> None:
+    """``lead``: a move other than the heuristic's own is played only where its mean reward beats the heuristic's by
+    more than the lead; a lead no mean can make up always plays the heuristic's move, a lead of 0 the best mean."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    positions = [v for v in views(2, range(400, 430)) if len(v.legal_actions) > 1]
+    differed = 0
+    for view in positions:
+        own = heuristic.act(view, random.Random(0))
+        kept = IsmctsBot(game, playout="heuristic", prune=0, lead=1.0, iterations=40)
+        assert kept.act(view, random.Random(1)) == own
+        free = IsmctsBot(game, playout="heuristic", prune=0, iterations=40)
+        move = free.act(view, random.Random(1))
+        assert move == max(free.last_stats, key=lambda s: (s.visits, s.mean, -s.action)).action
+        differed += move != own
+        means = {s.action: s.mean for s in free.last_stats}
+        close = IsmctsBot(game, playout="heuristic", prune=0, lead=0.01, iterations=40)
+        assert close.act(view, random.Random(1)) == (move if means[move] > means[own] + 0.01 else own)
+    assert len(positions) >= 20 and differed > 0
