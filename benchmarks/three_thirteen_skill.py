@@ -18,7 +18,9 @@ The players:
   only its own hand and the table.
 * ``ismcts`` (default options): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
   ``benchmarks/strength.py --players 2 --game three-thirteen --matchup ismcts,heuristic``), not played here, one
-  row per source fingerprint (the bots' defaults differ from one to the next); its games use seeds 0-999.
+  row per source fingerprint (the bots' defaults differ from one to the next); its games use seeds 0-999. With
+  ``--saved BOT`` (repeatable), the saved games of ``BOT`` against ``heuristic`` instead (``--games 0``: those
+  rows alone).
 
 The ablated heuristics change the heuristic's module weights only for the duration of their own moves.
 
@@ -158,14 +160,14 @@ def margins(bot: str, games: int, seed: int, jobs: int | None) -> tuple[list[flo
     return _shares_and_margins(results, [r.index % 2 for r in results])  # seating() rotates the seats by the index
 
 
-def saved(path: Path) -> dict[str, tuple[list[float], list[float]]]:
-    """The shares and margins of ``ismcts`` against ``heuristic`` saved by ``benchmarks/strength.py``, by source
+def saved(path: Path, bot: str = "ismcts") -> dict[str, tuple[list[float], list[float]]]:
+    """The shares and margins of ``bot`` against ``heuristic`` saved by ``benchmarks/strength.py``, by source
     fingerprint, in the order the fingerprints first appear."""
     out = {}
-    for code, results in saved_games(path, matchup_key(GAME, 2, {}, ("ismcts", "heuristic"), 0)).items():
+    for code, results in saved_games(path, matchup_key(GAME, 2, {}, (bot, "heuristic"), 0)).items():
         by_index = {r.index: r for r in results}
         ordered = [by_index[i] for i in sorted(by_index)]
-        out[code] = _shares_and_margins(ordered, [r.seats.index("ismcts") for r in ordered])
+        out[code] = _shares_and_margins(ordered, [r.seats.index(bot) for r in ordered])
     return out
 
 
@@ -186,17 +188,22 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--results", type=Path, help="strength.py's saved games, for the ismcts rows")
     parser.add_argument("--search", type=int, default=0, metavar="N", help="also the search's variants, N games each")
+    parser.add_argument("--saved", action="append", metavar="BOT",
+                        help="the saved games of BOT against heuristic in --results (repeatable; default ismcts)")
     args = parser.parse_args()
     print(f"{'2-player Three Thirteen, against heuristic':<32}{'games':>6}{'won':>9}{'95% interval':>17}"
           f"{'margin':>15}{'spread':>8}{'60% needs':>10}")
-    for name, bot in PLAYERS:
+    for name, bot in PLAYERS if args.games else ():
         print(line(name, *margins(bot, args.games, args.seed, args.jobs)), flush=True)
     for name, bot in SEARCHES if args.search else ():
         print(line(name, *margins(bot, args.search, 0, args.jobs)), flush=True)
     if args.results is not None:
-        for code, (shares, diffs) in saved(args.results).items():
-            if len(shares) > 1:
-                print(line(f"ismcts, code {code[:8]}", shares, diffs))
+        for bot in args.saved or ["ismcts"]:
+            if bot != "ismcts":
+                print(bot)
+            for code, (shares, diffs) in saved(args.results, bot).items():
+                if len(shares) > 1:
+                    print(line(f"ismcts, code {code[:8]}", shares, diffs))
 
 
 if __name__ == "__main__":

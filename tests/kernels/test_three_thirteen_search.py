@@ -15,7 +15,7 @@ import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.kernel import Kernel, load
-from dreizehn.games.three_thirteen import ThreeThirteenView
+from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
 from dreizehn.games.three_thirteen.kernel import ACTIONS, DECKS, HANDS, KNOWN, LAID, PILE_N, STOCK, STOCK_N
 from dreizehn.games.three_thirteen.rules import KINDS, OUT
@@ -206,9 +206,56 @@ def test_the_bot_hands_its_options_to_the_kernel(monkeypatch: pytest.MonkeyPatch
         return [], 0
 
     monkeypatch.setattr(ThreeThirteenSearchKernel, "search", spy)
-    for spec, keep in (({}, frozenset({2, 5})), ({"playout": "random", "cutoff": 0}, frozenset())):
+    specs: tuple[tuple[dict[str, object], frozenset[int]], ...] = (
+        ({}, frozenset({2, 5})), ({"playout": "random", "cutoff": 0}, frozenset()),
+        ({"playout": "heuristic", "potential": 1.5}, frozenset({3})))
+    for spec, keep in specs:
         found = IsmctsBot(game, **spec)._compiled_search(keep)
         assert found is not None
         found(views(2, range(1))[0], 10, 0.7, 25.0, 0, None)
     assert seen == [{"keep": frozenset({2, 5}), "cutoff": 4, "playout": "greedy"},
-                    {"keep": frozenset(), "cutoff": 0, "playout": "random"}]
+                    {"keep": frozenset(), "cutoff": 0, "playout": "random"},
+                    {"keep": frozenset({3}), "cutoff": 4, "playout": "heuristic", "potential": 1.5}]
+
+
+def test_heuristic_rollouts_agree_with_the_python_search() -> None:
+    """``playout=heuristic``: each root action followed by the heuristic for every seat (no tree below the root), in
+    the kernel (:mod:`.kernel_heuristic`) as in Python (the ``heuristic`` bot on each sampled state's views). Both
+    judge the root actions alike, within the noise of 1500 rollouts: their means differ by 0.015 on average when
+    measured, where the compiled search with greedy playouts (and a tree) differs from the Python rollouts by 0.026,
+    with random playouts by 0.038."""
+    differences: list[float] = []
+    game = dreizehn.load_game("three-thirteen", 2)
+    kernel = load(game)
+    for view in views(2, range(300, 306)):
+        if len(view.legal_actions) < 2:
+            continue
+        stats, done = kernel.search(view, 1500, 0.7, 25.0, 3, playout="heuristic")  # type: ignore[attr-defined]
+        searched = [a for a in view.legal_actions if a >= OUT] or list(view.legal_actions)
+        assert [a for a, *_ in stats] == searched and done == sum(v for _, v, _, _ in stats)
+        python = IsmctsBot(game, iterations=1500, prune=0, playout="heuristic")
+        python._compiled_search = lambda keep: None  # type: ignore[method-assign]
+        reference = {s.action: s.mean for s in python.search(view, random.Random(3))}
+        differences.extend(abs(mean - reference[a]) for a, _, _, mean in stats)
+    assert len(differences) >= 10
+    assert sum(differences) / len(differences) < 0.02
+
+
+def test_a_lead_keeps_the_heuristics_move_unless_beaten_by_it() -> None:
+    """``lead``: a move other than the heuristic's own is played only where its mean reward beats the heuristic's by
+    more than the lead; a lead no mean can make up always plays the heuristic's move, a lead of 0 the best mean."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    positions = [v for v in views(2, range(400, 430)) if len(v.legal_actions) > 1]
+    differed = 0
+    for view in positions:
+        own = heuristic.act(view, random.Random(0))
+        kept = IsmctsBot(game, playout="heuristic", prune=0, lead=1.0, iterations=40)
+        assert kept.act(view, random.Random(1)) == own
+        free = IsmctsBot(game, playout="heuristic", prune=0, iterations=40)
+        move = free.act(view, random.Random(1))
+        assert move == max(free.last_stats, key=lambda s: (s.visits, s.mean, -s.action)).action
+        differed += move != own
+        means = {s.action: s.mean for s in free.last_stats}
+        close = IsmctsBot(game, playout="heuristic", prune=0, lead=0.01, iterations=40)
+        assert close.act(view, random.Random(1)) == (move if means[move] > means[own] + 0.01 else own)
+    assert len(positions) >= 20 and differed > 0

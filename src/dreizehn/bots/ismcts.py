@@ -31,6 +31,12 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   :func:`~dreizehn.games.three_thirteen.melds.min_penalty`). A short look ahead scored exactly beat long playouts
   against the heuristic (at 300 iterations, paired: cutoff 4 won 40% of 40 games, 12 won 34%; unpaired, 40 did
   worst).
+  With ``playout=heuristic`` every seat plays the game's heuristic (its ``act``, on each seat's view of the
+  sampled state), from the root action on, with no tree below the root: each root action is judged by rollouts of
+  the heuristic (Tesauro & Galperin's policy improvement by Monte-Carlo rollouts). Three Thirteen's kernel plays
+  them in compiled code (:mod:`~dreizehn.games.three_thirteen.kernel_heuristic`), where ``potential=W`` also
+  counts a cut-off hand ``W`` points lower per unit of meld potential (pairs and near-runs, as the heuristic weighs
+  its discards; 0, the default: its penalty points alone).
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
   (its heuristic's ``rank``: Three Thirteen's discards), only its ``K`` best actions are searched,
   so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's
@@ -53,7 +59,9 @@ bounded so one constant ``c`` serves all games. ``reward=win`` scores 1/k for ea
 points over the horizon (the game's real winners for ``horizon=game``), else 0.
 
 The move: the most visited root action, ties by mean reward (with ``root=paired`` every root action is visited
-alike, so the best mean decides), then by the lower action number. For a fixed ``rng``
+alike, so the best mean decides), then by the lower action number; with ``lead=L`` > 0, the game's heuristic's own
+action (its ``act``, ties broken by ``random.Random(0)``) where it was searched, unless the move's mean reward beats
+its mean by more than ``L`` (the search overrules the heuristic only where it finds a clear gain). For a fixed ``rng``
 seed and iteration budget the search is deterministic (no clock, no set or dict-order dependence).
 
 Budget: ``iterations`` (0, the default: the game's count, :func:`search_default`), or ``time`` in seconds,
@@ -67,7 +75,8 @@ game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; d
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
-``random``), ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
+``random``, or ``heuristic``: rollouts of the heuristic), ``potential=0`` (compiled Three Thirteen only), ``lead=0``,
+``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
 1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
 proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
 Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly).
@@ -92,7 +101,7 @@ from functools import partial
 from typing import ClassVar, TypeVar
 
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.heuristics import Estimate, Policy, Ranking, estimate, playout, ranking
+from dreizehn.bots.heuristics import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load as load_kernel
@@ -162,6 +171,18 @@ class _Node:
         self.total = 0.0
 
 
+def _heuristic_policy(act: Heuristic) -> Policy:
+    """The game's heuristic as a playout policy (``playout=heuristic``): it plays the view of the seat to move, its
+    ties broken by a generator seeded from the playout's random numbers."""
+    tie = random.Random()
+
+    def policy(state: State, random_: Callable[[], float]) -> int:
+        tie.seed(int(random_() * 2**53))
+        return act(state.view(state.current_player), tie)
+
+    return policy
+
+
 @dataclass(frozen=True)
 class RootStat:
     """One root action after a search: visits, availability and mean reward of the seat to move."""
@@ -179,7 +200,9 @@ class IsmctsBot(Bot):
     Options: ``iterations`` (per move; default per game), ``time`` (seconds per move instead of iterations), ``c``
     (UCB exploration, rewards lie in [0, 1]), ``horizon`` (``stage`` or ``game``), ``reward`` (``margin`` or
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
-    Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy`` or ``random``),
+    Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy``, ``random`` or
+    ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``lead``
+    (the mean reward by which a move must beat the heuristic's own to be played instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
     what the seat saw, where the game's compiled search infers).
@@ -198,6 +221,8 @@ class IsmctsBot(Bot):
         "root": "auto",
         "prune": "auto",
         "infer": "auto",
+        "potential": 0.0,
+        "lead": 0.0,
     }
 
     def __init__(self, game: Game, **options: object) -> None:
@@ -218,10 +243,22 @@ class IsmctsBot(Bot):
         self.estimate: Estimate | None = estimate(gid)
         self.cutoff = _whole(opts["cutoff"]) if self.estimate else 0
         self.eager = game.eager_actions
-        self.playout = self._choice("playout", ("greedy", "random"))
+        self.playout = self._choice("playout", ("greedy", "random", "heuristic"))
         root = self._choice("root", ("auto", "ucb", "paired"))
         self.root = str(search_default(game, "root")) if root == "auto" else root
         self.policy: Policy | None = playout(gid) if self.playout == "greedy" else None
+        if self.playout == "heuristic":
+            act = heuristic(gid)
+            if act is None:  # pragma: no cover - every game has a heuristic
+                raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
+                                   choices="greedy, random", value=opts["playout"])
+            self.policy = _heuristic_policy(act)
+        self.lead = _real(opts["lead"])
+        """The mean reward a root action must beat the heuristic's own action by to be played (``lead``; 0: the
+        best mean is played)."""
+        self.own: Heuristic | None = heuristic(gid)
+        self.potential = _real(opts["potential"])
+        """Points a cut-off hand counts less per unit of meld potential (``potential``, compiled Three Thirteen)."""
         prune = str(opts["prune"]).lower()
         if prune == "auto":
             self.prune = _whole(search_default(game, "prune"))
@@ -262,7 +299,13 @@ class IsmctsBot(Bot):
             self.last_stats = (RootStat(only, 0, 0, 0.0),)
             self.last_iterations = 0
             return only
-        best = max(self._search(view, rng, kept), key=lambda s: (s.visits, s.mean, -s.action))
+        stats = self._search(view, rng, kept)
+        best = max(stats, key=lambda s: (s.visits, s.mean, -s.action))
+        if self.lead and self.own is not None:  # the heuristic's own action, unless another beats it by ``lead``
+            own = self.own(view, random.Random(0))
+            mine = next((s for s in stats if s.action == own), None)
+            if mine is not None and best.mean <= mine.mean + self.lead:
+                return mine.action
         return best.action
 
     def search(self, view: View, rng: random.Random) -> tuple[RootStat, ...]:
@@ -295,6 +338,7 @@ class IsmctsBot(Bot):
         cutoff = self.cutoff if estimate is not None else 0
         score = self._score
         policy = self.policy
+        rollout = self.playout == "heuristic"
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         limit = self.iterations
@@ -305,9 +349,9 @@ class IsmctsBot(Bot):
         def iterate(state: State, node: _Node, randrange: Callable[[int], int], random_: Callable[[], float]) -> None:
             """One iteration from ``node`` (``path`` and ``movers`` lead to it): selection, expansion, playout,
             backup."""
-            # Selection and expansion.
+            # Selection and expansion (none below the root with playout=heuristic: rollouts of the heuristic).
             while True:
-                if state.turn < 0 or (not whole_game and state.stage != root_stage):
+                if state.turn < 0 or (not whole_game and state.stage != root_stage) or (rollout and path):
                     break
                 legal = state.legal_actions()
                 if eager:
@@ -430,17 +474,22 @@ class IsmctsBot(Bot):
         found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(kernel, "search", None)
         supported: Mapping[str, object] | None = getattr(kernel, "search_options", None)
         options = COMPILED_OPTIONS if supported is None else supported
-        playout = "greedy" if self.policy is not None else "random"
+        playout = self.playout if self.policy is not None else "random"
         roots, playouts, cutoffs = options["root"], options["playout"], options["cutoff"]
         assert isinstance(roots, Container) and isinstance(playouts, Container) and isinstance(cutoffs, Container)
         if found is None or self.root not in roots or playout not in playouts or self.cutoff not in cutoffs:
             return None
-        if keep and not options["prune"]:
+        if (keep and not options["prune"]) or (self.potential and not options.get("potential")):
             return None
         if supported is None:
             return found
+        extra: dict[str, object] = {}
         if self.infer:
-            return partial(found, keep=keep, cutoff=self.cutoff, playout=playout, infer=True)
+            extra["infer"] = True
+        if self.potential:
+            extra["potential"] = self.potential
+        if extra:
+            return partial(found, keep=keep, cutoff=self.cutoff, playout=playout, **extra)
         return partial(found, keep=keep, cutoff=self.cutoff, playout=playout)
 
     def _infers(self) -> bool:

@@ -67,8 +67,8 @@ def select(child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: n
 
 
 @nb.njit(cache=True)
-def margin_rewards(points: npt.NDArray[np.int64], players: int, scale: float, high_wins: bool,
-                   out: npt.NDArray[np.float64]) -> None:  # pragma: no cover - compiled
+def margin_rewards(points: npt.NDArray[np.int64] | npt.NDArray[np.float64], players: int, scale: float,
+                   high_wins: bool, out: npt.NDArray[np.float64]) -> None:  # pragma: no cover - compiled
     """Each seat's reward for the points of the horizon: the logistic of its advantage over the mean of the others
     (``reward=margin`` of :mod:`dreizehn.bots.ismcts`)."""
     total = 0

@@ -20,8 +20,8 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     """Three Thirteen's kernel for one game's player count and options, with the ``ismcts`` bot's search."""
 
     search_options: ClassVar[Mapping[str, object]] = {
-        "root": ("paired",), "playout": ("greedy", "random"), "cutoff": CUTOFFS, "prune": True,
-        "infer": True,
+        "root": ("paired",), "playout": ("greedy", "random", "heuristic"), "cutoff": CUTOFFS,
+        "prune": True, "potential": True, "infer": True,
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always): ``prune`` true, it takes the kept root actions (:meth:`IsmctsBot._compiled_search
@@ -30,13 +30,14 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
 
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
-               playout: str = "greedy", infer: bool = False) -> tuple[Stats, int]:
+               playout: str = "greedy", potential: float = 0.0, infer: bool = False) -> tuple[Stats, int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
-        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the
-        determinizations weighted by inference with ``infer``."""
+        to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the hands
+        of a playout cut off counting ``potential`` points less per unit of meld potential, the determinizations
+        weighted by inference with ``infer``."""
         assert isinstance(view, ThreeThirteenView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
-                      greedy=playout == "greedy", infer=infer)
+                      greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential, infer=infer)
 
 
 def make(game: ThreeThirteenRules) -> ThreeThirteenSearchKernel:

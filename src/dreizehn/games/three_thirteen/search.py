@@ -33,6 +33,7 @@ from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tr
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
 from dreizehn.games.three_thirteen.inference import log_weights
 from dreizehn.games.three_thirteen.kernel import (
+    ACES_HIGH,
     ACTIONS,
     CANDIDATES,
     DEALER,
@@ -66,9 +67,14 @@ from dreizehn.games.three_thirteen.kernel import (
     penalty,
     random_action,
 )
+from dreizehn.games.three_thirteen.kernel_heuristic import action as heuristic_rollout_action
+from dreizehn.games.three_thirteen.kernel_heuristic import potential
 from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, TAKE, ThreeThirteenView
 
 Stats = list[tuple[int, int, int, float]]
+ROLLOUT = 2
+"""The playout policy of ``playout=heuristic``: every seat plays as the ``heuristic`` bot does
+(:mod:`.kernel_heuristic`), from the root action on (no tree below the root)."""
 
 
 def row_of_view(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
@@ -257,20 +263,43 @@ def searched_into(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> None
 
 
 @nb.njit(cache=True)
+def policy_action(s: npt.NDArray[np.int16], policy: int, key: Keys) -> int:  # pragma: no cover - compiled
+    """The action of ``policy`` (``RANDOM``, ``HEURISTIC``: the greedy player, ``ROLLOUT``: the heuristic bot's)."""
+    if policy == ROLLOUT:
+        return heuristic_rollout_action(s, key)
+    return heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
+
+
+@nb.njit(cache=True)
+def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float) -> float:  # pragma: no cover - compiled
+    """What the hand of ``seat`` is worth in penalty points where a playout is cut off: its fewest penalty points
+    (0 for a seat that went out), less ``weight`` per unit of its meld potential (:func:`.kernel_heuristic.potential`,
+    pairs and near-runs: cards that may yet meld)."""
+    if s[OUT_ORDER + seat]:
+        return 0.0
+    points = float(penalty(s, seat))
+    if weight:
+        counts = np.zeros(KINDS, np.int64)
+        for k in range(KINDS):
+            counts[k] = s[HANDS + seat * KINDS + k]
+        points -= weight * potential(counts, int(s[ROUND]) + 3, s[ACES_HIGH] != 0)
+    return points
+
+
+@nb.njit(cache=True)
 def round_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, policy: int, key: Keys,
-                 points: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+                 points: npt.NDArray[np.float64], weight: float = 0.0) -> None:  # pragma: no cover - compiled
     """Play the round of ``stage`` on from ``s`` (every seat by ``policy``) and write its penalty points per seat
-    into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand stands (its fewest penalty
-    points, 0 for a seat that went out) at the first turn boundary after ``cutoff`` actions."""
+    into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand stands (:func:`leaf_points`,
+    ``weight`` per unit of meld potential) at the first turn boundary after ``cutoff`` actions."""
     n = s[PLAYERS]
     steps = 0
     while s[TURN] >= 0 and s[ROUND] == stage:
         if cutoff and steps >= cutoff and not s[DRAWN]:
             for seat in range(n):
-                points[seat] = 0 if s[OUT_ORDER + seat] else penalty(s, seat)
+                points[seat] = leaf_points(s, seat, weight)
             return
-        action = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
-        apply(s, action, key)
+        apply(s, policy_action(s, policy, key), key)
         steps += 1
     for seat in range(n):
         points[seat] = s[LAST + seat]
@@ -301,12 +330,14 @@ def descend(s: npt.NDArray[np.int16], stage: int, node: int, depth: int, c: floa
 def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], iterations: int, c: float,
            scale: float, cutoff: int, policy: int, key: Keys, child: npt.NDArray[np.int32],
            visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
-           size: npt.NDArray[np.int64], weights: npt.NDArray[np.float64],
+           size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
            sweeps: int) -> int:  # pragma: no cover - compiled
     """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made by
     :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
     tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
-    iterations run. With ``sweeps`` > 0 each determinization is weighted by ``weights`` (:func:`reweigh`)."""
+    iterations run. With ``policy`` ``ROLLOUT`` each root action is followed by the policy alone (no tree below the
+    root); ``weight`` counts meld potential in the hands of a playout cut off (:func:`leaf_points`). With ``sweeps``
+    > 0 each determinization is weighted by ``weights`` (:func:`reweigh`)."""
     n = root[PLAYERS]
     stage = root[ROUND]
     narrowed = keep.any()
@@ -314,7 +345,7 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
     roots = np.zeros(ACTIONS, np.bool_)
     path = np.empty(child.shape[0] + 1, np.int64)
     movers = np.empty(child.shape[0] + 1, np.int64)
-    points = np.zeros(MAX_SEATS, np.int64)
+    points = np.zeros(MAX_SEATS, np.float64)
     rewards = np.zeros(MAX_SEATS, np.float64)
     world = root.copy()
     s = root.copy()
@@ -346,8 +377,10 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
             apply(s, action, stream)
             path[0] = k
             movers[0] = seat
-            depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
-            round_points(s, stage, cutoff, policy, stream, points)
+            depth = 1
+            if policy != ROLLOUT:
+                depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
+            round_points(s, stage, cutoff, policy, stream, points, weight)
             margin_rewards(points, n, scale, False, rewards)
             backup(visits, total, path, movers, depth, rewards)
     return done
@@ -367,23 +400,26 @@ def inferred(view: ThreeThirteenView) -> tuple[npt.NDArray[np.float64], int]:
 
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
-           greedy: bool = True, infer: bool = False) -> tuple[Stats, int]:
+           greedy: bool = True, rollout: bool = False, weight: float = 0.0,
+           infer: bool = False) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
-    after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; with ``infer``,
-    the determinizations weighted by what the seat saw (:mod:`.inference`)."""
+    after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
+    greedy player (``greedy``), at random, or (``rollout``) by the heuristic from the root action on, cut off hands
+    counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
+    seat saw (:mod:`.inference`)."""
     row = row_of_view(empty, view)
     weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
     size = np.ones(1, np.int64)
-    policy = HEURISTIC if greedy else RANDOM
+    policy = ROLLOUT if rollout else HEURISTIC if greedy else RANDOM
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
-        done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size, weights,
-                          sweeps))
+        done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size, weight,
+                          weights, sweeps))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -395,8 +431,8 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
                 tree = grown(tree)
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
-            done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size, weights,
-                               sweeps))
+            done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size, weight,
+                               weights, sweeps))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]
