@@ -161,3 +161,14 @@ test("a rematch another seat asked for opens a window that asks; the asker's own
   receive(state, { type: "declined", seat: 1 });
   assert.deepEqual(state.declined, [1]);
 });
+
+test("a double click whose first click was applied before the second came sends no attempt", () => {
+  const state = newState();
+  receive(state, welcome(view(3, 0)));
+  assert.equal(sending(state, true, 1000), true);  // the first click: a legal move
+  receive(state, { type: "update", version: 4, view: view(4, 0), seats, seat: 0, action: "x", text: "", events: [] });
+  assert.equal(sending(state, false, 1200), false, "the second click, on what is no longer legal");
+  assert.equal(sending(state, false, 2000), true, "a deliberate click later is sent, to be explained");
+  receive(state, { type: "update", version: 5, view: view(5, 0), seats, seat: 0, action: "x", text: "", events: [] });
+  assert.equal(sending(state, true, 2100), true, "a legal move is never held back");
+});

@@ -217,8 +217,8 @@ class TablePage {
     const view = this.state.view;
     if (!view) return;
     this.attention.unlock();
-    if (!sending(this.state)) return;
     const found = view.legal_actions.find((a) => a.text === text);
+    if (!sending(this.state, !!found, performance.now())) return;
     this.state.message = "";
     this.socket.send({ type: "action", version: view.version, action: found ? found.index : text });
   }

@@ -59,13 +59,14 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {{totals: number[], winners: number[]} | null} final the game's end
  * @property {number | null} sent the version an action was sent for, until the server answers it (a second click
  *   on the same version sends nothing: the first one is on its way)
+ * @property {number | null} sentAt when the last action was sent (performance.now())
  */
 
 /** @returns {TableState} */
 export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
-    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [],
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], sentAt: null,
     prefs: {}, joinNeeded: false, final: null, sent: null,
   };
 }
@@ -125,15 +126,24 @@ export function tell(state, text) {
   state.messages += 1;
 }
 
+/** Milliseconds within which a second click is taken for the second half of a double click. */
+export const DOUBLE_CLICK_MS = 500;
+
 /**
- * Mark an action as sent for the view now; false when one was sent for this version already (a double click: the
- * second is dropped, not refused by the server as stale).
+ * Mark an action as sent for the view now; false when one was sent for this version already, or when the click
+ * is not a legal move and comes within a double click's time of the last action sent (a double click whose first
+ * click was applied before its second came: the second is dropped, neither refused as stale nor sent as an attempt
+ * to be explained).
  * @param {TableState} state
+ * @param {boolean} [legal] whether the click is one of the legal moves
+ * @param {number} [now] the time of the click (milliseconds, performance.now())
  * @returns {boolean} whether to send it
  */
-export function sending(state) {
+export function sending(state, legal = true, now = 0) {
   if (!state.view || state.sent === state.view.version) return false;
+  if (!legal && state.sentAt !== null && now - state.sentAt < DOUBLE_CLICK_MS) return false;
   state.sent = state.view.version;
+  state.sentAt = now;
   return true;
 }
 
