@@ -91,7 +91,8 @@ class ViewWriter:
 
     def __call__(self, view: View, *, history: bool = True) -> dict[str, Any]:
         words, memo = self.words, self._memo
-        action_texts = game_class(view.game_id).action_type._texts
+        cls = game_class(view.game_id)
+        action_texts = cls.action_type._texts
         seat = view.seat
         doc: dict[str, Any] = {"wire": WIRE_VERSION, "version": len(view.history)}
         for name, encode in _encoders(type(view)):
@@ -104,7 +105,6 @@ class ViewWriter:
                 doc[name] = None if value < 0 else value
                 continue
             if name == "legal_actions":
-                cls = game_class(view.game_id)
                 costs = tuple(cls.action_cost(view, a) for a in value) if cls.captures else ()
                 value = (value, costs)  # the memo compares both: equal actions may cost otherwise elsewhere
             if memo is not None:

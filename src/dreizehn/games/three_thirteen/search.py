@@ -61,6 +61,7 @@ from dreizehn.games.three_thirteen.kernel import (
     TURN,
     TURNS_LEFT,
     _set2,
+    _uniform,
     apply,
     heuristic_action,
     legal,
@@ -185,12 +186,6 @@ def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # prag
 
 
 @nb.njit(cache=True)
-def uniform(key: Keys) -> float:  # pragma: no cover - compiled
-    """A number in [0, 1) from ``key``: 53 random bits."""
-    return float(next_u64(key) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@nb.njit(cache=True)
 def reweigh(s: npt.NDArray[np.int16], seat: int, weights: npt.NDArray[np.float64], sweeps: int,
             key: Keys) -> None:  # pragma: no cover - compiled
     """Move a uniform determinization of ``seat``'s (:func:`determinize`) toward the deals weighted by
@@ -238,7 +233,7 @@ def reweigh(s: npt.NDArray[np.int16], seat: int, weights: npt.NDArray[np.float64
         ratio = weights[oi, kj] / weights[oi, ki]
         if oj >= 0:
             ratio *= weights[oj, ki] / weights[oj, kj]
-        if ratio >= 1.0 or uniform(key) < ratio:
+        if ratio >= 1.0 or _uniform(key) < ratio:
             kinds[i], kinds[j] = kj, ki
     for other in range(n):
         if other != seat:

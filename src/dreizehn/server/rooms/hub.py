@@ -139,7 +139,7 @@ class Hub:
             payload = dumps(line.to_json() | {"table": line.table_id})
             task = asyncio.create_task(asyncio.to_thread(self.store.notify, CHAT_CHANNEL, payload))
             self._tasks.add(task)
-            task.add_done_callback(self._presence_sent)
+            task.add_done_callback(self._notice_sent)
 
     def line_heard(self, payload: str) -> None:
         """A line of chat another process stored (PostgreSQL's notice): told here if its table's room is here."""
@@ -166,13 +166,14 @@ class Hub:
         payload = dumps({**message, "process": self.process, "number": self._presence_number})
         task = asyncio.create_task(asyncio.to_thread(self.store.notify, PRESENCE_CHANNEL, payload))
         self._tasks.add(task)
-        task.add_done_callback(self._presence_sent)
+        task.add_done_callback(self._notice_sent)
         return task
 
-    def _presence_sent(self, task: asyncio.Task[None]) -> None:
+    def _notice_sent(self, task: asyncio.Task[None]) -> None:
+        """A notice to the other processes (presence, a line of chat) was sent, or failed: said in the log."""
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.warning("a presence notice was not sent", exc_info=task.exception())
+            log.warning("a notice to the other server processes was not sent", exc_info=task.exception())
 
     async def keep_presence(self) -> None:
         """PostgreSQL: give the other processes a sign of life every presence interval, and forget a process not

@@ -19,9 +19,10 @@ class Presence(Telling):
         """Whether a connection of another server process holds ``seat``."""
         return any(counts.get(seat, 0) > 0 for _, counts, _ in self.elsewhere.values())
 
-    def taken_over(self, seat: int) -> None:
-        """A window of another process took ``seat`` over: this process's windows of it are told so and closed."""
-        for conn in [c for c in self.conns if c.seat == seat and not c.closed]:
+    def taken_over(self, seat: int, conns: list[Conn] | None = None) -> None:
+        """Another window took ``seat`` over: this process's windows of it (``conns``, by default every open one)
+        are told so and closed, after what they were sent."""
+        for conn in [c for c in self.conns if c.seat == seat and not c.closed] if conns is None else conns:
             conn.send(messages.TAKEN_OVER)
             conn.close()
 

@@ -58,12 +58,9 @@ class Room(Bots):
         return (text is None) != (phrase is None) and (text is None or bool(text.strip()))
 
     async def say(self, conn: Conn, text: str | None, phrase: str | None) -> None:
-        """A line of chat from ``conn``'s person (or spectator): stored, then told to whoever may read it, here and
-        (PostgreSQL) in the other processes; refused (``server.chat_empty``, or ``server.not_stored`` when the
-        database fails) with nothing said."""
-        if not self.well_said(text, phrase):
-            conn.send(self.refusal(conn, ServerError("server.chat_empty", rule="S3"), with_view=False))
-            return
+        """A line of chat from ``conn``'s person (or spectator), :meth:`well_said` already: stored, then told to
+        whoever may read it, here and (PostgreSQL) in the other processes; refused (``server.not_stored``) with
+        nothing said when the database fails."""
         name = "" if conn.seat is None else self.seat_rows[conn.seat].name
         try:
             line = await asyncio.to_thread(store_line, self.hub.store, self.id, conn.seat, name,

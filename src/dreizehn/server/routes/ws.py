@@ -97,10 +97,12 @@ async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> No
     elif isinstance(message, Decline):
         room.decline(conn)
     elif isinstance(message, Say):
-        if room.well_said(message.text, message.phrase) and not chat.take():  # only lines that could be said count
+        if not room.well_said(message.text, message.phrase):
+            conn.send(messages.refused(ServerError("server.chat_empty", rule="S3"), conn.lang))
+        elif not chat.take():  # only lines that could be said count against the rate
             conn.send(messages.refused(ServerError("server.chat_too_fast", rule="S3"), conn.lang))
-            return
-        await room.say(conn, message.text, message.phrase)
+        else:
+            await room.say(conn, message.text, message.phrase)
     elif isinstance(message, Ping):
         conn.send(messages.PONG)
 
@@ -242,9 +244,9 @@ def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
     if hello.takeover == "ask" and (others or elsewhere):
         raise ServerError("server.seat_open", rule="S1")
     for c in mine:
-        if c in others:
-            c.send(messages.TAKEN_OVER)
-        c.close()  # after what it was sent
+        if c not in others:
+            c.close()  # the same window's older connection: the page came back
+    room.taken_over(seat, others)
     if elsewhere:
         hub.publish_take_over(room, seat)
 
