@@ -119,3 +119,32 @@ def test_playouts_and_random_games_end(policy: int) -> None:
     assert (kernel.current(states) == -1).all()
     assert (kernel.totals(states) >= 0).all()
     assert kernel.random_games(states, keys, 2) > 8 * 2 * 11 * 2
+
+
+def _near_out_hand(rng: np.random.Generator, wild: int) -> list[int]:
+    """Melds (runs, sets, wild cards among them) and one to three loose cards: the hands whose ways out the kernel's
+    quick test (a natural card with no partner within reach) must never wrongly deny."""
+    hand: list[int] = []
+    for _ in range(int(rng.integers(1, 4))):
+        suit, low = int(rng.integers(4)), int(rng.integers(13))
+        if rng.random() < 0.5:  # a run, the king beside a high ace included (kind 0 after kind 12)
+            meld = [suit * 13 + (low + i) % 13 for i in range(int(rng.integers(3, 6)))]
+        else:
+            meld = [s * 13 + low for s in rng.choice(4, int(rng.integers(3, 5)), replace=False)]
+        hand += [s // 13 * 13 + wild - 1 if rng.random() < 0.2 else s for s in meld]
+    hand += [int(k) for k in rng.integers(52, size=int(rng.integers(1, 4)))]
+    return sorted(hand[:14])
+
+
+def test_ways_out_of_hands_near_going_out_match_the_python_function(scale: Callable[[int, int], int]) -> None:
+    rng = np.random.default_rng(31)
+    found_out = 0
+    for _ in range(scale(3000, 60000)):
+        wild = int(rng.integers(3, 14))
+        hand = _near_out_hand(rng, wild)
+        for aces_high in (False, True):
+            bits = tk.outs(_row(hand, wild, aces_high, True))
+            found = tuple(k for k in range(52) if bits >> k & 1)
+            assert found == go_out_discards(hand, wild, aces_high, True), (hand, wild, aces_high)
+            found_out += bool(found)
+    assert found_out > scale(300, 6000)  # the hands reach the solver and often go out

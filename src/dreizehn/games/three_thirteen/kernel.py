@@ -47,7 +47,7 @@ from dreizehn.core.kernel import (
     shuffle,
 )
 from dreizehn.games.three_thirteen import heuristic as python_heuristic
-from dreizehn.games.three_thirteen.melds import _solve_min, _solve_out
+from dreizehn.games.three_thirteen.melds import _out_marks, _solve_min
 from dreizehn.games.three_thirteen.rules import (
     DISCARD,
     DRAW,
@@ -157,65 +157,71 @@ def penalty(s: npt.NDArray[np.int16], seat: int) -> int:  # pragma: no cover - c
 
 
 @nb.njit(cache=True)
-def _window(mask: int, position: int, reach: int) -> bool:  # pragma: no cover - compiled
-    """Whether ``mask`` (bits per position 1..14) has a bit within ``reach`` of ``position``, itself aside."""
-    low = max(1, position - reach)
-    high = min(14, position + reach)
-    near = ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
-    return (mask & near & ~(1 << position)) != 0
+def _scan(s: npt.NDArray[np.int16], seat: int, wild: int) -> int:  # pragma: no cover - compiled
+    """The number of wild cards of ``seat``, or -1 on a quick proof that the hand cannot go out.
 
-
-@nb.njit(cache=True)
-def _too_scattered(s: npt.NDArray[np.int16], seat: int, wild: int) -> bool:  # pragma: no cover - compiled
-    """A quick proof that the hand of ``seat`` cannot go out, before the meld solver's search: a natural card with
-    no *partner* (another natural card of its rank, or of its suit at most ``wilds + 1`` ranks away, a high ace
-    beside the king under ``aces=low-or-high``) shares no meld with another natural card, so it is unmatched or
-    the only natural card of a meld, which then holds two wild cards. Going out leaves one card unmatched (T8): with
-    ``lone`` such cards it needs ``2 * (lone - 1)`` wild cards."""
+    The proof: a natural card with no *partner* (another natural card of its rank, or of its suit at most
+    ``wilds + 1`` ranks away, a high ace beside the king under ``aces=low-or-high``) shares no meld with another
+    natural card, so it is unmatched or the only natural card of a meld, which then holds two wild cards. Going out
+    leaves one card unmatched (T8): with ``lone`` such cards it needs ``2 * (lone - 1)`` wild cards. Bit masks per
+    suit (bit ``rank``, and bit 14 for a high ace); a card's partners in its suit are the bits of its suit's mask
+    shifted by 1 to ``wilds + 1``."""
     at = HANDS + seat * KINDS
     wilds = 0
-    suits = 0  # bit suit * 16 + position: a natural card held
+    suits = 0  # bit suit * 16 + rank: a natural card held
     seen = 0  # bit rank: one natural card of the rank held
     many = 0  # bit rank: two or more
-    for k in range(KINDS):
-        c = s[at + k]
-        if c == 0:
-            continue
-        rank = k % 13 + 1
-        if rank == wild:
-            wilds += c
-            continue
-        suits |= 1 << ((k // 13) * 16 + rank)
-        if c >= 2 or (seen >> rank) & 1:
-            many |= 1 << rank
-        seen |= 1 << rank
-    reach = wilds + 1
+    for suit in range(4):
+        for rank in range(1, 14):
+            c = s[at + suit * 13 + rank - 1]
+            if c == 0:
+                continue
+            if rank == wild:
+                wilds += c
+                continue
+            suits |= 1 << (suit * 16 + rank)
+            if c >= 2 or (seen >> rank) & 1:
+                many |= 1 << rank
+            seen |= 1 << rank
     high = s[ACES_HIGH] != 0
     lone = 0
     for suit in range(4):
-        mask = (suits >> (suit * 16)) & 0x7FFE
+        mask = (suits >> (suit * 16)) & 0x3FFE
+        if mask == 0:
+            continue
         if high and mask & 2:
             mask |= 1 << 14
-        for rank in range(1, 14):
-            if not (mask >> rank) & 1 or (many >> rank) & 1:
-                continue
-            if _window(mask, rank, reach) or (high and rank == 1 and _window(mask, 14, reach)):
-                continue
-            lone += 1
-            if 2 * (lone - 1) > wilds:
-                return True
-    return False
+        near = 0
+        for d in range(1, min(wilds + 1, 13) + 1):
+            near |= (mask >> d) | (mask << d)
+        single = mask & ~near & ~many & 0x3FFE
+        if high and single & 2 and (near >> 14) & 1:
+            single &= ~2
+        lone += _bits(single)
+    return -1 if 2 * (lone - 1) > wilds else wilds
 
 
 @nb.njit(cache=True)
 def _outs_of(s: npt.NDArray[np.int16], seat: int) -> int:  # pragma: no cover - compiled
     """The kinds ``seat`` may discard to go out (T8) as bits, as :func:`.melds.go_out_discards` gives them."""
     wild = int(s[ROUND]) + 3
-    if _too_scattered(s, seat, wild):
+    wilds = _scan(s, seat, wild)
+    if wilds < 0:
         return 0
-    cards = _hand(s, seat)
-    mask = int(_solve_out(cards, wild, s[ACES_HIGH] != 0))
-    if mask and s[ALL_WILD] == 0 and cards.shape[0] > 1:
+    work = np.zeros(192, np.int64)  # the solver's natural cards (index suit * 16 + rank), isolated cards and marks
+    at = HANDS + seat * KINDS
+    for suit in range(4):
+        for rank in range(1, 14):
+            if rank != wild:
+                work[suit * 16 + rank] = s[at + suit * 13 + rank - 1]
+    _out_marks(work[:64], wilds, 14 if s[ACES_HIGH] != 0 else 13, work[64:128], work[128:])
+    mask = 0
+    for suit in range(4):
+        for rank in range(1, 14):
+            k = suit * 13 + rank - 1
+            if s[at + k] and (work[128] != 0 or work[128 + suit * 16 + rank] != 0):  # [128]: any card may go
+                mask |= 1 << k
+    if mask and s[ALL_WILD] == 0 and s[HAND_SIZES + seat] > 1:
         naturals = _naturals(s, seat, wild)
         if naturals % 64 == 0:  # T7 forbidden: no way out that leaves wild cards only
             return 0

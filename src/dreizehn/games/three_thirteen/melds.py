@@ -546,14 +546,12 @@ def _rec_out(
 
 
 @nb.njit(cache=True)
-def _solve_out(hand: npt.NDArray[np.int64], wild_rank: int, aces_high: bool) -> int:  # pragma: no cover
-    """For :func:`go_out_discards`: the discards as a bit mask of kinds (bit k for kind k), or -1 for a bad kind."""
-    cnt = np.zeros(64, np.int64)
-    wilds = _build(hand, wild_rank, cnt)
-    if wilds < 0:
-        return -1
-    maxpos = 14 if aces_high else 13
-    iso = np.zeros(64, np.int64)
+def _out_marks(
+    cnt: npt.NDArray[np.int64], wilds: int, maxpos: int, iso: npt.NDArray[np.int64], marks: npt.NDArray[np.int64]
+) -> None:  # pragma: no cover
+    """The search of :func:`_solve_out` over the natural cards ``cnt`` (index ``suit * 16 + rank``, changed) and
+    ``wilds`` wild cards, with ``iso`` and ``marks`` zeroed scratch of 64: ``marks[0]`` when any card may go, else
+    ``marks[suit * 16 + rank]`` for each natural card that may."""
     _isolate(cnt, wilds, maxpos, iso)
     nd = 0
     dk = 0
@@ -562,11 +560,22 @@ def _solve_out(hand: npt.NDArray[np.int64], wild_rank: int, aces_high: bool) -> 
             nd += iso[i]
             dk = i
     if nd > 1:
-        return 0
-    marks = np.zeros(64, np.int64)
+        return
     zero = int(np.int64(0))  # plain int64 arguments, not literals (see _rec_min)
     _rec_out(cnt, int(np.int64(1)), zero, zero, int(np.int64(99)), int(np.int64(wilds)), int(np.int64(nd)),
              int(np.int64(dk)), zero, zero, zero, int(np.int64(maxpos)), marks)
+
+
+@nb.njit(cache=True)
+def _solve_out(hand: npt.NDArray[np.int64], wild_rank: int, aces_high: bool) -> int:  # pragma: no cover
+    """For :func:`go_out_discards`: the discards as a bit mask of kinds (bit k for kind k), or -1 for a bad kind."""
+    cnt = np.zeros(64, np.int64)
+    wilds = _build(hand, wild_rank, cnt)
+    if wilds < 0:
+        return -1
+    iso = np.zeros(64, np.int64)
+    marks = np.zeros(64, np.int64)
+    _out_marks(cnt, wilds, 14 if aces_high else 13, iso, marks)
     mask = 0
     if marks[0] != 0:  # any card may go
         for i in range(hand.shape[0]):
