@@ -177,3 +177,57 @@ def test_compiled_hints_rate_as_the_python_ones(game_id: str, moves: int) -> Non
         fast = compiled[action]
         assert abs(fast.win - slow.win) < 4 * (fast.win_sd**2 + slow.win_sd**2) ** 0.5 + 0.02
         assert abs(fast.points - slow.points) < 4 * (fast.points_sd**2 + slow.points_sd**2) ** 0.5 + 0.5
+
+
+def _last_fate_capture(players: int) -> State:
+    """A single Holzwurm game at the position the issue met: only the poisonous thirteen is left in the fate row and
+    the seat to move has a card that takes a row (and with it the −13, which ends the game, H12, H14) beside cards
+    that take nothing."""
+    game = dreizehn.load_game("holzwurm", players, {"games": 1})
+    rng = random.Random(players)
+    while True:
+        state = game.new_state(rng.randrange(10**6))
+        while not state.is_over:
+            view = state.view(state.turn)
+            costs = [game.action_cost(view, a) for a in view.legal_actions]
+            if len(view.fate) == 1 and any(costs) and not all(costs):
+                return state
+            state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hints_rate_a_capture_of_the_poisonous_thirteen_by_what_it_brings(players: int) -> None:
+    """Issue 25's position: a capture that takes the −13 ends the game at once, so the seat's final total after it
+    is known to the seat (its hand, the row and the −13: no spread), and its win chance is the chance that the hidden
+    hands score less. The hint's kernel playouts must say exactly that total and a win chance within the sampling
+    error of the one found by the reference rules alone (the capture applied on worlds drawn from the view, no
+    playout); a move that takes nothing is rated apart from it."""
+    from dreizehn.games.holzwurm.rules import HolzwurmState, hand_points
+
+    state = _last_fate_capture(players)
+    assert isinstance(state, HolzwurmState)
+    game, seat = state.game, state.turn
+    view = state.view(seat)
+    analysis = analyse(view, playouts=400 * len(view.legal_actions), rng=3, game=game)
+    rng = random.Random(11)
+    for action in view.legal_actions:
+        cost = game.action_cost(view, action)
+        if cost is None:
+            continue
+        rating = analysis.rating(action)
+        after = state.copy()
+        after.apply(action)
+        assert after.is_over
+        assert isinstance(after, HolzwurmState)
+        assert rating.points == hand_points(after.hands[seat]) and rating.points_sd == 0
+        won = []
+        for _ in range(2000):
+            world = game.sample_state(view, rng)
+            world.apply(action)
+            won.append(world.returns()[seat])
+        exact, error = sum(won) / len(won), (rating.win_sd**2 + 0.25 / len(won)) ** 0.5
+        assert abs(rating.win - exact) < 4 * error + 0.01, (action, rating, exact)
+    safe = [analysis.rating(a) for a in view.legal_actions if game.action_cost(view, a) is None]
+    taking = [analysis.rating(a) for a in view.legal_actions if game.action_cost(view, a) is not None]
+    assert all(r.points_sd > 0 for r in safe)  # the game goes on: the hidden cards still decide
+    assert {r.points for r in safe}.isdisjoint(r.points for r in taking)

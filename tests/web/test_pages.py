@@ -61,6 +61,7 @@ def test_keyboard_an_illegal_attempt_and_the_hint(browser: Browser, contexts: li
     page.keyboard.press("h")
     page.wait_for_selector("ol.hint li")
     assert "%" in page.inner_text("ol.hint")
+    assert "final total about" in page.inner_text("ol.hint")  # the total each rated move is expected to end on
     page.keyboard.press("ArrowRight")
     focused = page.evaluate("document.activeElement.dataset.card")
     assert focused

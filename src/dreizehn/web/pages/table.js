@@ -182,7 +182,7 @@ class TablePage {
   drawSide(view, names) {
     const { state, els } = this;
     drawHint(els.hint, !this.spectator && isMine(state), { thinking: state.thinking, hint: state.hint,
-      ask: () => this.askHint(), act: (text) => this.act(text) });
+      moves: legalOf(state), ask: () => this.askHint(), act: (text) => this.act(text) });
     const invites = JSON.parse(localStorage.getItem(`dreizehn.invites.${state.table}`) || "null");
     const open = invites && !view.is_over;
     redraw(els.invites, JSON.stringify([lang(), open ? invites : null, open ? state.seats.map((s) => s.joined) : null]),

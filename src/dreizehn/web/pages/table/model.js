@@ -31,7 +31,8 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  *   version: number}} ChatLine a line said at the table (a spectator's has no seat)
  */
 /** @typedef {{n: number, text: string, chat?: ChatLine}} LogLine a line of the log: words, or a line of chat */
-/** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number}[]}} Hint the hint's analysis */
+/** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number, points: number}[]}} Hint the hint's
+ * analysis: each move's win chance and the total it is expected to end the game on */
 
 /**
  * @typedef {object} TableState

@@ -1,6 +1,7 @@
 // @ts-check
 // The person's moves: the list of legal moves in words (numbered for the keys 1 to 9, the hint's best marked) and
-// the hint box (the best three moves with their win chance), each re-drawn only when what it shows changed.
+// the hint box (the best three moves with what they take, their win chance and the total they are expected to end
+// the game on), each re-drawn only when what it shows changed.
 import { costWords } from "../../costs.js";
 import { h, redraw } from "../../dom.js";
 import { lang, percent, t } from "../../i18n.js";
@@ -33,16 +34,20 @@ export function drawMoves(el, moves, how) {
  * The hint box, shown on the person's turn.
  * @param {HTMLElement} el
  * @param {boolean} shown whether it is the person's turn
- * @param {{thinking: boolean, hint: Hint | null, ask: () => void, act: (text: string) => void}} how
+ * @param {{thinking: boolean, hint: Hint | null, moves: Action[], ask: () => void, act: (text: string) => void}} how
+ *   the legal moves tell what each rated move takes
  */
 export function drawHint(el, shown, how) {
   const { thinking, hint } = how;
-  const key = JSON.stringify([lang(), shown, thinking, hint]);
+  const takes = new Map(how.moves.map((a) => [a.text, a.takes]));
+  const key = JSON.stringify([lang(), shown, thinking, hint, hint ? hint.ratings.slice(0, 3).map((r) => takes.get(r.action)) : null]);
   redraw(el, key, () => (shown ? h("div.hint-box", {},
     h("button.secondary", { type: "button", id: "hint", disabled: thinking ? true : undefined, "aria-keyshortcuts": "H",
       onclick: how.ask }, thinking ? t("web.thinking") : t("web.hint")),
     hint ? h("ol.hint", {}, hint.ratings.slice(0, 3).map((r) => h("li", {},
-      h("button.link", { type: "button", onclick: () => how.act(r.action) }, r.words), " ",
-      h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }))))) : null) : null));
+      h("button.link", { type: "button", onclick: () => how.act(r.action) }, r.words),
+      takes.get(r.action) ? h("span.cost", {}, " — ", costWords(/** @type {import("../../costs.js").Takes} */ (takes.get(r.action)))) : null, " ",
+      h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }), " · ",
+        t("web.hint_points", { points: Math.round(r.points) }))))) : null) : null));
   el.hidden = !shown;
 }

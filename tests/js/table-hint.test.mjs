@@ -1,0 +1,33 @@
+// The hint box (src/dreizehn/web/pages/table/moves.js drawHint), in German (issue 25, item 2): each of the best
+// three moves says what it takes, when it takes cards, beside its win chance and the total it is expected to end on,
+// so that a move that takes the poisonous thirteen no longer reads like a safe one.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { openPage } from "./page.mjs";
+import { serve } from "./words.mjs";
+
+openPage();
+serve("de");
+const i18n = await import("../../src/dreizehn/web/i18n.js");
+const { drawHint } = await import("../../src/dreizehn/web/pages/table/moves.js");
+await i18n.loadLanguage("de");
+
+const hint = {
+  ratings: [
+    { action: "G3>1", words: "Grüne 3 an Reihe 1", win: 0.413, win_sd: 0.014, points: 13.5 },
+    { action: "Y11>5", words: "Gelbe 11 an Reihe 5", win: 0.378, win_sd: 0.013, points: 17.4 },
+  ],
+};
+const moves = [{ text: "G3>1", words: "", takes: { cards: 4, points: -4 } }, { text: "Y11>5", words: "" }];
+
+test("a rated move that takes cards says so; every rated move says its expected final total", () => {
+  const el = document.createElement("div");
+  drawHint(el, true, { thinking: false, hint: /** @type {any} */ (hint), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
+  const items = [...el.querySelectorAll("ol.hint li")].map((li) => li.textContent);
+  assert.equal(items.length, 2);
+  assert.match(items[0], /nimmt 4 Karten: −4/);
+  assert.match(items[0], /Siegchance 41\s?% \(± 1\s?%\) · Endstand etwa 14/);
+  assert.doesNotMatch(items[1], /nimmt/);
+  assert.match(items[1], /Endstand etwa 17/);
+});
