@@ -22,6 +22,27 @@ export function seatInfo(view, seat) {
   return [t("web.in_hand", { n: view.hand_sizes[seat] })];
 }
 
+/**
+ * Whether a card counts minus (H3): an odd value, and the poisonous thirteen.
+ * @param {string} text the card ("Y7", "N2", "13")
+ */
+export function isMinus(text) {
+  const value = Number(text.replace(/\D/g, ""));
+  return value % 2 === 1;
+}
+
+/**
+ * A row laid out as the rulebook lays it (H13): the minus cards to the left, the plus cards to the right, each side
+ * growing outwards from the middle as cards are played (so the newest card of each side is the outermost).
+ * @param {string[]} cards the row's cards in the order played
+ */
+export function rowPile(cards) {
+  const minus = cards.filter(isMinus).reverse();
+  const plus = cards.filter((c) => !isMinus(c));
+  return h("div.pile.row-pile", {}, h("div.minus-side", {}, minus.map((c) => card("holzwurm", c, { small: true }))),
+    h("div.plus-side", {}, plus.map((c) => card("holzwurm", c, { small: true }))));
+}
+
 /** @param {string} text */
 export function attempt(text) {
   return `${text}>new`;
@@ -45,7 +66,7 @@ export function draw(view, ctx) {
     const body = [
       h("div.row-head", {}, h("span.row-name", {}, t("web.hw.row", { row: slot })), h("span.row-colour", {}, colour),
         h("span.row-length", { title: t("web.hw.length_help", { n: row.cards.length }) }, t("web.hw.length", { n: row.cards.length }))),
-      h("div.pile", {}, row.cards.map((c) => card("holzwurm", c, { small: true }))),
+      rowPile(row.cards),
     ];
     const cls = `row.r-${row.colour || "open"}`;
     if (choice) {
