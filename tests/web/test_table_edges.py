@@ -46,3 +46,27 @@ def test_the_last_card_played_is_marked_and_arrives_moving_unless_motion_is_redu
     anna.emulate_media(reduced_motion="reduce")
     assert marked.evaluate("e => getComputedStyle(e).animationName") == "none"
     assert marked.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+
+
+def test_a_card_played_from_the_hand_glides_to_the_table_and_lies_still_when_motion_is_reduced(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """Cards that move are seen moving (web/pages/table/motion.js): the card the person plays glides from its place
+    in the hand to its place on the table; under reduced motion it is simply there."""
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
+    gliding = ("(() => { const c = document.querySelector('.targets .card.last-played');"
+               " return !!c && c.getAnimations().some((a) => !(a instanceof CSSAnimation) && a.effect"
+               " && a.effect.getKeyframes().some((k) => String(k.transform).startsWith('translate'))); })()")
+    for reduced in (False, True):
+        anna.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
+        anna.wait_for_selector("#turn[data-mine=yes]")
+        before = version(anna)
+        anna.locator("button.move").first.click() if anna.locator(".move-list[open]").count() else None
+        if version(anna) == before:
+            anna.keyboard.press("1")
+        anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
+        if reduced:
+            assert not anna.evaluate(gliding)
+            assert anna.evaluate("document.querySelectorAll('.card.leaving').length") == 0
+        else:
+            anna.wait_for_function(gliding, polling="raf", timeout=5_000)

@@ -3,6 +3,7 @@
 // what the person chose (a card, a sort, an arrangement) changed.
 import { h, redraw } from "../../dom.js";
 import { lang, t } from "../../i18n.js";
+import { withMotion } from "./motion.js";
 
 /** @typedef {import("./model.js").View} View */
 /** @typedef {import("./model.js").Action} Action */
@@ -42,11 +43,11 @@ export function drawBoard(el, module, view, ctx, last = null) {
   const shown = Object.fromEntries(Object.entries(view).filter(([field]) => field !== "history"));
   const key = JSON.stringify([lang(), shown, ctx.names, ctx.seat, ctx.legal.map((a) => a.text), ctx.selected,
     ctx.canAct, ctx.prefs, last]);
-  redraw(el, key, () => {
+  withMotion(el, () => redraw(el, key, () => {
     const drawing = module.draw(view, ctx);
     markLast(drawing, last, el);
     return [ctx.canAct ? null : h("p.watching", {}, t("web.watching")), drawing];
-  });
+  }));
 }
 
 /**
