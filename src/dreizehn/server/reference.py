@@ -25,10 +25,11 @@ from dreizehn.server.errors import ENGINE_REFUSALS, REFUSALS
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
                                               protocol.Ready, protocol.Say, protocol.Decline,
-                                              protocol.Ping)
+                                              protocol.Undo, protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
-    protocol.Declined, protocol.Said, protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told,
+    protocol.Declined, protocol.Said, protocol.TakenOver, protocol.TakenBack, protocol.Pong, protocol.SeatInfo,
+    protocol.Told,
     protocol.SaidEvent,
     protocol.HintAnalysis, protocol.HintRating,
 )

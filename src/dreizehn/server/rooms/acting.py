@@ -93,10 +93,16 @@ class Acting(Presence):
             self._rebuild(stored)
 
     async def catch_up(self) -> None:
-        """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections."""
+        """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections; a table
+        whose latest action known here is no longer stored (taken back in another process) is reloaded."""
         async with self.lock:
-            fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, self.table.version)
-            for seat, action, _ in fresh:
+            known = self.table.version
+            fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, max(0, known - 1))
+            last = self.table.state.log[-1] if known else None
+            if last is not None and (not fresh or fresh[0][:2] != (last[0], self.table.game.action_to_text(last[1]))):
+                await self._reload()  # the latest action known here was taken back (undo) in another process
+                fresh = []
+            for seat, action, _ in fresh[1 if known else 0:]:
                 if self.table.current_player != seat:
                     await self._reload()
                     break

@@ -14,6 +14,7 @@ from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
+from dreizehn.server.undo import may_undo
 from dreizehn.table import Update
 from dreizehn.words import words
 
@@ -93,7 +94,11 @@ class Telling(RoomBase):
         return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
                                 self.view_doc(seat, lang, history=True), self.seats_info(lang),
                                 self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told],
-                                chat, stage_count(self.table.game))
+                                chat, stage_count(self.table.game), self.undo_open(seat))
+
+    def undo_open(self, seat: int | None) -> bool:
+        """Whether ``seat``'s person may take back a move now (:func:`~dreizehn.server.undo.may_undo`)."""
+        return seat is not None and may_undo(self.told, self.seat_rows, seat, self.table.is_over)
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
@@ -134,6 +139,7 @@ class Telling(RoomBase):
         """Tell every connection of an applied action, each its own part, in its language. What receivers share
         (the action in words, the public events, the seats) is said once per language."""
         per_seat: dict[tuple[int | None, str], str] = {}
+        undo: dict[int | None, bool] = {}
         said = Said()
         for conn in list(self.conns):
             seat, lang = conn.seat, conn.lang
@@ -146,8 +152,10 @@ class Telling(RoomBase):
                 told = self.said_update(update, seat, lang, said)
                 checked = [said.checked.get(key) or said.checked.setdefault(key, messages.said_event(said.events[key]))
                            for key in event_keys(update, seat, lang)]
+                if seat not in undo:
+                    undo[seat] = self.undo_open(seat)
                 message = per_seat[(seat, lang)] = messages.update(
-                    told, checked, self.view_doc(seat, lang, history=False), seats, whole)
+                    told, checked, self.view_doc(seat, lang, history=False), seats, whole, undo[seat])
             conn.send(message)
 
     def broadcast_presence(self) -> None:
