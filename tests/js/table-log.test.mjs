@@ -38,3 +38,15 @@ test("a stage's heading is said in the reader's words, marked as a heading", () 
   assert.deepEqual([...list.children].map((li) => [li.className, li.textContent]),
     [["stage-head", "Round 3 of 11"], ["", "Anna plays"]]);
 });
+
+test("a log replaced whole (a resync) is shown at its end, where the news is", () => {
+  const list = document.createElement("ol");
+  Object.defineProperty(list, "scrollHeight", { get: () => 500 });
+  Object.defineProperty(list, "clientHeight", { get: () => 100 });
+  drawLog(list, lines(1, 20), String);
+  list.scrollTop = 0;  // the person read the first lines
+  drawLog(list, lines(1, 21), String);
+  assert.equal(list.scrollTop, 0);  // a new line: the log stays where it was read
+  drawLog(list, lines(30, 50), String);
+  assert.equal(list.scrollTop, 500);
+});

@@ -17,15 +17,18 @@ export function drawLog(list, lines, heading) {
   const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < AT_END;
   const first = lines.length ? lines[0].n : Infinity;
   let gone = 0;
+  let removed = 0;
   for (let old = firstItem(list); old && Number(old.dataset.n) < first; old = firstItem(list)) {
     gone += old.offsetHeight;
+    removed += 1;
     old.remove();
   }
+  const replaced = removed > 0 && !list.childElementCount;  // a new log (a resync): its end, where the news is
   const last = list.lastElementChild instanceof HTMLElement ? Number(list.lastElementChild.dataset.n) : 0;
   for (const line of lines) {
     if (line.n > last) list.append(itemOf(line, heading));
   }
-  if (atEnd) list.scrollTop = list.scrollHeight;
+  if (atEnd || replaced) list.scrollTop = list.scrollHeight;
   else if (gone) list.scrollTop = Math.max(0, list.scrollTop - gone);
 }
 
