@@ -11,6 +11,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from dreizehn.core.record import replay
 from dreizehn.server.storage import Store, make_engine
 
 from .kit import (
@@ -20,6 +21,7 @@ from .kit import (
     create_table,
     hub,
     make_settings,
+    play_to_end,
     quick,
     settle,
     spectator_hello,
@@ -177,3 +179,23 @@ def test_a_killed_server_rebuilds_the_position_after_the_take_back(processes: Ca
     assert len(kept) == after["version"] - before["version"] and kept[0].seq == before["version"]
     back.act(before["legal_actions"][0]["index"])  # the person plays on from there
     assert back.until(lambda m: m["type"] == "update")["version"] == before["version"] + 1
+
+
+def test_the_record_and_the_replay_are_the_game_that_stands(client: TestClient) -> None:
+    """The record holds the moves that stand and replays (the engine checks it); the replay says where a move was
+    taken back."""
+    created = create_table(client, "holzwurm", ["person", "medium"], {"games": 1})
+    table_id = created["table"]["id"]
+    with connect(client, token=tokens(created)[0]) as anna:
+        before = _my_turn(anna)
+        anna.act(before["legal_actions"][0]["index"])
+        after = _my_turn(anna, before["version"])
+        _undo(anna)
+        play_to_end({0: anna}, after=before["version"] - 1)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert [tuple(a) for a in record["actions"]] == [(s, a) for s, a, _ in stored(client, table_id).actions]
+    replay(record)  # a valid record: the engine replays it
+    answer = client.get(f"/api/tables/{table_id}/replay").json()
+    taken = {"version": before["version"], "seat": 0, "count": after["version"] - before["version"]}
+    assert answer["taken_back"] == [taken]
+    assert len(answer["steps"]) == len(record["actions"])

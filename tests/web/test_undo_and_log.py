@@ -19,7 +19,8 @@ def _wait_my_turn(page: Page, after: int = -1) -> int:
 
 
 def _hand(page: Page) -> list[str]:
-    return page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)")
+    cards: list[str] = page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)")
+    return cards
 
 
 def test_undo_against_bots_gives_the_position_before_the_move_back(

@@ -37,7 +37,8 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,
     schemas.CreatedOut, schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut,
     schemas.OptionOut,
-    schemas.CardFace, schemas.ChatLineOut, schemas.ReplayOut, schemas.ReplayStep, schemas.ReplayViewsOut,
+    schemas.CardFace, schemas.ChatLineOut, schemas.ReplayOut, schemas.TakeBackOut, schemas.ReplayStep,
+    schemas.ReplayViewsOut,
     schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
 )

@@ -35,6 +35,7 @@ from dreizehn.server.schemas import (
     SeatOut,
     TableIn,
     TableOut,
+    TakeBackOut,
     TokenIn,
 )
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
@@ -278,8 +279,11 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
     chat = [ChatLineOut(seat=line.seat, name=line.name, text=line.text, phrase=line.phrase, version=line.version)
             for line in said if line.seat is not None]
+    kept = await asyncio.to_thread(hub.store.taken_back, table_id)
+    undos = [[row for row in kept if row.undo == undo] for undo in sorted({row.undo for row in kept})]
+    taken_back = [TakeBackOut(version=rows[0].seq, seat=rows[0].undo_seat, count=len(rows)) for rows in undos]
     return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
-                     names=names, opening=opening, steps=steps, chat=chat)
+                     names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
 
 
 @router.get("/tables/{table_id}/replay/{version}")
