@@ -12,6 +12,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from dreizehn.core.record import replay
+from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, make_engine
 
 from .kit import (
@@ -120,6 +121,21 @@ def test_nothing_to_take_back_a_stale_version_and_a_spectator_are_refused(client
         assert _undo(anna, view["version"] + 5)["code"] == "table.stale"
         assert _undo(watcher)["code"] == "server.spectator_acts"
         assert anna.view is not None and anna.view["version"] == view["version"]
+
+
+def test_a_take_back_waits_for_the_persons_turn(serve: Callable[[Settings], TestClient], tmp_path: Path) -> None:
+    """Asked while the bots are to move, a take-back is refused: the bots' moves after the person's are taken back
+    with it once made (and no bot move can be stored after it)."""
+    client = serve(make_settings(tmp_path / "data", bot_pause=3.0))
+    created = create_table(client, "holzwurm", ["person", "medium"])
+    with connect(client, token=tokens(created)[0]) as anna:
+        view = _my_turn(anna)
+        anna.act(view["legal_actions"][0]["index"])
+        moved = anna.until(lambda m: m["type"] == "update")
+        assert moved["undo"] is False
+        refused = _undo(anna)
+        assert refused["code"] == "server.undo_wait"
+        assert refused["message"] == "Wait for your turn: then you can take back your move."
 
 
 def _play_until_scored(peer: Peer) -> None:

@@ -68,6 +68,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                                                      "read-only, its disk full)"),
     "server.undo_people": ("S8", "websocket (undo)", "a take-back at a table of more than one person (or from a bot's "
                                                      "seat)"),
+    "server.undo_wait": ("S8", "websocket (undo)", "a take-back while the bots are to move (it is asked on the "
+                                                   "person's turn, the bots' moves after theirs made)"),
     "server.undo_nothing": ("S8", "websocket (undo)", "a take-back by a seat with no action in the game"),
     "server.undo_dealt": ("S8", "websocket (undo)", "a take-back of a move after which a stage was scored or cards "
                                                     "dealt (the next deal would be known)"),

@@ -5,7 +5,10 @@ What may be taken back stops at chance: a move is never taken back once cards we
 (the next deal is drawn from the table's seed, so it would be known), nor once a card hidden from the person was
 shown to them since (a card drawn from the stock: undone, the person would know the top of the stock). So the
 person learns nothing by taking back that they had not seen already, and the bots' hands are those of the position
-before the move."""
+before the move.
+
+It is asked on the person's own turn: the bots have answered their move, and no process of the server has a move of
+theirs in flight that could be stored after the take-back."""
 
 from __future__ import annotations
 
@@ -20,19 +23,23 @@ CHANCE = frozenset(("stage.scored", "stage.dealt", "game.over"))
 """The events after which nothing before them is taken back: a stage ended, a new deal, the game's end."""
 
 
-def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, is_over: bool) -> int:
+def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> int:
     """The sequence number of the action ``seat``'s person would take back (with every action after it), from the
-    actions told (the whole game, in order); raises the refusal when they may not: a spectator
-    (``server.spectator_acts``), a table with other people (``server.undo_people``), a game over
-    (``action.game_over``), no action of theirs (``server.undo_nothing``), a deal or a scored stage since
-    (``server.undo_dealt``), a hidden card shown to them since (``server.undo_drawn``)."""
+    actions told (the whole game, in order) and the seat to move now (``current``, -1 once the game is over);
+    raises the refusal when they may not: a spectator (``server.spectator_acts``), a table with other people
+    (``server.undo_people``), a game over (``action.game_over``), not the person's turn (``server.undo_wait``: the
+    bots' moves after theirs are taken back with it, once made), no action of theirs (``server.undo_nothing``), a
+    deal or a scored stage since (``server.undo_dealt``), a hidden card shown to them since
+    (``server.undo_drawn``)."""
     if seat is None:
         raise ServerError("server.spectator_acts", rule="S1")
     people = [row.seat for row in seats if row.bot is None]
     if people != [seat]:
         raise ServerError("server.undo_people", rule="S8")
-    if is_over:
+    if current < 0:
         raise GameOverError("action.game_over", rule="A6")
+    if current != seat:
+        raise ServerError("server.undo_wait", rule="S8")
     since: list[Update] = []
     for update in reversed(told):
         since.append(update)
@@ -48,10 +55,10 @@ def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | N
     return since[-1].version - 1
 
 
-def may_undo(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, is_over: bool) -> bool:
+def may_undo(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> bool:
     """Whether ``seat``'s person may take back a move now (:func:`undo_point` would not refuse)."""
     try:
-        undo_point(told, seats, seat, is_over)
+        undo_point(told, seats, seat, current)
     except (ServerError, GameOverError):
         return False
     return True

@@ -92,6 +92,16 @@ class Acting(Presence):
         if stored is not None:
             self._rebuild(stored)
 
+    async def _taken_back_elsewhere(self) -> None:
+        """The latest action known here is no longer stored: another process took it back (S8). The table as
+        stored, every connection resynced, then told of the latest take-back."""
+        await self._reload()
+        kept = await asyncio.to_thread(self.hub.store.taken_back, self.id)
+        latest = [row for row in kept if kept and row.undo == kept[-1].undo]
+        if latest:
+            self._told()
+            self.tell_taken_back(latest[0].undo_seat, len(latest))
+
     async def catch_up(self) -> None:
         """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections; a table
         whose latest action known here is no longer stored (taken back in another process) is reloaded."""
@@ -100,7 +110,7 @@ class Acting(Presence):
             fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, max(0, known - 1))
             last = self.table.state.log[-1] if known else None
             if last is not None and (not fresh or fresh[0][:2] != (last[0], self.table.game.action_to_text(last[1]))):
-                await self._reload()  # the latest action known here was taken back (undo) in another process
+                await self._taken_back_elsewhere()
                 fresh = []
             for seat, action, _ in fresh[1 if known else 0:]:
                 if self.table.current_player != seat:

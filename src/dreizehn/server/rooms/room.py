@@ -17,7 +17,6 @@ from dreizehn.server.rooms.bots import Bots
 from dreizehn.server.storage import Stored
 from dreizehn.server.undo import undo_point
 from dreizehn.table import StaleVersionError
-from dreizehn.words import words
 
 log = logging.getLogger("dreizehn.server")
 
@@ -88,7 +87,7 @@ class Room(Bots):
             try:
                 if version != table.version:
                     raise StaleVersionError("table.stale", rule="W6", given=version, current=table.version)
-                seq = undo_point(self.told, self.seat_rows, conn.seat, table.is_over)
+                seq = undo_point(self.told, self.seat_rows, conn.seat, table.current_player)
             except DreizehnError as err:
                 conn.send(self.refusal(conn, err))
                 return
@@ -108,9 +107,7 @@ class Room(Bots):
             self.held_at = None
             self._rebuild(Stored(self.row, tuple(self.seat_rows), kept))
             self._told()
-            for other in list(self.conns):
-                text = words(other.lang)("server.taken_back", player=self.names(other.lang)[seat])
-                other.send(messages.taken_back(seat, self.table.version, count, str(text)))
+            self.tell_taken_back(seat, count)
         self.after_change()
 
     async def hint(self, conn: Conn) -> None:

@@ -98,7 +98,7 @@ class Telling(RoomBase):
 
     def undo_open(self, seat: int | None) -> bool:
         """Whether ``seat``'s person may take back a move now (:func:`~dreizehn.server.undo.may_undo`)."""
-        return seat is not None and may_undo(self.told, self.seat_rows, seat, self.table.is_over)
+        return seat is not None and may_undo(self.told, self.seat_rows, seat, self.table.current_player)
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
@@ -165,6 +165,13 @@ class Telling(RoomBase):
             if message is None:
                 message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang))
             conn.send(message)
+
+    def tell_taken_back(self, seat: int, count: int) -> None:
+        """Tell every connection that ``seat``'s person took back ``count`` actions (after the resync that shows the
+        position before them), each in its language."""
+        for conn in list(self.conns):
+            text = str(words(conn.lang)("server.taken_back", player=self.names(conn.lang)[seat]))
+            conn.send(messages.taken_back(seat, self.table.version, count, text))
 
     def resync_all(self) -> None:
         for conn in list(self.conns):
