@@ -125,8 +125,8 @@ class Decline(_FromClient):
 
 class Undo(_FromClient):
     """Take back the person's latest move, and every bot move after it (S8): only at a table of one person and bots,
-    never past a deal, a scored stage or a card hidden from the person shown to them since. Everyone at the table is
-    told (a ``resync``, then ``taken_back``)."""
+    on the person's own turn, never past a deal, a scored stage or a card hidden from the person shown to them since.
+    Everyone at the table is told (a ``resync``, then ``taken_back``)."""
 
     type: Literal["undo"]
     """Every message names its type."""
