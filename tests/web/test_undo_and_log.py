@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .kit import Server, Watched, create_table, dismiss, move, new_context, version, watch
+from .kit import Server, Watched, create_table, dismiss, move, new_context, play_out, version, watch
 
 
 def _wait_my_turn(page: Page, after: int = -1) -> int:
@@ -48,6 +48,11 @@ def test_undo_against_bots_gives_the_position_before_the_move_back(
     anna.keyboard.press("u")
     anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) === {start}")
     assert again > start
+
+    # played to its end, the game's replay says that moves were taken back
+    play_out([anna])
+    anna.goto(f"/replay/{anna.get_attribute('.table-page', 'data-table')}")
+    expect(anna.locator("#taken-back")).to_have_text("Moves taken back during play: 2")
 
 
 def test_a_reload_mid_game_shows_the_whole_log_by_stage(
