@@ -198,3 +198,15 @@ test("the server says when a move may be taken back; a take-back is said in the 
   receive(state, { type: "refused", code: "server.undo_drawn", message: "no", params: {}, view: null });
   assert.equal(state.undo, false);
 });
+
+test("a welcome's moves taken back are said in the log after the action they went back to", () => {
+  const state = newState();
+  const ev = (text) => ({ key: "k13.played", text, params: {} });
+  receive(state, welcome(view(2, 0), {
+    recent: [{ version: 1, text: "a", events: [ev("P1 plays")] }, { version: 2, text: "b", events: [ev("P0 plays")] }],
+    taken_back: [{ type: "taken_back", version: 1, seat: 0, count: 2, text: "P0 took back their last move." }],
+    chat: [{ id: 3, seat: 1, name: "P1", text: "hm", phrase: null, version: 1 }],
+  }));
+  assert.deepEqual(state.log.filter((l) => l.stage === undefined).map((l) => (l.chat ? `chat ${l.chat.text}` : l.text)),
+    ["P1 plays", "P0 took back their last move.", "chat hm", "P0 plays"]);
+});

@@ -13,7 +13,8 @@ from starlette.testclient import TestClient
 
 from dreizehn.core.record import replay
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import Store, make_engine
+from dreizehn.server.storage import Store, TakenBack, make_engine
+from dreizehn.server.undo import TakeBack, standing, take_backs
 
 from .kit import (
     Peer,
@@ -215,3 +216,30 @@ def test_the_record_and_the_replay_are_the_game_that_stands(client: TestClient) 
     taken = {"version": before["version"], "seat": 0, "count": after["version"] - before["version"]}
     assert answer["taken_back"] == [taken]
     assert len(answer["steps"]) == len(record["actions"])
+
+
+def test_take_backs_are_grouped_and_those_a_later_one_went_back_before_are_left_out() -> None:
+    rows = [TakenBack(0, 12, 0, "a", "person", 0), TakenBack(0, 13, 1, "b", "bot", 0),
+            TakenBack(1, 12, 0, "c", "person", 0), TakenBack(2, 10, 0, "d", "person", 0),
+            TakenBack(2, 11, 1, "e", "bot", 0), TakenBack(3, 14, 0, "f", "person", 0)]
+    backs = take_backs(rows)
+    assert backs == [TakeBack(12, 0, 2), TakeBack(12, 0, 1), TakeBack(10, 0, 2), TakeBack(14, 0, 1)]
+    assert standing(backs) == [TakeBack(10, 0, 2), TakeBack(14, 0, 1)]
+    assert standing(backs[:2]) == backs[:2]  # twice at the same place: both stand
+
+
+def test_who_comes_back_reads_the_take_backs_in_the_log(client: TestClient) -> None:
+    """A welcome's ``taken_back`` holds the take-backs of the game as it stands, in the reader's language; one that
+    a later take-back went back before is left out."""
+    created = create_table(client, "holzwurm", ["person", "medium"])
+    with connect(client, token=tokens(created)[0]) as anna:
+        start = _my_turn(anna)["version"]
+        for _ in range(2):  # two moves, a take-back of the second, then of the first
+            assert anna.view is not None
+            anna.act(anna.view["legal_actions"][0]["index"])
+            _my_turn(anna, anna.view["version"])
+        versions = [_undo(anna)["view"]["version"], _undo(anna)["view"]["version"]]
+    assert versions == [start + 2, start]
+    with connect(client, token=tokens(created)[0], lang="de") as back:
+        told = back.received[0]["taken_back"]
+    assert [(t["version"], t["text"]) for t in told] == [(start, "Anna hat den letzten Zug zurückgenommen.")]

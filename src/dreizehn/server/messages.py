@@ -102,13 +102,14 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
             seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
-            chat: list[dict[str, Any]], stages: int | None = None, undo: bool = False) -> str:
+            chat: list[dict[str, Any]], stages: int | None = None, undo: bool = False,
+            taken_back: list[dict[str, Any]] | None = None) -> str:
     """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, every action as told,
-    the latest lines of chat the receiver may read, how many stages the game has, and whether the receiver may
-    take back a move."""
+    the latest lines of chat the receiver may read, how many stages the game has, whether the receiver may take
+    back a move, and the moves taken back."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
                               "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
-                              "recent": recent, "chat": chat, "undo": undo})
+                              "recent": recent, "chat": chat, "undo": undo, "taken_back": taken_back or []})
 
 
 def said(line: dict[str, Any]) -> str:
@@ -171,11 +172,15 @@ def declined(seat: int) -> str:
     return _checked(Declined, {"type": "declined", "seat": seat})
 
 
+def taken_back_fields(seat: int, version: int, count: int, text: str) -> dict[str, Any]:
+    """A ``taken_back``'s fields: ``seat``'s person took back ``count`` actions, the game went back to ``version``;
+    ``text`` says so in the receiver's language."""
+    return {"type": "taken_back", "seat": seat, "version": version, "count": count, "text": text}
+
+
 def taken_back(seat: int, version: int, count: int, text: str) -> str:
-    """A ``taken_back``: ``seat``'s person took back ``count`` actions, the table is at ``version``; ``text`` says
-    so in the receiver's language."""
-    return _checked(TakenBack, {"type": "taken_back", "seat": seat, "version": version, "count": count,
-                                "text": text})
+    """A ``taken_back`` (:func:`taken_back_fields`)."""
+    return _checked(TakenBack, taken_back_fields(seat, version, count, text))
 
 
 PONG = _checked(Pong, {"type": "pong"})

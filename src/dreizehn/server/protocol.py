@@ -217,6 +217,9 @@ class Welcome(_Message):
     """The latest lines said at the table that the receiver may read (up to 50), oldest first."""
     undo: bool = False
     """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
+    taken_back: list[TakenBack] = []
+    """The moves taken back in the game as it stands, oldest first, each as its ``taken_back`` told it (its
+    ``version`` places it in the log; one that a later take-back went back before is left out)."""
 
 
 class Told(BaseModel):

@@ -12,11 +12,12 @@ theirs in flight that could be stored after the take-back."""
 
 from __future__ import annotations
 
-from collections.abc import Reversible, Sequence
+from collections.abc import Iterable, Reversible, Sequence
+from dataclasses import dataclass
 
 from dreizehn.core.errors import GameOverError
 from dreizehn.server.errors import ServerError
-from dreizehn.server.storage import SeatRow
+from dreizehn.server.storage import SeatRow, TakenBack
 from dreizehn.table import Update
 
 CHANCE = frozenset(("stage.scored", "stage.dealt", "game.over"))
@@ -62,3 +63,29 @@ def may_undo(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | Non
     except (ServerError, GameOverError):
         return False
     return True
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """A take-back: the version the game went back to, the seat whose person took back, how many actions."""
+
+    version: int
+    seat: int
+    count: int
+
+
+def take_backs(rows: Iterable[TakenBack]) -> list[TakeBack]:
+    """The take-backs of a table, in order, from its actions taken back (:meth:`~dreizehn.server.storage.Store.
+    taken_back`, in the order of the take-backs and of the game)."""
+    found: dict[int, TakeBack] = {}
+    for row in rows:
+        known = found.get(row.undo)
+        found[row.undo] = TakeBack(row.seq, row.undo_seat, 1) if known is None else TakeBack(
+            known.version, known.seat, known.count + 1)
+    return [found[undo] for undo in sorted(found)]
+
+
+def standing(backs: Sequence[TakeBack]) -> list[TakeBack]:
+    """The take-backs that belong to the game as it stands: those no later take-back went back before (a later one
+    that went further back took back the moves they were made among)."""
+    return [back for i, back in enumerate(backs) if all(later.version >= back.version for later in backs[i + 1:])]

@@ -14,6 +14,7 @@ from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn, build_table
 from dreizehn.server.rooms.presence import Presence
 from dreizehn.server.storage import Append, Conflict, Stored, now
+from dreizehn.server.undo import take_backs
 from dreizehn.table import Update
 
 log = logging.getLogger("dreizehn.server")
@@ -96,11 +97,11 @@ class Acting(Presence):
         """The latest action known here is no longer stored: another process took it back (S8). The table as
         stored, every connection resynced, then told of the latest take-back."""
         await self._reload()
-        kept = await asyncio.to_thread(self.hub.store.taken_back, self.id)
-        latest = [row for row in kept if kept and row.undo == kept[-1].undo]
-        if latest:
+        backs = take_backs(await asyncio.to_thread(self.hub.store.taken_back, self.id))
+        if backs:
+            self.take_backs = backs
             self._told()
-            self.tell_taken_back(latest[0].undo_seat, len(latest))
+            self.tell_taken_back(backs[-1])
 
     async def catch_up(self) -> None:
         """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections; a table

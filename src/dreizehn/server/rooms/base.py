@@ -20,6 +20,7 @@ from dreizehn.server import metrics
 from dreizehn.server.chat import RECENT_LINES, Line
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Append, SeatRow, Store, Stored
+from dreizehn.server.undo import TakeBack
 from dreizehn.table import BotRequest, Seat, Table, Update
 from dreizehn.wire import ViewWriter
 from dreizehn.words import words
@@ -159,6 +160,8 @@ class RoomBase(ABC):
         self._names: dict[str, list[str]] = {}
         self.chat: deque[Line] = deque(maxlen=RECENT_LINES)
         """The latest lines of chat, every reader's (the hub loads them with the room)."""
+        self.take_backs: list[TakeBack] = []
+        """The moves taken back at this table, in order (the hub loads them with the room)."""
         self.rematch_asked = False
         """Whether a rematch was asked for at this table (while the room is in memory)."""
         self.held_at: int | None = None

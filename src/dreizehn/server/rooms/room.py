@@ -15,7 +15,7 @@ from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn
 from dreizehn.server.rooms.bots import Bots
 from dreizehn.server.storage import Stored
-from dreizehn.server.undo import undo_point
+from dreizehn.server.undo import TakeBack, undo_point
 from dreizehn.table import StaleVersionError
 
 log = logging.getLogger("dreizehn.server")
@@ -107,7 +107,9 @@ class Room(Bots):
             self.held_at = None
             self._rebuild(Stored(self.row, tuple(self.seat_rows), kept))
             self._told()
-            self.tell_taken_back(seat, count)
+            back = TakeBack(seq, seat, count)
+            self.take_backs.append(back)
+            self.tell_taken_back(back)
         self.after_change()
 
     async def hint(self, conn: Conn) -> None:

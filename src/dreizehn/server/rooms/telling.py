@@ -14,7 +14,7 @@ from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
-from dreizehn.server.undo import may_undo
+from dreizehn.server.undo import TakeBack, may_undo, standing
 from dreizehn.table import Update
 from dreizehn.words import words
 
@@ -94,7 +94,10 @@ class Telling(RoomBase):
         return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
                                 self.view_doc(seat, lang, history=True), self.seats_info(lang),
                                 self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told],
-                                chat, stage_count(self.table.game), self.undo_open(seat))
+                                chat, stage_count(self.table.game), self.undo_open(seat),
+                                [messages.taken_back_fields(back.seat, back.version, back.count,
+                                                            self.taken_back_words(back.seat, lang))
+                                 for back in standing(self.take_backs) if back.version <= self.table.version])
 
     def undo_open(self, seat: int | None) -> bool:
         """Whether ``seat``'s person may take back a move now (:func:`~dreizehn.server.undo.may_undo`)."""
@@ -166,12 +169,16 @@ class Telling(RoomBase):
                 message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang))
             conn.send(message)
 
-    def tell_taken_back(self, seat: int, count: int) -> None:
-        """Tell every connection that ``seat``'s person took back ``count`` actions (after the resync that shows the
-        position before them), each in its language."""
+    def tell_taken_back(self, back: TakeBack) -> None:
+        """Tell every connection of a take-back (after the resync that shows the position before it), each in its
+        language."""
         for conn in list(self.conns):
-            text = str(words(conn.lang)("server.taken_back", player=self.names(conn.lang)[seat]))
-            conn.send(messages.taken_back(seat, self.table.version, count, text))
+            conn.send(messages.taken_back(back.seat, back.version, back.count,
+                                          self.taken_back_words(back.seat, conn.lang)))
+
+    def taken_back_words(self, seat: int, lang: str) -> str:
+        """A take-back by ``seat``'s person in words (``Anna took back their last move.``)."""
+        return str(words(lang)("server.taken_back", player=self.names(lang)[seat]))
 
     def resync_all(self) -> None:
         for conn in list(self.conns):

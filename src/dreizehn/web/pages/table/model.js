@@ -242,7 +242,8 @@ export function closeDialog(state) {
 }
 
 /**
- * A welcome or a resync: the whole view, the seats and every action so far (the whole game's log).
+ * A welcome or a resync: the whole view, the seats and every action so far (the whole game's log), with the
+ * lines of chat and the moves taken back where they came.
  * @param {TableState} state
  * @param {any} m
  */
@@ -253,7 +254,8 @@ function welcome(state, m) {
   /** @type {[number, number, () => void][]} the actions and the lines of chat, in the order they came */
   const told = m.recent.map((/** @type {any} */ r) => [r.version, 0, () => sayAction(state, r)]);
   const chat = (m.chat || []).map((/** @type {ChatLine} */ c) => [c.version, 1 + c.id, () => hear(state, c)]);
-  for (const [, , add] of [...told, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
+  const backs = (m.taken_back || []).map((/** @type {{version: number, text: string}} */ b) => [b.version, 0.5, () => say(state, [b.text])]);
+  for (const [, , add] of [...told, ...backs, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
   state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.undo = !!m.undo;
