@@ -40,6 +40,9 @@ def test_undo_against_bots_gives_the_position_before_the_move_back(
     assert _hand(anna) == hand
     expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
     expect(anna.locator("#undo")).to_have_count(0)  # nothing further back in this game: her first move
+    anna.reload()  # the log that comes back says so too
+    anna.wait_for_selector(".table-page[data-version]")
+    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
 
     # the game goes on from there; the key U takes back as the button does
     move(anna)
