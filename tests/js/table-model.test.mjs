@@ -172,3 +172,41 @@ test("a double click whose first click was applied before the second came sends 
   receive(state, { type: "update", version: 5, view: view(5, 0), seats, seat: 0, action: "x", text: "", events: [] });
   assert.equal(sending(state, true, 2100), true, "a legal move is never held back");
 });
+
+test("the log is the whole game's, a heading before each stage: the first action opens the first, a deal the next", () => {
+  const state = newState();
+  const ev = (key, text, params = {}) => ({ key, text, params });
+  receive(state, welcome(view(3, 0), { recent: [
+    { version: 1, text: "P1 plays", events: [ev("k13.played", "P1 plays B5")] },
+    { version: 2, text: "P2 plays", events: [ev("stage.scored", "round over"), ev("k13.played", "P2 plays Y2"), ev("stage.dealt", "round 2 dealt", { stage: 1 })] },
+    { version: 3, text: "P0 plays", events: [ev("k13.played", "P0 plays G1")] },
+  ] }));
+  assert.deepEqual(state.log.map((l) => (l.stage !== undefined ? `# ${l.stage}` : l.text)),
+    ["# 0", "P1 plays B5", "P2 plays Y2", "round over", "# 1", "round 2 dealt", "P0 plays G1"]);
+});
+
+test("the server says when a move may be taken back; a take-back is said in the log, a refusal hides the button", () => {
+  const state = newState();
+  receive(state, welcome(view(3, 0), { undo: true }));
+  assert.equal(state.undo, true);
+  receive(state, { type: "update", view: { ...view(4, 1), history: undefined }, seats, text: "x", events: [], undo: false });
+  assert.equal(state.undo, false);
+  receive(state, { ...welcome(view(3, 0), { undo: true }), type: "resync" });
+  receive(state, { type: "taken_back", seat: 0, version: 3, count: 1, text: "P0 took back their last move." });
+  assert.equal(state.log[state.log.length - 1].text, "P0 took back their last move.");
+  assert.equal(state.undo, true);
+  receive(state, { type: "refused", code: "server.undo_drawn", message: "no", params: {}, view: null });
+  assert.equal(state.undo, false);
+});
+
+test("a welcome's moves taken back are said in the log after the action they went back to", () => {
+  const state = newState();
+  const ev = (text) => ({ key: "k13.played", text, params: {} });
+  receive(state, welcome(view(2, 0), {
+    recent: [{ version: 1, text: "a", events: [ev("P1 plays")] }, { version: 2, text: "b", events: [ev("P0 plays")] }],
+    taken_back: [{ type: "taken_back", version: 1, seat: 0, count: 2, text: "P0 took back their last move." }],
+    chat: [{ id: 3, seat: 1, name: "P1", text: "hm", phrase: null, version: 1 }],
+  }));
+  assert.deepEqual(state.log.filter((l) => l.stage === undefined).map((l) => (l.chat ? `chat ${l.chat.text}` : l.text)),
+    ["P1 plays", "P0 took back their last move.", "chat hm", "P0 plays"]);
+});

@@ -341,3 +341,28 @@ def test_a_line_of_chat_said_on_one_server_reaches_the_table_on_the_other(
     assert watcher.until(lambda m: m["type"] == "said" and m["text"] == "who wins?", timeout=10)["seat"] is None
     ben.drain()
     assert [m["phrase"] or m["text"] for m in ben.received if m["type"] == "said"] == ["good_luck"]
+
+
+def test_a_move_taken_back_on_one_server_is_taken_back_on_the_other(
+        pair: tuple[ServerProcess, ServerProcess, Store]) -> None:
+    """Undo against bots (S8): the take-back stored through one process reaches the table's connections on the
+    other (PostgreSQL's NOTIFY): it reloads the table, resyncs them to the position before the move, and tells them
+    who took it back."""
+    first, second, store = pair
+    created = first.create("holzwurm", ["person", "medium"])
+    table_id = created["table"]["id"]
+    anna = first.connect(token=tokens(created)[0])
+    watcher = second.connect(**spectator_hello(created), lang="nl")
+    before = settle(anna, {0}, -1)
+    anna.act(before["legal_actions"][0]["index"])
+    after = settle(anna, {0}, before["version"])
+    settle(watcher, {0}, after["version"] - 1)
+    anna.send({"type": "undo", "version": after["version"]})
+    told = watcher.until(lambda m: m["type"] == "taken_back", timeout=10)
+    assert told["version"] == before["version"] and told["text"] == "Anna heeft de laatste zet teruggenomen."
+    assert watcher.view is not None and watcher.view["version"] == before["version"]
+    assert anna.until(lambda m: m["type"] == "taken_back")["count"] == after["version"] - before["version"]
+    assert len(_log(store, table_id)) == before["version"]
+    assert [row.seq for row in store.taken_back(table_id)] == list(range(before["version"], after["version"]))
+    anna.act(before["legal_actions"][-1]["index"], before["version"])  # and the game goes on on both
+    watcher.until(lambda m: m["type"] == "update" and m["version"] == before["version"] + 1, timeout=10)

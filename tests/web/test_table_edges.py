@@ -40,7 +40,7 @@ def test_the_last_card_played_is_marked_and_arrives_moving_unless_motion_is_redu
     marked = anna.locator(".targets .card.last-played")
     expect(marked).to_have_count(1)  # the first bot's card (seat 1 begins: the dealer is seat 0)
     card = marked.get_attribute("data-card")
-    said = anna.locator("#log li").first.inner_text()
+    said = anna.locator("#log li:not(.stage-head)").first.inner_text()
     assert card is not None and said.startswith("Ada")
     assert marked.evaluate("e => getComputedStyle(e).animationName") == "arrive"
     anna.emulate_media(reduced_motion="reduce")

@@ -66,6 +66,15 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.not_stored": ("S7", "websocket (action; the answer holds the view before it)", "an action the database "
                                                                                      "could not store (down, "
                                                                                      "read-only, its disk full)"),
+    "server.undo_people": ("S8", "websocket (undo)", "a take-back at a table of more than one person (or from a bot's "
+                                                     "seat)"),
+    "server.undo_wait": ("S8", "websocket (undo)", "a take-back while the bots are to move (it is asked on the "
+                                                   "person's turn, the bots' moves after theirs made)"),
+    "server.undo_nothing": ("S8", "websocket (undo)", "a take-back by a seat with no action in the game"),
+    "server.undo_dealt": ("S8", "websocket (undo)", "a take-back of a move after which a stage was scored or cards "
+                                                    "dealt (the next deal would be known)"),
+    "server.undo_drawn": ("S8", "websocket (undo)", "a take-back of a move after which a card hidden from the person "
+                                                    "was shown to them (a card drawn from the stock)"),
     "server.no_arrangement": ("A7", "404 (POST /api/web/arrange)", "a game that lays no hand out in a best "
                                                                    "arrangement (``Game.arranges`` false)"),
     "server.analysis_not_finished": ("S5", "409 (analysis)", "an analysis of a game not over yet"),

@@ -30,6 +30,7 @@ from dreizehn.server.protocol import (
     Rematch,
     SaidEvent,
     SeatInfo,
+    TakenBack,
     TakenOver,
     Update,
     Welcome,
@@ -101,12 +102,14 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
             seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
-            chat: list[dict[str, Any]], stages: int | None = None) -> str:
-    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, the latest actions as
-    told, the latest lines of chat the receiver may read, and how many stages the game has."""
+            chat: list[dict[str, Any]], stages: int | None = None, undo: bool = False,
+            taken_back: list[dict[str, Any]] | None = None) -> str:
+    """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, every action as told,
+    the latest lines of chat the receiver may read, how many stages the game has, whether the receiver may take
+    back a move, and the moves taken back."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
                               "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
-                              "recent": recent, "chat": chat})
+                              "recent": recent, "chat": chat, "undo": undo, "taken_back": taken_back or []})
 
 
 def said(line: dict[str, Any]) -> str:
@@ -134,7 +137,7 @@ def said_event(fields: dict[str, Any]) -> SaidEvent:
 
 
 def update(told: dict[str, Any], events: list[SaidEvent], view: dict[str, Any], checked: Seats,
-           whole: bool = True) -> str:
+           whole: bool = True, undo: bool = False) -> str:
     """An ``update``: an action as told to its receiver (its ``events`` checked already, as ``events``), the
     receiver's new view and the seats (checked already: the model takes the instances of the parts checked before
     as they are, so what receivers share is checked once).
@@ -145,8 +148,8 @@ def update(told: dict[str, Any], events: list[SaidEvent], view: dict[str, Any], 
     room's work per action."""
     if whole:
         Update.__pydantic_validator__.validate_python(
-            {"type": "update", **told, "events": events, "view": view, "seats": checked.models})
-    return dumps({"type": "update", **told, "view": view, "seats": checked.fields})
+            {"type": "update", **told, "events": events, "view": view, "seats": checked.models, "undo": undo})
+    return dumps({"type": "update", **told, "view": view, "seats": checked.fields, "undo": undo})
 
 
 def presence(seats: list[dict[str, Any]]) -> str:
@@ -167,6 +170,17 @@ def rematch(table: str, token: str | None, by: int | None = None) -> str:
 def declined(seat: int) -> str:
     """A ``declined``: ``seat``'s person does not want the rematch."""
     return _checked(Declined, {"type": "declined", "seat": seat})
+
+
+def taken_back_fields(seat: int, version: int, count: int, text: str) -> dict[str, Any]:
+    """A ``taken_back``'s fields: ``seat``'s person took back ``count`` actions, the game went back to ``version``;
+    ``text`` says so in the receiver's language."""
+    return {"type": "taken_back", "seat": seat, "version": version, "count": count, "text": text}
+
+
+def taken_back(seat: int, version: int, count: int, text: str) -> str:
+    """A ``taken_back`` (:func:`taken_back_fields`)."""
+    return _checked(TakenBack, taken_back_fields(seat, version, count, text))
 
 
 PONG = _checked(Pong, {"type": "pong"})

@@ -123,6 +123,17 @@ class Decline(_FromClient):
     """Every message names its type."""
 
 
+class Undo(_FromClient):
+    """Take back the person's latest move, and every bot move after it (S8): only at a table of one person and bots,
+    on the person's own turn, never past a deal, a scored stage or a card hidden from the person shown to them since.
+    Everyone at the table is told (a ``resync``, then ``taken_back``)."""
+
+    type: Literal["undo"]
+    """Every message names its type."""
+    version: Annotated[StrictInt, Field(ge=0, le=INT64_MAX)]
+    """The version of the view the person saw; a stale one is refused (``table.stale``) with the current view."""
+
+
 class Ping(_FromClient):
     """Keep-alive; answered by a pong."""
 
@@ -130,11 +141,11 @@ class Ping(_FromClient):
     """Every message names its type."""
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Ping,
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Undo | Ping,
                           Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Ping] = TypeAdapter(
+client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Undo | Ping] = TypeAdapter(
     ClientMessage)
-CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "decline", "ping")
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "decline", "undo", "ping")
 """The types of the messages a client sends."""
 
 
@@ -200,10 +211,15 @@ class Welcome(_Message):
     history: list[str]
     """The course of the game so far in words, a line per action."""
     recent: list[Told]
-    """The latest actions (up to 40), each as its update told this receiver: a client that comes back shows its last
-    moves in the sentences it showed them in live."""
+    """Every action of the game so far, each as its update told this receiver: a client that comes back shows the
+    whole game's log in the sentences it showed it in live (a move taken back is no longer among them)."""
     chat: list[Said] = []
     """The latest lines said at the table that the receiver may read (up to 50), oldest first."""
+    undo: bool = False
+    """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
+    taken_back: list[TakenBack] = []
+    """The moves taken back in the game as it stands, oldest first, each as its ``taken_back`` told it (its
+    ``version`` places it in the log; one that a later take-back went back before is left out)."""
 
 
 class Told(BaseModel):
@@ -233,6 +249,8 @@ class Update(Told, _Message):
     """The receiver's new view document (docs/wire.md), its ``history`` left out (the client appends the action)."""
     seats: list[SeatInfo]
     """Every seat, seat 0 first."""
+    undo: bool = False
+    """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
 
 
 class Refusal(_Message):
@@ -373,6 +391,22 @@ class TakenOver(_Message):
     """``taken_over``."""
 
 
+class TakenBack(_Message):
+    """A move was taken back (``undo``): told to everyone at the table right after the ``resync`` that shows the
+    position before it."""
+
+    type: Literal["taken_back"]
+    """``taken_back``."""
+    seat: int
+    """The seat whose person took their move back."""
+    version: int
+    """The table's version now, the move taken back and all after it gone."""
+    count: int
+    """How many actions were taken back: the person's and the bots' after it."""
+    text: str
+    """What happened in words, in the receiver's language."""
+
+
 class Pong(_Message):
     """The answer to a ping."""
 
@@ -380,8 +414,8 @@ class Pong(_Message):
     """``pong``."""
 
 
-ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | Pong,
-                          Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver
+                          | TakenBack | Pong, Field(discriminator="type")]
 server_message: TypeAdapter[
-    Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | Pong] = TypeAdapter(
-    ServerMessage)
+    Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | TakenBack | Pong] = (
+    TypeAdapter(ServerMessage))

@@ -25,10 +25,11 @@ from dreizehn.server.errors import ENGINE_REFUSALS, REFUSALS
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
                                               protocol.Ready, protocol.Say, protocol.Decline,
-                                              protocol.Ping)
+                                              protocol.Undo, protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
-    protocol.Declined, protocol.Said, protocol.TakenOver, protocol.Pong, protocol.SeatInfo, protocol.Told,
+    protocol.Declined, protocol.Said, protocol.TakenOver, protocol.TakenBack, protocol.Pong, protocol.SeatInfo,
+    protocol.Told,
     protocol.SaidEvent,
     protocol.HintAnalysis, protocol.HintRating,
 )
@@ -36,7 +37,8 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,
     schemas.CreatedOut, schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut,
     schemas.OptionOut,
-    schemas.CardFace, schemas.ChatLineOut, schemas.ReplayOut, schemas.ReplayStep, schemas.ReplayViewsOut,
+    schemas.CardFace, schemas.ChatLineOut, schemas.ReplayOut, schemas.TakeBackOut, schemas.ReplayStep,
+    schemas.ReplayViewsOut,
     schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
 )

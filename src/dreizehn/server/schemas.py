@@ -255,6 +255,18 @@ class ChatLineOut(_Out):
     """The game's version when it was said."""
 
 
+class TakeBackOut(_Out):
+    """A take-back during play (S8): a person alone with bots took back their move and the bots' after it."""
+
+    version: int
+    """The version the game went back to: the number of actions before the move taken back (the record holds the
+    moves that stand: those after it are the ones played again)."""
+    seat: int
+    """The seat whose person took the move back."""
+    count: int
+    """How many actions were taken back (kept in the store, not in the record)."""
+
+
 class ReplayOut(_Out):
     """A finished game, action by action, every hand revealed."""
 
@@ -269,6 +281,8 @@ class ReplayOut(_Out):
     chat: list[ChatLineOut] = []
     """What the players said at the table, in order (the spectators' lines are theirs alone); each line's
     ``version`` places it after that many actions."""
+    taken_back: list[TakeBackOut] = []
+    """The moves taken back during play, in order (a person alone with bots, S8)."""
 
 
 class ReplayViewsOut(_Out):

@@ -3,7 +3,9 @@
 Event-sourced: a table's state is never stored, only the facts it is rebuilt from: the game, its options and the
 seed (which never leaves the server), the seats, and every action keyed by (table, sequence number). That key is
 unique, so two actions racing for one turn (two server processes, say) are settled by the database: the second
-insert fails and its sender resyncs. The schema is made by Alembic migrations (``migrations/``).
+insert fails and its sender resyncs. A move taken back (a person alone with bots, :meth:`Store.take_back`) leaves
+the log of the game that stands, and is kept in ``taken_back`` with every action after it: nothing that happened is
+lost. The schema is made by Alembic migrations (``migrations/``).
 """
 
 from __future__ import annotations
@@ -64,8 +66,24 @@ actions = sa.Table(
     sa.Column("by", sa.String(16), nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
-"""The append-only log: action ``seq`` (from 0) of a table, by ``seat``; ``by`` says who chose it (``person``,
-``bot``, or ``stand-in`` for a bot playing for a person who is away)."""
+"""The log of the game that stands: action ``seq`` (from 0) of a table, by ``seat``; ``by`` says who chose it
+(``person``, ``bot``, or ``stand-in`` for a bot playing for a person who is away). Rows are only added, except the
+last few when a move is taken back: those move to :data:`taken_back`."""
+
+taken_back = sa.Table(
+    "taken_back", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("undo", sa.Integer, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("by", sa.String(16), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("undo_seat", sa.Integer, nullable=False),
+    sa.Column("taken_back_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The actions taken back: take-back ``undo`` (from 0, per table) by the person of ``undo_seat`` at
+``taken_back_at`` took back action ``seq`` and every action after it, each row as it stood in :data:`actions`."""
 
 analyses = sa.Table(
     "analyses", metadata,
@@ -319,6 +337,19 @@ class Stored:
     actions: tuple[tuple[int, str, str], ...]
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """An action taken back: the take-back's number at its table, the action's sequence number, seat, text and who
+    chose it, and the seat whose person took it back."""
+
+    undo: int
+    seq: int
+    seat: int
+    action: str
+    by: str
+    undo_seat: int
+
+
 def make_engine(url: str, data_dir: Path | None = None) -> Engine:
     """The engine of ``url``: SQLite in WAL mode with foreign keys on, or PostgreSQL through psycopg."""
     if url.startswith("sqlite"):
@@ -403,6 +434,36 @@ class Store:
             rows = c.execute(sa.select(actions.c.seat, actions.c.action, actions.c.by)
                              .where(actions.c.table_id == table_id, actions.c.seq >= seq).order_by(actions.c.seq))
             return [(r.seat, r.action, r.by) for r in rows]
+
+    def take_back(self, table_id: str, seq: int, version: int, seat: int) -> bool:
+        """Take back action ``seq`` of a table and every action after it, by the person of ``seat``, in one
+        transaction: the rows leave the log and are kept in :data:`taken_back`. Only while the log holds exactly
+        ``version`` actions (``False``: another action was stored meanwhile, and nothing changed). PostgreSQL tells
+        the other processes (``table:undo`` on the actions' channel), which reload the table."""
+        with self._tx() as c:
+            count = c.execute(sa.select(sa.func.count()).select_from(actions)
+                              .where(actions.c.table_id == table_id)).scalar()
+            if count != version or not 0 <= seq < version:
+                return False
+            undo = c.execute(sa.select(sa.func.coalesce(sa.func.max(taken_back.c.undo) + 1, 0))
+                             .where(taken_back.c.table_id == table_id)).scalar()
+            moved = c.execute(sa.select(actions).where(actions.c.table_id == table_id, actions.c.seq >= seq)
+                              .order_by(actions.c.seq)).mappings().all()
+            stamp = now()
+            c.execute(taken_back.insert(), [{**row, "undo": undo, "undo_seat": seat, "taken_back_at": stamp}
+                                            for row in moved])
+            c.execute(actions.delete().where(actions.c.table_id == table_id, actions.c.seq >= seq))
+            if self.postgres:
+                c.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                          {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:undo"})
+            return True
+
+    def taken_back(self, table_id: str) -> list[TakenBack]:
+        """Every action taken back at a table, in the order of the take-backs and of the game."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(taken_back).where(taken_back.c.table_id == table_id)
+                             .order_by(taken_back.c.undo, taken_back.c.seq))
+            return [TakenBack(r.undo, r.seq, r.seat, r.action, r.by, r.undo_seat) for r in rows]
 
     def append_many(self, rows: Sequence[Append]) -> list[bool]:
         """Add several actions in one transaction (a group commit); each answer says whether its row was stored

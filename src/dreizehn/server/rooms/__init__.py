@@ -11,9 +11,9 @@ storing), :mod:`.bots` (bots and clocks), :mod:`.room` (hints, names, rematches,
 """
 
 from dreizehn.server.errors import ServerError
-from dreizehn.server.rooms.base import RECENT, Conn, build_table, seat_names
+from dreizehn.server.rooms.base import Conn, build_table, seat_names
 from dreizehn.server.rooms.hub import Hub
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.rooms.telling import Said, said_event
 
-__all__ = ["RECENT", "Conn", "Hub", "Room", "Said", "ServerError", "build_table", "said_event", "seat_names"]
+__all__ = ["Conn", "Hub", "Room", "Said", "ServerError", "build_table", "said_event", "seat_names"]

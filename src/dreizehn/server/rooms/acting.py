@@ -14,6 +14,7 @@ from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn, build_table
 from dreizehn.server.rooms.presence import Presence
 from dreizehn.server.storage import Append, Conflict, Stored, now
+from dreizehn.server.undo import take_backs
 from dreizehn.table import Update
 
 log = logging.getLogger("dreizehn.server")
@@ -92,11 +93,27 @@ class Acting(Presence):
         if stored is not None:
             self._rebuild(stored)
 
+    async def _taken_back_elsewhere(self) -> None:
+        """The latest action known here is no longer stored: another process took it back (S8). The table as
+        stored, every connection resynced, then told of the latest take-back."""
+        await self._reload()
+        backs = take_backs(await asyncio.to_thread(self.hub.store.taken_back, self.id))
+        if backs:
+            self.take_backs = backs
+            self._told()
+            self.tell_taken_back(backs[-1])
+
     async def catch_up(self) -> None:
-        """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections."""
+        """Apply the actions another process stored (PostgreSQL NOTIFY) and tell this process's connections; a table
+        whose latest action known here is no longer stored (taken back in another process) is reloaded."""
         async with self.lock:
-            fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, self.table.version)
-            for seat, action, _ in fresh:
+            known = self.table.version
+            fresh = await asyncio.to_thread(self.hub.store.actions_from, self.id, max(0, known - 1))
+            last = self.table.state.log[-1] if known else None
+            if last is not None and (not fresh or fresh[0][:2] != (last[0], self.table.game.action_to_text(last[1]))):
+                await self._taken_back_elsewhere()
+                fresh = []
+            for seat, action, _ in fresh[1 if known else 0:]:
                 if self.table.current_player != seat:
                     await self._reload()
                     break

@@ -20,16 +20,13 @@ from dreizehn.server import metrics
 from dreizehn.server.chat import RECENT_LINES, Line
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Append, SeatRow, Store, Stored
+from dreizehn.server.undo import TakeBack
 from dreizehn.table import BotRequest, Seat, Table, Update
 from dreizehn.wire import ViewWriter
 from dreizehn.words import words
 
 OUTBOX_LIMIT = 256
 """Messages waiting for a slow connection before it is closed."""
-
-RECENT = 40
-"""The latest actions a room keeps as told (with their events), for the ``recent`` of a welcome: a client that
-comes back shows its last moves in the same sentences as the moves it saw arrive."""
 
 
 @dataclass(eq=False)
@@ -103,20 +100,22 @@ class HubLike(Protocol):
 
 
 def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
-    """The table of a stored game, its actions replayed through the engine; with ``told``, the latest
-    :data:`RECENT` actions are replayed with their events into it, and so is every action applied afterwards."""
+    """The table of a stored game, its actions replayed through the engine; with ``told``, every action is
+    replayed with its events into it, and so is every action applied afterwards: a welcome's ``recent`` is the whole
+    game as it was told (a client that comes back shows every move in the sentences it showed them in live), and a
+    take-back looks in it for what was shown since the move (:mod:`dreizehn.server.undo`)."""
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     seats = tuple(Seat(s.name, bot=s.bot) for s in stored.seats)
     table = Table(game, seats, stored.row.seed, game.new_state(stored.row.seed))
-    state = table.state
-    quiet = len(stored.actions) if told is None else max(0, len(stored.actions) - RECENT)
-    for _, action, _ in stored.actions[:quiet]:
-        state.apply(action)
-    if told is not None:
-        told.clear()
-        table.listen(told.append)
-        for seat, action, _ in stored.actions[quiet:]:
-            table.apply_as(seat, action)
+    if told is None:
+        state = table.state
+        for _, action, _ in stored.actions:
+            state.apply(action)
+        return table
+    told.clear()
+    table.listen(told.append)
+    for seat, action, _ in stored.actions:
+        table.apply_as(seat, action)
     return table
 
 
@@ -139,8 +138,8 @@ class RoomBase(ABC):
         self.id = stored.row.id
         self.row = stored.row
         self.seat_rows = list(stored.seats)
-        self.told: deque[Update] = deque(maxlen=RECENT)
-        """The latest actions applied, each with all its events (filtered for each receiver when said)."""
+        self.told: deque[Update] = deque()
+        """Every action of the game applied, each with all its events (filtered for each receiver when said)."""
         self.table = build_table(stored, self.told)
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
@@ -161,6 +160,8 @@ class RoomBase(ABC):
         self._names: dict[str, list[str]] = {}
         self.chat: deque[Line] = deque(maxlen=RECENT_LINES)
         """The latest lines of chat, every reader's (the hub loads them with the room)."""
+        self.take_backs: list[TakeBack] = []
+        """The moves taken back at this table, in order (the hub loads them with the room)."""
         self.rematch_asked = False
         """Whether a rematch was asked for at this table (while the room is in memory)."""
         self.held_at: int | None = None

@@ -22,6 +22,7 @@ from dreizehn.server.messages import dumps
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import PRESENCE_CHANNEL, Store, Writer
+from dreizehn.server.undo import take_backs
 from dreizehn.table import BotRequest, decide_in_worker
 
 log = logging.getLogger("dreizehn.server")
@@ -63,8 +64,10 @@ class Hub:
         if stored is None:
             return None
         said = await asyncio.to_thread(chat_lines, self.store, table_id, True)
+        kept = await asyncio.to_thread(self.store.taken_back, table_id)
         room = self.rooms[table_id] = Room(self, stored)
         room.chat.extend(said)
+        room.take_backs = take_backs(kept)
         if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
             self.notified(table_id)  # found no room, so catch up once now
             self._send_presence({"table": table_id, "ask": True})  # and who is connected to it elsewhere

@@ -8,11 +8,15 @@ import logging
 import time
 from dataclasses import replace
 
-from dreizehn.server import messages
+from dreizehn.core.errors import DreizehnError
+from dreizehn.server import messages, metrics
 from dreizehn.server.chat import store_line
 from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn
 from dreizehn.server.rooms.bots import Bots
+from dreizehn.server.storage import Stored
+from dreizehn.server.undo import TakeBack, undo_point
+from dreizehn.table import StaleVersionError
 
 log = logging.getLogger("dreizehn.server")
 
@@ -72,6 +76,41 @@ class Room(Bots):
         self.last_used = time.monotonic()
         self.tell_line(line)
         self.hub.publish_line(line)
+
+    async def undo(self, conn: Conn, version: int) -> None:
+        """``conn``'s person takes back their latest move and the bot moves after it (:mod:`dreizehn.server.undo`):
+        stored first (the actions move to ``taken_back``), then the table is rebuilt from the log that stands and
+        everyone is told (a ``resync``, then ``taken_back`` in their language); refused with the current view when
+        it may not be, or when the database fails (``server.not_stored``: nothing is taken back)."""
+        async with self.lock:
+            table = self.table
+            try:
+                if version != table.version:
+                    raise StaleVersionError("table.stale", rule="W6", given=version, current=table.version)
+                seq = undo_point(self.told, self.seat_rows, conn.seat, table.current_player)
+            except DreizehnError as err:
+                conn.send(self.refusal(conn, err))
+                return
+            seat, count = int(conn.seat or 0), table.version - seq
+            try:
+                done = await asyncio.to_thread(self.hub.store.take_back, self.id, seq, table.version, seat)
+            except Exception:  # the database failed: nothing is taken back
+                log.warning("taking back moves at table %s failed", self.id, exc_info=True)
+                metrics.STORE_FAILURES.inc()
+                conn.send(self.refusal(conn, ServerError("server.not_stored", rule="S7")))
+                return
+            if not done:  # another process stored an action meanwhile: the table as stored
+                await self._reload()
+                return
+            game = table.game
+            kept = tuple((s, game.action_to_text(a), "") for s, a in table.state.log[:seq])
+            self.held_at = None
+            self._rebuild(Stored(self.row, tuple(self.seat_rows), kept))
+            self._told()
+            back = TakeBack(seq, seat, count)
+            self.take_backs.append(back)
+            self.tell_taken_back(back)
+        self.after_change()
 
     async def hint(self, conn: Conn) -> None:
         """The hint of the position for a person to move, computed off the event loop."""

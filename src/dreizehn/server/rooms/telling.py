@@ -14,6 +14,7 @@ from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
+from dreizehn.server.undo import TakeBack, may_undo, standing
 from dreizehn.table import Update
 from dreizehn.words import words
 
@@ -93,7 +94,14 @@ class Telling(RoomBase):
         return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
                                 self.view_doc(seat, lang, history=True), self.seats_info(lang),
                                 self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told],
-                                chat, stage_count(self.table.game))
+                                chat, stage_count(self.table.game), self.undo_open(seat),
+                                [messages.taken_back_fields(back.seat, back.version, back.count,
+                                                            self.taken_back_words(back.seat, lang))
+                                 for back in standing(self.take_backs) if back.version <= self.table.version])
+
+    def undo_open(self, seat: int | None) -> bool:
+        """Whether ``seat``'s person may take back a move now (:func:`~dreizehn.server.undo.may_undo`)."""
+        return seat is not None and may_undo(self.told, self.seat_rows, seat, self.table.current_player)
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
@@ -134,6 +142,7 @@ class Telling(RoomBase):
         """Tell every connection of an applied action, each its own part, in its language. What receivers share
         (the action in words, the public events, the seats) is said once per language."""
         per_seat: dict[tuple[int | None, str], str] = {}
+        undo: dict[int | None, bool] = {}
         said = Said()
         for conn in list(self.conns):
             seat, lang = conn.seat, conn.lang
@@ -146,8 +155,10 @@ class Telling(RoomBase):
                 told = self.said_update(update, seat, lang, said)
                 checked = [said.checked.get(key) or said.checked.setdefault(key, messages.said_event(said.events[key]))
                            for key in event_keys(update, seat, lang)]
+                if seat not in undo:
+                    undo[seat] = self.undo_open(seat)
                 message = per_seat[(seat, lang)] = messages.update(
-                    told, checked, self.view_doc(seat, lang, history=False), seats, whole)
+                    told, checked, self.view_doc(seat, lang, history=False), seats, whole, undo[seat])
             conn.send(message)
 
     def broadcast_presence(self) -> None:
@@ -157,6 +168,17 @@ class Telling(RoomBase):
             if message is None:
                 message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang))
             conn.send(message)
+
+    def tell_taken_back(self, back: TakeBack) -> None:
+        """Tell every connection of a take-back (after the resync that shows the position before it), each in its
+        language."""
+        for conn in list(self.conns):
+            conn.send(messages.taken_back(back.seat, back.version, back.count,
+                                          self.taken_back_words(back.seat, conn.lang)))
+
+    def taken_back_words(self, seat: int, lang: str) -> str:
+        """A take-back by ``seat``'s person in words (``Anna took back their last move.``)."""
+        return str(words(lang)("server.taken_back", player=self.names(lang)[seat]))
 
     def resync_all(self) -> None:
         for conn in list(self.conns):

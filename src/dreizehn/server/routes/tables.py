@@ -35,9 +35,11 @@ from dreizehn.server.schemas import (
     SeatOut,
     TableIn,
     TableOut,
+    TakeBackOut,
     TokenIn,
 )
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
+from dreizehn.server.undo import take_backs
 from dreizehn.wire import to_wire
 from dreizehn.words import words
 
@@ -278,8 +280,10 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
     chat = [ChatLineOut(seat=line.seat, name=line.name, text=line.text, phrase=line.phrase, version=line.version)
             for line in said if line.seat is not None]
+    kept = take_backs(await asyncio.to_thread(hub.store.taken_back, table_id))
+    taken_back = [TakeBackOut(version=back.version, seat=back.seat, count=back.count) for back in kept]
     return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
-                     names=names, opening=opening, steps=steps, chat=chat)
+                     names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
 
 
 @router.get("/tables/{table_id}/replay/{version}")

@@ -36,6 +36,7 @@ from dreizehn.server.protocol import (
     Ready,
     Say,
     SetLanguage,
+    Undo,
     client_message,
 )
 from dreizehn.server.rooms import Conn, Room
@@ -79,7 +80,8 @@ class Bucket:
 
 async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> None:
     """A message of a connection already admitted to ``room``: an action, a change of language, a hint asked, a
-    stage's scoring read, a line of chat (at most as fast as ``chat`` lets), a ping."""
+    stage's scoring read, a rematch declined, a move taken back, a line of chat (at most as fast as ``chat`` lets),
+    a ping."""
     if isinstance(message, Act):
         await room.act(conn, message.version, message.action)
     elif isinstance(message, SetLanguage):
@@ -96,6 +98,8 @@ async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> No
         room.ready(conn.seat, message.version)
     elif isinstance(message, Decline):
         room.decline(conn)
+    elif isinstance(message, Undo):
+        await room.undo(conn, message.version)
     elif isinstance(message, Say):
         if not room.well_said(message.text, message.phrase):
             conn.send(messages.refused(ServerError("server.chat_empty", rule="S3"), conn.lang))

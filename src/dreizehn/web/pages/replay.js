@@ -12,8 +12,9 @@ import { chatWords } from "./table/log.js";
  * @typedef {{key: string, text: string}} StepEvent an event of a step, in words
  * @typedef {{version: number, text: string, events?: StepEvent[]}} Step a move of a finished game, with its events
  * @typedef {{table: {game: string, totals?: number[] | null}, names: string[], steps: Step[],
- *   chat?: {seat: number, name: string, text: string | null, phrase: string | null, version: number}[]}} Replay a finished
- *   game's moves in words (GET /api/tables/{id}/replay)
+ *   chat?: {seat: number, name: string, text: string | null, phrase: string | null, version: number}[],
+ *   taken_back?: {version: number, seat: number, count: number}[]}} Replay a finished game's moves in words (GET
+ *   /api/tables/{id}/replay), with the moves taken back during play
  * @typedef {{version: number, loss: number, played: {text: string, chance: number},
  *   best: {text: string, chance: number}}} Decision a decision of the seat analysed, rated
  * @typedef {{status: string, total?: number, done?: number, worst: number[], decisions: Decision[]}} Analysis
@@ -141,7 +142,9 @@ function layout(replay, tableId, parts) {
 function heading(replay, tableId) {
   return [h("h1", {}, t(`${replay.table.game}.title`), " — ", t("web.replay")),
     h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
-      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download")))];
+      h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download"))),
+    replay.taken_back && replay.taken_back.length
+      ? h("p.muted", { id: "taken-back" }, t("web.taken_back_replay", { n: replay.taken_back.length })) : null];
 }
 
 /** The replay's keys: → and ← a step forward and back, Home and End the deal and the end (`go` takes the step to

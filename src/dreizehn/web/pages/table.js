@@ -14,12 +14,12 @@ import { TableSocket, windowId } from "../ws.js";
 import { Attention, drawSoundSwitch } from "./table/attention.js";
 import { drawBoard, handRow } from "./table/board.js";
 import { drawOverlay } from "./table/dialogs.js";
-import { drawHead, drawSeats, namesOf } from "./table/head.js";
+import { drawHead, drawSeats, namesOf, stageWords } from "./table/head.js";
 import { invitePanel } from "./table/invites.js";
 import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
-import { drawHint, drawMoves } from "./table/moves.js";
+import { drawHint, drawMoves, drawUndo } from "./table/moves.js";
 import { closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
@@ -42,6 +42,7 @@ function layout() {
     seats: h("ul.seats"),
     board: h("div.board"),
     moves: h("div.moves"),
+    undo: h("div.undo-holder"),
     alert: h("div.alert", { role: "alert", id: "alert" }),
     turn: h("div.turn-live.sr-only", { "aria-live": "assertive" }),
     overlay: h("div.overlay-holder"),
@@ -80,13 +81,14 @@ class TablePage {
     this.els = layout();
     const e = this.els;
     this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
-      h("div.table-main", {}, h("main.play", {}, e.board, e.moves),
+      h("div.table-main", {}, h("main.play", {}, e.board, e.moves, e.undo),
         h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log, e.chat), e.scores, e.replay)),
       e.turn, e.overlay);
     fill(root, this.page);
     this.attention = new Attention(e.turn, () => isMine(this.state));
     root.addEventListener("pointerdown", () => this.attention.unlock(), { once: true });
     this.onKey = tableKeys({ board: e.board, moves: e.moves, overlay: e.overlay, hint: () => this.askHint(),
+      undo: () => this.undo(),
       escape: () => { this.state.selected = null; this.closeDialog(); } });
     document.addEventListener("keydown", this.onKey);
     /** @type {import("../ws.js").HelloFields} */
@@ -161,6 +163,7 @@ class TablePage {
       drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, legalOf(state), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
+      drawUndo(els.undo, !this.spectator && state.undo, () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
         close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
@@ -188,7 +191,7 @@ class TablePage {
     redraw(els.invites, JSON.stringify([lang(), open ? invites : null, open ? state.seats.map((s) => s.joined) : null]),
       () => (open ? invitePanel(invites, state.seats) : null));
     redraw(els.logTitle, lang(), () => t("web.last_moves"));
-    drawLog(els.log, state.log);
+    drawLog(els.log, state.log, (stage) => stageWords(state.game, stage, state.stages));
     drawChat(els.chat, this.spectator, (message) => this.socket.send(message));
     drawScoreSheet(els.scores, state.game, view, names);
     redraw(els.replay, JSON.stringify([lang(), view.is_over]), () => (view.is_over ? link(`/replay/${state.table}`, t("web.replay"), "button") : null));
@@ -221,6 +224,15 @@ class TablePage {
     if (!sending(this.state, !!found, performance.now())) return;
     this.state.message = "";
     this.socket.send({ type: "action", version: view.version, action: found ? found.index : text });
+  }
+
+  /** Take back the latest move (the server answers with the position before it, or says why not). */
+  undo() {
+    const view = this.state.view;
+    if (!view || !this.state.undo || this.spectator) return;
+    this.state.undo = false;  // once: the answer says whether it may be asked again
+    this.socket.send({ type: "undo", version: view.version });
+    this.render();
   }
 
   askHint() {

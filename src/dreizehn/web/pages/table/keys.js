@@ -1,6 +1,7 @@
 // @ts-check
 // The table page's keys: 1 to 9 play the move with that number, ← → move between the hand's cards, H asks for the
-// hint, Esc closes the window between stages or drops the chosen card (docs/web.md, Keyboard).
+// hint, U takes back the latest move (alone with bots), Esc closes the window between stages or drops the chosen
+// card (docs/web.md, Keyboard).
 import { HAND } from "./board.js";
 
 /**
@@ -10,6 +11,7 @@ import { HAND } from "./board.js";
  * @property {HTMLElement} overlay the windows over the table (keys other than Esc wait while one is open)
  * @property {() => void} escape close the window shown, drop the chosen card
  * @property {() => void} hint ask for the hint
+ * @property {() => void} undo take back the latest move (when it may be)
  */
 
 /**
@@ -26,6 +28,7 @@ export function tableKeys(on) {
     const chosen = /^[1-9]$/.test(e.key) ? moves[Number(e.key) - 1] : undefined;
     if (chosen instanceof HTMLElement) { chosen.click(); e.preventDefault(); return; }
     if (e.key === "h" || e.key === "H") { on.hint(); return; }
+    if (e.key === "u" || e.key === "U") { on.undo(); return; }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       const cards = /** @type {HTMLElement[]} */ ([...on.board.querySelectorAll(HAND.split(", ").map((s) => `${s} button.card`).join(", "))]);
       if (!cards.length) return;

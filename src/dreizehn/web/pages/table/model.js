@@ -2,8 +2,8 @@
 // The table page's state and what each server message changes in it. Pure: no page, no socket, no words (node's
 // test runner checks it on its own, tests/js/table-model.test.mjs).
 
-/** How many lines the log keeps (the oldest go first). */
-export const LOG_LINES = 40;
+/** How many lines the log keeps (the oldest go first): more than any whole game says, so the log is the game's. */
+export const LOG_LINES = 5000;
 /** Events said after an action's own lines: the end of a stage, a new deal, the end of the game. */
 const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 
@@ -30,7 +30,10 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @typedef {{id: number, seat: number | null, name: string, text: string | null, phrase: string | null,
  *   version: number}} ChatLine a line said at the table (a spectator's has no seat)
  */
-/** @typedef {{n: number, text: string, chat?: ChatLine}} LogLine a line of the log: words, or a line of chat */
+/**
+ * @typedef {{n: number, text: string, chat?: ChatLine, stage?: number}} LogLine a line of the log: words, a line of
+ *   chat, or the heading of a stage (its number, from 0: the page says it in the reader's language)
+ */
 /** @typedef {{ratings: {action: string, words: string, win: number, win_sd: number, points: number}[]}} Hint the hint's
  * analysis: each move's win chance and the total it is expected to end the game on */
 
@@ -61,6 +64,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {number | null} sent the version an action was sent for, until the server answers it (a second click
  *   on the same version sends nothing: the first one is on its way)
  * @property {number | null} sentAt when the last action was sent (performance.now())
+ * @property {boolean} undo whether the person may take back their latest move now (the server says so)
  */
 
 /** @returns {TableState} */
@@ -68,7 +72,7 @@ export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
     hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], sentAt: null,
-    prefs: {}, joinNeeded: false, final: null, sent: null,
+    prefs: {}, joinNeeded: false, final: null, sent: null, undo: false,
   };
 }
 
@@ -81,6 +85,32 @@ export function newState() {
 export function linesOf(told) {
   const texts = told.events.filter((e) => !CLOSING.has(e.key)).map((e) => e.text);
   return [...(texts.length ? texts : [told.text]), ...told.events.filter((e) => CLOSING.has(e.key)).map((e) => e.text)];
+}
+
+/**
+ * Add an action told to the log: its lines (linesOf), each stage's heading before its first line (the game's first
+ * action opens the first stage, a deal each later one).
+ * @param {TableState} state
+ * @param {Said & {version: number}} told
+ */
+export function sayAction(state, told) {
+  if (told.version === 1) head(state, 0);
+  const texts = told.events.filter((e) => !CLOSING.has(e.key)).map((e) => e.text);
+  say(state, texts.length ? texts : [told.text]);
+  for (const closing of told.events.filter((e) => CLOSING.has(e.key))) {
+    if (closing.key === "stage.dealt") head(state, closing.params.stage);
+    say(state, [closing.text]);
+  }
+}
+
+/**
+ * A stage's heading joins the log.
+ * @param {TableState} state
+ * @param {number} stage from 0
+ */
+function head(state, stage) {
+  state.log.push({ n: ++state.said, text: "", stage });
+  state.log = state.log.slice(-LOG_LINES);
 }
 
 /**
@@ -157,6 +187,7 @@ export function sending(state, legal = true, now = 0) {
 function refused(state, m) {
   state.sent = null;
   state.thinking = false;
+  if (String(m.code).startsWith("server.undo_")) state.undo = false;
   const superseded = m.code === "table.stale" && state.view && state.view.version >= m.params.current;
   if (superseded) return;
   tell(state, m.message);
@@ -212,7 +243,8 @@ export function closeDialog(state) {
 }
 
 /**
- * A welcome or a resync: the whole view, the seats and the latest actions.
+ * A welcome or a resync: the whole view, the seats and every action so far (the whole game's log), with the
+ * lines of chat and the moves taken back where they came.
  * @param {TableState} state
  * @param {any} m
  */
@@ -221,11 +253,13 @@ function welcome(state, m) {
   Object.assign(state, { game: m.game, seat: m.seat, table: m.table, stages: m.stages ?? null, seats: m.seats, view: m.view,
     log: [], sent: null });
   /** @type {[number, number, () => void][]} the actions and the lines of chat, in the order they came */
-  const told = m.recent.map((/** @type {any} */ r) => [r.version, 0, () => say(state, linesOf(r))]);
+  const told = m.recent.map((/** @type {any} */ r) => [r.version, 0, () => sayAction(state, r)]);
   const chat = (m.chat || []).map((/** @type {ChatLine} */ c) => [c.version, 1 + c.id, () => hear(state, c)]);
-  for (const [, , add] of [...told, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
+  const backs = (m.taken_back || []).map((/** @type {{version: number, text: string}} */ b) => [b.version, 0.5, () => say(state, [b.text])]);
+  for (const [, , add] of [...told, ...backs, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
   state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
+  state.undo = !!m.undo;
   state.selected = null;
   state.hint = null;
   return { before: null, announce: !was, askFinal: m.view.is_over && !state.final };
@@ -239,9 +273,9 @@ function welcome(state, m) {
 function update(state, m) {
   const before = state.view;
   state.view = { ...m.view, history: before ? before.history : [] };
-  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null });
+  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null, undo: !!m.undo });
   if (state.message) tell(state, "");
-  say(state, linesOf(m));
+  sayAction(state, m);
   state.last = lastPlayed(m);
   for (const event of m.events) {
     if (event.key === "stage.scored") openDialog(state, "stage", event, m.version);
@@ -284,6 +318,9 @@ export function receive(state, m) {
       if (m.token && m.by !== null && m.by !== undefined && m.by !== state.seat) {
         openDialog(state, "offer", { key: "rematch", text: "", params: { by: m.by } }, state.view ? state.view.version : 0);
       }
+      return nothing;
+    case "taken_back":  // the resync before it showed the position before the move: the log says what happened
+      say(state, [m.text]);
       return nothing;
     case "declined":
       state.declined = [...state.declined.filter((s) => s !== m.seat), m.seat];

@@ -1,7 +1,8 @@
 // @ts-check
-// The person's moves: the list of legal moves in words (numbered for the keys 1 to 9, the hint's best marked) and
-// the hint box (the best three moves with what they take, their win chance and the total they are expected to end
-// the game on), each re-drawn only when what it shows changed.
+// The person's moves: the list of legal moves in words (numbered for the keys 1 to 9, the hint's best marked), the
+// button that takes back the latest move (alone with bots) and the hint box (the best three moves with what they
+// take, their win chance and the total they are expected to end the game on), each re-drawn only when what it shows
+// changed.
 import { costWords } from "../../costs.js";
 import { h, redraw } from "../../dom.js";
 import { lang, percent, t } from "../../i18n.js";
@@ -49,5 +50,18 @@ export function drawHint(el, shown, how) {
       takes.get(r.action) ? h("span.cost", {}, " — ", costWords(/** @type {import("../../costs.js").Takes} */ (takes.get(r.action)))) : null, " ",
       h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }), " · ",
         t("web.hint_points", { points: Math.round(r.points) }))))) : null) : null));
+  el.hidden = !shown;
+}
+
+/**
+ * The button that takes back the person's latest move, shown only while the server says it may be (a person alone
+ * with bots, nothing dealt or drawn since).
+ * @param {HTMLElement} el
+ * @param {boolean} shown
+ * @param {() => void} undo
+ */
+export function drawUndo(el, shown, undo) {
+  redraw(el, JSON.stringify([lang(), shown]), () => (shown ? h("button.secondary", { type: "button", id: "undo",
+    "aria-keyshortcuts": "U", onclick: undo }, t("web.undo")) : null));
   el.hidden = !shown;
 }

@@ -1,0 +1,90 @@
+"""Undo against bots and the whole game's log ("The table players would choose over Board Game Arena", items 6 and
+3): a person alone with bots clicks Undo (or presses U) and has the position before their move back, the log saying
+so; a page reloaded mid-game shows the whole game's log, a heading before each stage."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .kit import Server, Watched, create_table, dismiss, move, new_context, play_out, version, watch
+
+
+def _wait_my_turn(page: Page, after: int = -1) -> int:
+    """Wait until it is the person's turn past version ``after``; the version."""
+    page.wait_for_function(f"(() => {{ const p = document.querySelector('.table-page');"
+                           f" return Number(p.dataset.version) > {after}"
+                           " && p.dataset.current === p.dataset.seat; })()")
+    page.wait_for_selector("#turn[data-mine=yes]")
+    return version(page)
+
+
+def _hand(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def test_undo_against_bots_gives_the_position_before_the_move_back(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "holzwurm", "Anna", ["me", "easy"], {"games": "1"})
+    start = _wait_my_turn(anna)
+    hand = _hand(anna)
+    expect(anna.locator("#undo")).to_have_count(0)  # nothing of Anna's to take back yet
+    move(anna)
+    after = _wait_my_turn(anna, start)
+    assert after >= start + 2  # her move and the bot's
+    expect(anna.locator("#undo")).to_have_text("Undo")
+    anna.click("#undo")
+    anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) === {start}")
+    _wait_my_turn(anna, start - 1)
+    assert _hand(anna) == hand
+    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
+    expect(anna.locator("#undo")).to_have_count(0)  # nothing further back in this game: her first move
+    anna.reload()  # the log that comes back says so too
+    anna.wait_for_selector(".table-page[data-version]")
+    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
+
+    # the game goes on from there; the key U takes back as the button does
+    move(anna)
+    again = _wait_my_turn(anna, start)
+    expect(anna.locator("#undo")).to_have_count(1)
+    anna.keyboard.press("u")
+    anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) === {start}")
+    assert again > start
+
+    # played to its end, the game's replay says that moves were taken back
+    play_out([anna])
+    anna.goto(f"/replay/{anna.get_attribute('.table-page', 'data-table')}")
+    expect(anna.locator("#taken-back")).to_have_text("Moves taken back during play: 2")
+
+
+def test_a_reload_mid_game_shows_the_whole_log_by_stage(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "three-thirteen", "Anna", ["me", "easy"], {"turn_limit": "10"})
+    headings, lines = anna.locator("#log li.stage-head"), anna.locator("#log li:not(.chat)")
+    while headings.count() < 3 or lines.count() <= 40:  # into the third round, more lines than the log used to keep
+        now = version(anna)
+        if anna.locator("#turn[data-mine=yes]").count():
+            move(anna)
+        else:
+            dismiss(anna)
+            anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {now}"
+                                   " || document.querySelector('#turn[data-mine=yes]') !== null")
+    dismiss(anna)
+    _wait_my_turn(anna)
+    said = lines.all_inner_texts()
+    rounds = [f"Round {n} of 11" for n in range(1, headings.count() + 1)]
+
+    anna.reload()
+    anna.wait_for_selector(".table-page[data-version]")
+    anna.wait_for_selector("#log li.stage-head")
+    again = lines.all_inner_texts()
+    assert again == said  # every line of the game, the first round's too, in the words it was said in
+    expect(headings).to_have_text(rounds)
+    first_round = anna.evaluate("""() => {
+        const items = [...document.querySelectorAll('#log li')];
+        const [one, two] = items.filter((li) => li.classList.contains('stage-head')).map((li) => items.indexOf(li));
+        return items.slice(one + 1, two).map((li) => li.textContent);
+    }""")
+    assert len(first_round) > 6 and any("Anna" in line for line in first_round)
