@@ -190,7 +190,7 @@ def _last_fate_capture(players: int) -> State:
         while not state.is_over:
             view = state.view(state.turn)
             costs = [game.action_cost(view, a) for a in view.legal_actions]
-            if len(view.fate) == 1 and any(costs) and not all(costs):
+            if len(getattr(view, "fate", ())) == 1 and any(costs) and not all(costs):
                 return state
             state.apply(rng.choice(state.legal_actions()))
 
