@@ -37,7 +37,8 @@ def _wait_past(page: Page, index: int) -> None:
 def _wanted(page: Page, want: str, watched: Watched) -> None:
     """Make the wanted move as a person does: the one card marked, then its place when one is asked."""
     page.wait_for_selector("#turn[data-mine=yes]")
-    marked = page.locator(".hand button.card.legal, .stock button.card.legal, button.row.legal, button.target.legal")
+    marked = page.locator(".hand button.card.legal, .stock button.card.legal, .discard button.card.legal, "
+                          "button.row.legal, button.target.legal")
     assert marked.count() >= 1
     other = page.locator(".hand button.card:not(.legal)").first
     if other.count():  # another card: a friendly note, and nothing sent
@@ -87,22 +88,28 @@ def test_a_tutorial_to_its_end(browser: Browser, contexts: list[BrowserContext],
     page.wait_for_selector("#tutorial a[href]")
 
 
-@pytest.mark.parametrize(("lang", "learn"), [("de", "Spiel lernen"), ("nl", "Leer spelen")])
+LEARN = {"en": "Learn to play", "de": "Spiel lernen", "nl": "Leer spelen"}
+
+
+@pytest.mark.parametrize(("game", "lang"), [(game, lang) for game in GAMES for lang in ("de", "nl")])
 def test_the_panel_fits_a_phone(browser: Browser, contexts: list[BrowserContext], server: Server,
-                                watched: list[Watched], lang: str, learn: str) -> None:
+                                watched: list[Watched], game: str, lang: str) -> None:
     person = watch(watched, new_context(browser, contexts, server, lang=lang, phone=True), "learner")
     page = person.page
     page.goto("/")
-    page.get_by_role("link", name=learn).first.click()
+    learn = page.locator(f".game-card[data-game={game}] a[href='/learn/{game}']")
+    assert learn.inner_text() == LEARN[lang]
+    learn.click()
     page.wait_for_selector("#tutorial[data-step='0'] #tutorial-next")
-    _shot(page, f"knizia13-{lang}-phone-00")
+    _shot(page, f"{game}-{lang}-phone-00")
     width = page.evaluate("document.documentElement.clientWidth")
     box = page.locator("#tutorial").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing cut off at the side
     page.click("#tutorial-next")
     page.wait_for_selector("#tutorial[data-step='1']")
-    _shot(page, f"knizia13-{lang}-phone-01")
+    _shot(page, f"{game}-{lang}-phone-01")
     hand = page.locator(".hand").bounding_box()
     panel = page.locator("#tutorial").bounding_box()
     assert hand is not None and panel is not None and panel["y"] + panel["height"] <= hand["y"]  # above the cards
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
