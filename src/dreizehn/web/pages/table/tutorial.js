@@ -1,8 +1,9 @@
 // @ts-check
 // The table page as a tutorial (/learn/{game}/{token}): a panel above the board says the step now (its words from
 // the game's catalogue), moves on when the step's condition is met (tutorial-steps.js), and lets the person make only
-// the moves the step accepts; any other gets a friendly note instead of being sent. The step reached is kept for
-// the seat in the session, so a reload goes on where the person was.
+// the moves the step accepts; any other gets a friendly note instead of being sent. The step reached and the last
+// action heard are kept for the seat in the session, so a reload goes on where the person was (the actions made
+// meanwhile, among the welcome's recent ones, are heard then).
 import { get } from "../../api.js";
 import { h, link, redraw } from "../../dom.js";
 import { lang, t } from "../../i18n.js";
@@ -23,7 +24,13 @@ export class Tutorial {
   constructor(game, token, page, render) {
     this.game = game;
     this.kept = `dreizehn.tutorial.${token}`;
-    this.index = Number(sessionStorage.getItem(this.kept) || 0);
+    const kept = JSON.parse(sessionStorage.getItem(this.kept) || "[0, 0]");
+    /** the step shown */
+    this.index = Number(kept[0]) || 0;
+    /** the version of the last action heard */
+    this.seen = Number(kept[1]) || 0;
+    /** @type {any[]} the messages heard before the script came */
+    this.early = [];
     /** @type {Script | null} */
     this.script = null;
     /** the friendly note on a move the step does not accept */
@@ -36,7 +43,11 @@ export class Tutorial {
     }
     this.panel = h("section.tutorial", { id: "tutorial", "aria-live": "polite" });
     (page.querySelector("main.play") || page).prepend(this.panel);
-    this.loaded = get(`/api/learn/${game}`).then((/** @type {Script} */ script) => { this.script = script; render(); });
+    this.loaded = get(`/api/learn/${game}`).then((/** @type {Script} */ script) => {
+      this.script = script;
+      for (const m of this.early.splice(0)) this.hear(m);
+      render();
+    });
   }
 
   /** The step shown (none before the script came). */
@@ -48,16 +59,27 @@ export class Tutorial {
   go(index) {
     this.index = index;
     this.note = "";
-    sessionStorage.setItem(this.kept, String(index));
+    this.keep();
+  }
+
+  keep() {
+    sessionStorage.setItem(this.kept, JSON.stringify([this.index, this.seen]));
   }
 
   /**
-   * A message of the server: an update may end the step shown.
+   * A message of the server: an update, or the actions a welcome tells that were not heard yet, may end the step.
    * @param {any} m
    */
   hear(m) {
-    const step = this.step;
-    if (m.type === "update" && step && this.script && endsWith(step, m, this.script.seat)) this.go(this.index + 1);
+    if (!this.script) { this.early.push(m); return; }
+    const told = m.type === "update" ? [m] : m.type === "welcome" || m.type === "resync" ? m.recent : [];
+    for (const action of told) {
+      if (action.version <= this.seen) continue;
+      this.seen = action.version;
+      const step = this.step;
+      if (step && endsWith(step, action, this.script.seat)) this.go(this.index + 1);
+      else this.keep();
+    }
   }
 
   /**
