@@ -42,13 +42,13 @@ def test_a_tutorial_table_is_the_fixed_deal_with_its_bots(client: TestClient) ->
     assert made.status_code == 201, made.text
     invitation = made.json()
     assert invitation["seat"] == tutorial.seat and invitation["url"].endswith(f"/learn/knizia13/{invitation['token']}")
-    engine = Table.create("knizia13", [Seat("Ann"), Seat("a", bot="medium"), Seat("b", bot="medium")], tutorial.seed,
+    engine = Table.create("knizia13", [Seat("Ann"), Seat("a", bot=tutorial.level), Seat("b", bot=tutorial.level)], tutorial.seed,
                           options=tutorial.options)
     with connect(client, token=invitation["token"]) as peer:
         assert peer.view is not None
         table = stored(client, peer.received[0]["table"])
         assert table.row.seed == tutorial.seed and table.seats[tutorial.seat].joined
-        assert [s.bot for s in table.seats] == [None, "medium", "medium"]
+        assert [s.bot for s in table.seats] == [None, "heuristic", "heuristic"]
         assert peer.view["hand"] == to_wire(engine.view(tutorial.seat))["hand"]
         for step in tutorial.steps[:6]:  # the wanted moves of the first steps, and the bots' answers, as the engine's
             if "want" not in step:
