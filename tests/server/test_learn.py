@@ -33,6 +33,9 @@ def test_the_steps_and_the_games_that_have_one(client: TestClient) -> None:
     unknown = client.post("/api/learn/nothing", json={"name": "Ann"})
     assert unknown.status_code == 404 and unknown.json()["detail"]["code"] == "server.no_tutorial"
     assert client.post("/api/learn/knizia13", json={"name": "  "}).status_code == 422
+    for page in ("/learn/knizia13", "/learn/knizia13/some-token"):  # the app's page, which routes them itself
+        answer = client.get(page, headers={"accept": "text/html"})
+        assert answer.status_code == 200 and "<html" in answer.text.lower()
 
 
 def test_a_tutorial_table_is_the_fixed_deal_with_its_bots(client: TestClient) -> None:
