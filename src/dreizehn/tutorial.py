@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,11 +110,11 @@ def ends_with(step: Step, update: Mapping[str, Any], seat: int) -> bool:
     return matches(step.get("until"), update, seat)
 
 
-def walk(tutorial: Tutorial, choose: Sequence[str] = ()) -> list[int]:
-    """Play ``tutorial`` through the engine with its bots, the person making each wanted move (and in free steps the
-    moves ``choose`` lists, then the medium bot's), pressing Next only when the bots wait for them (the slowest
-    reader: what the bots do meanwhile is no step's to wait for). Answers the version at which each step ended, up to
-    the last (``"end"``); raises :class:`TutorialError` where the deal and the steps part."""
+def walk(tutorial: Tutorial) -> list[int]:
+    """Play ``tutorial`` through the engine with its bots, the person making each wanted move (in free steps the
+    medium bot's move), pressing Next only when the bots wait for them (the slowest reader: what the bots do
+    meanwhile is no step's to wait for). Answers the version at which each step ended, up to the last (``"end"``);
+    raises :class:`TutorialError` where the deal and the steps part."""
     from dreizehn.table import Seat, Table
 
     seats = [Seat("person") if i == tutorial.seat else Seat(f"bot {i}", bot=tutorial.level)
@@ -122,7 +122,6 @@ def walk(tutorial: Tutorial, choose: Sequence[str] = ()) -> list[int]:
     table = Table.create(tutorial.game, seats, tutorial.seed, options=tutorial.options)
     helper = make_bot(level_spec("medium", tutorial.game), table.game)
     rng = random.Random(0)
-    chosen = list(choose)
     ended: list[int] = []
     for number, step in enumerate(tutorial.steps):
         until = step.get("until")
@@ -134,18 +133,18 @@ def walk(tutorial: Tutorial, choose: Sequence[str] = ()) -> list[int]:
             if until == "mine" and table.waiting_for_person:
                 break
             if until == "next":
-                waited = bool(table.play_bots()) or waited
+                waited = bool(table.play_bots())
                 break
             if table.is_over:
                 raise TutorialError(f"step {number} ({step['say']}): the game ended before its condition")
             if table.bot_to_move:
-                if any(ends_with(step, u.for_seat(tutorial.seat).to_json(), tutorial.seat) for u in [table.step()]):
+                if ends_with(step, table.step().for_seat(tutorial.seat).to_json(), tutorial.seat):
                     break
                 continue
             if not allows_moves(step):
                 raise TutorialError(f"step {number} ({step['say']}): the person must move, and may not")
             view = table.view(tutorial.seat)
-            action = step.get("want") or (chosen.pop(0) if chosen else table.game.action_to_text(helper.act(view, rng)))
+            action = step.get("want") or table.game.action_to_text(helper.act(view, rng))
             legal = [table.game.action_to_text(a) for a in view.legal_actions]
             if action not in legal:
                 raise TutorialError(f"step {number} ({step['say']}): {action} is not legal (legal: {legal})")

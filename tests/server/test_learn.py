@@ -45,8 +45,8 @@ def test_a_tutorial_table_is_the_fixed_deal_with_its_bots(client: TestClient) ->
     assert made.status_code == 201, made.text
     invitation = made.json()
     assert invitation["seat"] == tutorial.seat and invitation["url"].endswith(f"/learn/knizia13/{invitation['token']}")
-    engine = Table.create("knizia13", [Seat("Ann"), Seat("a", bot=tutorial.level), Seat("b", bot=tutorial.level)], tutorial.seed,
-                          options=tutorial.options)
+    bots = [Seat(name, bot=tutorial.level) for name in ("a", "b")]
+    engine = Table.create("knizia13", [Seat("Ann"), *bots], tutorial.seed, options=tutorial.options)
     with connect(client, token=invitation["token"]) as peer:
         assert peer.view is not None
         table = stored(client, peer.received[0]["table"])
