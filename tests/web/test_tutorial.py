@@ -127,3 +127,19 @@ def test_the_panel_fits_a_phone(browser: Browser, contexts: list[BrowserContext]
     assert hand is not None and panel is not None
     assert panel["y"] >= 0 and panel["y"] + panel["height"] <= hand["y"] <= height  # the words still in sight
     _shot(page, f"{game}-{lang}-phone-01-scrolled")
+
+
+def test_the_panel_follows_the_language_chosen(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                               watched: list[Watched]) -> None:
+    person = watch(watched, new_context(browser, contexts, server), "learner")
+    page = person.page
+    page.goto(f"/learn/{GAMES[0]}")
+    page.wait_for_selector("#tutorial-next")
+    page.click("#tutorial-next")
+    page.wait_for_selector("#tutorial[data-step='1']")
+    english = page.inner_text("#tutorial .tutorial-say")
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.querySelector('#tutorial .tutorial-say').textContent !== "
+                           f"{english!r}")
+    assert "Schritt 2" in page.inner_text("#tutorial .tutorial-head")
+    assert page.get_attribute("#tutorial", "data-step") == "1"  # the same step, in German
