@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+import dreizehn
 from dreizehn.tutorial import tutorial_path
 
 from .kit import Server, Watched, dismiss, move, new_context, watch
 
-GAMES = [game for game in ("knizia13", "holzwurm", "three-thirteen") if tutorial_path(game).is_file()]
+GAMES = [game for game in dreizehn.game_ids() if tutorial_path(game).is_file()]
 SHOTS = os.environ.get("DREIZEHN_TUTORIAL_SHOTS")
 
 
