@@ -18,8 +18,8 @@ from dreizehn.words import LANGUAGES, words
 GAMES = [gid for gid in dreizehn.game_ids() if tutorial_path(gid).is_file()]
 
 
-def test_the_first_game_has_a_tutorial() -> None:
-    assert "knizia13" in GAMES
+def test_each_game_has_a_tutorial() -> None:
+    assert set(GAMES) == {"knizia13", "holzwurm", "three-thirteen"}
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -75,8 +75,7 @@ def test_a_step_the_deal_does_not_meet_fails() -> None:
     tutorial = load_tutorial("knizia13")
     assert tutorial is not None
     first_want = next(i for i, s in enumerate(tutorial.steps) if "want" in s)
-    legal = {"G7", "B2", "B5", "Y1", "R4>B", "R4>Y", "R4>G"}
-    wrong = next(c for c in sorted(legal) if c != tutorial.steps[first_want]["want"])
+    wrong = next(c for c in ("B2", "B5", "Y1") if c != tutorial.steps[first_want]["want"])  # legal in the first hand
     with pytest.raises(TutorialError, match="not legal"):  # a move the hand cannot make
         walk(_broken(tutorial, first_want, {"say": "x", "want": "G2"}))
     with pytest.raises(TutorialError):  # another legal move: the bots answer it otherwise, and a later step breaks
