@@ -48,7 +48,8 @@ class Tutorial:
     steps: tuple[Step, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """What the browser reads: the game, the person's seat and the steps (never the seed: the deal stays hidden)."""
+        """What the browser reads: the game, the person's seat and the steps (not the seed; a tutorial is a practice
+        game on a deal its file makes public, and a step that wants a move names a card the person will hold)."""
         return {"game": self.game, "seat": self.seat, "steps": list(self.steps)}
 
 
