@@ -61,3 +61,18 @@ def test_a_tutorial_table_is_the_fixed_deal_with_its_bots(client: TestClient) ->
             for update in engine.play_bots():
                 told = peer.until(_update(update.version), 15)
                 assert told["action"] == update.action
+
+
+def test_a_tutorial_table_is_left_out_of_the_lists_of_tables(client: TestClient) -> None:
+    """A first game on the practice deal is nobody else's business: the lists of open and running tables (the tables
+    page) do not show it, while a table made as usual is listed."""
+    made = client.post("/api/learn/holzwurm", json={"name": "Ann"}).json()
+    with connect(client, token=made["token"]) as peer:
+        table_id = peer.received[0]["table"]
+        assert table_id.startswith("learn-")
+        listed = [t["id"] for status in ("open", "playing") for t in client.get(f"/api/tables?status={status}").json()]
+        assert table_id not in listed
+        body = {"game": "holzwurm", "seats": [{"kind": "person", "name": "Bo"}, {"kind": "person"}]}
+        other = client.post("/api/tables", json=body).json()["table"]["id"]
+        listed = [t["id"] for t in client.get("/api/tables?status=open").json()]
+        assert other in listed

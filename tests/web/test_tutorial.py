@@ -67,6 +67,7 @@ def walk(page: Page, game: str, watched: Watched, name: str) -> list[dict[str, A
             page.wait_for_selector(f"#tutorial[data-step='{index}'], #tutorial[data-step='{index + 1}']")
             continue
         _shot(page, f"{name}-{index:02d}")
+        assert page.locator("#undo").count() == 0  # a tutorial's steps go one way: no take-back offered
         if step.get("until") == "next":
             page.click("#tutorial-next")
         elif "want" in step:

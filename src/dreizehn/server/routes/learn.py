@@ -16,7 +16,7 @@ from dreizehn.server.errors import ServerError
 from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.routes.tables import _link, _new_table
 from dreizehn.server.schemas import Invitation, LearnIn, TutorialOut
-from dreizehn.server.storage import hash_token
+from dreizehn.server.storage import TUTORIAL_PREFIX, hash_token
 from dreizehn.tutorial import Tutorial, load_tutorial
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])
@@ -55,7 +55,7 @@ async def learn(game: GameId, body: LearnIn, request: Request, hub: HubDep, sett
     seats = [(str(given), found.level if bot else None, True) for given, bot in zip(named, bots, strict=True)]
     options = dict(load_game(game, found.players, found.options).options)
     row, seat_rows, tokens, spectator = _new_table(game, options, seats, 0)
-    row = dataclasses.replace(row, seed=found.seed)
+    row = dataclasses.replace(row, id=TUTORIAL_PREFIX + row.id, seed=found.seed)  # not listed among the tables
     await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
     room = await hub.room(row.id)

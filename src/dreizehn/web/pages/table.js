@@ -168,7 +168,7 @@ class TablePage {
       drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, this.legal(), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
-      drawUndo(els.undo, !this.spectator && state.undo, () => this.undo());
+      drawUndo(els.undo, this.mayUndo(), () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
         close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
@@ -237,10 +237,16 @@ class TablePage {
     this.socket.send({ type: "action", version: view.version, action: found ? found.index : text });
   }
 
+  /** Whether the person may take back their latest move now: the server says so, and not in a tutorial (whose steps
+   * go one way). */
+  mayUndo() {
+    return !this.spectator && !this.tutorial && this.state.undo;
+  }
+
   /** Take back the latest move (the server answers with the position before it, or says why not). */
   undo() {
     const view = this.state.view;
-    if (!view || !this.state.undo || this.spectator) return;
+    if (!view || !this.mayUndo()) return;
     this.state.undo = false;  // once: the answer says whether it may be asked again
     this.socket.send({ type: "undo", version: view.version });
     this.render();
