@@ -8,6 +8,7 @@ printed before each; the arguments after ``--`` go to every run of benchmarks/be
 from __future__ import annotations
 
 import argparse
+import importlib
 import subprocess
 import sys
 import uuid
@@ -23,11 +24,10 @@ def main() -> None:
     parser.add_argument("rest", nargs=argparse.REMAINDER, help="-- then bench_server.py's arguments")
     args = parser.parse_args()
     rest = [a for a in args.rest if a != "--"]
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tests"))
     import psycopg
 
-    from tests.server.conftest import postgres_cluster
-
+    postgres_cluster = importlib.import_module("server.conftest").postgres_cluster  # the tests' throwaway cluster
     with postgres_cluster() as cluster:
         base = cluster.url.rsplit("/", 1)[0]
         for run in range(args.runs):

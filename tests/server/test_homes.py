@@ -77,6 +77,30 @@ def test_one_process_serves_a_table_and_the_other_relays_its_clients(
     assert second.get(f"/api/tables/{table_id}").json() == first.get(f"/api/tables/{table_id}").json()
 
 
+def test_a_seat_taken_through_the_other_process_is_told_where_the_table_is_served(
+        processes: Callable[..., ServerProcess], postgres_url: str, tmp_path: Path) -> None:
+    """A free seat taken from the list of tables through the process that does not serve the table: the table's
+    home gives the seat its new name for everyone, and closes the window its old invitation opened (relayed
+    through that same other process): that window never sees the new player's hand."""
+    env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
+           "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 600}
+    first, second = processes(env), processes(env)
+    body = {"game": "knizia13", "options": {}, "clock": 0.0,
+            "seats": [{"kind": "person", "name": "Anna"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]}
+    created = first.post("/api/tables", body).json()
+    table_id = created["table"]["id"]
+    opened_before = second.connect(token=tokens(created)[1])  # relayed to the first, the table's home
+    watcher = first.connect(**spectator_hello(created))
+    taken = second.post(f"/api/tables/{table_id}/seats/1", {"name": "Bruno"})
+    assert taken.status_code == 200, taken.text
+    with pytest.raises(Closed):
+        opened_before.until(lambda m: False, timeout=10)
+    watcher.until(lambda m: m["type"] == "presence" and m["seats"][1]["name"] == "Bruno" and m["seats"][1]["joined"])
+    bruno = second.connect(token=taken.json()["token"])
+    assert bruno.view is not None and bruno.view["seat"] == 1
+    assert (first.metric("dreizehn_rooms"), second.metric("dreizehn_rooms")) == (1, 0)
+
+
 def test_a_dropped_room_gives_its_home_up(pg_database: str, tmp_path: Path) -> None:
     """A room dropped from memory (idle) releases its table's home: another process may claim it then, and could
     not before; a process that claims the home of another's table is told where it is served (``Elsewhere``)."""
@@ -130,3 +154,22 @@ def test_a_home_lost_past_the_lease_stops_the_room_and_closes_its_connections(pg
                 anna.until(lambda m: False, timeout=5)
             room.after_change()
             assert room.bot_task is None or room.bot_task.done()
+
+
+def test_a_home_released_late_is_claimed_again_by_its_room(pg_database: str, tmp_path: Path) -> None:
+    """A room whose home row is gone at a renewal (the release of an earlier room of the table, dropped from
+    memory, came after this room's claim) claims it again and goes on: no connection is closed."""
+    settings = make_settings(tmp_path / "data", pg_database, address="127.0.0.1:1", grace_period=600)
+    with TestClient(create_app(settings)) as client:
+        created = create_table(client, "knizia13", ["person", "medium", "medium"])
+        table_id = created["table"]["id"]
+        the_hub, portal = hub(client), client.portal
+        assert portal is not None
+        with connect(client, token=tokens(created)[0]) as anna:
+            room = portal.call(the_hub.room, table_id)
+            with the_hub.store.engine.begin() as c:
+                c.execute(homes.delete().where(homes.c.table_id == table_id))
+            portal.call(the_hub.keep_homes)
+            assert the_hub.rooms.get(table_id) is room and room is not None and not room.stopped
+            assert _holder(pg_database, table_id).process == the_hub.process
+            anna.drain()

@@ -169,9 +169,7 @@ class Hub:
             return
         for table_id, room in held.items():
             if table_id not in kept and self.rooms.get(table_id) is room:
-                log.warning("table %s is served by another process now: its room here stops", table_id)
-                del self.rooms[table_id]
-                room.stop()
+                await self._home_lost(table_id, room)
         if expired:
             await self.resume(expired)
 
@@ -190,6 +188,23 @@ class Hub:
         for table_id in list(self.rooms):
             self.notified(table_id)
             self._send_presence({"table": table_id, "ask": True})
+
+    async def _home_lost(self, table_id: str, room: Room) -> None:
+        """A room whose home was not renewed: claimed again (its release, when an earlier room of the table was
+        dropped, may have come after this room's claim), or, where another process holds it now, the room stops
+        and its websockets are closed: they come back through the table's new home."""
+        try:
+            await self._claim(table_id)
+            return
+        except Elsewhere:
+            pass
+        except Exception:
+            log.warning("the home of table %s was not claimed again", table_id, exc_info=True)
+            return
+        log.warning("table %s is served by another process now: its room here stops", table_id)
+        if self.rooms.get(table_id) is room:
+            del self.rooms[table_id]
+        room.stop()
 
     def _spawn(self, work: Any, what: str) -> None:
         """Run ``work`` (a coroutine) as a task of the hub; its failure is said in the log as ``what``."""
@@ -227,6 +242,15 @@ class Hub:
         room = self.rooms.get(line.table_id)
         if room is not None:
             room.tell_line(line)
+
+    def seat_taken(self, table_id: str, seat: int, name: str, drop: bool) -> None:
+        """A person took ``seat`` of ``table_id`` (:meth:`Room.seat_taken`): told to the table's room here, or
+        (PostgreSQL) to the process that serves the table, by a presence notice."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.seat_taken(seat, name, drop)
+        elif self.store.postgres:
+            self._send_presence({"table": table_id, "seat_taken": seat, "name": name, "drop": drop})
 
     def publish_take_over(self, room: Room, seat: int) -> None:
         """PostgreSQL: tell the other processes that a window here took ``seat`` of ``room``'s table over: theirs
@@ -270,8 +294,8 @@ class Hub:
             room.forget(process)
 
     def presence_heard(self, payload: str) -> None:
-        """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, its sign
-        of life, or its goodbye."""
+        """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, a seat
+        taken through it (:meth:`seat_taken`), its sign of life, or its goodbye."""
         try:
             message = orjson.loads(payload)
             process = str(message["process"])
@@ -295,6 +319,9 @@ class Hub:
             return
         if "take_over" in message:
             room.taken_over(int(message["take_over"]))
+            return
+        if "seat_taken" in message:
+            room.seat_taken(int(message["seat_taken"]), str(message["name"]), bool(message.get("drop")))
             return
         counts = {int(seat): int(n) for seat, n in message.get("conns", {}).items()}
         room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})

@@ -42,6 +42,14 @@ class Room(Bots):
         self.last_used = time.monotonic()
         self.broadcast_presence()
 
+    def seat_taken(self, seat: int, name: str, drop: bool) -> None:
+        """A person took ``seat`` under ``name``: by its invitation, or (``drop``) from the list of tables, with a
+        new invitation: then the windows the old one opened are closed (they never see the new player's hand)."""
+        if drop:
+            for conn in [c for c in self.conns if c.seat == seat]:
+                conn.drop(slow=False)
+        self.rename(seat, name)
+
     def offer_rematch(self, table_id: str, tokens: list[str | None], by: int | None = None) -> None:
         """Tell each connected person of a rematch, with their own new invitation and the seat that asked."""
         self.rematch_asked = True
