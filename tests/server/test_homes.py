@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 from dreizehn.server.app import create_app
 from dreizehn.server.homes import Elsewhere, Home, Homes, homes
+from dreizehn.server.relay import MOVED, RELAYED
 from dreizehn.server.storage import make_engine
 
 from .conftest import new_database
@@ -25,6 +26,7 @@ from .kit import (
     ServerProcess,
     connect,
     create_table,
+    free_port,
     hub,
     make_settings,
     play_to_end,
@@ -121,9 +123,15 @@ def test_a_dropped_room_gives_its_home_up(pg_database: str, tmp_path: Path) -> N
 
 
 async def _evict(the_hub: Any) -> list[str]:
+    """Drop the hub's idle rooms (once the catch-up that follows a load is done), and wait for the release."""
     import asyncio
 
-    dropped: list[str] = the_hub.evict_idle(now=1e12)
+    dropped: list[str] = []
+    for _ in range(50):
+        dropped = the_hub.evict_idle(now=1e12)
+        if dropped:
+            break
+        await asyncio.sleep(0.02)
     for _ in range(50):  # the release runs in a thread
         await asyncio.sleep(0.02)
         if not the_hub._tasks:
@@ -173,3 +181,27 @@ def test_a_home_released_late_is_claimed_again_by_its_room(pg_database: str, tmp
             assert the_hub.rooms.get(table_id) is room and room is not None and not room.stopped
             assert _holder(pg_database, table_id).process == the_hub.process
             anna.drain()
+
+
+def test_a_websocket_whose_home_cannot_be_reached_is_told_to_connect_again(pg_database: str,
+                                                                           tmp_path: Path) -> None:
+    """A hello for a table another process serves is relayed to that process's address; when nothing answers
+    there (the home is gone, its lease not run out yet), the websocket is closed with 1012 ("connect again"), and
+    so is a relayed websocket that reaches a process which does not serve the table: it is never relayed twice.
+    No room of the table is loaded here either way."""
+    settings = make_settings(tmp_path / "data", pg_database, address="127.0.0.1:1")
+    with TestClient(create_app(settings)) as client:
+        created = create_table(client, "knizia13", ["person", "person", "person"])
+        table_id = created["table"]["id"]
+        the_hub, portal = hub(client), client.portal
+        assert portal is not None
+        assert portal.call(_evict, the_hub) == [table_id]
+        gone = f"127.0.0.1:{free_port()}"
+        assert Homes(the_hub.store.engine, "other", gone, lease=60).claim(table_id) is False
+        hello = {"type": "hello", "protocol": 1, "token": tokens(created)[0]}
+        for headers, reason in (({}, "gone"), ({RELAYED: "1"}, "moved")):
+            with client.websocket_connect("/ws", headers=headers) as session:
+                session.send_json(hello)
+                closed = session.receive()
+            assert closed["type"] == "websocket.close" and closed["code"] == MOVED and reason in closed["reason"]
+        assert table_id not in the_hub.rooms
