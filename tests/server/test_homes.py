@@ -105,7 +105,8 @@ def test_a_seat_taken_through_the_other_process_is_told_where_the_table_is_serve
 
 def test_a_dropped_room_gives_its_home_up(pg_database: str, tmp_path: Path) -> None:
     """A room dropped from memory (idle) releases its table's home: another process may claim it then, and could
-    not before; a process that claims the home of another's table is told where it is served (``Elsewhere``)."""
+    not before; a process that claims the home of another's table is told where it is served (``Elsewhere``). An
+    expired home of a finished table is removed by the sweep, not taken up."""
     settings = make_settings(tmp_path / "data", pg_database, address="127.0.0.1:1")
     with TestClient(create_app(settings)) as client:
         table_id = create_table(client, "holzwurm", ["random", "random"], {"games": 1})["table"]["id"]
@@ -120,6 +121,9 @@ def test_a_dropped_room_gives_its_home_up(pg_database: str, tmp_path: Path) -> N
         with pytest.raises(Elsewhere) as away:
             portal.call(the_hub.room, table_id)
         assert away.value.home == Home("other", "127.0.0.1:2") and table_id not in the_hub.rooms
+        with the_hub.store.engine.begin() as c:  # the other is killed; its home of a finished table expires
+            c.execute(homes.update().values(renewed_at=sa.text("now() - interval '1 hour'")))
+        assert other.expired() == [] and _holder(pg_database, table_id) is None  # nothing to take up: removed
 
 
 async def _evict(the_hub: Any) -> list[str]:

@@ -37,6 +37,10 @@ SELECT homes.table_id FROM homes JOIN tables ON tables.id = homes.table_id
 WHERE tables.status = 'playing' AND homes.renewed_at < now() - make_interval(secs => :lease)
 ORDER BY homes.renewed_at LIMIT :limit""")
 
+_STALE = sa.text("""
+DELETE FROM homes USING tables WHERE tables.id = homes.table_id AND tables.status <> 'playing'
+AND homes.renewed_at < now() - make_interval(secs => :lease)""")
+
 
 @dataclass(frozen=True)
 class Home:
@@ -99,6 +103,8 @@ class Homes:
                       .values(renewed_at=sa.text("'-infinity'::timestamptz")))
 
     def expired(self, limit: int = 100) -> list[str]:
-        """Tables being played whose home's holder is gone (its lease ran out, or it stopped): to be claimed."""
-        with self.engine.connect() as c:
+        """Tables being played whose home's holder is gone (its lease ran out, or it stopped): to be claimed. The
+        expired homes of tables not being played (finished while their process was killed) are removed."""
+        with self.engine.begin() as c:
+            c.execute(_STALE, {"lease": self.lease})
             return list(c.execute(_EXPIRED, {"lease": self.lease, "limit": limit}).scalars())
