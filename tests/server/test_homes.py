@@ -192,7 +192,8 @@ def test_a_websocket_whose_home_cannot_be_reached_is_told_to_connect_again(pg_da
     """A hello for a table another process serves is relayed to that process's address; when nothing answers
     there (the home is gone, its lease not run out yet), the websocket is closed with 1012 ("connect again"), and
     so is a relayed websocket that reaches a process which does not serve the table: it is never relayed twice.
-    No room of the table is loaded here either way."""
+    No room of the table is loaded here either way. Once the lease runs out, the sweep finds the table (open: no
+    action yet) to take up."""
     settings = make_settings(tmp_path / "data", pg_database, address="127.0.0.1:1")
     with TestClient(create_app(settings)) as client:
         created = create_table(client, "knizia13", ["person", "person", "person"])
@@ -209,3 +210,8 @@ def test_a_websocket_whose_home_cannot_be_reached_is_told_to_connect_again(pg_da
                 closed = session.receive()
             assert closed["type"] == "websocket.close" and closed["code"] == MOVED and reason in closed["reason"]
         assert table_id not in the_hub.rooms
+        with the_hub.store.engine.begin() as c:  # the other is killed: its home of the table, open, expires
+            status = c.execute(sa.text("SELECT status FROM tables WHERE id = :t"), {"t": table_id}).scalar()
+            c.execute(homes.update().values(renewed_at=sa.text("now() - interval '1 hour'")))
+        assert status == "open" and the_hub.homes is not None and the_hub.homes.expired() == [table_id]
+        assert _holder(pg_database, table_id).process == "other"  # left for the sweep to claim, not removed

@@ -34,11 +34,11 @@ RETURNING xmax = 0 AS fresh""")
 
 _EXPIRED = sa.text("""
 SELECT homes.table_id FROM homes JOIN tables ON tables.id = homes.table_id
-WHERE tables.status = 'playing' AND homes.renewed_at < now() - make_interval(secs => :lease)
+WHERE tables.status <> 'finished' AND homes.renewed_at < now() - make_interval(secs => :lease)
 ORDER BY homes.renewed_at LIMIT :limit""")
 
 _STALE = sa.text("""
-DELETE FROM homes USING tables WHERE tables.id = homes.table_id AND tables.status <> 'playing'
+DELETE FROM homes USING tables WHERE tables.id = homes.table_id AND tables.status = 'finished'
 AND homes.renewed_at < now() - make_interval(secs => :lease)""")
 
 
@@ -103,8 +103,9 @@ class Homes:
                       .values(renewed_at=sa.text("'-infinity'::timestamptz")))
 
     def expired(self, limit: int = 100) -> list[str]:
-        """Tables being played whose home's holder is gone (its lease ran out, or it stopped): to be claimed. The
-        expired homes of tables not being played (finished while their process was killed) are removed."""
+        """Tables not finished (being played, or open: seats to fill, its first action to come) whose home's holder
+        is gone (its lease ran out, or it stopped): to be claimed. The expired homes of finished tables are removed:
+        nothing is left to take up there."""
         with self.engine.begin() as c:
             c.execute(_STALE, {"lease": self.lease})
             return list(c.execute(_EXPIRED, {"lease": self.lease, "limit": limit}).scalars())

@@ -47,11 +47,13 @@ async def relay(websocket: WebSocket, home: Home, hello: str, settings: Settings
                 await upstream.send(hello)
                 to_home = asyncio.create_task(_to_home(websocket, upstream))
                 from_home = asyncio.create_task(_from_home(upstream, websocket))
-                await asyncio.wait({to_home, from_home}, return_when=asyncio.FIRST_COMPLETED)
-                for task in (to_home, from_home):
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
+                try:
+                    await asyncio.wait({to_home, from_home}, return_when=asyncio.FIRST_COMPLETED)
+                finally:  # the other way ends too (and both, should this handler be cancelled: the server stops)
+                    for task in (to_home, from_home):
+                        task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await task
                 if to_home.done() and not to_home.cancelled() and to_home.exception() is None and to_home.result():
                     return  # the client left: the home's websocket closes with this block
                 if upstream.close_code in _PASSED:
