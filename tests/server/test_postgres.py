@@ -299,7 +299,7 @@ def test_a_killed_process_is_forgotten_and_the_other_plays_its_seats(
     the kill), and then the second's stand-in plays their seats."""
     env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
            "DREIZEHN_BOT_PAUSE": 0.01, "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 1,
-           "DREIZEHN_PRESENCE_INTERVAL": 0.3}
+           "DREIZEHN_PRESENCE_INTERVAL": 0.5}  # a lease of 1.5 s: long enough on a busy machine
     first, second = processes(env), processes(env)
     engine = make_engine(str(env["DATABASE_URL"]))
     store = Store(engine)
