@@ -25,6 +25,8 @@ def python_choices(view: ThreeThirteenView) -> list[int]:
     legal = view.legal_actions
     if not view.drawn or any(a >= OUT for a in legal):
         return [heuristic.act(view, random.Random(0))]  # no tie: a draw, or the highest way out
+    if view.turns_played >= heuristic.STALEMATE_TURNS:  # a round that went on too long: any card
+        return [a for a in legal if DISCARD <= a < OUT]
     aces_high = view.options.get("aces") == "low-or-high"
     discards, scores = heuristic.discard_scores([int(c) for c in view.hand], view, legal, view.wild_rank, aces_high)
     best = max(scores)
@@ -67,3 +69,36 @@ def test_compiled_heuristic_chooses_as_the_python_heuristic(players: int, option
             pair.play(rng.choice(stays) if rng.random() < 0.15 and stays else rng.choice(expected))
     assert all(kinds.values()), kinds  # every kind of decision was compared
 
+
+
+def test_heuristic_players_never_hold_each_other_for_ever(scale: Callable[[int, int], int]) -> None:
+    """Two players following the heuristic can hold the cards each other needs and draw and discard for ever (a
+    round of five cards, each with two wild cards and a pair of sixes: 2 rounds in 22,000 reached 200 turns with
+    these seeds). Past ``STALEMATE_TURNS`` turns the heuristic discards at random, so every round of these games
+    ends well before the research adapters' limit of 200 turns, which would otherwise end them."""
+    from dreizehn.core.kernel import load
+    from dreizehn.games.three_thirteen import kernel as tk
+
+    kernel = load(load_game("three-thirteen", 2, {"turn_limit": RESEARCH_TURN_LIMIT}))
+    states, keys = kernel.new(1), make_keys(7, 1)
+    row, key = states[0], keys[0:1]
+    longest = 0
+    for _ in range(scale(2000, 6000)):
+        tk.new_game(row, key)
+        while row[tk.TURN] >= 0:
+            tk.apply(row, kh.action(row, key), key)
+            longest = max(longest, tk._get2(row, tk.PLAYED))
+    assert heuristic.STALEMATE_TURNS < longest < RESEARCH_TURN_LIMIT - 20
+
+
+def test_the_python_heuristic_discards_at_random_in_a_round_that_went_on_too_long() -> None:
+    from dreizehn.games.three_thirteen.rules import ThreeThirteenState
+
+    state = load_game("three-thirteen", 2).new_state(3)
+    state.apply(state.legal_actions()[0])  # a draw: the seat now discards
+    assert isinstance(state, ThreeThirteenState)
+    advised = {heuristic.act(state.view(state.turn), random.Random(seed)) for seed in range(20)}
+    state.turns_played = heuristic.STALEMATE_TURNS
+    chosen = {heuristic.act(state.view(state.turn), random.Random(seed)) for seed in range(20)}
+    assert len(advised) == 1 and len(chosen) > 1
+    assert all(DISCARD <= a < OUT for a in chosen)

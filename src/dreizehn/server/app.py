@@ -142,7 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
-    from dreizehn.server.routes import analysis, games, ops, tables, web, ws
+    from dreizehn.server.routes import analysis, games, learn, ops, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -159,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(games.words_router)
     app.include_router(tables.router)
+    app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)
     app.include_router(web.router)

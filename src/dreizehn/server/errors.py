@@ -77,6 +77,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                     "was shown to them (a card drawn from the stock)"),
     "server.no_arrangement": ("A7", "404 (POST /api/web/arrange)", "a game that lays no hand out in a best "
                                                                    "arrangement (``Game.arranges`` false)"),
+    "server.no_tutorial": ("A1", "404 (/api/learn/{game})", "a game that has no tutorial (no ``tutorial.json`` in "
+                                                            "its folder)"),
     "server.analysis_not_finished": ("S5", "409 (analysis)", "an analysis of a game not over yet"),
     "server.no_analysis": ("S5", "404 (GET .../analysis/{seat})", "an analysis nobody asked for"),
 }

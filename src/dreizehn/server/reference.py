@@ -35,6 +35,7 @@ SERVER_MODELS: tuple[type[BaseModel], ...] = (
 )
 API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,
+    schemas.LearnIn, schemas.TutorialOut,
     schemas.CreatedOut, schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut,
     schemas.OptionOut,
     schemas.CardFace, schemas.ChatLineOut, schemas.ReplayOut, schemas.TakeBackOut, schemas.ReplayStep,

@@ -67,6 +67,27 @@ class NameIn(_In):
     """The person's name (blanks run together; one of blanks alone is refused: ``server.empty_name``)."""
 
 
+class LearnIn(_In):
+    """A tutorial's table."""
+
+    name: str = Field(min_length=1, max_length=40)
+    """The person's name: their seat starts joined under it."""
+
+
+class TutorialOut(_Out):
+    """A game's tutorial as the browser follows it (dreizehn.tutorial): the person's seat and the steps, without the
+    seed (though a step that wants a move names a card the deal gives the person)."""
+
+    game: str
+    """The game's id."""
+    seat: int
+    """The person's seat."""
+    steps: list[dict[str, Any]]
+    """The steps in order: each a catalogue key of the game's words (``say``) and its condition (``want``, an action
+    the person must make; ``until``: ``"next"``, ``"mine"``, ``"end"`` or an event's ``event``, ``seat``, ``has``;
+    ``free``: any move accepted meanwhile)."""
+
+
 class TokenIn(_In):
     """A seat's token, as proof of being one of a table's people."""
 
@@ -219,6 +240,8 @@ class GameOut(_Out):
     """Whether the browser app has a drawing of the game's own (``web/games/<id>.js``); else the generic one."""
     arranges: bool = False
     """Whether the game lays a hand out in its best arrangement (``POST /api/web/arrange``; Three Thirteen's melds)."""
+    tutorial: bool = False
+    """Whether the game has a tutorial, a first game that teaches its rules (``/api/learn/{game}``)."""
 
 
 class ReplayStep(_Out):

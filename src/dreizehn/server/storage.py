@@ -300,6 +300,11 @@ def new_table_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+TUTORIAL_PREFIX = "learn-"
+"""How the id of a tutorial's table begins (``/api/learn``): a first game on a practice deal, which the lists of
+tables leave out."""
+
+
 def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -608,9 +613,10 @@ class Store:
             return bool(done.rowcount)
 
     def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
-        """Tables of the given statuses, newest first, with their seats."""
+        """Tables of the given statuses, newest first, with their seats; tutorials' tables left out."""
         with self.engine.connect() as c:
-            rows = c.execute(sa.select(tables).where(tables.c.status.in_(status))
+            rows = c.execute(sa.select(tables).where(tables.c.status.in_(status),
+                                                     tables.c.id.not_like(f"{TUTORIAL_PREFIX}%"))
                              .order_by(tables.c.created_at.desc()).limit(limit)).mappings().all()
             out = []
             for found in rows:

@@ -1,6 +1,6 @@
 // @ts-check
 // The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /watch/{table}, /tables,
-// /games/{id}/rules, /replay/{table}); the header with the language switch.
+// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}); the header with the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { fill, h, link } from "./dom.js";
 import { homePage } from "./pages/home.js";
@@ -9,6 +9,7 @@ import { tablesPage } from "./pages/tables.js";
 import { rulesPage } from "./pages/rules.js";
 import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
+import { learnPage } from "./pages/learn.js";
 import { deadEnd } from "./pages/dead-end.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -38,6 +39,8 @@ const ROUTES = [
   [/^\/play\/([\w-]+)$/, (m, el) => tablePage(el, { token: m[1] }, app)],
   [/^\/watch\/([\w-]+)\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], spectator: m[2] }, app)],
   [/^\/watch\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], watch: true }, app)],
+  [/^\/learn\/([\w-]+)$/, (m, el) => learnPage(el, app, m[1])],
+  [/^\/learn\/([\w-]+)\/([\w-]+)$/, (m, el) => tablePage(el, { token: m[2], tutorial: m[1] }, app)],
 ];
 
 function drawHeader() {

@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+import numpy as np
+import numpy.typing as npt
+
 from dreizehn.core.game import View
 from dreizehn.games.three_thirteen.kernel import ThreeThirteenKernel
 from dreizehn.games.three_thirteen.rules import ThreeThirteenRules, ThreeThirteenView
-from dreizehn.games.three_thirteen.search import Stats, search
+from dreizehn.games.three_thirteen.search import Stats, rate, search
 
 CUTOFFS = range(0, 2**31)
 """Every ``cutoff`` the compiled search takes (0: never)."""
@@ -38,6 +41,12 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
         assert isinstance(view, ThreeThirteenView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
                       greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential, infer=infer)
+
+    def rate(self, view: View, actions: list[int], worlds: int,
+             seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Hints' playouts by the heuristic, compiled (:mod:`.search`)."""
+        assert isinstance(view, ThreeThirteenView)
+        return rate(self.new(1)[0], view, actions, worlds, seed)
 
 
 def make(game: ThreeThirteenRules) -> ThreeThirteenSearchKernel:

@@ -6,6 +6,10 @@
   arrangement. Otherwise draw from the stock.
 * Discard to leave the fewest penalty points (T11), so high deadwood goes first; among those, keep the cards that
   build melds (pairs, near-runs) and never discard a wild card unless every card is wild.
+* Once a round has lasted :data:`STALEMATE_TURNS` turns, discard any card at random: two players following the
+  advice can hold the cards each other needs and draw and discard for ever (in a round of five cards, each with two
+  wild cards and a pair of the same rank, each needing the other's pair), which the rules, with no ``turn_limit``,
+  let go on. Rounds between such players last at most about 40 turns with 2 players and 88 with 8 otherwise.
 
 Each decision calls the meld solver once per distinct card in hand (at most 14 times).
 
@@ -30,6 +34,9 @@ W_POTENTIAL = 1.5
 """Penalty points a discard may cost more, per unit of meld potential it keeps (pairs, near-runs)."""
 W_FEED = 2.0
 """Points against discarding a card that builds a meld with cards the next player is known to hold."""
+STALEMATE_TURNS = 120
+"""The turns of a round (every seat's counted) after which the heuristic discards at random (the module docstring
+says why)."""
 
 
 def _wild(kind: int, wild_rank: int) -> bool:
@@ -91,6 +98,8 @@ def act(view: View, rng: random.Random) -> int:
         if TAKE in legal and (DRAW not in legal or _take(hand, view, wild, aces_high)):
             return TAKE
         return DRAW if DRAW in legal else rng.choice(legal)
+    if view.turns_played >= STALEMATE_TURNS:
+        return rng.choice([a for a in legal if DISCARD <= a < OUT])
     return _discard(hand, view, legal, wild, aces_high, rng)
 
 

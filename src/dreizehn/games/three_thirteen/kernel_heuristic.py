@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.core.kernel import Keys, below
-from dreizehn.games.three_thirteen.heuristic import W_FEED, W_POTENTIAL
+from dreizehn.games.three_thirteen.heuristic import STALEMATE_TURNS, W_FEED, W_POTENTIAL
 from dreizehn.games.three_thirteen.kernel import (
     ACES_HIGH,
     ACTIONS,
@@ -32,12 +32,14 @@ from dreizehn.games.three_thirteen.kernel import (
     HANDS,
     KNOWN,
     PILE_N,
+    PLAYED,
     PLAYERS,
     ROUND,
     STOCK,
     STOCK_N,
     TURN,
     TURNS_LEFT,
+    _get2,
     outs,
 )
 from dreizehn.games.three_thirteen.melds import _DEAD, _solve_min
@@ -247,6 +249,13 @@ def choices(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> int:  # pr
                     best_score = score
         mask[OUT + best] = True
         return 1
+    if _get2(s, PLAYED) >= STALEMATE_TURNS:  # a round that went on too long: any card (heuristic.STALEMATE_TURNS)
+        count = 0
+        for k in range(KINDS):
+            if s[HANDS + s[TURN] * KINDS + k] > 0:
+                mask[DISCARD + k] = True
+                count += 1
+        return count
     scores = np.empty(KINDS, np.float64)
     discard_scores(s, scores)
     top = scores.max()

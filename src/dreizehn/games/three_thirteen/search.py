@@ -29,7 +29,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, select
+from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, seat_share, select
+from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
 from dreizehn.games.three_thirteen.inference import log_weights
 from dreizehn.games.three_thirteen.kernel import (
@@ -45,6 +46,7 @@ from dreizehn.games.three_thirteen.kernel import (
     LAID,
     LAST,
     LAST_ACTION,
+    LIMIT,
     MAX_SEATS,
     OUT_ORDER,
     OUTS_OK,
@@ -60,6 +62,7 @@ from dreizehn.games.three_thirteen.kernel import (
     TOTALS,
     TURN,
     TURNS_LEFT,
+    _get2,
     _set2,
     _uniform,
     apply,
@@ -385,6 +388,50 @@ SWEEPS = 8
 """Metropolis swaps per hidden hand card in a weighted determinization (:func:`reweigh`)."""
 
 
+PLAYOUT_TURNS = 200
+"""The turns a hint's playout lets a round last where the game sets no ``turn_limit`` (the research adapters'
+``RESEARCH_TURN_LIMIT``): far more than rounds between heuristic players take, unless they hold each other's cards."""
+
+
+@nb.njit(cache=True)
+def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
+                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64]) -> None:  # pragma: no cover
+    """Hints (:mod:`dreizehn.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
+    is to move; the unseen cards dealt uniformly, as the game's ``sample_state`` deals them), every one of
+    ``actions`` followed by the rest of the game with every seat playing the heuristic bot (compiled,
+    :mod:`.kernel_heuristic`), all actions of a world on the same stream of random numbers (the shuffles to come
+    and the heuristic's tie-breaks); ``seat``'s share of the win (the fewest points win, T12) and final total into
+    ``wins[i, w]`` and ``points[i, w]``. Where the game sets no ``turn_limit``, a playout's round ends after
+    :data:`PLAYOUT_TURNS` turns as that limit would end it (T10): two heuristic players may hold the cards each
+    other needs and draw and discard for ever (in a round of five cards, each with two wild cards and a pair of the
+    same rank)."""
+    n = root[PLAYERS]
+    start = root.copy()
+    if _get2(start, LIMIT) == 0:
+        _set2(start, LIMIT, _get2(start, PLAYED) + PLAYOUT_TURNS)
+    world = start.copy()
+    s = start.copy()
+    stream = np.empty(1, np.uint64)
+    for w in range(worlds):
+        world[:] = start
+        determinize(world, seat, key)
+        first = next_u64(key)
+        for i in range(actions.shape[0]):
+            s[:] = world
+            stream[0] = first
+            apply(s, actions[i], stream)
+            while s[TURN] >= 0:
+                apply(s, heuristic_rollout_action(s, stream), stream)
+            wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, False)
+            points[i, w] = s[TOTALS + seat]
+
+
+def rate(empty: npt.NDArray[np.int16], view: ThreeThirteenView, actions: list[int], worlds: int,
+         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`)."""
+    return tree_rate(rate_worlds, row_of_view(empty, view), view.seat, actions, worlds, seed)
+
+
 def inferred(view: ThreeThirteenView) -> tuple[npt.NDArray[np.float64], int]:
     """The weights of a determinization of ``view`` (per seat, :data:`MAX_SEATS` rows, and kind) and the sweeps to
     draw it with."""
@@ -404,6 +451,8 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
     seat saw (:mod:`.inference`)."""
     row = row_of_view(empty, view)
+    if _get2(row, LIMIT) == 0:  # playouts to the round's end (cutoff 0) end, as the hints' do (rate_worlds)
+        _set2(row, LIMIT, _get2(row, PLAYED) + PLAYOUT_TURNS)
     weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True

@@ -16,6 +16,7 @@ from dreizehn.server.errors import ServerError
 from dreizehn.server.routes.deps import LangDep
 from dreizehn.server.routes.web import WEB_DIR
 from dreizehn.server.schemas import CardFace, GameOut, OptionOut
+from dreizehn.tutorial import tutorial_path
 from dreizehn.words import words
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -43,6 +44,7 @@ def describe(cls: type[Game], lang: str) -> GameOut:
         min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(game_levels(gid)),
         high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
         drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(), arranges=cls.arranges,
+        tutorial=tutorial_path(gid).is_file(),
     )
 
 

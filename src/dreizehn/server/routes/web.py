@@ -1,8 +1,8 @@
 """The browser app (docs/web.md): its static files under ``/static``, its one page (``index.html``) on every path the
 app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{token}``, ``/watch/{table}``,
-``/tables``, ``/games/{id}/rules``, ``/replay/{table}``), and one small helper the page asks for: the best arrangement
-of a hand in a game that has one (``arranges`` in ``/api/games``; Three Thirteen's melds), from the person's own
-view, which touches no table.
+``/tables``, ``/games/{id}/rules``, ``/replay/{table}``, ``/learn/{game}``, ``/learn/{game}/{token}``), and one
+small helper the page asks for: the best arrangement of a hand in a game that has one (``arranges`` in
+``/api/games``; Three Thirteen's melds), from the person's own view, which touches no table.
 
 Included after the API routers, so ``/api`` and ``/ws`` win. An address nobody serves answers a browser asking for a
 page with the app's page and 404 (:func:`not_found`): the app shows its own "not found" view, in the person's
@@ -93,6 +93,8 @@ def favicon() -> FileResponse:
 @router.api_route("/watch/{table}", methods=["GET", "HEAD"])
 @router.api_route("/games/{game}/rules", methods=["GET", "HEAD"])
 @router.api_route("/replay/{table}", methods=["GET", "HEAD"])
+@router.api_route("/learn/{game}", methods=["GET", "HEAD"])
+@router.api_route("/learn/{game}/{token}", methods=["GET", "HEAD"])
 def page() -> FileResponse:
     """The app's one page; the app routes by the path itself."""
     return _page()

@@ -1,5 +1,6 @@
 // @ts-check
-// The home page: the three games, each with its picture, a short description, the rules summary and a new table.
+// The home page: the three games, each with its picture, a short description, the rules summary, a new table and,
+// where the game has one, its tutorial (Learn to play).
 import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
@@ -18,6 +19,7 @@ export async function homePage(root, app) {
       h("p.players", {}, t("web.players_range", { low: g.min_players, high: g.max_players })),
       h("p", {}, g.description),
       h("details.rules-summary", {}, h("summary", {}, t("web.rules_summary")), g.rules.split("\n\n").map((/** @type {string} */ p) => h("p", {}, p))),
-      h("div.buttons", {}, link(`/new/${g.id}`, t("web.new_table"), "button.primary"), link(`/games/${g.id}/rules`, t("web.rules"), "button"))))),
+      h("div.buttons", {}, link(`/new/${g.id}`, t("web.new_table"), "button.primary"),
+        g.tutorial ? link(`/learn/${g.id}`, t("web.learn"), "button") : null, link(`/games/${g.id}/rules`, t("web.rules"), "button"))))),
     h("p.more", {}, link("/tables", t("web.tables"))));
 }

@@ -23,13 +23,15 @@ import { drawHint, drawMoves, drawUndo } from "./table/moves.js";
 import { closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
+import { Tutorial } from "./table/tutorial.js";
 import { deadEnd } from "./dead-end.js";
 
 /** @typedef {import("./table/model.js").View} View */
 /** @typedef {{setTitle: (text: string) => void, again: () => void}} TableApp the app, as the table page uses it */
 /**
- * @typedef {{token?: string, table?: string, spectator?: string, watch?: boolean}} Who a seat's token, or a table and
- *   its spectators' token, or a table watched from the list of tables
+ * @typedef {{token?: string, table?: string, spectator?: string, watch?: boolean, tutorial?: string}} Who a seat's
+ *   token, or a table and its spectators' token, or a table watched from the list of tables; `tutorial`: the game
+ *   whose tutorial the seat's table is (table/tutorial.js)
  */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
 
@@ -85,6 +87,7 @@ class TablePage {
         h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log, e.chat), e.scores, e.replay)),
       e.turn, e.overlay);
     fill(root, this.page);
+    this.tutorial = who.tutorial && who.token ? new Tutorial(who.tutorial, who.token, this.page, () => this.render()) : null;
     this.attention = new Attention(e.turn, () => isMine(this.state));
     root.addEventListener("pointerdown", () => this.attention.unlock(), { once: true });
     this.onKey = tableKeys({ board: e.board, moves: e.moves, overlay: e.overlay, hint: () => this.askHint(),
@@ -111,6 +114,7 @@ class TablePage {
     }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
+    if (this.tutorial) this.tutorial.hear(m);
     this.sayStandIns(m.type === "welcome" || m.type === "resync");
     if (m.type === "declined" && m.seat !== this.state.seat) {
       tell(this.state, t("web.rematch_declined", { player: namesOf(this.state)[m.seat] || "" }));
@@ -156,14 +160,15 @@ class TablePage {
     els.seats.setAttribute("aria-label", t("web.players"));
     const names = namesOf(state);
     keepingFocus(this.root, () => {
+      if (this.tutorial) this.tutorial.draw(state);  // first: a step that waited for the person's turn ends
       drawHead(els.head, state, view, this.spectator);
       if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
       drawBoard(els.board, module, view, this.context(names), state.last);
-      drawMoves(els.moves, legalOf(state), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
+      drawMoves(els.moves, this.legal(), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
-      drawUndo(els.undo, !this.spectator && state.undo, () => this.undo());
+      drawUndo(els.undo, this.mayUndo(), () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
         close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
@@ -206,7 +211,7 @@ class TablePage {
   context(names) {
     const state = this.state;
     return {
-      names, seat: state.seat, legal: legalOf(state), selected: state.selected, canAct: !this.spectator, prefs: state.prefs,
+      names, seat: state.seat, legal: this.legal(), selected: state.selected, canAct: !this.spectator, prefs: state.prefs,
       act: (text) => this.act(text),
       select: (card) => { state.selected = state.selected === card ? null : card; this.render(); },
       setPref: (p) => { Object.assign(state.prefs, p); this.render(); },
@@ -215,10 +220,16 @@ class TablePage {
     };
   }
 
+  /** The person's moves the page offers now: the legal ones (in a tutorial, those its step accepts). */
+  legal() {
+    const legal = legalOf(this.state);
+    return this.tutorial ? this.tutorial.allowed(legal) : legal;
+  }
+
   /** @param {string} text an action's notation (a legal one is sent by its number) */
   act(text) {
     const view = this.state.view;
-    if (!view) return;
+    if (!view || (this.tutorial && !this.tutorial.accepts(text, this.state))) return;
     this.attention.unlock();
     const found = view.legal_actions.find((a) => a.text === text);
     if (!sending(this.state, !!found, performance.now())) return;
@@ -226,10 +237,16 @@ class TablePage {
     this.socket.send({ type: "action", version: view.version, action: found ? found.index : text });
   }
 
+  /** Whether the person may take back their latest move now: the server says so, and not in a tutorial (whose steps
+   * go one way). */
+  mayUndo() {
+    return !this.spectator && !this.tutorial && this.state.undo;
+  }
+
   /** Take back the latest move (the server answers with the position before it, or says why not). */
   undo() {
     const view = this.state.view;
-    if (!view || !this.state.undo || this.spectator) return;
+    if (!view || !this.mayUndo()) return;
     this.state.undo = false;  // once: the answer says whether it may be asked again
     this.socket.send({ type: "undo", version: view.version });
     this.render();
