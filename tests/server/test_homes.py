@@ -7,6 +7,7 @@ tables taken up by the other process: tests/server/test_postgres.py.)"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,31 @@ def test_a_seat_taken_through_the_other_process_is_told_where_the_table_is_serve
     bruno = second.connect(token=taken.json()["token"])
     assert bruno.view is not None and bruno.view["seat"] == 1
     assert (first.metric("dreizehn_rooms"), second.metric("dreizehn_rooms")) == (1, 0)
+
+
+def test_a_rematch_asked_through_the_other_process_is_offered_where_the_table_is_served(
+        processes: Callable[..., ServerProcess], postgres_url: str, tmp_path: Path) -> None:
+    """A rematch asked through the process that does not serve the finished table: its home offers it to the
+    people connected there, the other person (relayed) with an invitation of their own, which opens their seat of
+    the new table; asking for one again is refused (the invitation was given)."""
+    env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
+           "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 600}
+    first, second = processes(env), processes(env)
+    created = first.create("holzwurm", ["person", "person"], {"games": 1})
+    table_id = created["table"]["id"]
+    anna = first.connect(token=tokens(created)[0])
+    ben = second.connect(token=tokens(created)[1])  # relayed to the first, the table's home
+    play_to_end({0: anna, 1: ben}, rng=random.Random(5))
+    asked = second.post(f"/api/tables/{table_id}/rematch", {"token": tokens(created)[0]})
+    assert asked.status_code == 200, asked.text
+    new_id = asked.json()["table"]["id"]
+    offer = ben.until(lambda m: m["type"] == "rematch", timeout=10)
+    assert offer["table"] == new_id and offer["by"] == 0 and offer["token"]
+    assert anna.until(lambda m: m["type"] == "rematch", timeout=10)["token"] is None  # Anna's is in the answer
+    again = second.connect(token=offer["token"])
+    assert again.view is not None and again.view["seat"] == 1
+    late = first.post(f"/api/tables/{table_id}/rematch", {"token": tokens(created)[1]})
+    assert late.status_code == 409 and late.json()["detail"]["code"] == "server.rematch_issued"
 
 
 def test_a_dropped_room_gives_its_home_up(pg_database: str, tmp_path: Path) -> None:

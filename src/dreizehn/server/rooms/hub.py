@@ -252,6 +252,12 @@ class Hub:
         elif self.store.postgres:
             self._send_presence({"table": table_id, "seat_taken": seat, "name": name, "drop": drop})
 
+    def publish_rematch(self, table_id: str, rematch: str, by: int) -> None:
+        """PostgreSQL: a rematch of ``table_id`` asked here by ``by``, whose room is not here: the process that
+        serves the table offers it to the people connected there (:meth:`Room.offer_rematch_asked_elsewhere`)."""
+        if self.store.postgres:
+            self._send_presence({"table": table_id, "rematch": rematch, "by": by})
+
     def publish_take_over(self, room: Room, seat: int) -> None:
         """PostgreSQL: tell the other processes that a window here took ``seat`` of ``room``'s table over: theirs
         are told ``taken_over`` and closed."""
@@ -295,7 +301,8 @@ class Hub:
 
     def presence_heard(self, payload: str) -> None:
         """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, a seat
-        taken through it (:meth:`seat_taken`), its sign of life, or its goodbye."""
+        taken or a rematch asked through it (:meth:`seat_taken`, :meth:`publish_rematch`), its sign of life, or its
+        goodbye."""
         try:
             message = orjson.loads(payload)
             process = str(message["process"])
@@ -319,6 +326,10 @@ class Hub:
             return
         if "take_over" in message:
             room.taken_over(int(message["take_over"]))
+            return
+        if "rematch" in message:
+            self._spawn(room.offer_rematch_asked_elsewhere(str(message["rematch"]), int(message["by"])),
+                        "offering a rematch asked through another process")
             return
         if "seat_taken" in message:
             room.seat_taken(int(message["seat_taken"]), str(message["name"]), bool(message.get("drop")))
