@@ -166,6 +166,10 @@ class Config:
     """Each action's delay after its table's previous one is the mean interval times a factor drawn uniformly
     from 1 ± ``jitter``: people do not act to the millisecond, and with a fixed delay the tables a pause held up
     act together from then on, in step, so that bursts grow through the run (see the module's docstring)."""
+    relayed: bool = False
+    """With several servers: table ``n``'s seats connect to the next server, ``bases[(n + 1) % len(bases)]``, which
+    relays them to the table's home, the one that created it (a load balancer that routes without regard to
+    tables)."""
 
 
 @dataclass
@@ -240,6 +244,8 @@ class TableClient:
         base = cfg.bases[self.number % len(cfg.bases)]
         created = await asyncio.to_thread(post_json, f"{base}/api/tables", body)
         tokens = {inv["seat"]: inv["token"] for inv in created["invitations"]}
+        if cfg.relayed:
+            base = cfg.bases[(self.number + 1) % len(cfg.bases)]
         url = base.replace("http://", "ws://", 1) + "/ws"
         self.views, self.acted, self.closing = {}, -1, False
         seats = []
@@ -423,6 +429,9 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1,
                         help="server processes on one PostgreSQL database (--database), each table on one of them "
                              "(default 1)")
+    parser.add_argument("--relayed", action="store_true",
+                        help="with --servers 2 or more: each table's seats connect to another process than the one "
+                             "that serves the table, which relays them (the handoff)")
     parser.add_argument("--bot-workers", type=int, default=0, help="the server's DREIZEHN_BOT_WORKERS (default 0)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="no permessage-deflate (browsers and the server negotiate it by default)")
@@ -438,11 +447,12 @@ def main() -> None:
     bases = [args.url.rstrip("/")] if args.url else [f"http://127.0.0.1:{port}" for port in ports]
     data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
     cfg = Config(bases, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
-                 not args.no_deflate, args.seed, args.jitter)
+                 not args.no_deflate, args.seed, args.jitter, args.relayed)
     database = args.database or "SQLite (a temporary file, WAL)"
     print(f"Server load: {args.game}, {args.tables} tables × {args.players} seats = {args.tables * args.players} "
           f"websockets on loopback, {database}, permessage-deflate {'off' if args.no_deflate else 'on'}"
-          + (f", {args.servers} server processes (a table's seats on one)" if args.servers > 1 else ""))
+          + (f", {args.servers} server processes (a table's seats on "
+             + ("another, relayed to the table's)" if args.relayed else "the table's)") if args.servers > 1 else ""))
     if args.flat_out:
         print("Pace: flat out (the seat to move acts as soon as it sees its turn)")
     else:

@@ -480,6 +480,30 @@ class ServerProcess:
         assert welcome["type"] == "welcome", welcome
         return peer
 
+    def reconnect(self, timeout: float = 15.0, **hello: Any) -> NetPeer:
+        """A websocket to this server, its hello answered by a welcome, tried again while it is closed with 1012
+        (the table's home moved or went silent: connect again), as the browser does after a lost connection."""
+        deadline = time.monotonic() + timeout
+        while True:
+            peer = NetPeer(self.port)
+            try:
+                welcome = peer.hello(**hello)
+            except Closed as err:
+                if err.code != 1012 or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+                continue
+            assert welcome["type"] == "welcome", welcome
+            self.peers.append(peer)
+            return peer
+
+    def metric(self, name: str) -> float:
+        """The value of one of this server's metrics (``/metrics``, its exact name with its labels), 0 if absent."""
+        for line in self.get("/metrics").text.splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[-1])
+        return 0.0
+
     def wait_finished(self, table_id: str, timeout: float = 30.0) -> dict[str, Any]:
         """Poll the table until its game is over; the table."""
         return wait_finished(self, table_id, timeout, pause=0.05, tail=self.tail)

@@ -1,7 +1,8 @@
 """Several server processes on one PostgreSQL database (issue 13 items 10 and 12): started together, they share the
 tables; an action sent to either reaches every client of the table on both (LISTEN/NOTIFY); two actions racing for one
-turn through the two servers end with exactly one stored, the other refused or resynced. (The storage and API tests
-run on PostgreSQL too: ``db_settings``.)"""
+turn through the two servers end with exactly one stored, the other refused or resynced. Each table is served by one
+of them, its home (the other relays its clients there): a client whose home process is killed connects again.
+(The storage and API tests run on PostgreSQL too: ``db_settings``; tests/server/test_homes.py tests the homes.)"""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from dreizehn.table import Seat
 
 from .conftest import _unavailable, new_database
 from .kit import (
+    Closed,
     NetPeer,
     ServerProcess,
     connect,
@@ -288,13 +290,16 @@ def test_presence_is_one_across_the_processes_and_a_person_back_on_the_other_tak
 
 def test_a_killed_process_is_forgotten_and_the_other_plays_its_seats(
         processes: Callable[..., ServerProcess], postgres_url: str, tmp_path: Path) -> None:
-    """Items 6 and 12: a process that is killed gives no more signs of life; after three presence intervals the
-    other forgets its connections. A person who was connected only there is away (the spectator sees it), and after
-    the grace period the remaining process's stand-in plays for them; a seat the killed process's stand-in played
-    is played by the remaining process's stand-in at once."""
+    """Items 6 and 12, and tables with a home (issue "The server under faults and growth", item 3): the tables
+    created on the first process have their home there, and the second relays its clients to it. The first is
+    killed: the relayed websockets are closed with 1012 ("connect again"), and the clients connect again, as the
+    browser does after any lost connection (:meth:`ServerProcess.reconnect`). After the lease (three presence
+    intervals without a sign of life) the second takes the tables up: their bots go on, the grace period runs for
+    the people connected nowhere (Anna, whom the killed process's stand-in played, and Dora, connected there at
+    the kill), and then the second's stand-in plays their seats."""
     env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
            "DREIZEHN_BOT_PAUSE": 0.01, "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 1,
-           "DREIZEHN_PRESENCE_INTERVAL": 0.3}
+           "DREIZEHN_PRESENCE_INTERVAL": 0.5}  # a lease of 1.5 s: long enough on a busy machine
     first, second = processes(env), processes(env)
     engine = make_engine(str(env["DATABASE_URL"]))
     store = Store(engine)
@@ -309,16 +314,24 @@ def test_a_killed_process_is_forgotten_and_the_other_plays_its_seats(
     message = play_until_seat_moves(ben, 0)  # the first process's stand-in plays for Anna
     assert message["seats"][0]["stand_in"]
     assert _log(store, left["table"]["id"])[message["version"] - 1][2] == "stand-in"
+    assert second.metric("dreizehn_rooms") == 0 and second.metric("dreizehn_relayed") == 3
 
     first.kill()
-    gone = watcher.until(lambda m: m["type"] == "presence" and not m["seats"][0]["connected"], timeout=10)
-    assert gone["seats"][1]["connected"] and not gone["seats"][0]["stand_in"]
+    for peer in (watcher, ben, eve):
+        with pytest.raises(Closed) as closed:
+            peer.until(lambda m: False, timeout=10)
+        assert closed.value.code == 1012
+    watcher = second.reconnect(**spectator_hello(killed))
+    ben, eve = second.reconnect(token=tokens(left)[1]), second.reconnect(token=tokens(killed)[1])
     for peer, created in ((ben, left), (eve, killed)):
         assert peer.view is not None
         mark = peer.view["version"]
         message = play_until_seat_moves(peer, 0)  # the second process's stand-in plays seat 0 now
         assert message["version"] > mark and message["seats"][0]["stand_in"]
-        assert _log(store, created["table"]["id"])[message["version"] - 1][2] == "stand-in"
+        log = _log(store, created["table"]["id"])
+        assert log[message["version"] - 1][2] == "stand-in" and "bot" in {by for _, _, by in log[mark:]}
+    assert watcher.until(lambda m: m["type"] == "presence" and not m["seats"][0]["connected"])
+    assert second.metric("dreizehn_rooms") == 2 and second.metric("dreizehn_relayed") == 0
     engine.dispose()
 
 

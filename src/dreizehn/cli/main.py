@@ -535,6 +535,11 @@ def serve(
     from dreizehn.server.settings import Settings
 
     settings = Settings()
+    if settings.address is None:  # where the other server processes relay the websockets of this one's tables
+        import socket
+
+        named = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
+        settings = settings.model_copy(update={"address": f"{named}:{port}"})
     console.print(f"dreizehn serves on http://{host}:{port} (database: {_text(settings.database.split('@')[-1])})",
                   highlight=False)
     import gc

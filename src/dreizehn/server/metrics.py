@@ -23,6 +23,7 @@ ACTION_SECONDS = Histogram(
 )
 STORE_FAILURES = Counter("dreizehn_store_failures", "Actions not stored because the database failed (each refused)")
 WORKER_RESTARTS = Counter("dreizehn_worker_restarts", "Pools of worker processes made again after a worker died")
+RELAYED = Gauge("dreizehn_relayed", "Websockets relayed to the process that serves their table (its home)")
 DROPPED = Counter("dreizehn_connections_dropped", "Connections closed for falling too far behind in reading")
 
 _hubs: weakref.WeakSet[Any] = weakref.WeakSet()

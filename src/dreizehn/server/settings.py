@@ -69,6 +69,12 @@ class Settings(BaseSettings):
                     "silent for three is taken for gone (its connections count no more, its stand-ins' seats are "
                     "played by the others)",
     )
+    address: str | None = Field(
+        default=None,
+        description="PostgreSQL, several processes: host:port where the other server processes reach this one to "
+                    "relay the websockets of the tables it serves (its homes); default: the serve command's host and "
+                    "port (the machine's name for 0.0.0.0)",
+    )
 
     @property
     def database(self) -> str:

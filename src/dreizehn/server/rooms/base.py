@@ -148,6 +148,9 @@ class RoomBase(ABC):
         self.elsewhere: dict[str, tuple[int, dict[int, int], set[int]]] = {}
         """What other server processes said of this table (PostgreSQL): per process, the number of its notice,
         its connections per seat, and the seats its stand-in plays."""
+        self.stopped = False
+        """Set when the room stops (the server stops, or another process serves the table now): nothing starts
+        in it any more."""
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()

@@ -21,8 +21,8 @@ class Bots(Acting):
     """The tasks that move a table on by themselves."""
 
     def after_change(self) -> None:
-        """Start the bots or the turn clock, as the table now needs."""
-        if self.table.is_over:
+        """Start the bots or the turn clock, as the table now needs (not in a room that stopped)."""
+        if self.table.is_over or self.stopped:
             return
         if self.table.bot_to_move and (self.bot_task is None or self.bot_task.done()):
             self.bot_task = asyncio.create_task(self._play_bots())
@@ -100,9 +100,11 @@ class Bots(Acting):
         self.after_change()
 
     def stop(self) -> None:
-        """Cancel the room's tasks and close its connections (the server stops)."""
+        """Cancel the room's tasks and close its connections (the server stops, or another process serves the
+        table now: the clients come back through it)."""
+        self.stopped = True
         for task in (self.bot_task, self.clock_task, *self.away.values()):
             if task is not None:
                 task.cancel()
-        for conn in self.conns:
+        for conn in list(self.conns):
             conn.close()

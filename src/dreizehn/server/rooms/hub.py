@@ -1,6 +1,11 @@
 """The hub: the rooms of this process, the storage, the bot pool, and what the server processes of one PostgreSQL
 database tell each other (actions stored, presence, signs of life). Rooms idle for a while are dropped from memory
-and rebuilt from the stored log when needed."""
+and rebuilt from the stored log when needed.
+
+With PostgreSQL a process holds a room only for the tables whose home it holds (:mod:`dreizehn.server.homes`): it
+claims the home before it loads the room, renews its homes with each sign of life, gives a room up when its home
+was lost, and takes up the tables whose home's process went silent. :meth:`Hub.room` raises
+:class:`~dreizehn.server.homes.Elsewhere` for a table another process serves."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from dreizehn.bots.base import make_bot
 from dreizehn.server import metrics
 from dreizehn.server.chat import CHAT_CHANNEL, Line
 from dreizehn.server.chat import lines as chat_lines
+from dreizehn.server.homes import Elsewhere, Homes
 from dreizehn.server.messages import dumps
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
@@ -44,10 +50,14 @@ class Hub:
         self._presence_number = 0
         self.heard_at: dict[str, float] = {}
         """When each other process was last heard of (``time.monotonic``; PostgreSQL)."""
+        self.homes = Homes(store.engine, self.process, settings.address or "", 3 * settings.presence_interval) \
+            if store.postgres else None
+        """The homes of this process's tables (PostgreSQL; SQLite has one process and no homes)."""
         metrics.watch(self)
 
     async def room(self, table_id: str) -> Room | None:
-        """The live room of a table, loaded from the database when needed."""
+        """The live room of a table, loaded from the database when needed (``None``: no such table); with
+        PostgreSQL its home is claimed first, and :class:`Elsewhere` raised when another process serves it."""
         room = self.rooms.get(table_id)
         if room is not None:
             return room
@@ -55,8 +65,26 @@ class Hub:
         async with lock:
             room = self.rooms.get(table_id)
             if room is None:
+                taken = await self._claim(table_id)
                 room = await self._load(table_id)
+                if taken and room is not None:  # its process went silent or stopped: its bots go on here, and
+                    room.start_away_timers()  # the grace period runs for the people connected nowhere
+                    room.after_change()
         return room
+
+    async def _claim(self, table_id: str) -> bool:
+        """PostgreSQL: make this process the table's home, or raise :class:`Elsewhere` (another process holds it);
+        whether it was taken over from a process gone silent or stopped. A home released between the claim's two
+        statements is claimed again; no home at all: no such table."""
+        if self.homes is None:
+            return False
+        for _ in range(2):
+            home = await asyncio.to_thread(self.homes.claim, table_id)
+            if isinstance(home, bool):
+                return home
+            if home.process:
+                raise Elsewhere(home)
+        return False
 
     async def _load(self, table_id: str) -> Room | None:
         """A table's room, rebuilt from its stored log."""
@@ -83,6 +111,8 @@ class Hub:
             lock = self._loading.get(table_id)
             if lock is not None and not lock.locked():
                 del self._loading[table_id]
+        if idle and self.homes is not None:  # their homes are given up: whichever process is asked next claims them
+            self._spawn(asyncio.to_thread(self.homes.release, idle), "releasing the homes of idle rooms")
         return idle
 
     async def keep_tidy(self) -> None:
@@ -108,12 +138,40 @@ class Hub:
 
     async def resume_all(self) -> None:
         """After a start, let the bots of every table being played go on, and the grace period run for its
-        people."""
-        for table_id in await asyncio.to_thread(self.store.playing):
-            room = await self.room(table_id)
+        people (PostgreSQL: those of the tables whose home this process claims)."""
+        await self.resume(await asyncio.to_thread(self.store.playing))
+
+    async def resume(self, table_ids: list[str]) -> None:
+        """Take up tables being played: each one's room (its home claimed), its bots and its grace periods; a table
+        another process serves is left to it."""
+        for table_id in table_ids:
+            try:
+                room = await self.room(table_id)
+            except Elsewhere:
+                continue
             if room is not None:
                 room.start_away_timers()
                 room.after_change()
+
+    async def keep_homes(self) -> None:
+        """PostgreSQL, with each sign of life: renew this process's homes; give up (stop, and close the
+        connections of) a room whose home another process claimed meanwhile (this one was silent past the lease),
+        so that its clients come back through that process; and take up the tables whose home's process went
+        silent, or stopped."""
+        if self.homes is None:
+            return
+        held = dict(self.rooms)
+        try:
+            kept = await asyncio.to_thread(self.homes.renew)
+            expired = await asyncio.to_thread(self.homes.expired)
+        except Exception:
+            log.warning("the homes of this process were not renewed", exc_info=True)
+            return
+        for table_id, room in held.items():
+            if table_id not in kept and self.rooms.get(table_id) is room:
+                await self._home_lost(table_id, room)
+        if expired:
+            await self.resume(expired)
 
     def notified(self, table_id: str, seq: int | None = None) -> None:
         """A process (another, or this one: PostgreSQL tells every listener) stored action ``seq`` of ``table_id``;
@@ -130,6 +188,35 @@ class Hub:
         for table_id in list(self.rooms):
             self.notified(table_id)
             self._send_presence({"table": table_id, "ask": True})
+
+    async def _home_lost(self, table_id: str, room: Room) -> None:
+        """A room whose home was not renewed: claimed again (its release, when an earlier room of the table was
+        dropped, may have come after this room's claim), or, where another process holds it now, the room stops
+        and its websockets are closed: they come back through the table's new home."""
+        try:
+            await self._claim(table_id)
+            return
+        except Elsewhere:
+            pass
+        except Exception:
+            log.warning("the home of table %s was not claimed again", table_id, exc_info=True)
+            return
+        log.warning("table %s is served by another process now: its room here stops", table_id)
+        if self.rooms.get(table_id) is room:
+            del self.rooms[table_id]
+        room.stop()
+
+    def _spawn(self, work: Any, what: str) -> None:
+        """Run ``work`` (a coroutine) as a task of the hub; its failure is said in the log as ``what``."""
+        task: asyncio.Task[Any] = asyncio.create_task(work)
+        self._tasks.add(task)
+
+        def done(finished: asyncio.Task[Any]) -> None:
+            self._tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.warning("%s failed", what, exc_info=finished.exception())
+
+        task.add_done_callback(done)
 
     def publish_presence(self, room: Room) -> None:
         """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
@@ -156,6 +243,21 @@ class Hub:
         if room is not None:
             room.tell_line(line)
 
+    def seat_taken(self, table_id: str, seat: int, name: str, drop: bool) -> None:
+        """A person took ``seat`` of ``table_id`` (:meth:`Room.seat_taken`): told to the table's room here, or
+        (PostgreSQL) to the process that serves the table, by a presence notice."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.seat_taken(seat, name, drop)
+        elif self.store.postgres:
+            self._send_presence({"table": table_id, "seat_taken": seat, "name": name, "drop": drop})
+
+    def publish_rematch(self, table_id: str, rematch: str, by: int) -> None:
+        """PostgreSQL: a rematch of ``table_id`` asked here by ``by``, whose room is not here: the process that
+        serves the table offers it to the people connected there (:meth:`Room.offer_rematch_asked_elsewhere`)."""
+        if self.store.postgres:
+            self._send_presence({"table": table_id, "rematch": rematch, "by": by})
+
     def publish_take_over(self, room: Room, seat: int) -> None:
         """PostgreSQL: tell the other processes that a window here took ``seat`` of ``room``'s table over: theirs
         are told ``taken_over`` and closed."""
@@ -179,12 +281,14 @@ class Hub:
             log.warning("a notice to the other server processes was not sent", exc_info=task.exception())
 
     async def keep_presence(self) -> None:
-        """PostgreSQL: give the other processes a sign of life every presence interval, and forget a process not
-        heard of for three (:meth:`Room.forget`)."""
+        """PostgreSQL: give the other processes a sign of life every presence interval, renew this process's homes
+        and take up those left (:meth:`keep_homes`), and forget a process not heard of for three
+        (:meth:`Room.forget`)."""
         every = self.settings.presence_interval
         while True:
             self._send_presence({"alive": True})
             await asyncio.sleep(every)
+            await self.keep_homes()
             silent = time.monotonic() - 3 * every
             for process in [p for p, at in self.heard_at.items() if at < silent]:
                 self.forget(process)
@@ -196,8 +300,9 @@ class Hub:
             room.forget(process)
 
     def presence_heard(self, payload: str) -> None:
-        """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, its sign
-        of life, or its goodbye."""
+        """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, a seat
+        taken or a rematch asked through it (:meth:`seat_taken`, :meth:`publish_rematch`), its sign of life, or its
+        goodbye."""
         try:
             message = orjson.loads(payload)
             process = str(message["process"])
@@ -222,6 +327,13 @@ class Hub:
         if "take_over" in message:
             room.taken_over(int(message["take_over"]))
             return
+        if "rematch" in message:
+            self._spawn(room.offer_rematch_asked_elsewhere(str(message["rematch"]), int(message["by"])),
+                        "offering a rematch asked through another process")
+            return
+        if "seat_taken" in message:
+            room.seat_taken(int(message["seat_taken"]), str(message["name"]), bool(message.get("drop")))
+            return
         counts = {int(seat): int(n) for seat, n in message.get("conns", {}).items()}
         room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
 
@@ -230,6 +342,9 @@ class Hub:
         if self.store.postgres:  # the others forget this process's connections at once
             with contextlib.suppress(Exception):
                 await self._send_presence({"gone": True})
+        if self.homes is not None:  # and take its tables up at their next sign of life
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.homes.hand_over)
         self.writer.close()
         self.store.close()
         for room in self.rooms.values():

@@ -67,7 +67,7 @@ class Presence(Telling):
         """After a start, or when another process is gone: every person who joined a table being played and is
         connected nowhere is away until a connection comes, so the grace period runs for each (a connection stops
         it)."""
-        if self.table.is_over:
+        if self.table.is_over or self.stopped:
             return
         for s in self.seat_rows:
             if s.bot is None and s.joined and s.seat not in self.away and not self.connected(s.seat):
@@ -114,7 +114,7 @@ class Presence(Telling):
         if self.held_at is not None:
             self.check_ready()  # the person who left waits no more
         seat = conn.seat
-        if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over:
+        if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over or self.stopped:
             return
         if self.seat_rows[seat].bot is None and seat not in self.away:
             self.away[seat] = asyncio.create_task(self._away(seat))

@@ -14,7 +14,7 @@ from dreizehn.server.chat import store_line
 from dreizehn.server.errors import ServerError
 from dreizehn.server.rooms.base import Conn
 from dreizehn.server.rooms.bots import Bots
-from dreizehn.server.storage import Stored
+from dreizehn.server.storage import Stored, hash_token, new_token
 from dreizehn.server.undo import TakeBack, undo_point
 from dreizehn.table import StaleVersionError
 
@@ -42,11 +42,32 @@ class Room(Bots):
         self.last_used = time.monotonic()
         self.broadcast_presence()
 
+    def seat_taken(self, seat: int, name: str, drop: bool) -> None:
+        """A person took ``seat`` under ``name``: by its invitation, or (``drop``) from the list of tables, with a
+        new invitation: then the windows the old one opened are closed (they never see the new player's hand)."""
+        if drop:
+            for conn in [c for c in self.conns if c.seat == seat]:
+                conn.drop(slow=False)
+        self.rename(seat, name)
+
     def offer_rematch(self, table_id: str, tokens: list[str | None], by: int | None = None) -> None:
         """Tell each connected person of a rematch, with their own new invitation and the seat that asked."""
         self.rematch_asked = True
         for conn in list(self.conns):
             conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None, by))
+
+    async def offer_rematch_asked_elsewhere(self, table_id: str, by: int) -> None:
+        """A rematch of this room's table (``table_id``) was asked by ``by`` through another process (PostgreSQL):
+        each other person connected here is given an invitation to it (issued once, :meth:`Store.issue_token`: one
+        asking later is refused) and told with it; the spectators and the asker's windows are told without one
+        (the asker's answer holds theirs)."""
+        seats = sorted({c.seat for c in self.conns if c.seat is not None and c.seat != by and not c.closed})
+        tokens: list[str | None] = [None] * len(self.seat_rows)
+        for seat in seats:
+            token = new_token()
+            if await asyncio.to_thread(self.hub.store.issue_token, table_id, seat, hash_token(token)):
+                tokens[seat] = token
+        self.offer_rematch(table_id, tokens, by)
 
     def decline(self, conn: Conn) -> None:
         """A person does not want the rematch asked for: everyone at the table is told."""

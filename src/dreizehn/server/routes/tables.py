@@ -162,9 +162,7 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     if not await asyncio.to_thread(hub.store.take_seat, table_id, seat, name):  # taken once: never renamed later
         stored = await _stored(hub, table_id)
         raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
-    room = hub.rooms.get(table_id)
-    if room is not None:
-        room.rename(seat, name)
+    hub.seat_taken(table_id, seat, name, drop=False)  # told where the table is served
     return JoinedOut(table=table_id, seat=seat)
 
 
@@ -183,11 +181,7 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
     if stored.row.status == "finished" or not 0 <= seat < len(stored.seats) or not await asyncio.to_thread(
             hub.store.take_free_seat, table_id, seat, name, hash_token(token)):
         raise ServerError("server.seat_not_free", rule="S2", status=409)
-    room = hub.rooms.get(table_id)
-    if room is not None:
-        for conn in [c for c in room.conns if c.seat == seat]:
-            conn.drop(slow=False)
-        room.rename(seat, name)
+    hub.seat_taken(table_id, seat, name, drop=True)  # the old invitation's windows closed where the table is served
     return Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))
 
 
@@ -326,6 +320,8 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
     await asyncio.to_thread(hub.store.set_rematch, table_id, row.id)
     if old is not None:
         old.offer_rematch(row.id, given, seat)
+    else:  # the table is served elsewhere (or no one is connected): its home offers it to those connected there
+        hub.publish_rematch(table_id, row.id, seat)
     room = await hub.room(row.id)
     if room is not None:
         room.after_change()

@@ -4,7 +4,8 @@ docs/server.md).
 A connection first says hello with its seat's token (or a table and the spectators' token) and its language, and is
 answered with the whole view. Every message after that is checked: its size, the connection's rate, that it is JSON,
 of a known type, well formed; a refused message changes nothing and is answered with a code, the rule and a message
-in the connection's language.
+in the connection's language. With several processes (PostgreSQL), a hello for a table another process serves is
+relayed there (:mod:`dreizehn.server.relay`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
 from dreizehn.server import messages
 from dreizehn.server.errors import ServerError
+from dreizehn.server.homes import Elsewhere
 from dreizehn.server.protocol import (
     CLIENT_TYPES,
     PROTOCOL,
@@ -39,6 +41,7 @@ from dreizehn.server.protocol import (
     Undo,
     client_message,
 )
+from dreizehn.server.relay import relay
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
 
@@ -171,6 +174,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                         raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
                     room, seat = await _admit(hub, message)
                     _take_over(hub, room, seat, message)
+                except Elsewhere as away:  # another process serves the table: carried through to it
+                    await relay(websocket, away.home, str(frame.get("text")), settings)
+                    return
                 except DreizehnError as err:
                     await send_direct(messages.refused(err, lang if lang else "en"))
                     continue
