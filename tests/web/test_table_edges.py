@@ -36,6 +36,7 @@ def test_the_last_card_played_is_marked_and_arrives_moving_unless_motion_is_redu
     """The card the latest move played is marked on the table and arrives with a movement; a system that asks for
     reduced motion gets the mark without the movement."""
     anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    anna.emulate_media(reduced_motion="no-preference")
     create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
     marked = anna.locator(".targets .card.last-played")
     expect(marked).to_have_count(1)  # the first bot's card (seat 1 begins: the dealer is seat 0)
