@@ -43,12 +43,21 @@ export class TableSocket {
     this.lost = false;
     this.closed = false;
     this.delay = 250;
+    /** The table, once known (a spectator's hello names it; a seat's welcome says it): named in the address too. */
+    this.table = hello.table || "";
     this.open();
   }
 
-  open() {
+  /** The websocket's address: `/ws`, with `?table=` once the table is known, so that a load balancer in front of
+   * several server processes can send every connection of a table to the same one (docs/server.md). */
+  address() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    const query = this.table ? `?table=${encodeURIComponent(this.table)}` : "";
+    return `${scheme}://${location.host}/ws${query}`;
+  }
+
+  open() {
+    const socket = new WebSocket(this.address());
     this.socket = socket;
     const version = protocolVersion();
     socket.addEventListener("open", async () => {
@@ -62,6 +71,7 @@ export class TableSocket {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "welcome" || message.type === "resync") {
+        if (typeof message.table === "string") this.table = message.table;
         this.delay = 250;
         this.onState(this.lost ? "back" : "open");
         this.lost = false;
