@@ -49,3 +49,9 @@ test("under reduced motion the board is drawn and nothing is measured", () => {
   delete globalThis.matchMedia;
   void window;
 });
+
+test("a card drawn more often than before (another copy played elsewhere) does not glide", () => {
+  const before = cardPlaces(board([["Y1", 0, 300]]));
+  const { moved } = movesSince(before, board([["Y1", 100, 10], ["Y1", 0, 300]]));
+  assert.equal(moved.length, 0);
+});

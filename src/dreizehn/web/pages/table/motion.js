@@ -41,13 +41,22 @@ export function movesSince(before, root) {
   const seen = new Map();
   /** @type {{el: HTMLElement, dx: number, dy: number}[]} */
   const moved = [];
-  for (const node of root.querySelectorAll("[data-card]")) {
+  const nodes = [...root.querySelectorAll("[data-card]")];
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const node of nodes) {
+    const card = /** @type {HTMLElement} */ (node).dataset.card || "";
+    counts.set(card, (counts.get(card) || 0) + 1);
+  }
+  for (const node of nodes) {
     const el = /** @type {HTMLElement} */ (node);
     const card = el.dataset.card || "";
     const n = seen.get(card) || 0;
     seen.set(card, n + 1);
     const was = (before.get(card) || [])[n];
-    if (!was) continue;
+    // A card of which more copies lie now than before (another player's card like one in the hand) came from
+    // elsewhere: which copy went where is not known, so none of them glides.
+    if (!was || counts.get(card) !== (before.get(card) || []).length) continue;
     const now = el.getBoundingClientRect();
     const dx = was.left - now.left;
     const dy = was.top - now.top;
