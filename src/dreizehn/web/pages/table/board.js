@@ -43,7 +43,8 @@ export function drawBoard(el, module, view, ctx, last = null) {
   const shown = Object.fromEntries(Object.entries(view).filter(([field]) => field !== "history"));
   const key = JSON.stringify([lang(), shown, ctx.names, ctx.seat, ctx.legal.map((a) => a.text), ctx.selected,
     ctx.canAct, ctx.prefs, last]);
-  withMotion(el, () => redraw(el, key, () => {
+  withMotion(el, (measure) => redraw(el, key, () => {
+    measure();
     const drawing = module.draw(view, ctx);
     markLast(drawing, last, el);
     return [ctx.canAct ? null : h("p.watching", {}, t("web.watching")), drawing];

@@ -101,19 +101,21 @@ export function playMoves(moves, looks) {
 }
 
 /**
- * Draw `root` again by `draw` (which says whether it drew), the cards that moved seen moving.
+ * Draw `root` again by `draw` (which says whether it drew), the cards that moved seen moving. `draw` is given
+ * `measure`, to call only when it is about to draw (the old board still in place): a board drawn for nothing new
+ * is not measured (each measure lays the page out).
  * @param {HTMLElement} root
- * @param {() => boolean} draw
+ * @param {(measure: () => void) => boolean} draw
  */
 export function withMotion(root, draw) {
-  if (reducedMotion() || !root.isConnected) {
-    draw();
-    return;
-  }
-  const before = cardPlaces(root);
+  /** @type {Map<string, DOMRect[]> | null} */
+  let before = null;
   /** @type {Map<string, HTMLElement>} */
   const looks = new Map();
-  for (const el of root.querySelectorAll("[data-card]")) looks.set(/** @type {HTMLElement} */ (el).dataset.card || "", /** @type {HTMLElement} */ (el));
-  if (!draw()) return;
-  playMoves(movesSince(before, root), looks);
+  const measure = () => {
+    if (reducedMotion() || !root.isConnected) return;
+    before = cardPlaces(root);
+    for (const el of root.querySelectorAll("[data-card]")) looks.set(/** @type {HTMLElement} */ (el).dataset.card || "", /** @type {HTMLElement} */ (el));
+  };
+  if (draw(measure) && before) playMoves(movesSince(before, root), looks);
 }
