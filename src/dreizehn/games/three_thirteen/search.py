@@ -401,19 +401,16 @@ def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.
     ``actions`` followed by the rest of the game with every seat playing the heuristic bot (compiled,
     :mod:`.kernel_heuristic`), all actions of a world on the same stream of random numbers (the shuffles to come
     and the heuristic's tie-breaks); ``seat``'s share of the win (the fewest points win, T12) and final total into
-    ``wins[i, w]`` and ``points[i, w]``. Where the game sets no ``turn_limit``, a playout's round ends after
-    :data:`PLAYOUT_TURNS` turns as that limit would end it (T10): two heuristic players may hold the cards each
-    other needs and draw and discard for ever (in a round of five cards, each with two wild cards and a pair of the
-    same rank)."""
+    ``wins[i, w]`` and ``points[i, w]``. ``root`` is made by :func:`bounded_row`: where the game sets no
+    ``turn_limit``, a playout's round ends after :data:`PLAYOUT_TURNS` turns as that limit would end it (T10): two
+    heuristic players may hold the cards each other needs and draw and discard for ever (in a round of five cards,
+    each with two wild cards and a pair of the same rank)."""
     n = root[PLAYERS]
-    start = root.copy()
-    if _get2(start, LIMIT) == 0:
-        _set2(start, LIMIT, _get2(start, PLAYED) + PLAYOUT_TURNS)
-    world = start.copy()
-    s = start.copy()
+    world = root.copy()
+    s = root.copy()
     stream = np.empty(1, np.uint64)
     for w in range(worlds):
-        world[:] = start
+        world[:] = root
         determinize(world, seat, key)
         first = next_u64(key)
         for i in range(actions.shape[0]):
@@ -429,7 +426,17 @@ def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.
 def rate(empty: npt.NDArray[np.int16], view: ThreeThirteenView, actions: list[int], worlds: int,
          seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`)."""
-    return tree_rate(rate_worlds, row_of_view(empty, view), view.seat, actions, worlds, seed)
+    return tree_rate(rate_worlds, bounded_row(empty, view), view.seat, actions, worlds, seed)
+
+
+def bounded_row(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
+    """The row of ``view`` (:func:`row_of_view`) for playouts: where the game sets no ``turn_limit``, its rounds end
+    after :data:`PLAYOUT_TURNS` turns as that limit would end them (T10), so that a playout to a round's end ends
+    (:func:`rate_worlds` says why it might not)."""
+    row = row_of_view(empty, view)
+    if _get2(row, LIMIT) == 0:
+        _set2(row, LIMIT, _get2(row, PLAYED) + PLAYOUT_TURNS)
+    return row
 
 
 def inferred(view: ThreeThirteenView) -> tuple[npt.NDArray[np.float64], int]:
@@ -450,9 +457,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     greedy player (``greedy``), at random, or (``rollout``) by the heuristic from the root action on, cut off hands
     counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
     seat saw (:mod:`.inference`)."""
-    row = row_of_view(empty, view)
-    if _get2(row, LIMIT) == 0:  # playouts to the round's end (cutoff 0) end, as the hints' do (rate_worlds)
-        _set2(row, LIMIT, _get2(row, PLAYED) + PLAYOUT_TURNS)
+    row = bounded_row(empty, view)  # playouts to the round's end (cutoff 0) end, as the hints' do
     weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True
