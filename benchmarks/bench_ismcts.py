@@ -99,7 +99,7 @@ def level_times(count: int) -> None:
         game = dreizehn.load_game(game_id, players)
         views = positions(game, count)
         for level in game_levels(game_id):
-            spec = level_spec(level, game_id)
+            spec = level_spec(level, game_id, players)
             if spec.startswith("ismcts"):
                 mean, worst = move_times(game, views, spec, time.process_time)
                 print(f"{game_id:<16}{players:>8}{level:>8}  {spec:<26}{mean:>13.3f}{worst:>14.3f}", flush=True)

@@ -36,7 +36,7 @@ from dreizehn.stats import wilson_interval
 def play(game: Game, against: str, playouts: int, seed: int, index: int) -> dict[str, Any]:
     """One game: the hint bot's seat, the returns and totals, the seconds a move of the hint bot and the others."""
     hinted = index % game.players
-    other = make_bot(level_spec(against, game.id), game)
+    other = make_bot(level_spec(against, game.id, game.players), game)
     rngs = [random.Random(f"{seed}:bot:{s}") for s in range(game.players)]
     state = game.new_state(seed)
     times: dict[str, list[float]] = {"hint": [], "other": []}
@@ -68,7 +68,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
     args = parser.parse_args()
     game = dreizehn.load_game(args.game, args.players)
-    key = json.dumps([args.game, args.players, args.playouts, level_spec(args.against, args.game), args.seed])
+    against = level_spec(args.against, args.game, args.players)
+    key = json.dumps([args.game, args.players, args.playouts, against, args.seed])
     done: dict[int, dict[str, Any]] = {}
     if args.results is not None and args.results.exists():
         for line in args.results.read_text().splitlines():

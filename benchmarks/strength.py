@@ -112,7 +112,8 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
     """Play (or resume) one match-up; the run holds the games played so far, in order, and the count left out."""
     code = fingerprint()
     # a level is saved under its specification, so that games played before a level's budget changed never count
-    key = matchup_key(game_id, players, options, (level_spec(bots[0], game_id), level_spec(bots[1], game_id)), seed)
+    specs = (level_spec(bots[0], game_id, players), level_spec(bots[1], game_id, players))
+    key = matchup_key(game_id, players, options, specs, seed)
     done, other = _load(results, key, code)
     missing = [i for i in range(games) if i not in done]
     part = PART * (jobs or default_jobs())

@@ -128,13 +128,28 @@ def test_async_play_runs_bots_in_an_executor_and_plays_the_same_game(pool: str) 
 
 def test_levels_name_a_bot_for_every_game() -> None:
     for game_id in GAMES:
-        levels = dreizehn.game_class(game_id).levels
-        assert game_levels(game_id) == LEVEL_NAMES[:len(levels)] and len(levels) >= 4
-        game = dreizehn.load_game(game_id, _players(game_id))
-        for level in LEVEL_NAMES:
-            table = Table(game, tuple(Seat(level, bot=level) for _ in range(game.players)), 0, game.new_state(0))
-            # a level the game does not offer (Three Thirteen's master) plays its strongest
-            assert table._bots[0].spec == levels.get(level, levels[game_levels(game_id)[-1]])
+        cls = dreizehn.game_class(game_id)
+        assert game_levels(game_id) == LEVEL_NAMES[:len(cls.levels)] and len(cls.levels) >= 4
+        for players in (cls.min_players, cls.max_players):
+            levels = {**cls.levels, **cls.levels_at.get(players, {})}
+            game = dreizehn.load_game(game_id, players)
+            for level in LEVEL_NAMES:
+                table = Table(game, tuple(Seat(level, bot=level) for _ in range(players)), 0, game.new_state(0))
+                # a level the game does not offer (Three Thirteen's master) plays its strongest
+                assert table._bots[0].spec == levels.get(level, levels[game_levels(game_id)[-1]])
+
+
+def test_three_thirteens_search_is_its_expert_at_two_players_only() -> None:
+    """At two players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; with more players (two
+    decks, a move of the search costs seconds) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
+    assert level_spec("expert", "three-thirteen", 2).startswith("ismcts:playout=heuristic")
+    assert level_spec("hard", "three-thirteen", 2) == "heuristic"
+    for players in range(3, 9):
+        assert level_spec("expert", "three-thirteen", players) == "heuristic"
+        assert level_spec("hard", "three-thirteen", players) == "heuristic:blunder=0.1"
+    assert level_spec("expert", "three-thirteen") == "heuristic"  # no player count: the levels of any count
+    for game_id in ("knizia13", "holzwurm"):
+        assert level_spec("expert", game_id, 2) == level_spec("expert", game_id)
 
 
 def test_master_is_offered_in_13_and_holzwurm_only() -> None:

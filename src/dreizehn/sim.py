@@ -154,7 +154,7 @@ def run_games(
     game = load_game(game_id, players, options)  # refuse bad input before starting processes
     for seats in plan:
         for spec in dict.fromkeys(seats):
-            make_bot(level_spec(spec, game_id), game)
+            make_bot(level_spec(spec, game_id, players), game)
     if records is not None:
         try:
             Path(records).mkdir(parents=True, exist_ok=True)

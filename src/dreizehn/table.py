@@ -143,7 +143,8 @@ class Table:
         given = self.given_bots or {}
         for seat, who in enumerate(self.seats):
             if who.bot is not None:
-                self._bots[seat] = given.get(seat) or make_bot(level_spec(who.bot, self.game.id), self.game)
+                spec = level_spec(who.bot, self.game.id, self.game.players)
+                self._bots[seat] = given.get(seat) or make_bot(spec, self.game)
                 self._rngs[seat] = bot_rng(self.seed, seat)
 
     # -- making tables ------------------------------------------------------------------------------------------
@@ -312,7 +313,7 @@ class Table:
         if bot is None:
             self._bots.pop(seat, None)
         else:
-            self._bots[seat] = make_bot(level_spec(bot, self.game.id), self.game)
+            self._bots[seat] = make_bot(level_spec(bot, self.game.id, self.game.players), self.game)
             self._rngs.setdefault(seat, bot_rng(self.seed, seat))
 
     async def play_bots_async(self, executor: Executor | None = None, pause: float = 0.0) -> list[Update]:

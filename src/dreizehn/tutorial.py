@@ -121,7 +121,7 @@ def walk(tutorial: Tutorial) -> list[int]:
     seats = [Seat("person") if i == tutorial.seat else Seat(f"bot {i}", bot=tutorial.level)
              for i in range(tutorial.players)]
     table = Table.create(tutorial.game, seats, tutorial.seed, options=tutorial.options)
-    helper = make_bot(level_spec("medium", tutorial.game), table.game)
+    helper = make_bot(level_spec("medium", tutorial.game, table.game.players), table.game)
     rng = random.Random(0)
     ended: list[int] = []
     for number, step in enumerate(tutorial.steps):

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
 
 import dreizehn
+from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.bots.levels import level_spec
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.kernel import Kernel, load
 from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
@@ -259,3 +262,33 @@ def test_a_lead_keeps_the_heuristics_move_unless_beaten_by_it() -> None:
         close = IsmctsBot(game, playout="heuristic", prune=0, lead=0.01, iterations=40)
         assert close.act(view, random.Random(1)) == (move if means[move] > means[own] + 0.01 else own)
     assert len(positions) >= 20 and differed > 0
+
+
+def test_the_expert_level_rolls_the_heuristic_out_to_the_rounds_end_in_the_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three Thirteen's ``expert`` (docs/bots.md, "Levels"): the compiled search, rollouts of the heuristic with no
+    cut-off, determinizations dealt by inference, its root narrowed to the heuristic's two best discards; at a draw
+    both ways are searched. The heuristic (``hard``) is the level below."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    assert level_spec("hard", "three-thirteen", 2) == "heuristic"
+    bot = make_bot(level_spec("expert", "three-thirteen", 2), game)
+    assert isinstance(bot, IsmctsBot)
+    seen: list[dict[str, object]] = []
+    search = ThreeThirteenSearchKernel.search
+
+    def spy(self: ThreeThirteenSearchKernel, view: ThreeThirteenView, *args: Any,
+            **options: Any) -> tuple[list[tuple[int, int, int, float]], int]:
+        seen.append(options)
+        return search(self, view, *args, **options)
+
+    monkeypatch.setattr(ThreeThirteenSearchKernel, "search", spy)
+    draw = next(v for v in views(2, range(60, 90)) if not v.drawn and len(v.legal_actions) == 2)
+    assert bot.act(draw, random.Random(0)) in draw.legal_actions
+    assert {s.action for s in bot.last_stats} == set(draw.legal_actions) and bot.last_iterations == 300
+    discard = next(v for v in views(2, range(60, 120)) if v.drawn and len(v.legal_actions) > 3
+                   and not any(a >= OUT for a in v.legal_actions))
+    ranked = heuristic.rank(discard)
+    assert ranked is not None
+    assert bot.act(discard, random.Random(0)) in ranked[:2]
+    assert seen == [{"keep": frozenset(), "cutoff": 0, "playout": "heuristic", "infer": True},
+                    {"keep": frozenset(ranked[:2]), "cutoff": 0, "playout": "heuristic", "infer": True}]

@@ -82,7 +82,7 @@ def _engine_code(body: dict[str, Any]) -> str | None:
         game = dreizehn.load_game(body["game"], len(body["seats"]), body.get("options", {}))
         for seat in body["seats"]:
             if seat["kind"] == "bot":
-                make_bot(level_spec(seat["bot"], game.id), game)
+                make_bot(level_spec(seat["bot"], game.id, game.players), game)
     except DreizehnError as err:
         return err.code
     return None

@@ -8,6 +8,8 @@ gives the measured ratings and times per move. Without a game, :data:`LEVELS` gi
 'heuristic'
 >>> level_spec("easy", "three-thirteen")
 'heuristic:blunder=0.6'
+>>> level_spec("hard", "three-thirteen"), level_spec("hard", "three-thirteen", players=2)
+('heuristic:blunder=0.1', 'heuristic')
 >>> level_spec("ismcts:iterations=50", "holzwurm")
 'ismcts:iterations=50'
 >>> game_levels("three-thirteen")
@@ -30,12 +32,12 @@ LEVELS: Mapping[str, str] = Game.levels
 and Holzwurm keep)."""
 
 
-def level_spec(name: str, game_id: str | None = None) -> str:
-    """The bot specification of a level in ``game_id``; any other name is returned as it is (a bot
-    specification)."""
+def level_spec(name: str, game_id: str | None = None, players: int | None = None) -> str:
+    """The bot specification of a level in ``game_id`` (at ``players`` seats, where the game's levels depend on
+    them: :attr:`~dreizehn.core.game.Game.levels_at`); any other name is returned as it is (a bot specification)."""
     key = name.strip().lower()
     if key in LEVEL_NAMES:
-        levels = LEVELS if not game_id else _levels(game_id)
+        levels = LEVELS if not game_id else _levels(game_id, players)
         if key not in levels:  # a level the game does not offer: its strongest
             key = [level for level in LEVEL_NAMES if level in levels][-1]
         return levels[key]
@@ -65,7 +67,8 @@ def game_levels(game_id: str) -> tuple[str, ...]:
     return tuple(level for level in LEVEL_NAMES if level in levels)
 
 
-def _levels(game_id: str) -> Mapping[str, str]:
+def _levels(game_id: str, players: int | None = None) -> Mapping[str, str]:
     from dreizehn.core.registry import game_class
 
-    return game_class(game_id).levels
+    cls = game_class(game_id)
+    return {**cls.levels, **cls.levels_at.get(players, {})} if players is not None else cls.levels

@@ -45,7 +45,7 @@ def is_bot_name(name: str, game: Game) -> bool:
     if name.strip().lower() in LEVEL_NAMES:
         return True
     try:
-        make_bot(level_spec(name, game.id), game)
+        make_bot(level_spec(name, game.id, game.players), game)
     except DreizehnError:
         return False
     return True

@@ -17,6 +17,12 @@ from dreizehn.games.three_thirteen.melds import arrange
 from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirteenRules
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
+EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead=0.01"
+"""Three Thirteen's ``expert`` level at two players: 150 determinizations a move, each dealt by what the seat saw
+(``infer``), on which the heuristic's two best moves (a draw or a take, or its two best discards) are each followed by
+the heuristic for every seat to the round's end; the heuristic's own move stands unless the other's mean reward beats
+it by 0.01 (about a point of the round's margin)."""
+
 
 @register
 class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
@@ -27,12 +33,16 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     kernel: ClassVar[str] = "dreizehn.games.three_thirteen.compiled"
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
-        # The search does not beat the heuristic at Three Thirteen (docs/bots.md), so the levels are the heuristic
-        # with fewer and fewer random blunders.
+        # The heuristic with fewer and fewer random blunders: at three players and more, where two decks make every
+        # hand's meld solving dearer and a search's rollouts to the round's end cost seconds a move.
         "easy": "heuristic:blunder=0.6",
         "medium": "heuristic:blunder=0.3",
         "hard": "heuristic:blunder=0.1",
         "expert": "heuristic",
+    }
+    levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
+        # Two players: the heuristic itself, and above it the first search found to beat it (docs/bots.md).
+        2: {"hard": "heuristic", "expert": EXPERT},
     }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2

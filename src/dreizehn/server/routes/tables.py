@@ -126,7 +126,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
     game = load_game(body.game, len(body.seats), body.options)
     for seat in body.seats:
         if seat.kind == "bot":
-            make_bot(level_spec(seat.bot or "medium", game.id), game)
+            make_bot(level_spec(seat.bot or "medium", game.id, game.players), game)
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
     named = bot_names([s.name for s in body.seats], [s.kind == "bot" for s in body.seats])
