@@ -140,8 +140,8 @@ def test_levels_name_a_bot_for_every_game() -> None:
 
 
 def test_three_thirteens_search_is_its_expert_at_two_players_only() -> None:
-    """At two players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; with more players (two
-    decks, a move of the search costs seconds) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
+    """At two players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; with more players (where
+    the search is not yet measured over enough games) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
     assert level_spec("expert", "three-thirteen", 2).startswith("ismcts:playout=heuristic")
     assert level_spec("hard", "three-thirteen", 2) == "heuristic"
     for players in range(3, 9):

@@ -33,8 +33,8 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     kernel: ClassVar[str] = "dreizehn.games.three_thirteen.compiled"
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
-        # The heuristic with fewer and fewer random blunders: at three players and more, where two decks make every
-        # hand's meld solving dearer and a search's rollouts to the round's end cost seconds a move.
+        # The heuristic with fewer and fewer random blunders: at three players and more, where the search's strength
+        # against the heuristic is not yet measured over enough games (docs/bots.md, "Levels").
         "easy": "heuristic:blunder=0.6",
         "medium": "heuristic:blunder=0.3",
         "hard": "heuristic:blunder=0.1",
