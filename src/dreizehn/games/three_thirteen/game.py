@@ -18,7 +18,7 @@ from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirte
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
 EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead=0.01"
-"""Three Thirteen's ``expert`` level at two players: 150 determinizations a move, each dealt by what the seat saw
+"""Three Thirteen's ``expert`` level at two and four players: 150 determinizations a move, each dealt by what the seat saw
 (``infer``), on which the heuristic's two best moves (a draw or a take, or its two best discards) are each followed by
 the heuristic for every seat to the round's end; the heuristic's own move stands unless the other's mean reward beats
 it by 0.01 (about a point of the round's margin)."""
@@ -33,16 +33,17 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     kernel: ClassVar[str] = "dreizehn.games.three_thirteen.compiled"
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
-        # The heuristic with fewer and fewer random blunders: at three players and more, where the search's strength
-        # against the heuristic is not yet measured over enough games (docs/bots.md, "Levels").
+        # The heuristic with fewer and fewer random blunders: at the player counts where the search's strength
+        # against the heuristic is not yet measured (docs/bots.md, "Levels").
         "easy": "heuristic:blunder=0.6",
         "medium": "heuristic:blunder=0.3",
         "hard": "heuristic:blunder=0.1",
         "expert": "heuristic",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        # Two players: the heuristic itself, and above it the first search found to beat it (docs/bots.md).
+        # The heuristic itself, and above it the first search found to beat it (docs/bots.md), where measured.
         2: {"hard": "heuristic", "expert": EXPERT},
+        4: {"hard": "heuristic", "expert": EXPERT},
     }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2
