@@ -22,6 +22,9 @@ EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead
 seat saw (``infer``), on which the heuristic's two best moves (a draw or a take, or its two best discards) are each
 followed by the heuristic for every seat to the round's end; the heuristic's own move stands unless the other's mean
 reward beats it by 0.01 (about a point of the round's margin)."""
+SEARCHED: Mapping[str, str] = {"hard": "heuristic", "expert": EXPERT}
+"""The levels at the player counts where the search was measured to beat the heuristic (docs/bots.md): the heuristic
+itself, and above it the search."""
 
 
 @register
@@ -41,9 +44,7 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
         "expert": "heuristic",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        # The heuristic itself, and above it the first search found to beat it (docs/bots.md), where measured.
-        2: {"hard": "heuristic", "expert": EXPERT},
-        4: {"hard": "heuristic", "expert": EXPERT},
+        players: SEARCHED for players in (2, 4)  # where the search was measured against the heuristic
     }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2
