@@ -1,7 +1,8 @@
 """Do the hints' win chances mean what they say? A reliability table and Brier scores per game.
 
 Run with ``python benchmarks/hint_calibration.py [--games N] [--positions K] [--playouts P | --seconds S]
-[--game G ...] [--players N] [--bots heuristic,random] [--seed S] [--json FILE]``. One core.
+[--game G ...] [--players N] [--bots heuristic,random] [--seed S] [--infer auto|on|off] [--json FILE]
+[--against FILE]``. One core.
 
 For each game, ``--games`` games are played between bots (``heuristic`` in every seat unless ``--bots`` says
 otherwise; the seats rotate as in ``dreizehn simulate``); game ``i`` uses seed ``seed + i``. In each, ``--positions``
@@ -14,6 +15,12 @@ chance predicted, the share of those positions really won), the Brier score (the
 the chance and the outcome) against that of always predicting a fair share (1/players), the skill score
 ``1 - Brier / fair-share Brier`` with a standard error over games (positions of one game share its outcome, so the
 games are the independent units), how often the hint's best action was the move played, and the mean time per hint.
+
+``--infer`` says how the hints deal the hidden cards (``auto``: by what the seat saw where the game has a model of
+it, Three Thirteen; ``on``/``off``). ``--json`` writes every position and the tables, keeping the file's entries of
+other games, player counts or ``--infer``. ``--against FILE`` compares the hints with those of an earlier run on the
+same positions (the same seeds, games and positions): the mean difference of the Brier scores, position by position,
+with its standard error over games.
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ class Position:
 
 
 def positions(game: Game, bots: list[str], index: int, seed: int, count: int, playouts: int | None,
-              seconds: float | None) -> list[Position]:
+              seconds: float | None, infer: bool | None = None) -> list[Position]:
     """Play game ``index`` (seed ``seed + index``) between ``bots`` and hint ``count`` of its decision points."""
     seats = seating(bots, game.players, index)
     _, final = play(game, seats, seed + index, index)
@@ -77,7 +84,7 @@ def positions(game: Game, bots: list[str], index: int, seed: int, count: int, pl
         if picked and number == picked[0]:
             picked.pop(0)
             view = state.view(seat)
-            analysis = analyse(view, playouts, seconds=seconds, rng=random.Random(number), game=game)
+            analysis = analyse(view, playouts, seconds=seconds, rng=random.Random(number), game=game, infer=infer)
             rating = analysis.rating(action)
             out.append(Position(index, seat, number, rating.win, rating.win_sd, analysis.best.action == action,
                                 outcome[seat], analysis.seconds, analysis.playouts, rating.samples, state.stage))
@@ -138,6 +145,39 @@ def report(game_id: str, players: int, rows: list[Position]) -> dict[str, object
             "playouts": mean_playouts}
 
 
+def compare(game_id: str, players: int, rows: list[Position], earlier: list[dict[str, object]]) -> None:
+    """Print the difference of the Brier scores, and of the chances, between ``rows`` and an earlier run's rows of
+    the same game and players, on the positions both hinted (a negative Brier difference: these hints are the
+    better), each with its standard error over games."""
+    for entry in earlier:
+        if entry["game"] != game_id or entry["players"] != players:
+            continue
+        before = {(int(r["game"]), int(r["move"])): float(r["chance"]) for r in entry["rows"]}  # type: ignore[attr-defined]
+        brier: dict[int, list[float]] = {}
+        chance: dict[int, list[float]] = {}
+        for r in rows:
+            if (r.game, r.move) in before:
+                old = before[(r.game, r.move)]
+                brier.setdefault(r.game, []).append((r.chance - r.outcome) ** 2 - (old - r.outcome) ** 2)
+                chance.setdefault(r.game, []).append(r.chance - old)
+        if len(brier) < 2:
+            continue
+        (b, b_se), (c, c_se) = clustered_mean(brier), clustered_mean(chance)
+        count = sum(len(d) for d in brier.values())
+        print(f"against the earlier run (infer {entry.get('infer')}), over {count} positions of {len(brier)} games: "
+              f"Brier score {b:+.4f} ± {b_se:.4f} a position (negative: these hints are the better), "
+              f"chance {c:+.4f} ± {c_se:.4f}", flush=True)
+
+
+def clustered_mean(by_game: dict[int, list[float]]) -> tuple[float, float]:
+    """The mean of the values of all games and its standard error, the games as independent clusters."""
+    count = sum(len(d) for d in by_game.values())
+    mean = sum(sum(d) for d in by_game.values()) / count
+    resid = [sum(d) - mean * len(d) for d in by_game.values()]
+    k = len(resid)
+    return mean, math.sqrt(k / (k - 1) * sum(e * e for e in resid)) / count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="games per game id (default 30)")
@@ -148,10 +188,15 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
     parser.add_argument("--players", type=int, default=None, help="players (default: 4, 4, 2 for Three Thirteen)")
     parser.add_argument("--bots", default="heuristic", help="bots seat by seat, the last filling the rest")
+    parser.add_argument("--infer", choices=("auto", "on", "off"), default="auto",
+                        help="deal the hints' worlds by what the seat saw (auto: where the game can)")
     parser.add_argument("--json", type=Path, default=None, help="write every position and the tables here")
+    parser.add_argument("--against", type=Path, default=None, help="compare with an earlier run's --json")
     args = parser.parse_args()
     playouts = args.playouts if args.playouts is not None or args.seconds is not None else 120
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    infer = {"auto": None, "on": True, "off": False}[args.infer]
+    earlier = json.loads(args.against.read_text()) if args.against is not None else []
     warm_up()
     budget = f"{playouts} playouts" if playouts is not None else f"{args.seconds:g} s"
     print(f"Hint calibration: {args.games} games of bots {','.join(bots)} a row, {args.positions} positions a game, "
@@ -162,13 +207,26 @@ def main() -> None:
         start = time.perf_counter()
         rows: list[Position] = []
         for index in range(args.games):
-            rows.extend(positions(game, bots, index, args.seed, args.positions, playouts, args.seconds))
+            rows.extend(positions(game, bots, index, args.seed, args.positions, playouts, args.seconds, infer))
         summary = report(game_id, game.players, rows)
+        compare(game_id, game.players, rows, earlier)
         print(f"({time.perf_counter() - start:.0f} s)")
+        summary["infer"] = game.infers if infer is None else infer and game.infers
         summary["rows"] = [vars(r) for r in rows]
         out.append(summary)
     if args.json is not None:
-        args.json.write_text(json.dumps(out, indent=1) + "\n")
+        write(args.json, out)
+
+
+def write(path: Path, entries: list[dict[str, object]]) -> None:
+    """Write ``entries`` to ``path``, keeping the entries already there of another game, player count or way of
+    dealing (an entry without ``infer`` was dealt uniformly)."""
+    def key(entry: dict[str, object]) -> tuple[object, ...]:
+        return entry["game"], entry["players"], bool(entry.get("infer", False))
+
+    kept = json.loads(path.read_text()) if path.exists() else []
+    new = {key(e) for e in entries}
+    path.write_text(json.dumps([e for e in kept if key(e) not in new] + entries, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@
 the **whole game** many times and averages:
 
 * **Worlds.** A world is a complete state sampled from the view (``game.sample_state(view, rng)``: the unseen cards
-  dealt uniformly at random, the future shuffles drawn from ``rng``) together with a stream of random numbers for
-  the players' choices. Every action rated in a round is played on the *same* worlds (common random numbers, as
-  ``ismcts:root=paired`` does), so two actions are compared on the same hidden cards and the same luck.
+  dealt uniformly at random, the future shuffles drawn from ``rng``; where the game infers, ``game.infer_state``:
+  each deal in proportion to how likely it is given what the seat saw, ``infer``) together with a stream of random
+  numbers for the players' choices. Every action rated in a round is played on the *same* worlds (common random
+  numbers, as ``ismcts:root=paired`` does), so two actions are compared on the same hidden cards and the same luck.
 * **Playouts.** After the action, every seat (the hinted one included) plays as the ``policy`` bot would
   (``heuristic``: each game's rulebook advice, :mod:`dreizehn.bots.heuristic`), each deciding from its own view of
   the world, to the end of the game: the end of the last 13 stage, the 11th Three Thirteen round, the last
@@ -25,8 +26,8 @@ the **whole game** many times and averages:
   against 300 playouts of that move alone) was 0.15, against 0.09 with ``even``; so ``even`` is the default.
 * **Estimates**: the mean of the action's playouts, and as its **uncertainty** (``win_sd``, ``points_sd``) the
   standard error of that mean, the sampling error alone. The model's error is not in it: the chance assumes that
-  everyone plays on like the policy bot and that the unseen cards are as likely as any other deal, where a real
-  opponent's hand tells in how it was played. With few playouts that all agree (all won, say) the standard error
+  everyone plays on like the policy bot and that the unseen cards lie as the deal assumes (uniformly, or by the
+  game's model of what the others' play tells). With few playouts that all agree (all won, say) the standard error
   reads 0.
 * **Order**, best first: the higher win chance, then the better points, then the lower action number (with
   ``halving``, the actions that stayed in longest come first).
@@ -52,6 +53,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -114,8 +116,8 @@ class Rating:
 class Analysis:
     """What :func:`analyse` found: every legal action of ``seat``, rated, best first.
 
-    ``playouts`` counts the playouts over all actions, ``worlds`` the sampled worlds; ``seconds`` (left out of
-    comparisons) the time taken.
+    ``playouts`` counts the playouts over all actions, ``worlds`` the sampled worlds, ``inferred`` whether they
+    were dealt by what the seat saw; ``seconds`` (left out of comparisons) the time taken.
     """
 
     game_id: str
@@ -124,6 +126,7 @@ class Analysis:
     playouts: int
     worlds: int
     policy: str
+    inferred: bool = False
     seconds: float = field(default=0.0, compare=False)
 
     @property
@@ -145,7 +148,7 @@ class Analysis:
         []
         """
         return {"game": self.game_id, "seat": self.seat, "policy": self.policy, "playouts": self.playouts,
-                "worlds": self.worlds, "seconds": round(self.seconds, 4),
+                "worlds": self.worlds, "inferred": self.inferred, "seconds": round(self.seconds, 4),
                 "ratings": [r.to_json() for r in self.ratings]}
 
 
@@ -183,6 +186,7 @@ def analyse(
     policy: str = DEFAULT_POLICY,
     allocation: str = "even",
     game: Game | None = None,
+    infer: bool | None = None,
 ) -> Analysis:
     """Rate every legal action of ``view`` (whose seat is to move): its chance to win the game and the seat's expected
     final total, with their standard errors, best first (see the module docstring for the method).
@@ -191,7 +195,9 @@ def analyse(
     neither: :data:`DEFAULT_SECONDS`. ``rng``: a generator or a seed (``None``: seed 0), so that a budget in
     playouts gives the same analysis for the same view. ``policy``: the bot specification every seat plays as in
     the playouts. ``allocation``: ``even`` (every action on every world) or ``halving`` (successive halving).
-    ``game``: the view's game (loaded from the view's id, players and options when not given).
+    ``game``: the view's game (loaded from the view's id, players and options when not given). ``infer``: deal the
+    worlds by what the seat saw (``game.infer_state``) rather than uniformly; ``None``: where the game has such a
+    model (``game.infers``).
 
     >>> import dreizehn
     >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
@@ -207,7 +213,8 @@ def analyse(
     if not isinstance(rng, random.Random):
         rng = random.Random(0 if rng is None else rng)
     bot = make_bot(policy, game)
-    rate = _compiled_rate(game, policy)
+    infer = game.infers if infer is None else infer and game.infers
+    rate = _compiled_rate(game, policy, infer)
     seat = view.seat
     sign = 1.0 if game.high_score_wins else -1.0
     start = time.perf_counter()
@@ -228,7 +235,7 @@ def analyse(
             if done >= least and round_end is not None and time.perf_counter() >= round_end:
                 break
             if rate is None:
-                _play_world(game, view, bot, alive, rng, wins, points)
+                _play_world(game, view, bot, alive, rng, wins, points, infer)
                 count = 1
             else:  # the worlds played in the game's compiled kernel, a few at a time
                 count = WORLDS_AT_ONCE if target is None else max(1, min(WORLDS_AT_ONCE, target - done))
@@ -249,27 +256,31 @@ def analyse(
         rated.append(Rating(action, game.action_to_text(action), win, win_sd, mean_points, points_sd,
                             len(wins[action])))
     rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, sign * r.points, r.action)))
-    return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, time.perf_counter() - start)
+    return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, infer, time.perf_counter() - start)
 
 
 WORLDS_AT_ONCE = 16
 """Worlds a game's kernel plays between two looks at the clock."""
 
 
-def _compiled_rate(game: Game, policy: str) -> Rate | None:
-    """The game kernel's playouts (docs/vector.md), where it has them and the policy is the heuristic they play."""
+def _compiled_rate(game: Game, policy: str, infer: bool = False) -> Rate | None:
+    """The game kernel's playouts (docs/vector.md), where it has them and the policy is the heuristic they play;
+    with ``infer``, on worlds dealt by inference (a kernel's ``rate`` takes ``infer`` where its game infers)."""
     if policy != "heuristic" or not game.kernel:
         return None
-    found: Rate | None = getattr(load_kernel(game), "rate", None)
-    return found
+    found = getattr(load_kernel(game), "rate", None)
+    if found is None:
+        return None
+    rate: Rate = functools.partial(found, infer=True) if infer else found
+    return rate
 
 
 def _play_world(game: Game, view: View, bot: Bot, alive: list[int], rng: random.Random,
-                wins: dict[int, list[float]], points: dict[int, list[float]]) -> None:
-    """One world sampled from ``view``, every action of ``alive`` played on it and the game played out by ``bot``
-    at every seat, each on the same stream of random numbers."""
+                wins: dict[int, list[float]], points: dict[int, list[float]], infer: bool = False) -> None:
+    """One world sampled from ``view`` (by inference with ``infer``), every action of ``alive`` played on it and
+    the game played out by ``bot`` at every seat, each on the same stream of random numbers."""
     seat = view.seat
-    world = game.sample_state(view, rng)
+    world = game.infer_state(view, rng) if infer else game.sample_state(view, rng)
     stream = rng.getrandbits(64)
     last = len(alive) - 1
     for i, action in enumerate(alive):

@@ -156,12 +156,14 @@ def test_hint_command_refuses_a_seat_not_to_move(tmp_path: Path) -> None:
     assert runner.invoke(app, ["hint", str(bad), "--seat", "0"]).exit_code == 1
 
 
-@pytest.mark.parametrize(("game_id", "players", "moves"), [("knizia13", 4, 20), ("holzwurm", 4, 14),
-                                                              ("three-thirteen", 2, 185)])
-def test_compiled_hints_rate_as_the_python_ones(game_id: str, players: int, moves: int) -> None:
+@pytest.mark.parametrize(("game_id", "players", "moves", "infer"), [
+    ("knizia13", 4, 20, None), ("holzwurm", 4, 14, None), ("three-thirteen", 2, 185, None),
+    ("three-thirteen", 2, 185, False)])
+def test_compiled_hints_rate_as_the_python_ones(game_id: str, players: int, moves: int, infer: bool | None) -> None:
     """The hints are played in the games' kernels: the same ratings, within their standard errors, as the Python
     playouts of the same heuristic on the same view (Three Thirteen's from its ninth round on, where the Python
-    playouts are short enough for a test)."""
+    playouts are short enough for a test), on worlds dealt the same way: by what the seat saw where the game infers
+    (Three Thirteen, by default), else uniformly."""
     import dreizehn.hints as hints
 
     game = dreizehn.load_game(game_id, players)
@@ -175,9 +177,12 @@ def test_compiled_hints_rate_as_the_python_ones(game_id: str, players: int, move
         for _ in range(moves):
             state.apply(state.legal_actions()[0])
     view = state.view(state.current_player)
-    compiled = {r.action: r for r in analyse(view, playouts=200 * len(view.legal_actions), rng=1).ratings}
-    python = {r.action: r for r in analyse(view, playouts=40 * len(view.legal_actions), rng=1, game=game,
-                                           policy="heuristic:blunder=0").ratings}
+    fast_analysis = analyse(view, playouts=200 * len(view.legal_actions), rng=1, infer=infer)
+    slow_analysis = analyse(view, playouts=40 * len(view.legal_actions), rng=1, game=game,
+                            policy="heuristic:blunder=0", infer=infer)
+    assert fast_analysis.inferred == slow_analysis.inferred == (game.infers and infer is not False)
+    compiled = {r.action: r for r in fast_analysis.ratings}
+    python = {r.action: r for r in slow_analysis.ratings}
     assert set(compiled) == set(python) == set(view.legal_actions)
     for action, slow in python.items():
         fast = compiled[action]

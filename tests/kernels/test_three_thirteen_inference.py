@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -17,10 +18,11 @@ from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.core.errors import BotSpecError
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
-from dreizehn.games.three_thirteen.inference import EVENTS, events, log_weights, round_history
+from dreizehn.games.three_thirteen.inference import EVENTS, SWEEPS, events, log_weights, round_history
+from dreizehn.games.three_thirteen.inference import reweigh as python_reweigh
 from dreizehn.games.three_thirteen.kernel import HANDS
 from dreizehn.games.three_thirteen.rules import DISCARD, DRAW, KINDS, ThreeThirteenRules, ThreeThirteenState
-from dreizehn.games.three_thirteen.search import SWEEPS, determinize, inferred, reweigh, row_of_view
+from dreizehn.games.three_thirteen.search import determinize, inferred, reweigh, row_of_view
 
 
 def built() -> ThreeThirteenView:
@@ -64,7 +66,10 @@ def test_the_round_history_names_each_seats_events() -> None:
     assert [age for _, _, age in found] == [1, 0, 0]
 
 
-def test_the_weighted_determinizations_deal_in_proportion_to_the_evidence() -> None:
+@pytest.mark.parametrize(("side", "draws"), [("compiled", 20_000), ("python", 4_000)])
+def test_the_weighted_determinizations_deal_in_proportion_to_the_evidence(side: str, draws: int) -> None:
+    """The compiled search's deal (determinize, then reweigh) and the Python one (``sample_state``, then
+    :func:`inference.reweigh`, which ``infer_state`` runs for the hints) follow the same weights."""
     view = built()
     seat, other = 0, 1
     weights, sweeps = inferred(view)
@@ -79,15 +84,24 @@ def test_the_weighted_determinizations_deal_in_proportion_to_the_evidence() -> N
 
     game = dreizehn.load_game("three-thirteen", 2)
     assert isinstance(game, ThreeThirteenRules)
-    root = row_of_view(ThreeThirteenSearchKernel(game).new(1)[0], view)
-    key = np.array([12345], np.uint64)
-    draws = 20_000
     counts = np.zeros(KINDS)
-    for _ in range(draws):
-        row = root.copy()
-        determinize(row, seat, key)
-        reweigh(row, seat, weights, sweeps, key)
-        counts += row[HANDS + other * KINDS : HANDS + (other + 1) * KINDS]
+    if side == "compiled":
+        root = row_of_view(ThreeThirteenSearchKernel(game).new(1)[0], view)
+        key = np.array([12345], np.uint64)
+        for _ in range(draws):
+            row = root.copy()
+            determinize(row, seat, key)
+            reweigh(row, seat, weights, sweeps, key)
+            counts += row[HANDS + other * KINDS : HANDS + (other + 1) * KINDS]
+    else:
+        rng = random.Random(12345)
+        for _ in range(draws):
+            state = game.sample_state(view, rng)
+            assert isinstance(state, ThreeThirteenState)
+            stock = len(state.stock)
+            python_reweigh(state, seat, weights, sweeps, rng)
+            assert len(state.stock) == stock and sorted(state.hands[seat]) == sorted(view.hand)
+            np.add.at(counts, state.hands[other], 1)
     assert counts.sum() == draws * size
     freq = counts / draws
     for c in unseen:
@@ -100,6 +114,30 @@ def test_the_weighted_determinizations_deal_in_proportion_to_the_evidence() -> N
     assert related
     assert freq[related].mean() < 0.8 * uniform
     assert max(abs(exact[c] - uniform) for c in unseen) > 10 * math.sqrt(uniform / draws)
+
+
+def test_infer_state_deals_a_whole_consistent_state() -> None:
+    """The game's ``infer_state`` (the hints' worlds) deals every card once, keeps the seat's own hand and what it
+    knows of the others, and deals uniformly where the game has no model of the others' play."""
+    game = dreizehn.load_game("three-thirteen", 3)
+    assert game.infers and not dreizehn.load_game("knizia13", 3).infers
+    rng = random.Random(5)
+    state = game.new_state(seed=5)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(state.turn)
+    assert isinstance(view, ThreeThirteenView)
+    for seed in range(20):
+        world = game.infer_state(view, random.Random(seed))
+        assert isinstance(world, ThreeThirteenState)
+        held = [card for hand in world.hands for card in hand] + world.stock + list(world.pile)
+        held += [card for melds in world.laid for meld in melds for card in meld]
+        assert sorted(held) == sorted(game.deck)
+        assert world.hands[view.seat] == list(view.hand)
+        assert [len(h) for h in world.hands] == list(view.hand_sizes)
+        for other, known in enumerate(view.known):
+            if other != view.seat:
+                assert not Counter(int(c) for c in known) - Counter(world.hands[other])
 
 
 def test_without_evidence_the_weights_are_even() -> None:

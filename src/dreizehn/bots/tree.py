@@ -113,13 +113,14 @@ Iterations = Callable[..., None]
 
 
 def rate(rate_worlds: Any, row: npt.NDArray[np.int16], seat: int, actions: list[int], worlds: int,
-         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Hints' playouts in a game's kernel (``rate_worlds``, its compiled loop): each action's outcomes, the seat's
-    share of the win and its final total, on ``worlds`` worlds drawn from ``row`` (``(actions, worlds)`` each)."""
+         seed: int, *extra: Any) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Hints' playouts in a game's kernel (``rate_worlds``, its compiled loop, given ``extra`` after its outputs):
+    each action's outcomes, the seat's share of the win and its final total, on ``worlds`` worlds drawn from
+    ``row`` (``(actions, worlds)`` each)."""
     wins = np.zeros((len(actions), worlds))
     points = np.zeros((len(actions), worlds))
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
-    rate_worlds(row, seat, np.array(actions, np.int64), worlds, key, wins, points)
+    rate_worlds(row, seat, np.array(actions, np.int64), worlds, key, wins, points, *extra)
     return wins, points
 
 

@@ -354,6 +354,15 @@ class Game(ABC):
         Its future shuffles are drawn from ``rng``, never from the real game's seed.
         """
 
+    infers: ClassVar[bool] = False
+    """Whether :meth:`infer_state` deals the hidden cards by what the seat saw (else it is :meth:`sample_state`)."""
+
+    def infer_state(self, view: View, rng: random.Random) -> State:
+        """A complete state consistent with ``view``, each way of dealing what its seat cannot see in proportion to
+        how likely it is given what the seat saw (what the others took, passed over, let go); where the game has no
+        such model (:attr:`infers` false), uniform: :meth:`sample_state`."""
+        return self.sample_state(view, rng)
+
     # -- words (the templates are in the game's catalogue domain, dreizehn/words/locale/*/<game id>.po) ---------
 
     def say_card(self, words: Words, card: int) -> str:

@@ -322,6 +322,8 @@ class HintAnalysis(_Message):
     """The playouts over all actions."""
     worlds: int
     """The hidden cards sampled (worlds consistent with the seat's view)."""
+    inferred: bool
+    """Whether the worlds were dealt by what the seat saw of the others' play, not uniformly."""
     seconds: float
     """The time the search took."""
     ratings: list[HintRating]

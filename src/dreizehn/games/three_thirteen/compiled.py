@@ -42,11 +42,12 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
                       greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential, infer=infer)
 
-    def rate(self, view: View, actions: list[int], worlds: int,
-             seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Hints' playouts by the heuristic, compiled (:mod:`.search`)."""
+    def rate(self, view: View, actions: list[int], worlds: int, seed: int,
+             infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Hints' playouts by the heuristic, compiled (:mod:`.search`), the worlds dealt by inference with
+        ``infer`` (as :meth:`ThreeThirteen.infer_state <dreizehn.core.game.Game.infer_state>` deals them)."""
         assert isinstance(view, ThreeThirteenView)
-        return rate(self.new(1)[0], view, actions, worlds, seed)
+        return rate(self.new(1)[0], view, actions, worlds, seed, infer)
 
 
 def make(game: ThreeThirteenRules) -> ThreeThirteenSearchKernel:

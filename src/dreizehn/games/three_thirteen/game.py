@@ -5,16 +5,18 @@ compiled kernel and search (:mod:`.kernel`, :mod:`.search`, :mod:`.compiled`) an
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from dreizehn.core.encoding import Encoder
 from dreizehn.core.errors import InvalidOptionError
-from dreizehn.core.game import Arrangement
+from dreizehn.core.game import Arrangement, State, View
 from dreizehn.core.registry import register
 from dreizehn.games.three_thirteen.encoder import encoder as make_encoder
+from dreizehn.games.three_thirteen.inference import inferred_state
 from dreizehn.games.three_thirteen.melds import arrange
-from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirteenRules
+from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirteenRules, ThreeThirteenView
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
 EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead=0.01"
@@ -50,6 +52,13 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     research_players: ClassVar[int] = 2
     research_options: ClassVar[Mapping[str, object]] = {"turn_limit": RESEARCH_TURN_LIMIT}
     arranges: ClassVar[bool] = True
+    infers: ClassVar[bool] = True
+
+    def infer_state(self, view: View, rng: random.Random) -> State:
+        """A state of ``view`` dealt by what its seat saw of the others' takes, passes and discards this round
+        (:mod:`.inference`)."""
+        assert isinstance(view, ThreeThirteenView)
+        return inferred_state(self, view, rng)
 
     def encoder(self) -> Encoder:
         """The observation layout of this game for the research adapters (docs/envs.md)."""

@@ -26,7 +26,8 @@ anew from the seed alone.
 
 The search deals the hidden cards with probability proportional to the product of the weights of the cards each
 hand is dealt (a stock card weighs 1): :func:`dreizehn.games.three_thirteen.search.determinize` deals them
-uniformly, then moves them by Metropolis swaps toward that distribution.
+uniformly, then moves them by Metropolis swaps toward that distribution; :func:`reweigh` is the same deal in Python,
+for the Python side of the hints (:meth:`ThreeThirteen.infer_state <dreizehn.core.game.Game.infer_state>`).
 """
 
 from __future__ import annotations
@@ -34,13 +35,23 @@ from __future__ import annotations
 import argparse
 import math
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.games.three_thirteen.rules import DISCARD, DRAW, KINDS, OUT, TAKE, ThreeThirteenView
+from dreizehn.games.three_thirteen.rules import (
+    DISCARD,
+    DRAW,
+    KINDS,
+    OUT,
+    TAKE,
+    ThreeThirteenRules,
+    ThreeThirteenState,
+    ThreeThirteenView,
+)
 
 EVENTS = ("pass", "discard", "take")
 RELATIONS = ("rank", "suit1", "suit2")
@@ -125,6 +136,61 @@ def log_weights(view: ThreeThirteenView, coefficients: Sequence[float] | None = 
         if other != view.seat and other not in view.out_seats:
             out[other] = features(view, other) @ beta
     return out
+
+
+SWEEPS = 8
+"""Metropolis swaps per hidden hand card in a weighted determinization (:func:`reweigh`, and the compiled
+:func:`dreizehn.games.three_thirteen.search.reweigh`)."""
+
+
+def reweigh(state: ThreeThirteenState, seat: int, weights: npt.NDArray[np.float64], sweeps: int,
+            rng: random.Random) -> None:
+    """Move ``state``, a uniform deal of what ``seat`` cannot see (``game.sample_state``), toward the deals weighted
+    by ``weights`` (per seat and kind, ``exp`` of :func:`log_weights`): Metropolis swaps, as the compiled
+    :func:`~dreizehn.games.three_thirteen.search.reweigh` makes them (``sweeps`` times the hidden hand cards, a hidden
+    hand card and any other hidden card, of another hand or the stock, swapped with probability ``min(1, ratio of
+    the deals' weights)``). After a reshuffle this round the stock is bound to the seat's candidates, and the deal
+    stays uniform."""
+    if state.reshuffled is not None:
+        return
+    kinds: list[int] = []
+    owners: list[int] = []
+    shown: dict[int, list[int]] = {}  # per other seat, the cards of its hand that the seat knows
+    for other in range(len(state.hands)):
+        if other != seat:
+            hand, known = Counter(state.hands[other]), Counter(state.known[other])
+            shown[other] = sorted((hand & known).elements())
+            kinds.extend(sorted((hand - known).elements()))
+            owners.extend([other] * (len(kinds) - len(owners)))
+    hand_cards, total = len(kinds), len(kinds) + len(state.stock)
+    if hand_cards == 0 or total < 2:
+        return
+    kinds.extend(state.stock)
+    owners.extend([-1] * len(state.stock))
+    for _ in range(sweeps * hand_cards):
+        i = rng.randrange(hand_cards)
+        j = rng.randrange(total - 1)
+        j += j >= i
+        oi, oj, ki, kj = owners[i], owners[j], kinds[i], kinds[j]
+        if oi == oj or ki == kj:
+            continue
+        ratio = weights[oi, kj] / weights[oi, ki] * (weights[oj, ki] / weights[oj, kj] if oj >= 0 else 1.0)
+        if ratio >= 1.0 or rng.random() < ratio:
+            kinds[i], kinds[j] = kj, ki
+    for other, cards in shown.items():
+        dealt = [k for k, o in zip(kinds[:hand_cards], owners[:hand_cards], strict=True) if o == other]
+        state.hands[other] = sorted([*cards, *dealt])
+    state.stock = kinds[hand_cards:]
+    state._outs = None
+
+
+def inferred_state(game: ThreeThirteenRules, view: ThreeThirteenView, rng: random.Random) -> ThreeThirteenState:
+    """A complete state of ``view``, its hidden cards dealt in proportion to how likely each deal is given what the
+    seat saw: ``game.sample_state`` moved by :func:`reweigh` with :func:`log_weights`."""
+    state = game.sample_state(view, rng)
+    if not view.is_over:
+        reweigh(state, view.seat, np.exp(log_weights(view)), SWEEPS, rng)
+    return state
 
 
 # -- fitting ----------------------------------------------------------------------------------------------------

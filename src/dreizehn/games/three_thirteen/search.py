@@ -32,7 +32,7 @@ import numpy.typing as npt
 from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, seat_share, select
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
-from dreizehn.games.three_thirteen.inference import log_weights
+from dreizehn.games.three_thirteen.inference import SWEEPS, log_weights
 from dreizehn.games.three_thirteen.kernel import (
     ACES_HIGH,
     ACTIONS,
@@ -384,10 +384,6 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
     return done
 
 
-SWEEPS = 8
-"""Metropolis swaps per hidden hand card in a weighted determinization (:func:`reweigh`)."""
-
-
 PLAYOUT_TURNS = 200
 """The turns a hint's playout lets a round last where the game sets no ``turn_limit`` (the research adapters'
 ``RESEARCH_TURN_LIMIT``): far more than rounds between heuristic players take, unless they hold each other's cards."""
@@ -395,9 +391,11 @@ PLAYOUT_TURNS = 200
 
 @nb.njit(cache=True)
 def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
-                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64]) -> None:  # pragma: no cover
+                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
+                sweeps: int) -> None:  # pragma: no cover
     """Hints (:mod:`dreizehn.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
-    is to move; the unseen cards dealt uniformly, as the game's ``sample_state`` deals them), every one of
+    is to move; the unseen cards dealt uniformly, as the game's ``sample_state`` deals them, then, with ``sweeps``,
+    moved toward ``weights`` by :func:`reweigh`, as ``infer_state`` deals them), every one of
     ``actions`` followed by the rest of the game with every seat playing the heuristic bot (compiled,
     :mod:`.kernel_heuristic`), all actions of a world on the same stream of random numbers (the shuffles to come
     and the heuristic's tie-breaks); ``seat``'s share of the win (the fewest points win, T12) and final total into
@@ -412,6 +410,8 @@ def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.
     for w in range(worlds):
         world[:] = root
         determinize(world, seat, key)
+        if sweeps:
+            reweigh(world, seat, weights, sweeps, key)
         first = next_u64(key)
         for i in range(actions.shape[0]):
             s[:] = world
@@ -424,9 +424,11 @@ def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.
 
 
 def rate(empty: npt.NDArray[np.int16], view: ThreeThirteenView, actions: list[int], worlds: int,
-         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`)."""
-    return tree_rate(rate_worlds, bounded_row(empty, view), view.seat, actions, worlds, seed)
+         seed: int, infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`), dealt by
+    inference with ``infer``."""
+    weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
+    return tree_rate(rate_worlds, bounded_row(empty, view), view.seat, actions, worlds, seed, weights, sweeps)
 
 
 def bounded_row(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
