@@ -36,7 +36,7 @@ from dreizehn.stats import wilson_interval
 def play(game: Game, against: str, playouts: int, seed: int, index: int) -> dict[str, Any]:
     """One game: the hint bot's seat, the returns and totals, the seconds a move of the hint bot and the others."""
     hinted = index % game.players
-    other = make_bot(level_spec(against, game.id, game.players), game)
+    other = make_bot(against, game)
     rngs = [random.Random(f"{seed}:bot:{s}") for s in range(game.players)]
     state = game.new_state(seed)
     times: dict[str, list[float]] = {"hint": [], "other": []}

@@ -156,3 +156,6 @@ def test_three_thirteens_search_is_its_expert_where_measured() -> None:
 def test_master_is_offered_in_13_and_holzwurm_only() -> None:
     assert [g for g in GAMES if "master" in game_levels(g)] == [g for g in GAMES if g != "three-thirteen"]
     assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
+    for players in (2, 3, 4):  # make_bot itself reads a level's name at the game's player count
+        game = dreizehn.load_game("three-thirteen", players)
+        assert make_bot("expert", game).spec == level_spec("expert", "three-thirteen", players)

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.sim.BackendError
 from dreizehn.core.errors import SimulationError, UsageError
 from dreizehn.core.registry import load_game
@@ -154,7 +153,7 @@ def run_games(
     game = load_game(game_id, players, options)  # refuse bad input before starting processes
     for seats in plan:
         for spec in dict.fromkeys(seats):
-            make_bot(level_spec(spec, game_id, players), game)
+            make_bot(spec, game)
     if records is not None:
         try:
             Path(records).mkdir(parents=True, exist_ok=True)

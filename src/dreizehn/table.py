@@ -313,7 +313,7 @@ class Table:
         if bot is None:
             self._bots.pop(seat, None)
         else:
-            self._bots[seat] = make_bot(level_spec(bot, self.game.id, self.game.players), self.game)
+            self._bots[seat] = make_bot(bot, self.game)
             self._rngs.setdefault(seat, bot_rng(self.seed, seat))
 
     async def play_bots_async(self, executor: Executor | None = None, pause: float = 0.0) -> list[Update]:

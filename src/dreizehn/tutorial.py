@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import level_spec
 from dreizehn.core.registry import game_class
 
 Step = Mapping[str, Any]
@@ -121,7 +120,7 @@ def walk(tutorial: Tutorial) -> list[int]:
     seats = [Seat("person") if i == tutorial.seat else Seat(f"bot {i}", bot=tutorial.level)
              for i in range(tutorial.players)]
     table = Table.create(tutorial.game, seats, tutorial.seed, options=tutorial.options)
-    helper = make_bot(level_spec("medium", tutorial.game, table.game.players), table.game)
+    helper = make_bot("medium", table.game)
     rng = random.Random(0)
     ended: list[int] = []
     for number, step in enumerate(tutorial.steps):

@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import ClassVar
 
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game, View
 from dreizehn.words import Word
@@ -109,10 +110,19 @@ def _load_builtin() -> None:
 
 
 def make_bot(spec: str, game: Game) -> Bot:
-    """The bot written ``spec`` (``name`` or ``name:key=value:...``) for ``game``; a bad spec raises a
-    :class:`~dreizehn.core.errors.BotSpecError` naming the rule (B1 to B4, docs/bots.md)."""
+    """The bot written ``spec`` (``name`` or ``name:key=value:...``, or a level's name: that level's bot in ``game``
+    at its player count, :func:`~dreizehn.bots.levels.level_spec`) for ``game``; a bad spec raises a
+    :class:`~dreizehn.core.errors.BotSpecError` naming the rule (B1 to B4, docs/bots.md).
+
+    >>> import dreizehn
+    >>> make_bot("expert", dreizehn.load_game("three-thirteen", 2)).spec == make_bot(
+    ...     "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead=0.01",
+    ...     dreizehn.load_game("three-thirteen", 2)).spec
+    True
+    """
     _load_builtin()
-    name, *parts = [p.strip() for p in str(spec).split(":")]
+    spec = level_spec(str(spec), game.id, game.players)
+    name, *parts = [p.strip() for p in spec.split(":")]
     if name not in _BOTS:
         raise BotSpecError("bot.unknown", rule="B2", name=name, bots=", ".join(bot_names()))
     options: dict[str, object] = {}

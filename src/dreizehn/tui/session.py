@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, level_spec
+from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
 from dreizehn.core.game import Game, View
@@ -45,7 +45,7 @@ def is_bot_name(name: str, game: Game) -> bool:
     if name.strip().lower() in LEVEL_NAMES:
         return True
     try:
-        make_bot(level_spec(name, game.id, game.players), game)
+        make_bot(name, game)
     except DreizehnError:
         return False
     return True

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import bot_names, level_spec
+from dreizehn.bots.levels import bot_names
 from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import OptionSpec
 from dreizehn.core.record import to_record
@@ -126,7 +126,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
     game = load_game(body.game, len(body.seats), body.options)
     for seat in body.seats:
         if seat.kind == "bot":
-            make_bot(level_spec(seat.bot or "medium", game.id, game.players), game)
+            make_bot(seat.bot or "medium", game)
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
     named = bot_names([s.name for s in body.seats], [s.kind == "bot" for s in body.seats])
