@@ -180,7 +180,7 @@ class PlayApp(App[None]):
             self.query_one("#table", Static).update(Text("\n".join(session.view_lines())))
         else:
             self.query_one("#table", Static).update(render.table(game, w, view, names))
-        self.query_one("#hand", Static).update(render.hand(game, view))
+        self.query_one("#hand", Static).update(render.hand(game, view, w))
         self.query_one("#sheet", Static).update(Text("\n".join(session.totals_lines())))
         self.query_one("#log-text", Static).update(Text("\n".join(self.log_lines[-LOG_LINES:])))
         self.query_one("#hint", Static).update(self.hint_text)

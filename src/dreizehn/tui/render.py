@@ -3,7 +3,7 @@ the rest of the view in the game's own words.
 
 Everything here is drawn from one :class:`~dreizehn.core.game.View` (the viewer's), never from the state. The
 sentences come from the game's ``say_view``. A game's drawing is the module its class names as ``terminal``
-(``games/<id>/terminal.py``), which may define ``card_label(game, card)``, ``card_style(game, card)`` and
+(``games/<id>/terminal.py``), which may define ``card_label(game, card, words)``, ``card_style(game, card)`` and
 ``table(game, words, view, lines)``; a drawing replaces only the lines it shows (the targets, the rows, the hand), so
 nothing the words say is lost. A game without one is drawn as its view in words, its cards as their notation.
 """
@@ -34,11 +34,12 @@ def drawing(game_cls: type[Game]) -> ModuleType | None:
     return importlib.import_module(name) if name else None
 
 
-def card_label(game: Game, card: int) -> str:
-    """A card's short label: the game's own (``10♥`` in Three Thirteen), else its notation."""
+def card_label(game: Game, card: int, words: Words | None = None) -> str:
+    """A card's short label: the game's own (``10♥`` in Three Thirteen, ``B♠`` for a jack in German, in ``words``'
+    language), else its notation."""
     own = drawing(type(game))
     if own is not None and hasattr(own, "card_label"):
-        return str(own.card_label(game, card))
+        return str(own.card_label(game, card, words))
     return game.card_type.of(card).text
 
 
@@ -50,19 +51,19 @@ def card_style(game: Game, card: int) -> str:
     return "bold"
 
 
-def chips(game: Game, cards: Sequence[int], *, sort: bool = False) -> Text:
-    """Cards as coloured chips, side by side (sorted for a hand)."""
+def chips(game: Game, cards: Sequence[int], *, sort: bool = False, words: Words | None = None) -> Text:
+    """Cards as coloured chips, side by side (sorted for a hand), labelled in ``words``' language."""
     text = Text()
     for card in sorted(cards) if sort else cards:
         if text:
             text.append(" ")
-        text.append(f" {card_label(game, card)} ", style=card_style(game, card))
+        text.append(f" {card_label(game, card, words)} ", style=card_style(game, card))
     return text
 
 
-def hand(game: Game, view: View) -> Text:
-    """The viewer's hand, sorted, in colour."""
-    return chips(game, list(getattr(view, "hand", ())), sort=True)
+def hand(game: Game, view: View, words: Words | None = None) -> Text:
+    """The viewer's hand, sorted, in colour, labelled in ``words``' language."""
+    return chips(game, list(getattr(view, "hand", ())), sort=True, words=words)
 
 
 def table(game: Game, words: Words, view: View, names: Sequence[str]) -> RenderableType:

@@ -28,12 +28,12 @@ def table(game: Game, words: Words, view: View, lines: list[str]) -> RenderableT
     for slot, row in rows:
         colour = words(f"holzwurm.colour.{row.colour}") if row.colour else words("holzwurm.view.open")
         drawn.append(words("holzwurm.tui.row", row=slot + 1, colour=colour, n=len(row.cards)) + " ")
-        drawn.append_text(chips(game, row.cards))
+        drawn.append_text(chips(game, row.cards, words=words))
         drawn.append("\n")
     if not rows:
         drawn.append(words("holzwurm.view.no_rows") + "\n")
     drawn.append(words("holzwurm.tui.fate", n=len(fate)) + " ")
-    drawn.append_text(chips(game, fate))
+    drawn.append_text(chips(game, fate, words=words))
     # say_view: a line per row (or one saying there is none), the fate row, the hand, then the rest
     rest = lines[max(1, len(rows)) + 1 + 1:]
     return Group(drawn, Text(""), Text("\n".join(rest)))

@@ -13,8 +13,12 @@ _RED_SUIT = "bold red on white"
 _BLACK_SUIT = "bold black on white"
 
 
-def card_label(game: Game, card: int) -> str:
-    """A card's rank and its suit's symbol: ``10♥``."""
+def card_label(game: Game, card: int, words: Words | None = None) -> str:
+    """A card's rank, in ``words``' language (the rulebooks' letters: a jack is ``B`` in German and Dutch), and its
+    suit's symbol: ``10♥``, ``B♠``; without words, the notation's letters (``J♠``)."""
+    if words is not None:
+        face = game.card_face(words, card)
+        return face["value"] + face["shape"]
     text = game.card_type.of(card).text
     return text[:-1] + SUITS[text[-1]] if text[-1:] in SUITS else text
 
