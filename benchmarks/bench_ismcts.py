@@ -1,10 +1,12 @@
 """Speed of the ``ismcts`` bot (:mod:`dreizehn.bots.ismcts`); its strength is measured by benchmarks/strength.py.
 
 Run with ``python benchmarks/bench_ismcts.py [--positions N]``. One core. With ``--levels``, the mean and worst time a
-move of each search level (``hard`` and up, :mod:`dreizehn.bots.levels`) of 13 at 3 players and Holzwurm at 2, as
-docs/bots.md's levels are measured, instead. The positions are decision points (two or
-more legal actions) drawn from random games, each game's positions spread over the whole game; the iteration rate is
-over searches of a fixed number of iterations, the move times at the default budget.
+move of each search level (``hard`` and up, :mod:`dreizehn.bots.levels`) of 13 at 3 players, Holzwurm at 2 and Three
+Thirteen at 2 and 4, as docs/bots.md's levels are measured, instead; ``--last-stage`` takes the positions from the
+games' last stage only (Three Thirteen's 11th round, the largest hands: its slowest moves). The positions are
+decision points (two or more legal actions) drawn from random games, each game's positions spread over the whole game
+(or its last stage); the iteration rate is over searches of a fixed number of iterations, the move times at the
+default budget.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from dreizehn.games.three_thirteen.melds import warm_up
 ROWS: tuple[tuple[str, int], ...] = (("knizia13", 4), ("holzwurm", 4), ("three-thirteen", 4), ("three-thirteen", 2))
 
 
-def positions(game: Game, count: int, seed: int = 13) -> list[View]:
-    """``count`` views of the seat to move, with two or more legal actions, from random games (random players)."""
+def positions(game: Game, count: int, seed: int = 13, *, last_stage: bool = False) -> list[View]:
+    """``count`` views of the seat to move, with two or more legal actions, from random games (random players); with
+    ``last_stage``, only from each game's last stage."""
     rng = random.Random(seed)
     out: list[View] = []
     number = 0
@@ -44,6 +47,8 @@ def positions(game: Game, count: int, seed: int = 13) -> list[View]:
             if len(view.legal_actions) > 1:
                 views.append(view)
             state.apply(random_action(view, rng))
+        if last_stage:
+            views = [v for v in views if v.stage == views[-1].stage]
         out.extend(rng.sample(views, min(len(views), 5, count - len(out))))
     return out
 
@@ -87,17 +92,20 @@ def speed_table(count: int = 20) -> list[tuple[str, int, int, float, float, floa
     return rows
 
 
-LEVEL_ROWS: tuple[tuple[str, int], ...] = (("knizia13", 3), ("holzwurm", 2))
+LEVEL_ROWS: tuple[tuple[str, int], ...] = (
+    ("knizia13", 3), ("holzwurm", 2), ("three-thirteen", 2), ("three-thirteen", 4))
 
 
-def level_times(count: int) -> None:
-    """Print the mean and worst seconds a move of each level that searches, on ``count`` positions a game: CPU
-    time, which a busy machine inflates less than the clock on the wall."""
-    print(f"Level move times ({count} positions a row, CPU seconds of one core)")
+def level_times(count: int, last_stage: bool = False) -> None:
+    """Print the mean and worst seconds a move of each level that searches, on ``count`` positions a game (from
+    its last stage only with ``last_stage``): CPU time, which a busy machine inflates less than the clock on the
+    wall."""
+    where = ", the last stage" if last_stage else ""
+    print(f"Level move times ({count} positions a row{where}, CPU seconds of one core)")
     print(f"{'game':<16}{'players':>8}{'level':>8}{'  specification':<28}{'mean s/move':>13}{'worst s/move':>14}")
     for game_id, players in LEVEL_ROWS:
         game = dreizehn.load_game(game_id, players)
-        views = positions(game, count)
+        views = positions(game, count, last_stage=last_stage)
         for level in game_levels(game_id):
             spec = level_spec(level, game_id, players)
             if spec.startswith("ismcts"):
@@ -109,9 +117,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=20, help="positions per row (default 20)")
     parser.add_argument("--levels", action="store_true", help="time each search level instead")
+    parser.add_argument("--last-stage", action="store_true", help="with --levels: positions of the last stage only")
     args = parser.parse_args()
     if args.levels:
-        level_times(args.positions)
+        warm_up()
+        level_times(args.positions, args.last_stage)
         return
     warm_up()
     print(f"ISMCTS speed ({args.positions} positions a row, one core)")
