@@ -140,12 +140,12 @@ def test_levels_name_a_bot_for_every_game() -> None:
 
 
 def test_three_thirteens_search_is_its_expert_where_measured() -> None:
-    """At two and four players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; at the other
+    """At two to four players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; at the other
     player counts (where the search is not yet measured) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
-    for players in (2, 4):
+    for players in (2, 3, 4):
         assert level_spec("expert", "three-thirteen", players).startswith("ismcts:playout=heuristic")
         assert level_spec("hard", "three-thirteen", players) == "heuristic"
-    for players in (3, 5, 6, 7, 8):
+    for players in (5, 6, 7, 8):
         assert level_spec("expert", "three-thirteen", players) == "heuristic"
         assert level_spec("hard", "three-thirteen", players) == "heuristic:blunder=0.1"
     assert level_spec("expert", "three-thirteen") == "heuristic"  # no player count: the levels of any count
@@ -156,6 +156,6 @@ def test_three_thirteens_search_is_its_expert_where_measured() -> None:
 def test_master_is_offered_in_13_and_holzwurm_only() -> None:
     assert [g for g in GAMES if "master" in game_levels(g)] == [g for g in GAMES if g != "three-thirteen"]
     assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
-    for players in (2, 3, 4):  # make_bot itself reads a level's name at the game's player count
+    for players in (2, 3, 4, 5):  # make_bot itself reads a level's name at the game's player count
         game = dreizehn.load_game("three-thirteen", players)
         assert make_bot("expert", game).spec == level_spec("expert", "three-thirteen", players)

@@ -20,7 +20,7 @@ from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirte
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
 EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead=0.01"
-"""Three Thirteen's ``expert`` level at two and four players: 150 determinizations a move, each dealt by what the
+"""Three Thirteen's ``expert`` level at two to four players: 150 determinizations a move, each dealt by what the
 seat saw (``infer``), on which the heuristic's two best moves (a draw or a take, or its two best discards) are each
 followed by the heuristic for every seat to the round's end; the heuristic's own move stands unless the other's mean
 reward beats it by 0.01 (about a point of the round's margin)."""
@@ -46,7 +46,7 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
         "expert": "heuristic",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        players: SEARCHED for players in (2, 4)  # where the search was measured against the heuristic
+        players: SEARCHED for players in (2, 3, 4)  # where the search was measured against the heuristic
     }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2
