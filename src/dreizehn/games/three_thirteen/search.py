@@ -427,7 +427,7 @@ def rate(empty: npt.NDArray[np.int16], view: ThreeThirteenView, actions: list[in
          seed: int, infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`), dealt by
     inference with ``infer``."""
-    weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
+    weights, sweeps = inferred(view, infer)
     return tree_rate(rate_worlds, bounded_row(empty, view), view.seat, actions, worlds, seed, weights, sweeps)
 
 
@@ -441,10 +441,12 @@ def bounded_row(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.ND
     return row
 
 
-def inferred(view: ThreeThirteenView) -> tuple[npt.NDArray[np.float64], int]:
+def inferred(view: ThreeThirteenView, infer: bool = True) -> tuple[npt.NDArray[np.float64], int]:
     """The weights of a determinization of ``view`` (per seat, :data:`MAX_SEATS` rows, and kind) and the sweeps to
-    draw it with."""
+    draw it with; without ``infer``, even weights and no sweeps (a uniform deal)."""
     weights = np.ones((MAX_SEATS, KINDS))
+    if not infer:
+        return weights, 0
     weights[: view.players] = np.exp(log_weights(view))
     return weights, SWEEPS
 
@@ -460,7 +462,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
     seat saw (:mod:`.inference`)."""
     row = bounded_row(empty, view)  # playouts to the round's end (cutoff 0) end, as the hints' do
-    weights, sweeps = inferred(view) if infer else (np.ones((MAX_SEATS, KINDS)), 0)
+    weights, sweeps = inferred(view, infer)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
