@@ -176,6 +176,29 @@ async def test_a_resize_redraws(tmp_path: Path) -> None:
             assert all(label in text for label in labels)
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+async def test_a_phones_terminal_shows_every_key_and_the_whole_header(lang: str, tmp_path: Path) -> None:
+    played = session("holzwurm", tmp_path, lang=lang)
+    app = PlayApp(played, pause=0)
+    said = words(lang)
+    async with app.run_test(size=(46, 40)) as pilot:
+        await settle(app, pilot)
+        text = screen_text(app)
+        assert app.screen.has_class("-narrow")
+        left, right = app.query_one("#left").region, app.query_one("#right").region
+        assert right.y >= left.bottom and right.width == left.width  # the course below the table, not beside it
+        for key in ("tui.key.quit", "tui.key.hint", "tui.key.words"):
+            assert said(key) in text
+        assert said("tui.type_move_short") in text
+        head = " ".join(line.strip() for line in str(app.query_one("#head", Static).render()).splitlines())
+        assert said("view.your_turn") in text and head.split()[-1] in text  # the header's last line not cut off
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not app.screen.has_class("-narrow")
+        assert app.query_one("#right").region.x >= app.query_one("#left").region.right
+        assert said("tui.type_move") in screen_text(app)
+
+
 async def test_the_hint_key(tmp_path: Path) -> None:
     played = session("holzwurm", tmp_path)
     app = PlayApp(played, pause=0)

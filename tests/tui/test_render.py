@@ -27,3 +27,20 @@ def test_a_hand_is_labelled_in_the_readers_language(lang: str, jack: str, queen:
     said = [say_card(words(lang), card, short=True) for card in court]
     assert [chip[:-1] for chip in chips] == [text[:-1] for text in said]  # as the sentences write them
     assert "10♦" in render.hand(game, view, words(lang)).plain.split()
+
+
+@pytest.mark.parametrize("width", [12, 20, 46, 80])
+def test_chips_wrap_between_cards_never_inside_one(width: int) -> None:
+    from rich.console import Console
+
+    game = dreizehn.load_game("holzwurm", 2)
+    cards = list(range(0, 60, 3))
+    drawn = render.chips(game, cards, lead="The fate row (20 cards, the top one first):")
+    console = Console(width=width)
+    lines = console.render_lines(drawn, console.options, pad=False)
+    painted = []  # per line, the runs of text in a card's colours
+    for line in lines:
+        assert sum(len(segment.text) for segment in line) <= width
+        painted += [segment.text for segment in line if segment.style and segment.style.bgcolor]
+    assert painted == [f" {render.card_label(game, card)} " for card in cards]  # each chip whole, in order
+    assert "".join(segment.text for segment in lines[0]).startswith("The")

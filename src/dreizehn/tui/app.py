@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,6 +30,9 @@ from dreizehn.tui.session import Session
 
 LOG_LINES = 40
 """How many lines of the game's course the log keeps on screen."""
+NARROW = 72
+"""Below this many columns (a phone's terminal) the course of the game goes below the table instead of beside it,
+and the key bar and the typing prompt are shortened."""
 
 
 class PassScreen(Screen[None]):
@@ -98,7 +101,7 @@ class PlayApp(App[None]):
     """The terminal game of one session."""
 
     CSS = """
-    #head { height: 3; background: $boost; padding: 0 1; }
+    #head { height: auto; max-height: 6; background: $boost; padding: 0 1; }
     #main { height: 1fr; }
     #left { width: 3fr; padding: 0 1; }
     #right { width: 2fr; border-left: solid $primary; padding: 0 1; }
@@ -118,6 +121,10 @@ class PlayApp(App[None]):
     ScoringScreen { align: center middle; }
     #scoring { width: 90%; height: 80%; border: thick $primary; background: $surface; padding: 0 1; }
     #scoring-prompt { dock: bottom; text-style: bold; }
+    .-narrow #main { layout: vertical; }
+    .-narrow #left { width: 100%; height: 2fr; }
+    .-narrow #right { width: 100%; height: 1fr; border-left: none; border-top: solid $primary; }
+    .-narrow #moves { height: 4; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -162,9 +169,24 @@ class PlayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.size.width)
         self.redraw()
         self.query_one("#entry", MoveInput).focus()
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        """Lay the screen out for ``width`` columns: the course below the table where it is narrow (:data:`NARROW`),
+        the key bar compact and the prompt short, so that nothing is cut off."""
+        narrow = width < NARROW
+        self.screen.set_class(narrow, "-narrow")
+        footer = self.query_one(Footer)
+        footer.compact = narrow
+        footer.show_command_palette = not narrow
+        self.query_one("#entry", MoveInput).placeholder = self.session.words(
+            "tui.type_move_short" if narrow else "tui.type_move")
 
     # -- drawing -------------------------------------------------------------------------------------------------
 

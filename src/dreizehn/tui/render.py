@@ -15,7 +15,8 @@ import importlib
 from collections.abc import Sequence
 from types import ModuleType
 
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 from dreizehn.core.game import Game, View
@@ -51,17 +52,50 @@ def card_style(game: Game, card: int) -> str:
     return "bold"
 
 
-def chips(game: Game, cards: Sequence[int], *, sort: bool = False, words: Words | None = None) -> Text:
-    """Cards as coloured chips, side by side (sorted for a hand), labelled in ``words``' language."""
-    text = Text()
-    for card in sorted(cards) if sort else cards:
-        if text:
-            text.append(" ")
-        text.append(f" {card_label(game, card, words)} ", style=card_style(game, card))
-    return text
+class Chips:
+    """Words, then cards as coloured chips side by side, wrapped to the width they are given: the words between
+    words, the chips between chips, so that a chip is never broken at its padding (as a :class:`~rich.text.Text` of
+    them would be, its padding being spaces)."""
+
+    def __init__(self, chips: Sequence[Text], lead: str = "") -> None:
+        self.chips = list(chips)
+        self.lead = lead
+
+    @property
+    def plain(self) -> str:
+        """The words and the chips as plain text, on one line."""
+        return " ".join([self.lead] * bool(self.lead) + [chip.plain for chip in self.chips])
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(1, options.max_width)
+        lines = list(Text(self.lead).wrap(console, width)) if self.lead else []
+        line = lines.pop() if lines else Text()
+        for chip in self.chips:
+            if line.cell_len and line.cell_len + 1 + chip.cell_len > width:
+                lines.append(line)
+                line = Text()
+            if line.cell_len:
+                line.append(" ")
+            line.append_text(chip)
+        lines.append(line)
+        for text in lines:
+            text.end = "\n"
+            yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((chip.cell_len for chip in self.chips), default=1)
+        return Measurement(widest, max(widest, Text(self.plain).cell_len))
 
 
-def hand(game: Game, view: View, words: Words | None = None) -> Text:
+def chips(game: Game, cards: Sequence[int], *, sort: bool = False, words: Words | None = None,
+          lead: str = "") -> Chips:
+    """Cards as coloured chips, side by side (sorted for a hand), labelled in ``words``' language, after the words
+    ``lead``."""
+    return Chips([Text(f" {card_label(game, card, words)} ", style=card_style(game, card))
+                  for card in (sorted(cards) if sort else cards)], lead)
+
+
+def hand(game: Game, view: View, words: Words | None = None) -> Chips:
     """The viewer's hand, sorted, in colour, labelled in ``words``' language."""
     return chips(game, list(getattr(view, "hand", ())), sort=True, words=words)
 

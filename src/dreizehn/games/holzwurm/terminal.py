@@ -24,16 +24,14 @@ def table(game: Game, words: Words, view: View, lines: list[str]) -> RenderableT
     """The rows with their colours and cards, the fate row, then the view's other lines."""
     rows = [(slot, row) for slot, row in enumerate(getattr(view, "rows", ())) if row is not None]
     fate = list(reversed(getattr(view, "fate", ())))
-    drawn = Text()
+    drawn: list[RenderableType] = []
     for slot, row in rows:
         colour = words(f"holzwurm.colour.{row.colour}") if row.colour else words("holzwurm.view.open")
-        drawn.append(words("holzwurm.tui.row", row=slot + 1, colour=colour, n=len(row.cards)) + " ")
-        drawn.append_text(chips(game, row.cards, words=words))
-        drawn.append("\n")
+        drawn.append(chips(game, row.cards, words=words,
+                           lead=words("holzwurm.tui.row", row=slot + 1, colour=colour, n=len(row.cards))))
     if not rows:
-        drawn.append(words("holzwurm.view.no_rows") + "\n")
-    drawn.append(words("holzwurm.tui.fate", n=len(fate)) + " ")
-    drawn.append_text(chips(game, fate, words=words))
+        drawn.append(Text(words("holzwurm.view.no_rows")))
+    drawn.append(chips(game, fate, words=words, lead=words("holzwurm.tui.fate", n=len(fate))))
     # say_view: a line per row (or one saying there is none), the fate row, the hand, then the rest
     rest = lines[max(1, len(rows)) + 1 + 1:]
-    return Group(drawn, Text(""), Text("\n".join(rest)))
+    return Group(*drawn, Text(""), Text("\n".join(rest)))
