@@ -201,7 +201,8 @@ class IsmctsBot(Bot):
     (UCB exploration, rewards lie in [0, 1]), ``horizon`` (``stage`` or ``game``), ``reward`` (``margin`` or
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
     Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy``, ``random`` or
-    ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``lead``
+    ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``value``
+    (``points`` or ``learned``: how a cut-off hand is valued, ``learned`` in compiled Three Thirteen only), ``lead``
     (the mean reward by which a move must beat the heuristic's own to be played instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
@@ -222,6 +223,7 @@ class IsmctsBot(Bot):
         "prune": "auto",
         "infer": "auto",
         "potential": 0.0,
+        "value": "points",
         "lead": 0.0,
     }
 
@@ -259,6 +261,9 @@ class IsmctsBot(Bot):
         self.own: Heuristic | None = heuristic(gid)
         self.potential = _real(opts["potential"])
         """Points a cut-off hand counts less per unit of meld potential (``potential``, compiled Three Thirteen)."""
+        self.value = self._choice("value", ("points", "learned"))
+        """How a cut-off hand is valued (``value``): ``points``, as it stands; ``learned``, by the points a network
+        expects it to be left with (compiled Three Thirteen, :mod:`dreizehn.games.three_thirteen.value`)."""
         prune = str(opts["prune"]).lower()
         if prune == "auto":
             self.prune = _whole(search_default(game, "prune"))
@@ -278,6 +283,8 @@ class IsmctsBot(Bot):
         infers, :mod:`dreizehn.games.three_thirteen.inference`)."""
         if self.infer and not self._infers():
             raise BotSpecError("bot.option_infer", rule="B4", game=gid)
+        if self.value != "points" and self._compiled_search(frozenset()) is None:
+            raise BotSpecError("bot.option_value", rule="B4", game=gid)
 
     def _choice(self, key: str, choices: tuple[str, ...]) -> str:
         value = str(self.options[key]).lower()
@@ -481,6 +488,8 @@ class IsmctsBot(Bot):
             return None
         if (keep and not options["prune"]) or (self.potential and not options.get("potential")):
             return None
+        if self.value != "points" and not options.get("value"):
+            return None
         if supported is None:
             return found
         extra: dict[str, object] = {}
@@ -488,6 +497,8 @@ class IsmctsBot(Bot):
             extra["infer"] = True
         if self.potential:
             extra["potential"] = self.potential
+        if self.value != "points":
+            extra["value"] = self.value
         if extra:
             return partial(found, keep=keep, cutoff=self.cutoff, playout=playout, **extra)
         return partial(found, keep=keep, cutoff=self.cutoff, playout=playout)

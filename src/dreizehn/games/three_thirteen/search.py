@@ -74,6 +74,7 @@ from dreizehn.games.three_thirteen.kernel import (
 from dreizehn.games.three_thirteen.kernel_heuristic import action as heuristic_rollout_action
 from dreizehn.games.three_thirteen.kernel_heuristic import potential
 from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, TAKE, ThreeThirteenView
+from dreizehn.games.three_thirteen.value import FEATURES, features, network, predict_flat
 
 Stats = list[tuple[int, int, int, float]]
 ROLLOUT = 2
@@ -269,12 +270,18 @@ def policy_action(s: npt.NDArray[np.int16], policy: int, key: Keys) -> int:  # p
 
 
 @nb.njit(cache=True)
-def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float) -> float:  # pragma: no cover - compiled
-    """What the hand of ``seat`` is worth in penalty points where a playout is cut off: its fewest penalty points
-    (0 for a seat that went out), less ``weight`` per unit of its meld potential (:func:`.kernel_heuristic.potential`,
-    pairs and near-runs: cards that may yet meld)."""
+def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float,
+                net: npt.NDArray[np.float64]) -> float:  # pragma: no cover - compiled
+    """What the hand of ``seat`` is worth in penalty points where a playout is cut off: 0 for a seat that went out;
+    with a network ``net`` (not empty, :func:`.value.network`), the points it estimates the hand is left with at the
+    round's end; else its fewest penalty points now, less ``weight`` per unit of its meld potential
+    (:func:`.kernel_heuristic.potential`, pairs and near-runs: cards that may yet meld)."""
     if s[OUT_ORDER + seat]:
         return 0.0
+    if net.shape[0]:
+        x = np.empty(FEATURES, np.float64)
+        features(s, seat, x)
+        return predict_flat(x, net)
     points = float(penalty(s, seat))
     if weight:
         counts = np.zeros(KINDS, np.int64)
@@ -286,16 +293,18 @@ def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float) -> float:  #
 
 @nb.njit(cache=True)
 def round_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, policy: int, key: Keys,
-                 points: npt.NDArray[np.float64], weight: float = 0.0) -> None:  # pragma: no cover - compiled
+                 points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64]
+                 ) -> None:  # pragma: no cover - compiled
     """Play the round of ``stage`` on from ``s`` (every seat by ``policy``) and write its penalty points per seat
-    into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand stands (:func:`leaf_points`,
-    ``weight`` per unit of meld potential) at the first turn boundary after ``cutoff`` actions."""
+    into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand is valued
+    (:func:`leaf_points`: by the network ``net``, or as it stands with ``weight`` per unit of meld potential) at the
+    first turn boundary after ``cutoff`` actions."""
     n = s[PLAYERS]
     steps = 0
     while s[TURN] >= 0 and s[ROUND] == stage:
         if cutoff and steps >= cutoff and not s[DRAWN]:
             for seat in range(n):
-                points[seat] = leaf_points(s, seat, weight)
+                points[seat] = leaf_points(s, seat, weight, net)
             return
         apply(s, policy_action(s, policy, key), key)
         steps += 1
@@ -329,12 +338,13 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
            scale: float, cutoff: int, policy: int, key: Keys, child: npt.NDArray[np.int32],
            visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
            size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
-           sweeps: int) -> int:  # pragma: no cover - compiled
+           sweeps: int, net: npt.NDArray[np.float64]) -> int:  # pragma: no cover - compiled
     """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made by
     :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
     tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
     iterations run. With ``policy`` ``ROLLOUT`` each root action is followed by the policy alone (no tree below the
-    root); ``weight`` counts meld potential in the hands of a playout cut off (:func:`leaf_points`). With ``sweeps``
+    root); ``weight`` counts meld potential in the hands of a playout cut off, or ``net`` values them where not
+    empty (:func:`leaf_points`). With ``sweeps``
     > 0 each determinization is weighted by ``weights`` (:func:`reweigh`)."""
     n = root[PLAYERS]
     stage = root[ROUND]
@@ -378,7 +388,7 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], 
             depth = 1
             if policy != ROLLOUT:
                 depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
-            round_points(s, stage, cutoff, policy, stream, points, weight)
+            round_points(s, stage, cutoff, policy, stream, points, weight, net)
             margin_rewards(points, n, scale, False, rewards)
             backup(visits, total, path, movers, depth, rewards)
     return done
@@ -454,13 +464,14 @@ def inferred(view: ThreeThirteenView, infer: bool = True) -> tuple[npt.NDArray[n
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
            greedy: bool = True, rollout: bool = False, weight: float = 0.0,
-           infer: bool = False) -> tuple[Stats, int]:
+           infer: bool = False, learned: bool = False) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
     after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
     greedy player (``greedy``), at random, or (``rollout``) by the heuristic from the root action on, cut off hands
     counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
-    seat saw (:mod:`.inference`)."""
+    seat saw (:mod:`.inference`); with ``learned``, cut-off hands valued by the network of :mod:`.value`."""
+    net = network() if learned else np.empty(0, np.float64)
     row = bounded_row(empty, view)  # playouts to the round's end (cutoff 0) end, as the hints' do
     weights, sweeps = inferred(view, infer)
     mask = np.zeros(ACTIONS, np.bool_)
@@ -472,7 +483,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
         done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size, weight,
-                          weights, sweeps))
+                          weights, sweeps, net))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -485,7 +496,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
             done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size, weight,
-                               weights, sweeps))
+                               weights, sweeps, net))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]
