@@ -96,14 +96,16 @@ LEVEL_ROWS: tuple[tuple[str, int], ...] = (
     ("knizia13", 3), ("holzwurm", 2), ("three-thirteen", 2), ("three-thirteen", 4))
 
 
-def level_times(count: int, last_stage: bool = False) -> None:
+def level_times(count: int, last_stage: bool = False, games: list[str] | None = None) -> None:
     """Print the mean and worst seconds a move of each level that searches, on ``count`` positions a game (from
     its last stage only with ``last_stage``): CPU time, which a busy machine inflates less than the clock on the
-    wall."""
+    wall; only the rows of ``games`` where given."""
     where = ", the last stage" if last_stage else ""
     print(f"Level move times ({count} positions a row{where}, CPU seconds of one core)")
     print(f"{'game':<16}{'players':>8}{'level':>8}{'  specification':<28}{'mean s/move':>13}{'worst s/move':>14}")
     for game_id, players in LEVEL_ROWS:
+        if games and game_id not in games:
+            continue
         game = dreizehn.load_game(game_id, players)
         views = positions(game, count, last_stage=last_stage)
         for level in game_levels(game_id):
@@ -118,10 +120,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20, help="positions per row (default 20)")
     parser.add_argument("--levels", action="store_true", help="time each search level instead")
     parser.add_argument("--last-stage", action="store_true", help="with --levels: positions of the last stage only")
+    parser.add_argument("--game", action="append", choices=dreizehn.game_ids(), help="with --levels: only this game")
     args = parser.parse_args()
     if args.levels:
         warm_up()
-        level_times(args.positions, args.last_stage)
+        level_times(args.positions, args.last_stage, args.game)
         return
     warm_up()
     print(f"ISMCTS speed ({args.positions} positions a row, one core)")

@@ -129,14 +129,16 @@ def test_async_play_runs_bots_in_an_executor_and_plays_the_same_game(pool: str) 
 def test_levels_name_a_bot_for_every_game() -> None:
     for game_id in GAMES:
         cls = dreizehn.game_class(game_id)
-        assert game_levels(game_id) == LEVEL_NAMES[:len(cls.levels)] and len(cls.levels) >= 4
+        offered = set(cls.levels).union(*cls.levels_at.values())
+        assert game_levels(game_id) == LEVEL_NAMES[:len(offered)] and len(cls.levels) >= 4
         for players in (cls.min_players, cls.max_players):
             levels = {**cls.levels, **cls.levels_at.get(players, {})}
             game = dreizehn.load_game(game_id, players)
             for level in LEVEL_NAMES:
                 table = Table(game, tuple(Seat(level, bot=level) for _ in range(players)), 0, game.new_state(0))
-                # a level the game does not offer (Three Thirteen's master) plays its strongest
-                assert table._bots[0].spec == levels.get(level, levels[game_levels(game_id)[-1]])
+                # a level the game does not offer at this count (Three Thirteen's master at 8) plays its strongest
+                strongest = [name for name in LEVEL_NAMES if name in levels][-1]
+                assert table._bots[0].spec == levels.get(level, levels[strongest])
 
 
 def test_three_thirteens_search_is_its_expert_where_measured() -> None:
@@ -153,8 +155,13 @@ def test_three_thirteens_search_is_its_expert_where_measured() -> None:
         assert level_spec("expert", game_id, 2) == level_spec("expert", game_id)
 
 
-def test_master_is_offered_in_13_and_holzwurm_only() -> None:
-    assert [g for g in GAMES if "master" in game_levels(g)] == [g for g in GAMES if g != "three-thirteen"]
+def test_master_is_offered_in_every_game_and_in_three_thirteen_where_its_search_is() -> None:
+    assert [g for g in GAMES if "master" in game_levels(g)] == list(GAMES)
+    for players in (2, 3, 4):  # the larger search with the learned value of a cut-off hand
+        master = level_spec("master", "three-thirteen", players)
+        assert "value=learned" in master and master != level_spec("expert", "three-thirteen", players)
+    for players in (5, 8):  # no search measured there: master is the strongest level, the heuristic
+        assert level_spec("master", "three-thirteen", players) == "heuristic"
     assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
     for players in (2, 3, 4, 5):  # make_bot itself reads a level's name at the game's player count
         game = dreizehn.load_game("three-thirteen", players)

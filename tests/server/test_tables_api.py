@@ -245,8 +245,7 @@ def test_games_and_the_openapi_page(api: TestClient) -> None:
     games = api.get("/api/games?lang=de").json()
     assert [g["id"] for g in games] == list(dreizehn.game_ids())
     four = ["easy", "medium", "hard", "expert"]
-    assert {g["id"]: g["levels"] for g in games} == {"knizia13": [*four, "master"], "three-thirteen": four,
-                                                      "holzwurm": [*four, "master"]}
+    assert all(g["levels"] == [*four, "master"] for g in games)
     assert all(g["title"] for g in games)
     english = api.get("/api/games", headers={"accept-language": "en-GB,en;q=0.8"}).json()
     assert [g["rules"] for g in english] != [g["rules"] for g in games]

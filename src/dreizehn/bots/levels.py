@@ -13,9 +13,11 @@ gives the measured ratings and times per move. Without a game, :data:`LEVELS` gi
 >>> level_spec("ismcts:iterations=50", "holzwurm")
 'ismcts:iterations=50'
 >>> game_levels("three-thirteen")
-('easy', 'medium', 'hard', 'expert')
+('easy', 'medium', 'hard', 'expert', 'master')
 >>> level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
 True
+>>> level_spec("master", "three-thirteen", players=2) == level_spec("expert", "three-thirteen", players=2)
+False
 """
 
 from __future__ import annotations
@@ -62,9 +64,13 @@ def bot_names(names: list[str | None], bots: list[bool]) -> list[str | None]:
 
 
 def game_levels(game_id: str) -> tuple[str, ...]:
-    """The levels ``game_id`` offers, weakest first."""
-    levels = _levels(game_id)
-    return tuple(level for level in LEVEL_NAMES if level in levels)
+    """The levels ``game_id`` offers at some player count, weakest first (at a count that lacks one, its name plays
+    the strongest level there: :func:`level_spec`)."""
+    from dreizehn.core.registry import game_class
+
+    cls = game_class(game_id)
+    offered = set(cls.levels).union(*cls.levels_at.values())
+    return tuple(level for level in LEVEL_NAMES if level in offered)
 
 
 def _levels(game_id: str, players: int | None = None) -> Mapping[str, str]:

@@ -24,9 +24,14 @@ EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead
 seat saw (``infer``), on which the heuristic's two best moves (a draw or a take, or its two best discards) are each
 followed by the heuristic for every seat to the round's end; the heuristic's own move stands unless the other's mean
 reward beats it by 0.01 (about a point of the round's margin)."""
-SEARCHED: Mapping[str, str] = {"hard": "heuristic", "expert": EXPERT}
+MASTER = "ismcts:playout=heuristic:prune=2:cutoff=8:iterations=2000:infer=on:lead=0.002:value=learned"
+"""Three Thirteen's ``master`` level at two to four players: the ``expert``'s search with 1,000 determinizations a
+move, its rollouts cut off after 8 actions where a learned network values each hand (:mod:`.value`), so that they
+cost about what 500 rollouts to the round's end would; the heuristic's own move stands unless the other's mean reward
+beats it by 0.002. Chosen by the regret of its moves against a far larger search (docs/bots.md, "Levels")."""
+SEARCHED: Mapping[str, str] = {"hard": "heuristic", "expert": EXPERT, "master": MASTER}
 """The levels at the player counts where the search was measured to beat the heuristic (docs/bots.md): the heuristic
-itself, and above it the search."""
+itself, above it the search, and above that the larger search."""
 
 
 @register
