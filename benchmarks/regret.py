@@ -12,7 +12,11 @@ regret only by the choice. It says nothing about what the oracle itself gets wro
 (``strength.py``, ``paired.py``) remain the measurement.
 
 The table prints each bot's mean regret (in thousandths of the reward, whose range is 0 to 1) with its 95% interval,
-its CPU time a move, and each bot's regret less the first bot's, position by position. ``--json FILE`` saves it.
+its CPU time a move, and each bot's regret less the first bot's, position by position. ``--json FILE`` saves every
+position (the oracle's means, the heuristic's own move, each bot's choice, root means and CPU time). With ``--leads
+L1,L2,...`` a search's regret is also given as if it had each ``lead`` (its own move taken from the heuristic unless
+the best mean beats it by more than L, as ``ismcts:lead`` does), from the same root means: run the bots with
+``lead=0`` to compare leads on the same searches. ``--from FILE`` prints the tables of a saved file again.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -61,53 +66,93 @@ def interval(values: list[float]) -> str:
     return f"{1000 * statistics.fmean(values):.2f} ± {1000 * half:.2f}"
 
 
+Position = dict[str, Any]
+"""A position as saved: ``oracle`` (action: mean), ``own`` (the heuristic's move), ``round``, ``bots`` (spec:
+``[chosen, {action: mean}, CPU seconds]``)."""
+
+
+def with_lead(position: Position, spec: str, lead: float) -> int:
+    """The move of ``spec``'s search in ``position`` had it played with ``lead``: the heuristic's own move unless the
+    best mean beats it by more than ``lead`` (:class:`~dreizehn.bots.ismcts.IsmctsBot`)."""
+    chosen, means, _ = position["bots"][spec]
+    if not means:
+        return int(chosen)
+    stats = {int(action): mean for action, mean in means.items()}
+    best = max(stats, key=lambda action: (stats[action], -action))
+    own = int(position["own"])
+    return own if lead and own in stats and stats[best] <= stats[own] + lead else best
+
+
+def regret(position: Position, action: int) -> float:
+    """The oracle's best mean less that of ``action`` (its worst where it left the action out)."""
+    means = {int(a): float(m) for a, m in position["oracle"].items()}
+    return max(means.values()) - means.get(action, min(means.values()))
+
+
+def report(saved: dict[str, Any], leads: list[float]) -> None:
+    """Print the tables of a run."""
+    found: list[Position] = saved["positions"]
+    specs = list(found[0]["bots"])
+    print(f"{saved['game']}, {saved['players']} players: {len(found)} positions with a choice, "
+          f"oracle {saved['oracle']}")
+    header = "".join(f"{f'lead={lead}':>18}" for lead in leads)
+    print(f"{'bot':<90}{'regret (x1000)':>18}{'CPU a move':>12}{header}")
+    print(f"{'heuristic':<90}{interval([regret(p, int(p['own'])) for p in found]):>18}")
+    for spec in specs:
+        values = [regret(p, int(p["bots"][spec][0])) for p in found]
+        move = statistics.fmean(p["bots"][spec][2] for p in found)
+        cells = "".join(f"{interval([regret(p, with_lead(p, spec, lead)) for p in found]):>18}" for lead in leads)
+        print(f"{spec:<90}{interval(values):>18}{move * 1000:>10.1f}ms{cells}")
+    first = specs[0]
+    for spec in specs[1:]:
+        differences = [regret(p, int(p["bots"][spec][0])) - regret(p, int(p["bots"][first][0])) for p in found]
+        print(f"{spec} minus {first}: {interval(differences)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="three-thirteen", choices=dreizehn.game_ids())
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--oracle", required=True, help="an ismcts specification, far larger than the bots'")
-    parser.add_argument("--bot", action="append", required=True, help="a bot or level (repeatable)")
-    parser.add_argument("--json", type=Path, help="save the table to this file")
+    parser.add_argument("--oracle", help="an ismcts specification, far larger than the bots'")
+    parser.add_argument("--bot", action="append", default=[], help="a bot or level (repeatable)")
+    parser.add_argument("--json", type=Path, help="save every position to this file")
+    parser.add_argument("--leads", default="", help="comma-separated leads to apply to the searches' root means")
+    parser.add_argument("--from", dest="source", type=Path, help="print the tables of this saved file, play nothing")
     args = parser.parse_args()
+    leads = [float(lead) for lead in args.leads.split(",") if lead]
+    if args.source is not None:
+        report(json.loads(args.source.read_text()), leads)
+        return
+    if not args.oracle or not args.bot:
+        parser.error("--oracle and at least one --bot are needed, or --from")
     game = dreizehn.load_game(args.game, args.players)
     oracle = make_bot(args.oracle, game)
     if not isinstance(oracle, IsmctsBot):
         raise SystemExit("the oracle must be an ismcts search")
-    bots = {spec: make_bot(spec, game) for spec in ["heuristic", *args.bot]}
-    regrets: dict[str, list[float]] = {spec: [] for spec in bots}
-    seconds = dict.fromkeys(bots, 0.0)
+    bots = {spec: make_bot(spec, game) for spec in args.bot}
+    heuristic = make_bot("heuristic", game)
     rng = random.Random(args.seed)
-    began = time.perf_counter()
+    found: list[Position] = []
     for view in positions(args.game, args.players, args.positions, args.seed):
         oracle.act(view, rng)
         means = {stat.action: stat.mean for stat in oracle.last_stats if stat.visits}
         if len(means) < 2:
             continue  # the oracle searched one move: nothing to choose
-        best, worst = max(means.values()), min(means.values())
+        position: Position = {"oracle": means, "own": int(heuristic.act(view, random.Random(0))), "round": view.stage,
+                              "bots": {}}
         for spec, bot in bots.items():
             clock = time.process_time()
             action = int(bot.act(view, rng))
-            seconds[spec] += time.process_time() - clock
-            regrets[spec].append(best - means.get(action, worst))  # a move the oracle left out: its worst
-    counted = len(regrets["heuristic"])
-    print(f"{args.game}, {args.players} players: {counted} positions with a choice, oracle {args.oracle} "
-          f"({time.perf_counter() - began:.0f} s)")
-    print(f"{'bot':<90}{'regret (x1000)':>18}{'CPU a move':>12}")
-    rows = []
-    for spec, values in regrets.items():
-        move = seconds[spec] / max(1, counted)
-        print(f"{spec:<90}{interval(values):>18}{move * 1000:>10.1f}ms")
-        rows.append({"bot": spec, "regret": statistics.fmean(values), "move": move})
-    first = args.bot[0]
-    for spec in args.bot[1:]:
-        differences = [a - b for a, b in zip(regrets[spec], regrets[first], strict=True)]
-        print(f"{spec} minus {first}: {interval(differences)}")
+            spent = time.process_time() - clock
+            stats = {s.action: s.mean for s in bot.last_stats if s.visits} if isinstance(bot, IsmctsBot) else {}
+            position["bots"][spec] = [action, stats, spent]
+        found.append(position)
+    saved = {"game": args.game, "players": args.players, "oracle": args.oracle, "seed": args.seed, "positions": found}
     if args.json is not None:
-        args.json.write_text(json.dumps({"game": args.game, "players": args.players, "positions": counted,
-                                         "oracle": args.oracle, "seed": args.seed, "rows": rows,
-                                         "regrets": regrets}, indent=1) + "\n")
+        args.json.write_text(json.dumps(saved) + "\n")
+    report(saved, leads)
 
 
 if __name__ == "__main__":
