@@ -75,7 +75,8 @@ game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; d
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
-``random``, or ``heuristic``: rollouts of the heuristic), ``potential=0`` (compiled Three Thirteen only), ``lead=0``,
+``random``, or ``heuristic``: rollouts of the heuristic), ``potential=0`` (compiled Three Thirteen only),
+``value=points`` (or ``learned``: a cut-off hand valued by a network, compiled Three Thirteen only), ``lead=0``,
 ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
 1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
 proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
