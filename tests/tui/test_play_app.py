@@ -104,7 +104,7 @@ async def test_the_pass_screen_hides_every_hand(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(app, pilot)
         assert played.viewer == other
-        shown = str(app.query_one("#hand", Static).render())
+        shown = str(app.query_one("#hand", Static).content)  # the hand as drawn, in plain text
         mine = played.table.view(other).hand  # type: ignore[attr-defined]
         assert all(played.game.card_type.of(card).text in shown for card in mine)
         assert f"seen by {played.names[other]}" in screen_text(app)

@@ -66,6 +66,9 @@ class Chips:
         """The words and the chips as plain text, on one line."""
         return " ".join([self.lead] * bool(self.lead) + [chip.plain for chip in self.chips])
 
+    def __str__(self) -> str:
+        return self.plain  # as a Text of them gives its plain text
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = max(1, options.max_width)
         lines = list(Text(self.lead).wrap(console, width)) if self.lead else []
