@@ -181,7 +181,7 @@ class PlayApp(App[None]):
         """Lay the screen out for ``width`` columns: the course below the table where it is narrow (:data:`NARROW`),
         the key bar compact and the prompt short, so that nothing is cut off."""
         narrow = width < NARROW
-        self.screen.set_class(narrow, "-narrow")
+        self.screen_stack[0].set_class(narrow, "-narrow")  # the game's screen, even under a pass or scoring screen
         footer = self.query_one(Footer)
         footer.compact = narrow
         footer.show_command_palette = not narrow
