@@ -222,3 +222,31 @@ async def test_each_language(lang: str, tmp_path: Path) -> None:
         assert said("tui.key.quit") in text
         first = app.query_one("#moves", OptionList).get_option_at_index(0)
         assert played.game.say_action(said, played.view().legal_actions[0]) in str(first.prompt)
+
+
+def visible_lines(widget: OptionList) -> list[str]:
+    """The lines of ``widget`` as drawn now."""
+    return [widget.render_line(y).text for y in range(widget.scrollable_content_region.height)]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+async def test_a_phones_terminal_shows_each_move_whole(lang: str, tmp_path: Path) -> None:
+    """On a phone, a move's description that no longer fits once the list needs its scroll bar wraps onto the next
+    line instead of losing its end (the list's lines were counted before the bar took two columns)."""
+    played = session("holzwurm", tmp_path, lang=lang, seed=7)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(46, 40)) as pilot:
+        checked = 0
+        for _turn in range(4):
+            await settle(app, pilot)
+            moves = app.query_one("#moves", OptionList)
+            for index in range(moves.option_count):
+                moves.highlighted = index
+                await pilot.pause()
+                shown = " ".join(" ".join(visible_lines(moves)).split())
+                prompt = " ".join(str(moves.get_option_at_index(index).prompt).split())
+                assert prompt in shown, (prompt, visible_lines(moves))
+                checked += 1
+            moves.highlighted = 0
+            await pilot.press("enter")
+        assert checked > 20

@@ -113,7 +113,7 @@ class PlayApp(App[None]):
     #log-text { height: auto; }
     #hint { height: auto; max-height: 6; color: $success; }
     #message { height: auto; color: $warning; padding: 0 1; }
-    #moves { height: 5; border: none; padding: 0 1; }
+    #moves { height: 5; border: none; padding: 0 1; scrollbar-gutter: stable; }
     #entry { border: none; height: 1; padding: 0 1; }
     #pass { align: center middle; height: 100%; }
     #pass-message { text-style: bold; content-align: center middle; width: 100%; }
