@@ -10,12 +10,14 @@ heuristic playouts), with its generator seeded per move; the other seats are the
 ``benchmarks/strength.py`` rotates one bot against the others). With ``--results FILE`` every game is saved as one
 JSON line as it ends and a later run plays only the games missing. Printed: the hint bot's win share (a win shared
 by k counts 1/k) with its 95% Wilson interval against the fair share, its mean points against the others', and the
-mean time a move of each side.
+mean time a move of each side. Each saved game carries a fingerprint of the code that played it (the bots', the
+games' and the hints' source, :func:`code`): games of other code are not counted, and the line says how many.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -23,9 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn
+from benchmarks.strength import SOURCE, fingerprint
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import Game
@@ -56,6 +60,12 @@ def play(game: Game, against: str, playouts: int, seed: int, index: int) -> dict
             "times": times}
 
 
+def code() -> str:
+    """A hash of the source that decides how the games are played: the bots' and games'
+    (:func:`benchmarks.strength.fingerprint`) and the hints'."""
+    return hashlib.sha256(fingerprint().encode() + (SOURCE / "hints.py").read_bytes()).hexdigest()[:16]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="knizia13", choices=dreizehn.game_ids())
@@ -71,20 +81,26 @@ def main() -> None:
     against = level_spec(args.against, args.game, args.players)
     key = json.dumps([args.game, args.players, args.playouts, against, args.seed])
     done: dict[int, dict[str, Any]] = {}
+    version, other_code = code(), 0
     if args.results is not None and args.results.exists():
         for line in args.results.read_text().splitlines():
             row = json.loads(line) if line.strip() else None
             if row is not None and row["key"] == key:
-                done[row["index"]] = row
+                if row.get("code") == version:
+                    done[row["index"]] = row
+                else:
+                    other_code += 1
     deadline = None if args.minutes is None else time.time() + 60 * args.minutes
     for i in range(args.games):
         if i in done or (deadline is not None and time.time() > deadline):
             continue
-        done[i] = {"key": key, **play(game, args.against, args.playouts, args.seed + i, i)}
+        done[i] = {"key": key, "code": version, **play(game, args.against, args.playouts, args.seed + i, i)}
         if args.results is not None:
             with args.results.open("a") as out:
                 out.write(json.dumps(done[i]) + "\n")
     report([done[i] for i in sorted(done) if i < args.games], args)
+    if other_code:
+        print(f"({other_code} saved games of other code left out)")
 
 
 def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:

@@ -17,6 +17,12 @@ position (the oracle's means, the heuristic's own move, each bot's choice, root 
 L1,L2,...`` a search's regret is also given as if it had each ``lead`` (its own move taken from the heuristic unless
 the best mean beats it by more than L, as ``ismcts:lead`` does), from the same root means: run the bots with
 ``lead=0`` to compare leads on the same searches. ``--from FILE`` prints the tables of a saved file again.
+
+The hint (:func:`dreizehn.hints.analyse`: every legal move played out to the end of the game by heuristic players,
+rated by its chance to win) takes part as ``hint:N``, ``N`` playouts a move over all the moves: as a bot it plays the
+move it rates best; as the oracle (``--oracle hint:N``) its chances to win are the means, so the regret is in chances
+to win given away. Each oracle leans towards its own kind of search; two oracles of different kinds that agree on
+an order are the firmer evidence.
 """
 
 from __future__ import annotations
@@ -37,9 +43,27 @@ import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.core.game import View
+from dreizehn.hints import analyse
 
 KEEP = 0.08
 """The chance that a turn of the heuristic games becomes a position."""
+HINT = "hint:"
+"""The prefix of a hint taking part as a bot or the oracle: ``hint:N`` for ``N`` playouts a move."""
+
+
+def hint_means(view: View, spec: str, rng: random.Random) -> tuple[int, dict[int, float]]:
+    """The hint ``spec`` (``hint:N``) on ``view``: the move it rates best and every move's chance to win."""
+    analysis = analyse(view, playouts=int(spec.removeprefix(HINT)), rng=rng.randrange(2**31))
+    return int(analysis.best.action), {int(r.action): r.win for r in analysis.ratings}
+
+
+def search(view: View, spec: str, bot: Any, rng: random.Random) -> tuple[int, dict[int, float]]:
+    """The move of ``spec`` in ``view`` and the root means it chose by (none for a bot that does not search)."""
+    if spec.startswith(HINT):
+        return hint_means(view, spec, rng)
+    action = int(bot.act(view, rng))
+    stats = {s.action: s.mean for s in bot.last_stats if s.visits} if isinstance(bot, IsmctsBot) else {}
+    return action, stats
 
 
 def positions(game_id: str, players: int, count: int, seed: int) -> list[View]:
@@ -115,7 +139,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--oracle", help="an ismcts specification, far larger than the bots'")
+    parser.add_argument("--oracle", help="an ismcts specification far larger than the bots', or hint:N")
     parser.add_argument("--bot", action="append", default=[], help="a bot or level (repeatable)")
     parser.add_argument("--json", type=Path, help="save every position to this file")
     parser.add_argument("--leads", default="", help="comma-separated leads to apply to the searches' root means")
@@ -128,26 +152,23 @@ def main() -> None:
     if not args.oracle or not args.bot:
         parser.error("--oracle and at least one --bot are needed, or --from")
     game = dreizehn.load_game(args.game, args.players)
-    oracle = make_bot(args.oracle, game)
-    if not isinstance(oracle, IsmctsBot):
-        raise SystemExit("the oracle must be an ismcts search")
-    bots = {spec: make_bot(spec, game) for spec in args.bot}
+    oracle = None if args.oracle.startswith(HINT) else make_bot(args.oracle, game)
+    if oracle is not None and not isinstance(oracle, IsmctsBot):
+        raise SystemExit("the oracle must be an ismcts search or hint:N")
+    bots = {spec: None if spec.startswith(HINT) else make_bot(spec, game) for spec in args.bot}
     heuristic = make_bot("heuristic", game)
     rng = random.Random(args.seed)
     found: list[Position] = []
     for view in positions(args.game, args.players, args.positions, args.seed):
-        oracle.act(view, rng)
-        means = {stat.action: stat.mean for stat in oracle.last_stats if stat.visits}
+        _, means = search(view, args.oracle, oracle, rng)
         if len(means) < 2:
             continue  # the oracle searched one move: nothing to choose
         position: Position = {"oracle": means, "own": int(heuristic.act(view, random.Random(0))), "round": view.stage,
                               "bots": {}}
         for spec, bot in bots.items():
             clock = time.process_time()
-            action = int(bot.act(view, rng))
-            spent = time.process_time() - clock
-            stats = {s.action: s.mean for s in bot.last_stats if s.visits} if isinstance(bot, IsmctsBot) else {}
-            position["bots"][spec] = [action, stats, spent]
+            action, stats = search(view, spec, bot, rng)
+            position["bots"][spec] = [action, stats, time.process_time() - clock]
         found.append(position)
     saved = {"game": args.game, "players": args.players, "oracle": args.oracle, "seed": args.seed, "positions": found}
     if args.json is not None:
