@@ -32,6 +32,12 @@ the **whole game** many times and averages:
 * **Order**, best first: the higher win chance, then the better points, then the lower action number (with
   ``halving``, the actions that stayed in longest come first).
 
+:func:`hint` is what a player is shown: the same ratings, but the move the ``expert`` level would play
+(:data:`HINT_SEARCH`) comes first, the rest by their chance. The playouts' heuristic players make the chances mean
+what they say (they are calibrated against games of such players), not the best choice: in 13, the move a hint of
+4,000 playouts rates best, played as a bot against two ``expert`` seats, won far less than a fair share
+(docs/bots.md, "Hints"). So the choice is the search's and the numbers are the playouts'.
+
 The budget is ``playouts`` (playouts over all actions; deterministic for a given ``rng``; spent in whole worlds,
 so a few more may be played) or ``seconds`` (checked after every world, each round given its share of the time;
 at least one world a round), or both (whichever ends first); with neither, :data:`DEFAULT_SECONDS`. A playout
@@ -58,13 +64,14 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.base import Bot, make_bot
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BotError, InvalidActionError, InvalidOptionError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load as load_kernel
@@ -78,6 +85,8 @@ DEFAULT_SECONDS = 2.0
 """The budget of :func:`analyse` when neither ``playouts`` nor ``seconds`` is given."""
 DEFAULT_POLICY = "heuristic"
 """The bot every seat plays as in the playouts."""
+HINT_SEARCH = "expert"
+"""The level whose move :func:`hint` puts first: the strongest whose moves take well under a hint's time."""
 MIN_SAMPLES = 2
 """The fewest playouts of any action (so that every standard error is defined)."""
 ALLOCATIONS = ("even", "halving")
@@ -128,10 +137,15 @@ class Analysis:
     policy: str
     inferred: bool = False
     seconds: float = field(default=0.0, compare=False)
+    search: str | None = None
+    """The search whose move comes first (:func:`hint`), or ``None`` where the ratings are in the order of their
+    chances."""
+    choice: int | None = None
+    """The move of :attr:`search`."""
 
     @property
     def best(self) -> Rating:
-        """The first rating: the action the analysis thinks best."""
+        """The first rating: the action the analysis thinks best (the search's move where there is one)."""
         return self.ratings[0]
 
     def rating(self, action: int) -> Rating:
@@ -147,9 +161,10 @@ class Analysis:
         >>> Analysis("knizia13", 0, (), 0, 0, "heuristic").to_json()["ratings"]
         []
         """
+        choice = None if self.choice is None else self.rating(self.choice).text
         return {"game": self.game_id, "seat": self.seat, "policy": self.policy, "playouts": self.playouts,
-                "worlds": self.worlds, "inferred": self.inferred, "seconds": round(self.seconds, 4),
-                "ratings": [r.to_json() for r in self.ratings]}
+                "worlds": self.worlds, "inferred": self.inferred, "search": self.search, "choice": choice,
+                "seconds": round(self.seconds, 4), "ratings": [r.to_json() for r in self.ratings]}
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -257,6 +272,43 @@ def analyse(
                             len(wins[action])))
     rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, sign * r.points, r.action)))
     return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, infer, time.perf_counter() - start)
+
+
+def hint(
+    view: View,
+    playouts: int | None = None,
+    *,
+    seconds: float | None = None,
+    rng: random.Random | int | None = None,
+    game: Game | None = None,
+    search: str | None = HINT_SEARCH,
+) -> Analysis:
+    """What a player is shown: the move the level or bot ``search`` plays in ``view`` first, then the other legal
+    moves by their chance to win, each rated by :func:`analyse` (``playouts``, ``seconds``, ``rng``, ``game`` as
+    there). The search's time counts against ``seconds``; the playouts get what is left, and at least half.
+    ``search=None``: :func:`analyse` alone.
+
+    >>> import dreizehn
+    >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
+    >>> h = hint(state.view(state.current_player), playouts=30, rng=7)
+    >>> h.search, h.best.action == h.choice, len(h.ratings) == len(state.legal_actions())
+    ('ismcts:iterations=10000', True, True)
+    """
+    if game is None:
+        game = load_game(view.game_id, view.players, view.options)
+    if not isinstance(rng, random.Random):
+        rng = random.Random(0 if rng is None else rng)
+    if search is None:
+        return analyse(view, playouts, seconds=seconds, rng=rng, game=game)
+    spec = level_spec(search, game.id, view.players)
+    start = time.perf_counter()
+    choice = int(make_bot(spec, game).act(view, random.Random(rng.getrandbits(64))))
+    spent = time.perf_counter() - start
+    left = None if seconds is None else max(seconds - spent, seconds / 2)
+    analysis = analyse(view, playouts, seconds=left, rng=rng, game=game)
+    first = analysis.rating(choice)
+    ratings = (first, *(r for r in analysis.ratings if r.action != choice))
+    return replace(analysis, ratings=ratings, search=spec, choice=choice, seconds=analysis.seconds + spent)
 
 
 WORLDS_AT_ONCE = 16

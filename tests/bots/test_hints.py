@@ -10,12 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 import dreizehn
+from dreizehn.bots.base import make_bot
 from dreizehn.bots.heuristics import Heuristic, heuristic
+from dreizehn.bots.levels import level_spec
 from dreizehn.cli.main import app
 from dreizehn.core.game import State
 from dreizehn.core.record import dumps
 from dreizehn.games.three_thirteen import OUT
-from dreizehn.hints import MIN_SAMPLES, Analysis, analyse
+from dreizehn.hints import HINT_SEARCH, MIN_SAMPLES, Analysis, analyse, hint
 
 CASES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)]
 
@@ -123,6 +125,26 @@ def test_budget_in_seconds_and_bad_budgets() -> None:
         analyse(state.view(other), playouts=10)
 
 
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_a_hint_puts_the_expert_move_first_and_rates_as_the_analysis(game_id: str, players: int) -> None:
+    """``hint``: the move the ``expert`` level plays (on the generator the hint draws for it) comes first, the other
+    moves follow by their chance; every number is the analysis' of the same budget and generator."""
+    state = decision(game_id, players, seed=4, stop=24)
+    view = state.view(state.current_player)
+    shown = hint(view, playouts=40, rng=5)
+    spec = level_spec(HINT_SEARCH, game_id, players)
+    rng = random.Random(5)
+    expert = int(make_bot(spec, state.game).act(view, random.Random(rng.getrandbits(64))))
+    rated = analyse(view, playouts=40, rng=rng)
+    assert shown.search == spec and shown.choice == expert and shown.best.action == expert
+    assert shown.best == rated.rating(expert)
+    assert list(shown.ratings[1:]) == [r for r in rated.ratings if r.action != expert]
+    doc = shown.to_json()
+    assert doc["search"] == spec and doc["choice"] == state.game.action_to_text(expert) == doc["ratings"][0]["action"]
+    plain = hint(view, playouts=40, rng=5, search=None)
+    assert plain == analyse(view, playouts=40, rng=5) and plain.search is None and plain.to_json()["choice"] is None
+
+
 runner = CliRunner()
 
 
@@ -141,6 +163,11 @@ def test_hint_command(tmp_path: Path) -> None:
     table = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--time", "0.2"])
     assert table.exit_code == 0, table.output
     assert "win chance" in table.output and "±" in table.output and state.legal_texts()[0] in table.output
+    assert "First the move of ismcts:iterations=10000" in table.output.replace("\n", " ")
+    plain = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30", "--search", "none"])
+    assert plain.exit_code == 0 and "Best first." in plain.output
+    assert json.loads(runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30", "--json",
+                                          "--search", "none"]).output)["search"] is None
 
 
 def test_hint_command_refuses_a_seat_not_to_move(tmp_path: Path) -> None:

@@ -31,3 +31,15 @@ test("a rated move that takes cards says so; every rated move says its expected 
   assert.doesNotMatch(items[1], /nimmt/);
   assert.match(items[1], /Endstand etwa 17/);
 });
+
+test("the move the hint puts first as the expert's says so, and only that one", () => {
+  const el = document.createElement("div");
+  const searched = { ...hint, search: "ismcts:iterations=10000", choice: "Y11>5", ratings: [hint.ratings[1], hint.ratings[0]] };
+  drawHint(el, true, { thinking: false, hint: /** @type {any} */ (searched), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
+  const items = [...el.querySelectorAll("ol.hint li")].map((li) => li.textContent);
+  assert.match(items[0], /^Gelbe 11 an Reihe 5 \(der Zug des Bots „Experte“\)/);
+  assert.doesNotMatch(items[1], /Experte/);
+  const plain = document.createElement("div");
+  drawHint(plain, true, { thinking: false, hint: /** @type {any} */ (hint), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
+  assert.doesNotMatch(plain.textContent ?? "", /Experte/);
+});

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 import dreizehn
 from dreizehn.core.game import View
 from dreizehn.core.registry import load_game
-from dreizehn.hints import analyse
+from dreizehn.hints import hint
 from dreizehn.server.analysis import decisions, rate_decision
 from dreizehn.server.app import create_app
 from dreizehn.server.rooms import ServerError
@@ -134,21 +134,22 @@ def test_every_decision_of_the_seat_is_rated(api: TestClient, finished: str,
 
 def test_the_ratings_are_the_hint_search(api: TestClient, finished: str,
                                          analysed: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
-    """``best`` is the action the hint search rates first on the seat's view of that moment (with the same budget
-    and generator); ``loss`` is what the action played gave up against it, 0 when it was the best; the intervals
-    hold their chances; ``worst`` names the costliest decisions (over 0.05), costliest first."""
+    """``best`` is the action the hint puts first on the seat's view of that moment (the ``expert``'s move, with the
+    same budget and generator); ``loss`` is the chance the action played gave up against it, 0 when it was that move
+    or had the better chance; the intervals hold their chances; ``worst`` names the costliest decisions (over 0.05),
+    costliest first."""
     done = analysed[1][-1]
     for decision in done["decisions"]:
         played, best = decision["played"], decision["best"]
         for move in (played, best):
             assert 0.0 <= move["chance_low"] <= move["chance"] <= move["chance_high"] <= 1.0
-        assert decision["loss"] == pytest.approx(best["chance"] - played["chance"], abs=1e-4)
-        assert decision["loss"] >= 0.0
+        assert decision["loss"] == pytest.approx(max(0.0, best["chance"] - played["chance"]), abs=1e-4)
         if played["action"] == best["action"]:
             assert decision["loss"] == 0.0 and played == best
     for decision in done["decisions"][:3]:
         version = decision["version"]
-        analysis = analyse(_view(api, finished, 0, version), playouts=PLAYOUTS, rng=version)
+        analysis = hint(_view(api, finished, 0, version), playouts=PLAYOUTS, rng=version)
+        assert analysis.best.action == analysis.choice
         assert decision["best"]["action"] == analysis.best.text
         assert decision["best"]["chance"] == pytest.approx(analysis.best.win, abs=1e-4)
         assert decision["best"]["points"] == pytest.approx(analysis.best.points, abs=0.01)

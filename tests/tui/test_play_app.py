@@ -208,6 +208,7 @@ async def test_the_hint_key(tmp_path: Path) -> None:
         await settle(app, pilot)
         hint = str(app.query_one("#hint", Static).render())
         assert hint.startswith("Hint (") and "chance to win" in hint
+        assert "the expert bot’s move first" in " ".join(hint.split())
 
 
 @pytest.mark.parametrize("lang", ["de", "nl"])

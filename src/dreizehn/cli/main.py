@@ -420,10 +420,13 @@ def hint(
                                                  "instead: the same hint on every run.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the sampled deals and playouts.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+    search: Annotated[str, typer.Option("--search", help="The level or bot whose move comes first; 'none': every "
+                                        "move in the order of its chance.")] = "expert",
 ) -> None:
     """Rate every move of SEAT where the record stops: the chance to win the game and the expected final points,
-    from playouts of the rest of the game over deals sampled from what the seat can see (docs/bots.md, Hints)."""
-    from dreizehn.hints import analyse
+    from playouts of the rest of the game over deals sampled from what the seat can see, the move of the level
+    --search first (docs/bots.md, Hints)."""
+    from dreizehn.hints import hint as hint_of
 
     try:
         state = load_record(file)
@@ -439,7 +442,12 @@ def hint(
         errors.print(f"[bold red]error:[/] {_text(problem)}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)
     game = state.game
-    analysis = analyse(state.view(seat), playouts, seconds=seconds, rng=seed, game=game)
+    try:
+        analysis = hint_of(state.view(seat), playouts, seconds=seconds, rng=seed, game=game,
+                           search=None if search == "none" else search)
+    except DreizehnError as err:
+        errors.print(f"[bold red]error:[/] {_text(str(err))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     if as_json:
         print(json.dumps(analysis.to_json(), indent=1))
         return
@@ -453,7 +461,9 @@ def hint(
                       str(r.samples))
     console.print(table)
     better = "more" if game.high_score_wins else "fewer"
-    console.print(f"Best first. ± is one standard error of the sampling alone; the numbers assume that every seat "
+    first = ("Best first" if analysis.search is None else
+             f"First the move of {_text(analysis.search)}, then the others by their chance")
+    console.print(f"{first}. ± is one standard error of the sampling alone; the numbers assume that every seat "
                   f"plays on like the {_text(analysis.policy)} bot. {better.capitalize()} points are better.",
                   highlight=False)
 

@@ -81,12 +81,13 @@ def _move(game: Game, rating: Any) -> dict[str, Any]:
 
 
 def rate_decision(view: View, version: int, played: int, playouts: int) -> DecisionRow:
-    """Rate one decision (in a worker): every legal action of ``view`` by :func:`dreizehn.hints.analyse` with
-    ``playouts`` playouts, its generator seeded by ``version``; the action ``played`` against the best one."""
-    from dreizehn.hints import analyse
+    """Rate one decision (in a worker): every legal action of ``view`` by :func:`dreizehn.hints.hint` with
+    ``playouts`` playouts, its generator seeded by ``version``; the action ``played`` against the best one (the
+    ``expert``'s move, so a loss is the chance to win given up against it)."""
+    from dreizehn.hints import hint
 
     game = load_game(view.game_id, view.players, view.options)
-    analysis = analyse(view, playouts=playouts, rng=version, game=game)
+    analysis = hint(view, playouts=playouts, rng=version, game=game)
     best = _move(game, analysis.best)
     mine = best if analysis.best.action == played else _move(game, analysis.rating(played))
     loss = round(max(0.0, best["chance"] - mine["chance"]), 4)

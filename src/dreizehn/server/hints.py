@@ -10,10 +10,11 @@ from dreizehn.words import words
 
 
 def hint_in_worker(view: View, seconds: float, lang: str) -> dict[str, Any]:
-    """Every legal action of ``view`` rated (:func:`dreizehn.hints.analyse`), each said in ``lang``."""
-    from dreizehn.hints import analyse
+    """The hint of ``view`` (:func:`dreizehn.hints.hint`: the ``expert``'s move first, every legal action rated), each
+    action said in ``lang``."""
+    from dreizehn.hints import hint
 
-    analysis = analyse(view, seconds=seconds)
+    analysis = hint(view, seconds=seconds)
     doc: dict[str, Any] = analysis.to_json()
     game = game_class(view.game_id)(view.players, view.options)
     w = words(lang)

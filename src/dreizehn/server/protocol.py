@@ -324,10 +324,15 @@ class HintAnalysis(_Message):
     """The hidden cards sampled (worlds consistent with the seat's view)."""
     inferred: bool
     """Whether the worlds were dealt by what the seat saw of the others' play, not uniformly."""
+    search: str | None
+    """The search whose move comes first (the ``expert`` level's specification), or ``None`` where the ratings are in
+    the order of their chances."""
+    choice: str | None
+    """The move of ``search``, in notation (the first rating's action)."""
     seconds: float
-    """The time the search took."""
+    """The time the hint took, the search's and the playouts'."""
     ratings: list[HintRating]
-    """Every legal action, best first."""
+    """Every legal action, best first: the search's move, then the others by their chance to win."""
 
 
 class Hint(_Message):

@@ -111,7 +111,7 @@ class PlayApp(App[None]):
     #sheet { height: auto; margin-top: 1; color: $text-muted; }
     #log { height: 1fr; align: left bottom; overflow: hidden hidden; }
     #log-text { height: auto; }
-    #hint { height: auto; max-height: 6; color: $success; }
+    #hint { height: auto; max-height: 60%; color: $success; }
     #message { height: auto; color: $warning; padding: 0 1; }
     #moves { height: 5; border: none; padding: 0 1; scrollbar-gutter: stable; }
     #entry { border: none; height: 1; padding: 0 1; }

@@ -29,7 +29,7 @@ from dreizehn.core.events import Event
 from dreizehn.core.game import Game, View
 from dreizehn.core.record import dumps, load, parse
 from dreizehn.core.registry import load_game
-from dreizehn.hints import Analysis, analyse
+from dreizehn.hints import HINT_SEARCH, Analysis, hint
 from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
 from dreizehn.words import Words, words
@@ -240,13 +240,17 @@ class Session:
         return self.table.play_bots()
 
     def hint(self, seed: int = 0) -> Analysis:
-        """The hint for the viewer's move: every legal move rated (win chance, expected final points)."""
-        return analyse(self.view(), seconds=self.hint_seconds, rng=seed, game=self.game)
+        """The hint for the viewer's move: the ``expert``'s move first, every legal move rated (win chance, expected
+        final points)."""
+        return hint(self.view(), seconds=self.hint_seconds, rng=seed, game=self.game)
 
     def hint_lines(self, analysis: Analysis) -> list[str]:
         """The best moves of a hint in words, best first."""
         w = self.words
-        lines = [w("tui.hint.head", n=analysis.playouts)]
+        if analysis.search is None:
+            lines = [w("tui.hint.head", n=analysis.playouts)]
+        else:
+            lines = [w("tui.hint.head_search", n=analysis.playouts, level=w(f"tui.level.{HINT_SEARCH}"))]
         for rating in analysis.ratings[:HINT_LINES]:
             lines.append(w("tui.hint.line", move=rating.text, said=self.game.say_action(w, rating.action),
                            win=f"{rating.win:.0%}", win_sd=f"{rating.win_sd:.0%}", points=f"{rating.points:.1f}"))
