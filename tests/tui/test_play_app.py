@@ -251,3 +251,29 @@ async def test_a_phones_terminal_shows_each_move_whole(lang: str, tmp_path: Path
             moves.highlighted = 0
             await pilot.press("enter")
         assert checked > 20
+
+
+async def test_thirteens_targets_keep_every_card_and_sum_at_phone_width(tmp_path: Path) -> None:
+    """13's three targets side by side: on a phone (and at 80 columns, once a target holds five cards) a heading
+    wraps and a target's cards go on below, where they were cut off with an ellipsis."""
+    played = session("knizia13", tmp_path, players=3, seed=7, lang="de")
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(46, 44)) as pilot:
+        for _turn in range(4):
+            await settle(app, pilot)
+            await pilot.press("enter")
+        await settle(app, pilot)
+        view, game = played.view(), played.game
+        targets = [list(t) for t in view.targets]  # type: ignore[attr-defined]
+        assert max(len(t) for t in targets) >= 4
+        table = app.query_one("#table", Static)
+        drawn = " ".join(" ".join(table.render_line(y).text for y in range(table.region.height)).split())
+        assert "…" not in drawn
+        said = words("de")
+        for cards in targets:
+            for card in cards:
+                assert game.card_type.of(card).text in drawn.split()
+        for index, cards in enumerate(targets):
+            total = sum(game.card_type.of(c).value for c in cards)  # type: ignore[attr-defined]
+            assert f"{total})" in drawn, (index, drawn)
+        assert said("tui.your_hand") in screen_text(app)
