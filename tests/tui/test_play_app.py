@@ -277,3 +277,30 @@ async def test_thirteens_targets_keep_every_card_and_sum_at_phone_width(tmp_path
             total = sum(game.card_type.of(c).value for c in cards)  # type: ignore[attr-defined]
             assert f"{total})" in drawn, (index, drawn)
         assert said("tui.your_hand") in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+async def test_a_phones_hint_shows_its_three_moves_each_on_a_line(lang: str, tmp_path: Path) -> None:
+    """On a phone each move of the hint takes one line (its notation, chance and points), so all three fit; widened,
+    the same hint says each move in words too."""
+    played = session("holzwurm", tmp_path, lang=lang, seed=7)
+    app = PlayApp(played, pause=0)
+    said = words(lang)
+    async with app.run_test(size=(46, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        shown = app.shown_hint
+        assert shown is not None and shown.search is not None
+        text = screen_text(app)
+        short = played.hint_lines(shown, short=True)
+        assert len(short) == 4 and all(len(line) <= 44 for line in short[1:])
+        for line in short[1:]:
+            assert line in text
+        assert said("tui.level.expert") in " ".join(text.split())
+        await pilot.resize_terminal(110, 40)
+        await pilot.pause()
+        box = app.query_one("#hint", Static)
+        wide = " ".join(" ".join(box.render_line(y).text for y in range(box.region.height)).split())
+        for rating in shown.ratings[:3]:
+            assert " ".join(played.game.say_action(said, rating.action).split()) in wide

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import say_view_head
+from dreizehn.hints import Analysis
 from dreizehn.table import Update
 from dreizehn.tui import render
 from dreizehn.tui.session import Session
@@ -140,6 +141,7 @@ class PlayApp(App[None]):
         self.pause = pause
         self.in_words = False
         self.hint_text = ""
+        self.shown_hint: Analysis | None = None  # the hint shown, drawn anew for the screen's width
         self.scorings: list[list[str]] = []
         self.log_lines = [line.text for line in session.course()]
         self.title = session.words("tui.title")
@@ -187,6 +189,7 @@ class PlayApp(App[None]):
         footer.show_command_palette = not narrow
         self.query_one("#entry", MoveInput).placeholder = self.session.words(
             "tui.type_move_short" if narrow else "tui.type_move")
+        self._draw_hint()
 
     # -- drawing -------------------------------------------------------------------------------------------------
 
@@ -253,7 +256,7 @@ class PlayApp(App[None]):
             return
         if session.needs_hand_over():
             name = session.names[session.table.current_player]
-            self.hint_text = ""
+            self.hint_text, self.shown_hint = "", None
             await self.push_screen_wait(PassScreen(session.words("tui.pass", player=name),
                                                    session.words("tui.pass_ready", player=name)))
             session.hand_over()
@@ -274,7 +277,7 @@ class PlayApp(App[None]):
             self.say(session.words.error(err))
             return
         self.say("")
-        self.hint_text = ""
+        self.hint_text, self.shown_hint = "", None
         self.query_one("#entry", MoveInput).value = ""
         if self.pause:
             self.redraw()
@@ -302,7 +305,7 @@ class PlayApp(App[None]):
     def action_hint(self) -> None:
         if not self.session.my_turn():
             return
-        self.hint_text = self.session.words("tui.hint.thinking")
+        self.hint_text, self.shown_hint = self.session.words("tui.hint.thinking"), None
         self.query_one("#hint", Static).update(self.hint_text)
         self._think()
 
@@ -310,13 +313,19 @@ class PlayApp(App[None]):
     def _think(self) -> None:
         session = self.session
         version = session.table.version
-        lines = session.hint_lines(session.hint(seed=version))
-        self.call_from_thread(self._show_hint, version, "\n".join(lines))
+        self.call_from_thread(self._show_hint, version, session.hint(seed=version))
 
-    def _show_hint(self, version: int, text: str) -> None:
+    def _show_hint(self, version: int, analysis: Analysis) -> None:
         if version == self.session.table.version:
-            self.hint_text = text
-            self.query_one("#hint", Static).update(text)
+            self.shown_hint = analysis
+            self._draw_hint()
+
+    def _draw_hint(self) -> None:
+        """The hint shown, its moves on one line each where the screen is narrow."""
+        if self.shown_hint is not None:
+            short = self.screen_stack[0].has_class("-narrow")
+            self.hint_text = "\n".join(self.session.hint_lines(self.shown_hint, short=short))
+        self.query_one("#hint", Static).update(self.hint_text)
 
     def action_words(self) -> None:
         self.in_words = not self.in_words

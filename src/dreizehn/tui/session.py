@@ -244,15 +244,17 @@ class Session:
         final points)."""
         return hint(self.view(), seconds=self.hint_seconds, rng=seed, game=self.game)
 
-    def hint_lines(self, analysis: Analysis) -> list[str]:
-        """The best moves of a hint in words, best first."""
+    def hint_lines(self, analysis: Analysis, *, short: bool = False) -> list[str]:
+        """The best moves of a hint in words, best first; ``short``: each on one line of a phone's width, the move in
+        notation only."""
         w = self.words
         if analysis.search is None:
             lines = [w("tui.hint.head", n=analysis.playouts)]
         else:
             lines = [w("tui.hint.head_search", n=analysis.playouts, level=w(f"tui.level.{HINT_SEARCH}"))]
         for rating in analysis.ratings[:HINT_LINES]:
-            lines.append(w("tui.hint.line", move=rating.text, said=self.game.say_action(w, rating.action),
+            said = "" if short else self.game.say_action(w, rating.action)
+            lines.append(w("tui.hint.line_short" if short else "tui.hint.line", move=rating.text, said=said,
                            win=f"{rating.win:.0%}", win_sd=f"{rating.win_sd:.0%}", points=f"{rating.points:.1f}"))
         return lines
 

@@ -28,8 +28,9 @@ def table(game: Game, words: Words, view: View, lines: list[str]) -> RenderableT
     grid = Table(expand=True, show_edge=False, pad_edge=False, box=None, padding=(0, 1, 0, 0))
     for index, cards in enumerate(targets):
         colour = words.say(colour_word(index, noun=True))
+        # on a phone a heading wraps, and a long target's cards go on below
         grid.add_column(words("knizia13.tui.target", colour=colour, sum=sum(CARD_VALUE[c] for c in cards)), ratio=1,
-                        overflow="fold", vertical="top")  # on a phone a heading wraps and a long target's cards go on below
+                        overflow="fold")
     grid.add_row(*(chips(game, cards, words=words) if cards else Text("·") for cards in targets))
     # say_view: the dealer, the three targets, the hand (when there is one), then the counts
     rest = lines[:1] + lines[4 + (1 if getattr(view, "hand", ()) else 0):]
