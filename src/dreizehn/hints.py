@@ -71,7 +71,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.base import Bot, make_bot
-from dreizehn.bots.levels import level_spec
+from dreizehn.bots.levels import level_name, level_spec
 from dreizehn.core.errors import BotError, InvalidActionError, InvalidOptionError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load as load_kernel
@@ -142,6 +142,9 @@ class Analysis:
     chances."""
     choice: int | None = None
     """The move of :attr:`search`."""
+    level: str | None = None
+    """The level whose specification :attr:`search` is (``expert``), or ``None`` where the search was named by its
+    specification."""
 
     @property
     def best(self) -> Rating:
@@ -164,7 +167,7 @@ class Analysis:
         choice = None if self.choice is None else self.rating(self.choice).text
         return {"game": self.game_id, "seat": self.seat, "policy": self.policy, "playouts": self.playouts,
                 "worlds": self.worlds, "inferred": self.inferred, "search": self.search, "choice": choice,
-                "seconds": round(self.seconds, 4), "ratings": [r.to_json() for r in self.ratings]}
+                "level": self.level, "seconds": round(self.seconds, 4), "ratings": [r.to_json() for r in self.ratings]}
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -291,8 +294,8 @@ def hint(
     >>> import dreizehn
     >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
     >>> h = hint(state.view(state.current_player), playouts=30, rng=7)
-    >>> h.search, h.best.action == h.choice, len(h.ratings) == len(state.legal_actions())
-    ('ismcts:iterations=10000', True, True)
+    >>> h.level, h.search, h.best.action == h.choice, len(h.ratings) == len(state.legal_actions())
+    ('expert', 'ismcts:iterations=10000', True, True)
     """
     if game is None:
         game = load_game(view.game_id, view.players, view.options)
@@ -308,7 +311,8 @@ def hint(
     analysis = analyse(view, playouts, seconds=left, rng=rng, game=game)
     first = analysis.rating(choice)
     ratings = (first, *(r for r in analysis.ratings if r.action != choice))
-    return replace(analysis, ratings=ratings, search=spec, choice=choice, seconds=analysis.seconds + spent)
+    return replace(analysis, ratings=ratings, search=spec, choice=choice, level=level_name(search, game.id, view.players),
+                   seconds=analysis.seconds + spent)
 
 
 WORLDS_AT_ONCE = 16

@@ -137,12 +137,17 @@ def test_a_hint_puts_the_expert_move_first_and_rates_as_the_analysis(game_id: st
     expert = int(make_bot(spec, state.game).act(view, random.Random(rng.getrandbits(64))))
     rated = analyse(view, playouts=40, rng=rng)
     assert shown.search == spec and shown.choice == expert and shown.best.action == expert
+    assert shown.level == HINT_SEARCH
     assert shown.best == rated.rating(expert)
     assert list(shown.ratings[1:]) == [r for r in rated.ratings if r.action != expert]
     doc = shown.to_json()
     assert doc["search"] == spec and doc["choice"] == state.game.action_to_text(expert) == doc["ratings"][0]["action"]
+    assert doc["level"] == HINT_SEARCH
     plain = hint(view, playouts=40, rng=5, search=None)
     assert plain == analyse(view, playouts=40, rng=5) and plain.search is None and plain.to_json()["choice"] is None
+    assert plain.level is None
+    by_spec = hint(view, playouts=40, rng=5, search=spec)  # the same bot named by its specification: no level named
+    assert by_spec.choice == expert and by_spec.level is None
 
 
 runner = CliRunner()

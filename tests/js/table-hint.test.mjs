@@ -32,9 +32,9 @@ test("a rated move that takes cards says so; every rated move says its expected 
   assert.match(items[1], /Endstand etwa 17/);
 });
 
-test("the move the hint puts first as the expert's says so, and only that one", () => {
+test("the move the hint puts first as the level's says so, naming the level the message names, and only that one", () => {
   const el = document.createElement("div");
-  const searched = { ...hint, search: "ismcts:iterations=10000", choice: "Y11>5", ratings: [hint.ratings[1], hint.ratings[0]] };
+  const searched = { ...hint, search: "ismcts:iterations=10000", choice: "Y11>5", level: "expert", ratings: [hint.ratings[1], hint.ratings[0]] };
   drawHint(el, true, { thinking: false, hint: /** @type {any} */ (searched), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
   const items = [...el.querySelectorAll("ol.hint li")].map((li) => li.textContent);
   assert.match(items[0], /^Gelbe 11 an Reihe 5 \(der Zug des Bots „Experte“\)/);
@@ -42,4 +42,7 @@ test("the move the hint puts first as the expert's says so, and only that one", 
   const plain = document.createElement("div");
   drawHint(plain, true, { thinking: false, hint: /** @type {any} */ (hint), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
   assert.doesNotMatch(plain.textContent ?? "", /Experte/);
+  const master = document.createElement("div");
+  drawHint(master, true, { thinking: false, hint: /** @type {any} */ ({ ...searched, level: "master" }), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
+  assert.match(master.querySelector("ol.hint li")?.textContent ?? "", /\(der Zug des Bots „Meister“\)/);
 });

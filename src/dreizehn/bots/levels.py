@@ -37,13 +37,24 @@ and Holzwurm keep)."""
 def level_spec(name: str, game_id: str | None = None, players: int | None = None) -> str:
     """The bot specification of a level in ``game_id`` (at ``players`` seats, where the game's levels depend on
     them: :attr:`~dreizehn.core.game.Game.levels_at`); any other name is returned as it is (a bot specification)."""
+    level = level_name(name, game_id, players)
+    if level is None:
+        return name
+    return (LEVELS if not game_id else _levels(game_id, players))[level]
+
+
+def level_name(name: str, game_id: str | None = None, players: int | None = None) -> str | None:
+    """The level that ``name`` plays in ``game_id`` at ``players`` seats: its own, or the game's strongest where the
+    game does not offer it there; ``None`` where ``name`` is not a level's name but a bot specification.
+
+    >>> level_name(" Expert", "knizia13"), level_name("ismcts:iterations=50", "knizia13")
+    ('expert', None)
+    """
     key = name.strip().lower()
-    if key in LEVEL_NAMES:
-        levels = LEVELS if not game_id else _levels(game_id, players)
-        if key not in levels:  # a level the game does not offer: its strongest
-            key = [level for level in LEVEL_NAMES if level in levels][-1]
-        return levels[key]
-    return name
+    if key not in LEVEL_NAMES:
+        return None
+    levels = LEVELS if not game_id else _levels(game_id, players)
+    return key if key in levels else [level for level in LEVEL_NAMES if level in levels][-1]
 
 
 BOT_NAMES = ("Ada", "Bruno", "Clara", "Emil", "Frida", "Gustav", "Hanna", "Ivo", "Jule", "Kasimir")

@@ -329,6 +329,8 @@ class HintAnalysis(_Message):
     the order of their chances."""
     choice: str | None
     """The move of ``search``, in notation (the first rating's action)."""
+    level: str | None
+    """The level whose specification ``search`` is (``expert``), for the page to name in the reader's language."""
     seconds: float
     """The time the hint took, the search's and the playouts'."""
     ratings: list[HintRating]

@@ -29,7 +29,7 @@ from dreizehn.core.events import Event
 from dreizehn.core.game import Game, View
 from dreizehn.core.record import dumps, load, parse
 from dreizehn.core.registry import load_game
-from dreizehn.hints import HINT_SEARCH, Analysis, hint
+from dreizehn.hints import Analysis, hint
 from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
 from dreizehn.words import Words, words
@@ -248,10 +248,10 @@ class Session:
         """The best moves of a hint in words, best first; ``short``: each on one line of a phone's width, the move in
         notation only."""
         w = self.words
-        if analysis.search is None:
+        if analysis.level is None:
             lines = [w("tui.hint.head", n=analysis.playouts)]
         else:
-            lines = [w("tui.hint.head_search", n=analysis.playouts, level=w(f"tui.level.{HINT_SEARCH}"))]
+            lines = [w("tui.hint.head_search", n=analysis.playouts, level=w(f"tui.level.{analysis.level}"))]
         for rating in analysis.ratings[:HINT_LINES]:
             said = "" if short else self.game.say_action(w, rating.action)
             lines.append(w("tui.hint.line_short" if short else "tui.hint.line", move=rating.text, said=said,

@@ -47,7 +47,7 @@ export function drawHint(el, shown, how) {
       onclick: how.ask }, thinking ? t("web.thinking") : t("web.hint")),
     hint ? h("ol.hint", {}, hint.ratings.slice(0, 3).map((r) => h("li", {},
       h("button.link", { type: "button", onclick: () => how.act(r.action) }, r.words),
-      hint.choice === r.action ? h("span.choice", {}, " (", t("web.hint_search", { level: t("web.level.expert") }), ")") : null,
+      hint.choice === r.action && hint.level ? h("span.choice", {}, " (", t("web.hint_search", { level: t(`web.level.${hint.level}`) }), ")") : null,
       takes.get(r.action) ? h("span.cost", {}, " — ", costWords(/** @type {import("../../costs.js").Takes} */ (takes.get(r.action)))) : null, " ",
       h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }), " · ",
         t("web.hint_points", { points: Math.round(r.points) }))))) : null) : null));
