@@ -172,6 +172,41 @@ class _Node:
         self.total = 0.0
 
 
+_Iterate = Callable[[State, _Node, list[_Node], list[int], Callable[[int], int], Callable[[], float]], None]
+"""One iteration of the Python search (:meth:`IsmctsBot._iteration`): state, node, path, movers, random numbers."""
+
+
+def _select(node: _Node, legal: Sequence[int], *, c: float, randrange: Callable[[int], int]) -> tuple[int, _Node, bool]:
+    """The action taken from ``node`` among ``legal``, its child and whether it was just expanded: an untried action
+    at random where any is left, else the tried one of the highest upper confidence bound (each tried child counts
+    one more time available)."""
+    children = node.children
+    untried = 0
+    best: _Node | None = None
+    best_action = -1
+    best_value = -1.0
+    for action in legal:
+        child = children.get(action)
+        if child is None:
+            untried += 1
+            continue
+        child.avail += 1
+        if not untried:
+            value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best_value, best, best_action = value, child, action
+    if untried:
+        pick = randrange(untried)
+        for action in legal:
+            if action not in children:
+                if not pick:
+                    children[action] = _Node()
+                    return action, children[action], True
+                pick -= 1
+    assert best is not None
+    return best_action, best, False
+
+
 def _heuristic_policy(act: Heuristic) -> Policy:
     """The game's heuristic as a playout policy (``playout=heuristic``): it plays the view of the seat to move, its
     ties broken by a generator seeded from the playout's random numbers."""
@@ -323,125 +358,28 @@ class IsmctsBot(Bot):
 
     def _search(self, view: View, rng: random.Random, keep: frozenset[int]) -> tuple[RootStat, ...]:
         """:meth:`search`, its root narrowed to ``keep`` where not empty (:meth:`_kept`): in the game's compiled
-        kernel where it searches with these options (:meth:`_compiled_search`), else here."""
+        kernel where it searches with these options (:meth:`_compiled_search`), else here: each iteration samples a
+        world from ``view`` and runs :meth:`_iteration`'s function on it (with ``root=paired``, once for every root
+        action on the same world, each followed by the same stream of random numbers)."""
         compiled = self._compiled_search(keep)
         if compiled is not None:
             stats, done = compiled(view, self.iterations, self.c, self.scale, rng.getrandbits(64), self.time_budget)
             self.last_iterations = done
             self.last_stats = tuple(RootStat(a, visits, avail, mean) for a, visits, avail, mean in stats)
             return self.last_stats
-        game = self.game
-        sample = game.sample_state
-        players = game.players
-        root_stage = view.stage
-        whole_game = self.horizon == "game"
-        c = self.c
-        sqrt = math.sqrt
-        log = math.log
-        randrange = rng.randrange
-        random_ = rng.random
-        paired = self.root == "paired"
-        eager = self.eager
-        estimate = self.estimate
-        cutoff = self.cutoff if estimate is not None else 0
-        score = self._score
-        policy = self.policy
-        rollout = self.playout == "heuristic"
+        sample = self.game.sample_state
         root = _Node()
+        iterate = self._iteration(view.stage, root, keep)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        limit = self.iterations
-        done = 0
-        path: list[_Node] = []
-        movers: list[int] = []
-
-        def iterate(state: State, node: _Node, randrange: Callable[[int], int], random_: Callable[[], float]) -> None:
-            """One iteration from ``node`` (``path`` and ``movers`` lead to it): selection, expansion, playout,
-            backup."""
-            # Selection and expansion (none below the root with playout=heuristic: rollouts of the heuristic).
-            while True:
-                if state.turn < 0 or (not whole_game and state.stage != root_stage) or (rollout and path):
-                    break
-                legal = state.legal_actions()
-                if eager:
-                    legal = searched(legal, eager)
-                if keep and node is root:
-                    legal = [a for a in legal if a in keep]
-                children = node.children
-                untried = 0
-                best: _Node | None = None
-                best_action = -1
-                best_value = -1.0
-                for action in legal:
-                    child = children.get(action)
-                    if child is None:
-                        untried += 1
-                        continue
-                    child.avail += 1
-                    if not untried:
-                        value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
-                        if value > best_value:
-                            best_value = value
-                            best = child
-                            best_action = action
-                mover = state.turn
-                if untried:  # expand one of the untried actions, at random
-                    pick = randrange(untried)
-                    for action in legal:
-                        if action not in children:
-                            if not pick:
-                                best_action = action
-                                break
-                            pick -= 1
-                    best = children[best_action] = _Node()
-                    state.apply(best_action)
-                    path.append(best)
-                    movers.append(mover)
-                    break
-                assert best is not None
-                state.apply(best_action)
-                path.append(best)
-                movers.append(mover)
-                node = best
-            # Playout.
-            steps = 0
-            points: Sequence[int] | None = None
-            while state.turn >= 0 and (whole_game or state.stage == root_stage):
-                if cutoff and steps >= cutoff:
-                    assert estimate is not None
-                    points = estimate(state)
-                    if points is not None:
-                        break
-                if policy is not None:
-                    state.apply_legal(policy(state, random_))
-                else:
-                    legal = state.legal_actions()
-                    if eager:
-                        legal = searched(legal, eager)
-                    state.apply_legal(legal[int(random_() * len(legal))])
-                steps += 1
-            rewards = score(state, root_stage, points, players)
-            # Backup.
-            root.visits += 1
-            for node, mover in zip(path, movers, strict=True):
-                node.visits += 1
-                node.total += rewards[mover]
-
         seat = view.seat
-        while True:
-            if deadline is None:
-                if done >= limit:
-                    break
-            elif done and time.perf_counter() >= deadline:
-                break
+        done = 0
+        while (done < self.iterations) if deadline is None else (not done or time.perf_counter() < deadline):
             state = sample(view, rng)
-            if not paired:
+            if self.root != "paired":
                 done += 1
-                path.clear()
-                movers.clear()
-                iterate(state, root, randrange, random_)
+                iterate(state, root, [], [], rng.randrange, rng.random)
                 continue
-            # Paired: every root action on this sample, each followed by the same stream of random numbers.
-            legal = searched(state.legal_actions(), eager)
+            legal = searched(state.legal_actions(), self.eager)
             if keep:
                 legal = [a for a in legal if a in keep]
             stream = rng.getrandbits(64)
@@ -455,18 +393,70 @@ class IsmctsBot(Bot):
                 else:
                     child.avail += 1
                 branch.apply(action)
-                path.clear()
-                movers.clear()
-                path.append(child)
-                movers.append(seat)
                 shared = random.Random(stream)
-                iterate(branch, child, shared.randrange, shared.random)
+                iterate(branch, child, [child], [seat], shared.randrange, shared.random)
         self.last_iterations = done
         self.last_stats = tuple(
             RootStat(int(a), n.visits, n.avail, n.total / n.visits if n.visits else 0.0)
             for a, n in sorted(root.children.items())
         )
         return self.last_stats
+
+    def _iteration(self, root_stage: int, root: _Node, keep: frozenset[int]) -> _Iterate:
+        """The function of one iteration of the Python search below ``root`` (in the stage ``root_stage``): from a
+        state at ``node``, reached by ``path`` (the nodes below the root) whose actions ``movers`` chose, it selects
+        and expands (:func:`_select`; none below the root with ``playout=heuristic``), plays out
+        (:meth:`_playout`) and backs up each node's reward from its mover's side."""
+        whole_game = self.horizon == "game"
+        stop_at_root = self.playout == "heuristic"
+        eager, score, players = self.eager, self._score, self.game.players
+        select = partial(_select, c=self.c)
+        playout = self._playout
+
+        def iterate(state: State, node: _Node, path: list[_Node], movers: list[int],
+                    randrange: Callable[[int], int], random_: Callable[[], float]) -> None:
+            while state.turn >= 0 and (whole_game or state.stage == root_stage) and not (stop_at_root and path):
+                legal = searched(state.legal_actions(), eager)
+                if keep and node is root:
+                    legal = [a for a in legal if a in keep]
+                mover = state.turn
+                action, child, expanded = select(node, legal, randrange=randrange)
+                state.apply(action)
+                path.append(child)
+                movers.append(mover)
+                if expanded:
+                    break
+                node = child
+            points = playout(state, root_stage, random_)
+            rewards = score(state, root_stage, points, players)
+            root.visits += 1
+            for node, mover in zip(path, movers, strict=True):
+                node.visits += 1
+                node.total += rewards[mover]
+
+        return iterate
+
+    def _playout(self, state: State, root_stage: int, random_: Callable[[], float]) -> Sequence[int] | None:
+        """Plays ``state`` on to the end of its stage (of the game with ``horizon=game``) by the playout policy, or
+        uniformly at random; with a ``cutoff``, stops after that many actions where :attr:`estimate` values the
+        position, and answers its points (else ``None``)."""
+        whole_game = self.horizon == "game"
+        estimate, policy, eager = self.estimate, self.policy, self.eager
+        cutoff = self.cutoff if estimate is not None else 0
+        steps = 0
+        while state.turn >= 0 and (whole_game or state.stage == root_stage):
+            if cutoff and steps >= cutoff:
+                assert estimate is not None
+                points = estimate(state)
+                if points is not None:
+                    return points
+            if policy is not None:
+                state.apply_legal(policy(state, random_))
+            else:
+                legal = searched(state.legal_actions(), eager)
+                state.apply_legal(legal[int(random_() * len(legal))])
+            steps += 1
+        return None
 
     def _compiled_search(self, keep: frozenset[int]) -> CompiledSearch | None:
         """The game kernel's search (docs/vector.md), where the game has one and these options are what it does:
