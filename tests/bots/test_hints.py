@@ -168,7 +168,10 @@ def test_hint_command(tmp_path: Path) -> None:
     table = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--time", "0.2"])
     assert table.exit_code == 0, table.output
     assert "win chance" in table.output and "±" in table.output and state.legal_texts()[0] in table.output
-    assert "First the move of ismcts:iterations=10000" in table.output.replace("\n", " ")
+    assert "First the move of the expert level (ismcts:iterations=10000)" in " ".join(table.output.split())
+    by_spec = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30",
+                                  "--search", "ismcts:iterations=500"])
+    assert "First the move of ismcts:iterations=500," in " ".join(by_spec.output.split())
     plain = runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30", "--search", "none"])
     assert plain.exit_code == 0 and "Best first." in plain.output
     assert json.loads(runner.invoke(app, ["hint", str(file), "--seat", str(seat), "--playouts", "30", "--json",

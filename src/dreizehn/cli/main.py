@@ -461,8 +461,10 @@ def hint(
                       str(r.samples))
     console.print(table)
     better = "more" if game.high_score_wins else "fewer"
+    searcher = (f"the {_text(analysis.level)} level ({_text(analysis.search)})" if analysis.level else
+                _text(analysis.search or ""))
     first = ("Best first" if analysis.search is None else
-             f"First the move of {_text(analysis.search)}, then the others by their chance")
+             f"First the move of {searcher}, then the others by their chance")
     console.print(f"{first}. ± is one standard error of the sampling alone; the numbers assume that every seat "
                   f"plays on like the {_text(analysis.policy)} bot. {better.capitalize()} points are better.",
                   highlight=False)
