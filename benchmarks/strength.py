@@ -11,6 +11,12 @@ appended to FILE (one JSON line), a later run with the same arguments plays only
 ``--minutes M`` stops starting new games after M minutes. The lines carry a fingerprint of the bots' and games'
 source; games played by other code are not counted (the table says how many were left out), so a part played before
 a change to a bot never mixes with one played after it.
+
+Two bots that met the same opponent on the same seeds met the same cards (each round is dealt from the game's seed)
+from the same seat, so the luck of the deal cancels in their difference: ``--paired-with SPEC`` prints, under each
+row, the bot's lead over the others' mean (points a game; more is better in every game) less SPEC's in its saved
+games against the same opponent under this code, seed by seed, and the same for the share of wins, each with its
+95% interval (SPEC's games are read from ``--results``, none is played).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import math
+import statistics
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -28,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+import dreizehn
 from dreizehn.bots.levels import level_spec
 from dreizehn.sim import GameResult, Run, default_jobs, play, run_games, seating
 
@@ -139,6 +148,33 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
     return Run(game_id, players, options, bots, seed, ordered), other
 
 
+def lead(result: GameResult, seat: int, high_wins: bool) -> float:
+    """The points ``seat`` finished ahead of the mean of the other seats (negative behind), whichever way the game
+    counts."""
+    others = statistics.fmean(t for i, t in enumerate(result.totals) if i != seat)
+    return result.totals[seat] - others if high_wins else others - result.totals[seat]
+
+
+def paired(run: Run, other: Run) -> str:
+    """``run``'s bot against ``other``'s, game by game on the indices both played (the bot sits at seat ``index mod
+    players`` in both): the mean difference of their leads and of their shares of the win, with 95% intervals."""
+    high_wins = dreizehn.load_game(run.game_id, run.players, run.options).high_score_wins
+    theirs = {r.index: r for r in other.games}
+    pairs = [(r, theirs[r.index]) for r in run.games if r.index in theirs]
+    if len(pairs) < 2:
+        return f"  paired with {other.bots[0]}: {len(pairs)} game(s) on the same seeds, too few"
+    leads = [lead(a, a.index % run.players, high_wins) - lead(b, b.index % run.players, high_wins) for a, b in pairs]
+    wins = [a.shares[a.index % run.players] - b.shares[b.index % run.players] for a, b in pairs]
+    their_wins = statistics.fmean(b.shares[b.index % run.players] for _, b in pairs)
+
+    def spread(values: list[float]) -> float:
+        return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+    return (f"  paired with {other.bots[0]} on {len(pairs)} seeds: {statistics.fmean(leads):+.2f} ± {spread(leads):.2f}"
+            f" points a game, {statistics.fmean(wins):+.1%} ± {spread(wins):.1%} of the wins"
+            f" (it won {their_wins:.1%} of them)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="games per row (default 1000)")
@@ -150,6 +186,8 @@ def main() -> None:
     parser.add_argument("--end-round", action="store_true", help="Three Thirteen under stock_out=end-round")
     parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
     parser.add_argument("--minutes", type=float, help="start no new games after this many minutes")
+    parser.add_argument("--paired-with", metavar="SPEC", help="under each row, the bot against SPEC's saved games "
+                        "against the same opponent, seed by seed (needs --results)")
     parser.add_argument("--adopt", metavar="CODE", help="count the games saved under the fingerprint CODE as this "
                         "code's (after a change shown not to alter play; only those of --game where given), then stop")
     args = parser.parse_args()
@@ -158,6 +196,8 @@ def main() -> None:
             parser.error("--adopt needs --results FILE")
         print(f"{adopt(args.results, args.adopt, args.game or ())} games adopted by the code {fingerprint()}")
         return
+    if args.paired_with and args.results is None:
+        parser.error("--paired-with needs --results FILE")
     matchups: list[tuple[str, str]] = []
     for m in args.matchup or [",".join(m) for m in MATCHUPS]:
         bot, comma, opponent = m.partition(",")
@@ -180,6 +220,10 @@ def main() -> None:
             print(f"{game_id:<16}{bot:<12}{opponent:<12}{summary.games:>7}{summary.win_rate:>10.1%}"
                   f"{f'{low:.1%} to {high:.1%}':>18}{summary.mean_move * 1000:>9.2f}ms"
                   f"{summary.worst * 1000:>7.0f}ms{time.perf_counter() - start:>9.0f}{note}", flush=True)
+            if args.paired_with:
+                other_run, _ = measure(game_id, args.players, (args.paired_with, opponent), args.games, args.seed,
+                                       options, args.jobs, args.results, deadline=0.0)  # saved games only
+                print(paired(run, other_run), flush=True)
 
 
 if __name__ == "__main__":

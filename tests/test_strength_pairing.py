@@ -1,0 +1,53 @@
+"""``benchmarks/strength.py --paired-with``: two bots' saved games against the same opponent compared seed by seed,
+the bot at seat ``index mod players`` in both, its lead counted the right way round in each game."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from dreizehn.sim import GameResult, Run
+
+
+def _strength() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
+    spec = importlib.util.spec_from_file_location("strength_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+strength = _strength()
+
+
+def _game(index: int, totals: tuple[int, ...], winner: int) -> GameResult:
+    players = len(totals)
+    shares = tuple(1.0 if seat == winner else 0.0 for seat in range(players))
+    return GameResult(index, index, ("a",) * players, totals, shares, (0.0,) * players,
+                      ((0.0, 1, 0.0),) * players, 10)
+
+
+def test_a_lead_is_points_ahead_of_the_others_mean_whichever_way_the_game_counts() -> None:
+    game = _game(0, (10, 20, 40), winner=0)
+    assert strength.lead(game, 0, high_wins=False) == 20.0  # fewer points win: 30 on average against 10
+    assert strength.lead(game, 0, high_wins=True) == -20.0
+    assert strength.lead(game, 2, high_wins=True) == 25.0
+
+
+def test_pairs_are_the_seeds_both_played_with_the_bot_at_the_rotated_seat() -> None:
+    # Three Thirteen, 3 players, fewest points win: game i seats the bot at i mod 3
+    ours = Run("three-thirteen", 3, {}, ("x", "heuristic"), 0,
+               [_game(0, (10, 30, 30), 0), _game(1, (30, 12, 30), 1), _game(2, (30, 30, 50), 0),
+                _game(5, (1, 1, 1), 0)])
+    theirs = Run("three-thirteen", 3, {}, ("y", "heuristic"), 0,
+                 [_game(0, (20, 30, 30), 0), _game(1, (30, 30, 12), 2), _game(2, (30, 30, 40), 0)])
+    line = strength.paired(ours, theirs)
+    # leads: ours 20, 18, -20; theirs 10, -9, -10; differences 10, 27, -10 (mean 9); wins: 0, +1, 0
+    assert "paired with y on 3 seeds: +9.00 ±" in line
+    assert "+33.3% ±" in line and "(it won 33.3% of them)" in line
+    too_few = Run("three-thirteen", 3, {}, ("y", "heuristic"), 0, [_game(5, (1, 1, 1), 0)])
+    assert "1 game(s) on the same seeds, too few" in strength.paired(ours, too_few)
