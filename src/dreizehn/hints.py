@@ -311,8 +311,8 @@ def hint(
     analysis = analyse(view, playouts, seconds=left, rng=rng, game=game)
     first = analysis.rating(choice)
     ratings = (first, *(r for r in analysis.ratings if r.action != choice))
-    return replace(analysis, ratings=ratings, search=spec, choice=choice, level=level_name(search, game.id, view.players),
-                   seconds=analysis.seconds + spent)
+    level = level_name(search, game.id, view.players)
+    return replace(analysis, ratings=ratings, search=spec, choice=choice, level=level, seconds=analysis.seconds + spent)
 
 
 WORLDS_AT_ONCE = 16

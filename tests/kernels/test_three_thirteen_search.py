@@ -264,11 +264,12 @@ def test_a_lead_keeps_the_heuristics_move_unless_beaten_by_it() -> None:
     assert len(positions) >= 20 and differed > 0
 
 
-def test_the_expert_level_rolls_the_heuristic_out_to_the_rounds_end_in_the_kernel(
+def test_the_expert_level_rolls_the_heuristic_out_and_values_the_hands_it_stops_at_in_the_kernel(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three Thirteen's ``expert`` (docs/bots.md, "Levels"): the compiled search, rollouts of the heuristic with no
-    cut-off, determinizations dealt by inference, its root narrowed to the heuristic's two best discards; at a draw
-    both ways are searched. The heuristic (``hard``) is the level below."""
+    """Three Thirteen's ``expert`` (docs/bots.md, "Levels"): the compiled search, rollouts of the heuristic cut off
+    after 8 actions where the learned network values the hands, determinizations dealt by inference, its root narrowed
+    to the heuristic's two best discards; at a draw both ways are searched. The heuristic (``hard``) is the level
+    below."""
     game = dreizehn.load_game("three-thirteen", 2)
     assert level_spec("hard", "three-thirteen", 2) == "heuristic"
     bot = make_bot(level_spec("expert", "three-thirteen", 2), game)
@@ -284,11 +285,11 @@ def test_the_expert_level_rolls_the_heuristic_out_to_the_rounds_end_in_the_kerne
     monkeypatch.setattr(ThreeThirteenSearchKernel, "search", spy)
     draw = next(v for v in views(2, range(60, 90)) if not v.drawn and len(v.legal_actions) == 2)
     assert bot.act(draw, random.Random(0)) in draw.legal_actions
-    assert {s.action for s in bot.last_stats} == set(draw.legal_actions) and bot.last_iterations == 300
+    assert {s.action for s in bot.last_stats} == set(draw.legal_actions) and bot.last_iterations == 600
     discard = next(v for v in views(2, range(60, 120)) if v.drawn and len(v.legal_actions) > 3
                    and not any(a >= OUT for a in v.legal_actions))
     ranked = heuristic.rank(discard)
     assert ranked is not None
     assert bot.act(discard, random.Random(0)) in ranked[:2]
-    assert seen == [{"keep": frozenset(), "cutoff": 0, "playout": "heuristic", "infer": True},
-                    {"keep": frozenset(ranked[:2]), "cutoff": 0, "playout": "heuristic", "infer": True}]
+    kind = {"cutoff": 8, "playout": "heuristic", "infer": True, "value": "learned"}
+    assert seen == [{"keep": frozenset(), **kind}, {"keep": frozenset(ranked[:2]), **kind}]

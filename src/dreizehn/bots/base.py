@@ -116,7 +116,7 @@ def make_bot(spec: str, game: Game) -> Bot:
 
     >>> import dreizehn
     >>> make_bot("expert", dreizehn.load_game("three-thirteen", 2)).spec == make_bot(
-    ...     "ismcts:playout=heuristic:prune=2:cutoff=0:iterations=300:infer=on:lead=0.01",
+    ...     "ismcts:playout=heuristic:prune=2:cutoff=8:iterations=600:infer=on:value=learned",
     ...     dreizehn.load_game("three-thirteen", 2)).spec
     True
     """
