@@ -25,7 +25,7 @@ seat saw (``infer``), on which the heuristic's two best moves (a draw or a take,
 followed by the heuristic for every seat, cut off after 8 actions where a learned network values each hand
 (:mod:`.value`); the move of the better mean reward is played. It took the place of the same search with 150
 rollouts to the round's end (``cutoff=0:iterations=300:lead=0.01``) at the same cost a move, on the same seeds and
-seats 1.6, 2.6 and 0.8 points a game better at 2, 3 and 4 players (docs/bots.md, "Levels")."""
+seats 1.5, 2.4 and 1.0 points a game better at 2, 3 and 4 players (docs/bots.md, "Levels")."""
 MASTER = "ismcts:playout=heuristic:prune=2:cutoff=8:iterations=2000:infer=on:lead=0.002:value=learned"
 """Three Thirteen's ``master`` level at two to four players: the ``expert``'s search with 1,000 determinizations a
 move, the heuristic's own move standing unless the other's mean reward beats it by 0.002. Chosen by the regret of its
