@@ -64,6 +64,8 @@ def test_a_card_played_from_the_hand_glides_to_the_table_and_lies_still_when_mot
     for reduced in (False, True):
         anna.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
         anna.wait_for_selector("#turn[data-mine=yes]")
+        if reduced:  # the cards that faded out before motion was reduced are gone once their fade ends
+            anna.wait_for_function("document.querySelectorAll('.card.leaving').length === 0")
         hand = anna.evaluate("[...document.querySelectorAll('.hand [data-card]')].map((e) => e.dataset.card)")
         anna.evaluate("window.glides = []")
         before = version(anna)
