@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import dreizehn
 from dreizehn.bots.levels import level_spec
 from dreizehn.sim import GameResult, Run, default_jobs, play, run_games, seating
+from dreizehn.stats import Z95, mean_sd
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 MATCHUPS = (("heuristic", "random"), ("ismcts", "heuristic"))
@@ -167,12 +168,10 @@ def paired(run: Run, other: Run) -> str:
     wins = [a.shares[a.index % run.players] - b.shares[b.index % run.players] for a, b in pairs]
     their_wins = statistics.fmean(b.shares[b.index % run.players] for _, b in pairs)
 
-    def spread(values: list[float]) -> float:
-        return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-
-    return (f"  paired with {other.bots[0]} on {len(pairs)} seeds: {statistics.fmean(leads):+.2f} ± {spread(leads):.2f}"
-            f" points a game, {statistics.fmean(wins):+.1%} ± {spread(wins):.1%} of the wins"
-            f" (it won {their_wins:.1%} of them)")
+    (lead_mean, lead_sd), (win_mean, win_sd) = mean_sd(leads), mean_sd(wins)
+    half = Z95 / math.sqrt(len(pairs))
+    return (f"  paired with {other.bots[0]} on {len(pairs)} seeds: {lead_mean:+.2f} ± {half * lead_sd:.2f}"
+            f" points a game, {win_mean:+.1%} ± {half * win_sd:.1%} of the wins (it won {their_wins:.1%} of them)")
 
 
 def main() -> None:
