@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import httpx2
-from playwright.sync_api import Browser, BrowserContext, WebSocketRoute, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from .kit import Server, Watched, create_table, invitation, join, move, new_context, start_server, version, watch
 
@@ -41,14 +41,11 @@ def _bot_game(server: Server, game: str, options: dict[str, Any]) -> str:
     return table
 
 
-def test_the_replay_marks_the_seats_costliest_moves(browser: Browser, contexts: list[BrowserContext],
-                                                    server: Server, watched: list[Watched]) -> None:
-    words = _words(server)
-    table = _bot_game(server, "holzwurm", {"games": 1})
-    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+def _analyse_in_page(page: Page, server: Server, table: str, words: dict[str, str]) -> dict[str, Any]:
+    """Open the replay of ``table``, ask the analysis of seat 1 from the page, check the progress it shows, and answer
+    the analysis done (the API's document in English)."""
     page.goto(f"/replay/{table}")
     page.wait_for_selector("#replay-position")
-    last = len(httpx2.get(f"{server.url}/api/tables/{table}/replay").json()["steps"])
     page.select_option("#analysis-seat", "1")
     page.click("#analyse")
     # the progress, read at once while it is shown (it stays at least until the first poll, a second later)
@@ -56,11 +53,26 @@ def test_the_replay_marks_the_seats_costliest_moves(browser: Browser, contexts: 
         "() => { const p = document.querySelector('#analysis progress');"
         " return p && [p.value, p.max, p.parentElement.textContent]; }").json_value()
     page.wait_for_selector("#analysis progress", state="detached")
-    doc = httpx2.get(f"{server.url}/api/tables/{table}/analysis/1?lang=en").json()
+    doc: dict[str, Any] = httpx2.get(f"{server.url}/api/tables/{table}/analysis/1?lang=en").json()
     assert doc["status"] == "done" and doc["seat"] == 1 and doc["done"] == doc["total"] == len(doc["decisions"]) > 0
     assert most == doc["total"] and 0 <= value <= doc["total"]
     assert words["web.analysing"].format(done=int(value), total=doc["total"]) in text
-    assert doc["worst"], "random play lost no win chance (4 playouts per move)"
+    return doc
+
+
+def test_the_replay_marks_the_seats_costliest_moves(browser: Browser, contexts: list[BrowserContext],
+                                                    server: Server, watched: list[Watched]) -> None:
+    words = _words(server)
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    # A game of random bots where no decision of seat 1 lost more than WORST_LOSS (rare: none of 100 games tried, 4
+    # playouts a move) names no costly move: then another game is played and analysed, up to three in all.
+    for _ in range(3):
+        table = _bot_game(server, "holzwurm", {"games": 1})
+        doc = _analyse_in_page(page, server, table, words)
+        if doc["worst"]:
+            break
+    assert doc["worst"], "in three games random play lost no win chance (4 playouts per move)"
+    last = len(httpx2.get(f"{server.url}/api/tables/{table}/replay").json()["steps"])
 
     decisions = {d["version"]: d for d in doc["decisions"]}
 
