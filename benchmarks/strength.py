@@ -125,8 +125,9 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
     specs = (level_spec(bots[0], game_id, players), level_spec(bots[1], game_id, players))
     key = matchup_key(game_id, players, options, specs, seed)
     done, other = _load(results, key, code)
-    named = dict(zip(specs, bots, strict=True))  # games saved under a level's specification count as the level's
-    done = {i: dataclasses.replace(r, seats=tuple(named.get(seat, seat) for seat in r.seats)) for i, r in done.items()}
+    # a saved game names its seats as they were asked (a level, or its specification then): game i seats the match-up
+    # as the rotation does, so its seats are named by this run's names
+    done = {i: dataclasses.replace(r, seats=seating(list(bots), players, i)) for i, r in done.items()}
     missing = [i for i in range(games) if i not in done]
     part = PART * (jobs or default_jobs())
     while missing and (deadline is None or time.time() < deadline):

@@ -51,3 +51,19 @@ def test_pairs_are_the_seeds_both_played_with_the_bot_at_the_rotated_seat() -> N
     assert "+33.3% ±" in line and "(it won 33.3% of them)" in line
     too_few = Run("three-thirteen", 3, {}, ("y", "heuristic"), 0, [_game(5, (1, 1, 1), 0)])
     assert "1 game(s) on the same seeds, too few" in strength.paired(ours, too_few)
+
+
+def test_saved_games_count_whatever_names_their_seats_were_asked_by(tmp_path: Path) -> None:
+    # games saved under the match-up's specifications, asked once as levels ("expert", "hard") and once by
+    # specification, are all this run's, each seated by the rotation under this run's names
+    results = tmp_path / "games.jsonl"
+    expert = strength.level_spec("expert", "knizia13", 2)
+    key = strength.matchup_key("knizia13", 2, {}, (expert, "heuristic"), 0)
+    asked = [("expert", "hard"), ("hard", "expert"), (expert, "heuristic"), ("heuristic", expert)]
+    strength._save(results, key, strength.fingerprint(),
+                   [GameResult(i, i, seats, (10, 20), (1.0, 0.0), (1.0, 2.0), ((0.0, 1, 0.0),) * 2, 10)
+                    for i, seats in enumerate(asked)])
+    run, other = strength.measure("knizia13", 2, ("expert", "heuristic"), 4, 0, {}, 1, results, deadline=0.0)
+    assert other == 0 and [r.seats for r in run.games] == [("expert", "heuristic"), ("heuristic", "expert")] * 2
+    summary = run.summaries()[0]
+    assert (summary.bot, summary.games, summary.wins) == ("expert", 4, 2.0)
