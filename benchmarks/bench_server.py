@@ -183,6 +183,16 @@ class Counts:
     lost: int = 0  # connections that closed while the run went on
     cpu: float = 0.0  # seconds of this process's CPU within the window
 
+    def add(self, other: Counts) -> None:
+        """Count what another client process saw too."""
+        self.latencies += other.latencies
+        self.per_second = [a + b for a, b in zip(self.per_second or [0] * len(other.per_second), other.per_second,
+                                                 strict=True)]
+        self.refused += other.refused
+        self.games += other.games
+        self.lost += other.lost
+        self.cpu += other.cpu
+
 
 def post_json(url: str, body: dict[str, Any]) -> Any:
     request = urllib.request.Request(url, data=json.dumps(body).encode(),
@@ -409,7 +419,8 @@ def percentile(ordered: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
+    """The command line, checked."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200, help="tables played at once (default 200)")
     parser.add_argument("--seconds", type=float, default=30.0, help="the measured window (default 30)")
@@ -440,14 +451,13 @@ def main() -> None:
     parser.add_argument("--pid", type=int, default=None, help="with --url: the server's process, to sample")
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args()
-
     if args.servers > 1 and not (args.database or "").startswith("postgresql"):
         parser.error("--servers above 1 needs --database postgresql://... (the processes share its tables)")
-    ports = [args.port or free_port()] + [free_port() for _ in range(args.servers - 1)]
-    bases = [args.url.rstrip("/")] if args.url else [f"http://127.0.0.1:{port}" for port in ports]
-    data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
-    cfg = Config(bases, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
-                 not args.no_deflate, args.seed, args.jitter, args.relayed)
+    return args
+
+
+def _describe(args: argparse.Namespace) -> None:
+    """Print what is measured, and how."""
     database = args.database or "SQLite (a temporary file, WAL)"
     print(f"Server load: {args.game}, {args.tables} tables × {args.players} seats = {args.tables * args.players} "
           f"websockets on loopback, {database}, permessage-deflate {'off' if args.no_deflate else 'on'}"
@@ -462,12 +472,17 @@ def main() -> None:
     print(f"Latency: action sent → its update received on the same websocket; window {args.seconds:g} s after "
           f"{args.warmup:g} s of warm-up; {args.workers} client process(es) on {os.cpu_count()} cores", flush=True)
 
+
+def _measure(args: argparse.Namespace, cfg: Config, ports: list[int],
+             data_dir: Path) -> tuple[Counts, float, float]:
+    """Start the servers (unless --url), play from the client processes, and answer what they saw with the
+    servers' CPU seconds and largest memory (MB) within the window."""
     procs = [] if args.url else [start_server(port, data_dir / str(i), args.database, args.bot_workers)
                                  for i, port in enumerate(ports)]
     workers: list[mp.process.BaseProcess] = []
     try:
         started: list[subprocess.Popen[bytes] | None] = list(procs) or [None]
-        for proc, base in zip(started, bases, strict=True):
+        for proc, base in zip(started, cfg.bases, strict=True):
             wait_until_up(proc, base)
         samplers = [Sampler(proc.pid) for proc in procs] if procs else [Sampler(args.pid or -1)]
         for sampler in samplers:
@@ -492,14 +507,7 @@ def main() -> None:
         go.set()
         total = Counts()
         for _ in workers:
-            counts: Counts = take(results, workers, args.warmup + args.seconds + 120)
-            total.latencies += counts.latencies
-            total.per_second = [a + b for a, b in zip(total.per_second or [0] * len(counts.per_second),
-                                                      counts.per_second, strict=True)]
-            total.refused += counts.refused
-            total.games += counts.games
-            total.lost += counts.lost
-            total.cpu += counts.cpu
+            total.add(take(results, workers, args.warmup + args.seconds + 120))
         start = go_at.value + args.warmup
         cpu = rss_max = 0.0
         for sampler in samplers:
@@ -518,6 +526,18 @@ def main() -> None:
                 process.kill()
         for proc in procs:
             stop_server(proc)
+    return total, cpu, rss_max
+
+
+def main() -> None:
+    args = _arguments()
+    ports = [args.port or free_port()] + [free_port() for _ in range(args.servers - 1)]
+    bases = [args.url.rstrip("/")] if args.url else [f"http://127.0.0.1:{port}" for port in ports]
+    data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
+    cfg = Config(bases, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
+                 not args.no_deflate, args.seed, args.jitter, args.relayed)
+    _describe(args)
+    total, cpu, rss_max = _measure(args, cfg, ports, data_dir)
     report(args, total, cpu, rss_max)
     shutil.rmtree(data_dir, ignore_errors=True)
 
