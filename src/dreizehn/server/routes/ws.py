@@ -117,90 +117,116 @@ async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> No
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
-    hub = websocket.app.state.hub
     if not origin_allowed(websocket, settings):  # closed before it is accepted: uvicorn answers the handshake 403
         await websocket.close(code=1008, reason="origin not allowed")
         return
     await websocket.accept()
-    bucket = Bucket(settings.rate_per_second, settings.rate_burst)
-    chat = Bucket(CHAT_RATE, CHAT_BURST)
-    room: Room | None = None
-    conn: Conn | None = None
-    writer: asyncio.Task[None] | None = None
-    lang = "en"
+    await _Socket(websocket, settings).serve()
 
-    async def send_direct(message: str) -> None:
-        await websocket.send_text(message)
 
-    async def write(target: Conn) -> None:
+class _Socket:
+    """One accepted websocket, served by the task that made this (its handler): the frames it reads, and once its
+    hello is admitted, its table's room, its connection there and the task that writes the connection's messages."""
+
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        self.websocket = websocket
+        self.settings = settings
+        self.hub = websocket.app.state.hub
+        self.bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+        self.chat = Bucket(CHAT_RATE, CHAT_BURST)
+        self.room: Room | None = None
+        self.conn: Conn | None = None
+        self.writer: asyncio.Task[None] | None = None
+        self.lang = "en"
+        self.handler = asyncio.current_task()
+        self.reading = False
+
+    async def serve(self) -> None:
+        """Read and answer frames until the client goes, or its connection is dropped for not reading."""
+        try:
+            while self.conn is None or not self.conn.dropped:
+                if not await self._handle(await self._receive()):
+                    return
+        except WebSocketDisconnect:
+            pass
+        except asyncio.CancelledError:
+            if self.conn is None or not self.conn.dropped or self.handler is None:
+                raise
+            self.handler.uncancel()
+        finally:
+            if self.room is not None and self.conn is not None:
+                self.room.disconnect(self.conn)
+            if self.writer is not None:
+                self.writer.cancel()
+
+    async def _receive(self) -> MutableMapping[str, Any]:
+        self.reading = True
+        try:
+            frame = await self.websocket.receive()
+        finally:
+            self.reading = False
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code") or 1000)
+        return frame
+
+    async def _handle(self, frame: MutableMapping[str, Any]) -> bool:
+        """Answer one frame; ``False`` once the websocket was carried through to another process (it is over)."""
+        conn = self.conn
+        checked = _read(frame, self.bucket, self.settings)
+        if isinstance(checked, ServerError):
+            await _answer(conn, self._send_direct, checked, conn.lang if conn else self.lang)
+        elif isinstance(checked, Hello):
+            return await self._hello(checked, frame)
+        elif conn is None or self.room is None:
+            await self._send_direct(messages.refused(ServerError("server.hello_first", rule="S4"), self.lang))
+        else:
+            await _dispatch(self.room, conn, checked, self.chat)
+        return True
+
+    async def _hello(self, message: Hello, frame: MutableMapping[str, Any]) -> bool:
+        """Admit the websocket to its table's room (a second hello is refused); ``False`` when another process
+        serves the table and the websocket was carried through to it."""
+        if self.conn is not None:
+            await _answer(self.conn, self._send_direct, ServerError("server.hello_twice", rule="S4"), self.conn.lang)
+            return True
+        try:
+            self.lang = pick_language(message.lang)
+            if message.protocol != PROTOCOL:
+                raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
+            room, seat = await _admit(self.hub, message)
+            _take_over(self.hub, room, seat, message)
+        except Elsewhere as away:  # another process serves the table: carried through to it
+            await relay(self.websocket, away.home, str(frame.get("text")), self.settings)
+            return False
+        except DreizehnError as err:
+            await self._send_direct(messages.refused(err, self.lang if self.lang else "en"))
+            return True
+        conn = Conn(seat, self.lang, on_drop=self._drop, window=message.window)
+        self.room, self.conn = room, conn
+        self.writer = asyncio.create_task(self._write(conn))
+        async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
+            conn.send(room.welcome(conn))
+            room.connect(conn)
+        return True
+
+    async def _send_direct(self, message: str) -> None:
+        await self.websocket.send_text(message)
+
+    async def _write(self, target: Conn) -> None:
+        """Send the connection's messages in order; at its end, close the websocket."""
         while True:
             message = await target.outbox.get()
             if message is None:
                 with contextlib.suppress(Exception):
-                    await websocket.close(code=1011 if target.closed else 1000)
+                    await self.websocket.close(code=1011 if target.closed else 1000)
                 return
-            await websocket.send_text(message)
+            await self.websocket.send_text(message)
 
-    handler, reading = asyncio.current_task(), False
-
-    def drop() -> None:
+    def _drop(self) -> None:
         """The connection was dropped for not reading (:meth:`Conn.drop`): its handler ends now if it waits for a
         frame, else after the message at hand (never in the middle of an action)."""
-        if reading and handler is not None:
-            handler.cancel()
-
-    try:
-        while conn is None or not conn.dropped:
-            reading = True
-            try:
-                frame = await websocket.receive()
-            finally:
-                reading = False
-            if frame["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(frame.get("code") or 1000)
-            target_lang = conn.lang if conn else lang
-            checked = _read(frame, bucket, settings)
-            if isinstance(checked, ServerError):
-                await _answer(conn, send_direct, checked, target_lang)
-                continue
-            message = checked
-            if isinstance(message, Hello):
-                if conn is not None:
-                    await _answer(conn, send_direct, ServerError("server.hello_twice", rule="S4"), conn.lang)
-                    continue
-                try:
-                    lang = pick_language(message.lang)
-                    if message.protocol != PROTOCOL:
-                        raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
-                    room, seat = await _admit(hub, message)
-                    _take_over(hub, room, seat, message)
-                except Elsewhere as away:  # another process serves the table: carried through to it
-                    await relay(websocket, away.home, str(frame.get("text")), settings)
-                    return
-                except DreizehnError as err:
-                    await send_direct(messages.refused(err, lang if lang else "en"))
-                    continue
-                conn = Conn(seat, lang, on_drop=drop, window=message.window)
-                writer = asyncio.create_task(write(conn))
-                async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
-                    conn.send(room.welcome(conn))
-                    room.connect(conn)
-                continue
-            if conn is None or room is None:
-                await send_direct(messages.refused(ServerError("server.hello_first", rule="S4"), lang))
-                continue
-            await _dispatch(room, conn, message, chat)
-    except WebSocketDisconnect:
-        pass
-    except asyncio.CancelledError:
-        if conn is None or not conn.dropped or handler is None:
-            raise
-        handler.uncancel()
-    finally:
-        if room is not None and conn is not None:
-            room.disconnect(conn)
-        if writer is not None:
-            writer.cancel()
+        if self.reading and self.handler is not None:
+            self.handler.cancel()
 
 
 def _read(frame: MutableMapping[str, Any], bucket: Bucket, settings: Settings) -> ClientMessage | ServerError:
