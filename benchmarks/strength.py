@@ -22,132 +22,33 @@ games against the same opponent under this code, seed by seed, and the same for 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import hashlib
-import inspect
-import json
 import math
 import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn
 from dreizehn.bots.levels import level_spec
-from dreizehn.sim import GameResult, Run, default_jobs, play, run_games, seating
+from dreizehn.saved import adopt, fingerprint, run_key
+from dreizehn.sim import GameResult, Run, run_saved, seating
 from dreizehn.stats import Z95, mean_sd
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 MATCHUPS = (("heuristic", "random"), ("ismcts", "heuristic"))
-SOURCE = Path(__file__).resolve().parent.parent / "src" / "dreizehn"
-PART = 10
-"""Games per part between two saves, per process."""
-
-
-def fingerprint() -> str:
-    """A hash of the source that decides how the games are played: ``dreizehn/bots``, ``dreizehn/games``, and the
-    functions of ``jobs.py`` that seat the bots and play a game (not the ones that share games out to processes)."""
-    digest = hashlib.sha256()
-    files = sorted([*SOURCE.glob("bots/**/*.py"), *SOURCE.glob("games/**/*.py")])
-    for path in files:
-        digest.update(path.relative_to(SOURCE).as_posix().encode())
-        digest.update(path.read_bytes())
-    for function in (seating, play):
-        digest.update(inspect.getsource(function).encode())
-    return digest.hexdigest()[:16]
-
-
-def adopt(path: Path, old: str, games: Sequence[str] = ()) -> int:
-    """Count the games saved by the code ``old`` as played by this code: rewrite their fingerprint; only those of
-    ``games`` (game ids) where any are named. Only for a change shown not to alter play in those games (say so in
-    the commit); returns how many games were adopted."""
-    code = fingerprint()
-    lines = path.read_text().splitlines()
-    adopted = 0
-    for i, line in enumerate(lines):
-        row = json.loads(line) if line.strip() else None
-        if row is not None and row["code"] == old and (not games or json.loads(row["key"])[0] in games):
-            row["code"] = code
-            lines[i] = json.dumps(row)
-            adopted += 1
-    path.write_text("".join(f"{line}\n" for line in lines))
-    return adopted
-
-
-def matchup_key(game_id: str, players: int, options: Mapping[str, object], bots: tuple[str, str], seed: int) -> str:
-    """The key under which the games of one match-up are saved."""
-    return json.dumps([game_id, players, dict(sorted(options.items())), list(bots), seed])
-
-
-def saved_games(path: Path, key: str) -> dict[str, list[GameResult]]:
-    """The games saved under ``key``, by the fingerprint of the code that played them (in the order the
-    fingerprints first appear), each list in the order saved."""
-    by_code: dict[str, list[GameResult]] = {}
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            if row["key"] != key:
-                continue
-            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in row["result"].items()}
-            fields["move_times"] = tuple(tuple(t) for t in fields["move_times"])
-            by_code.setdefault(row["code"], []).append(GameResult(**fields))
-        except (ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"{path}:{n}: not a saved game ({error})") from None
-    return by_code
-
-
-def _load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult], int]:
-    """The saved games of one match-up played by this code, by game index, and how many by other code."""
-    if path is None or not path.exists():
-        return {}, 0
-    by_code = saved_games(path, key)
-    games = {r.index: r for r in by_code.pop(code, [])}
-    return games, sum(len(results) for results in by_code.values())
-
-
-def _save(path: Path, key: str, code: str, results: list[GameResult]) -> None:
-    with path.open("a") as out:
-        for r in results:
-            out.write(json.dumps({"key": key, "code": code, "result": dataclasses.asdict(r)}) + "\n")
 
 
 def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed: int, options: dict[str, object],
             jobs: int | None, results: Path | None, deadline: float | None) -> tuple[Run, int]:
     """Play (or resume) one match-up; the run holds the games played so far, in order, and the count left out."""
-    code = fingerprint()
     # a level is saved under its specification, so that games played before a level's budget changed never count
     specs = (level_spec(bots[0], game_id, players), level_spec(bots[1], game_id, players))
-    key = matchup_key(game_id, players, options, specs, seed)
-    done, other = _load(results, key, code)
-    # a saved game names its seats as they were asked (a level, or its specification then): game i seats the match-up
-    # as the rotation does, so its seats are named by this run's names
-    done = {i: dataclasses.replace(r, seats=seating(list(bots), players, i)) for i, r in done.items()}
-    missing = [i for i in range(games) if i not in done]
-    part = PART * (jobs or default_jobs())
-    while missing and (deadline is None or time.time() < deadline):
-        batch, missing = missing[:part], missing[part:]
-        # consecutive indices run as one plan; a gap (a game saved earlier) splits the batch
-        runs: list[list[int]] = []
-        for i in batch:
-            if runs and runs[-1][-1] + 1 == i:
-                runs[-1].append(i)
-            else:
-                runs.append([i])
-        for indices in runs:
-            plan = [seating(list(bots), players, i) for i in indices]
-            played = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, start=indices[0])
-            if results is not None:
-                _save(results, key, code, played)
-            for r in played:
-                done[r.index] = r
-    ordered = [done[i] for i in sorted(done) if i < games]
-    return Run(game_id, players, options, bots, seed, ordered), other
+    key = run_key(game_id, players, options, specs, seed)
+    played, _, other = run_saved(game_id, players, lambda i: seating(list(bots), players, i), games, key=key,
+                                 results=results, deadline=deadline, seed=seed, options=options, jobs=jobs)
+    return Run(game_id, players, options, bots, seed, played), other
 
 
 def lead(result: GameResult, seat: int, high_wins: bool) -> float:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from dreizehn.saved import fingerprint, run_key, save
 from dreizehn.sim import GameResult, Run
 
 
@@ -58,9 +59,9 @@ def test_saved_games_count_whatever_names_their_seats_were_asked_by(tmp_path: Pa
     # specification, are all this run's, each seated by the rotation under this run's names
     results = tmp_path / "games.jsonl"
     expert = strength.level_spec("expert", "knizia13", 2)
-    key = strength.matchup_key("knizia13", 2, {}, (expert, "heuristic"), 0)
+    key = run_key("knizia13", 2, {}, (expert, "heuristic"), 0)
     asked = [("expert", "hard"), ("hard", "expert"), (expert, "heuristic"), ("heuristic", expert)]
-    strength._save(results, key, strength.fingerprint(),
+    save(results, key, fingerprint(),
                    [GameResult(i, i, seats, (10, 20), (1.0, 0.0), (1.0, 2.0), ((0.0, 1, 0.0),) * 2, 10)
                     for i, seats in enumerate(asked)])
     run, other = strength.measure("knizia13", 2, ("expert", "heuristic"), 4, 0, {}, 1, results, deadline=0.0)

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dreizehn.bots.base import make_bot
@@ -30,6 +31,7 @@ from dreizehn.jobs import GameResult as GameResult
 from dreizehn.jobs import Job, run_job, split
 from dreizehn.jobs import play as play
 from dreizehn.jobs import seating as seating
+from dreizehn.saved import fingerprint, load, run_key, save
 from dreizehn.stats import mean_sd, wilson_interval
 
 BACKENDS = ("processes", "ray")
@@ -71,6 +73,10 @@ class Run:
     bots: tuple[str, ...]
     seed: int
     games: list[GameResult]
+    resumed: int = 0
+    """Games of ``games`` read back from a file of saved games (:mod:`dreizehn.saved`) rather than played."""
+    left_out: int = 0
+    """Games of this run saved by other code: not counted."""
 
     def summaries(self) -> list[BotSummary]:
         """One summary per distinct bot, in the order the bots were named. A bot seated twice in a game counts once
@@ -186,6 +192,68 @@ def run_games(
     return sorted(results, key=lambda r: r.index)
 
 
+PART = 10
+"""Games a process plays between two saves of a run that saves its games (:func:`run_saved`)."""
+
+
+def run_saved(
+    game_id: str,
+    players: int,
+    seats: Callable[[int], tuple[str, ...]],
+    games: int,
+    *,
+    key: str,
+    results: str | Path | None,
+    deadline: float | None = None,
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    jobs: int | None = None,
+    records: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
+) -> tuple[list[GameResult], int, int]:
+    """Games ``0 .. games - 1`` of a run, game ``i`` seated ``seats(i)``, saved to the file ``results`` under
+    ``key`` as they finish (:mod:`dreizehn.saved`): those this code saved there before are read back, not played.
+    No new part starts after ``deadline`` (a :func:`time.time`). Returns the games so far in order, how many were
+    read back, and how many other code saved under ``key`` (left out); the others as for :func:`run_games`."""
+    path = None if results is None else Path(results)
+    code = fingerprint()
+    done, left_out = load(path, key, code)
+    # a game is named by this run's names for its seats, whatever names it was saved under with the same key
+    done = {i: replace(r, seats=seats(i)) for i, r in done.items() if i < games}
+    resumed = len(done)
+    if progress and resumed:
+        progress(resumed)
+    missing = [i for i in range(games) if i not in done]
+    part = len(missing) if path is None and deadline is None else PART * (jobs or default_jobs())
+    while missing and (deadline is None or time.time() < deadline):
+        batch, missing = missing[:part], missing[part:]
+        for indices in _consecutive(batch):
+            played = run_games(game_id, players, [seats(i) for i in indices], seed=seed, options=options, jobs=jobs,
+                               records=records, progress=progress, start=indices[0], backend=backend,
+                               address=address)
+            if path is not None:
+                save(path, key, code, played)
+            done.update((r.index, r) for r in played)
+    return [done[i] for i in sorted(done)], resumed, left_out
+
+
+def _consecutive(indices: Sequence[int]) -> list[list[int]]:
+    """``indices`` (ascending) cut where one is not the last plus one.
+
+    >>> _consecutive([0, 1, 2, 5, 6, 9])
+    [[0, 1, 2], [5, 6], [9]]
+    """
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and runs[-1][-1] + 1 == i:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
 def simulate(
     game_id: str,
     players: int,
@@ -199,13 +267,18 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     backend: str = "processes",
     address: str | None = None,
+    results: str | Path | None = None,
+    deadline: float | None = None,
 ) -> Run:
     """Play ``games`` games between ``bots`` (seats filled and rotated by :func:`seating`); ``jobs``, ``backend``
-    and ``address`` as for :func:`run_games`."""
-    plan = [seating(bots, players, i) for i in range(games)]
-    results = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, records=records,
-                        progress=progress, backend=backend, address=address)
-    return Run(game_id, players, dict(options or {}), tuple(bots), seed, results)
+    and ``address`` as for :func:`run_games`, ``results`` (a file that saves the games and resumes the run) and
+    ``deadline`` as for :func:`run_saved`."""
+    seating(bots, players, 0)  # refuse a list of bots that does not fit before reading any file
+    key = run_key(game_id, players, dict(options or {}), bots, seed)
+    played, resumed, left_out = run_saved(
+        game_id, players, lambda i: seating(bots, players, i), games, key=key, results=results, deadline=deadline,
+        seed=seed, options=options, jobs=jobs, records=records, progress=progress, backend=backend, address=address)
+    return Run(game_id, players, dict(options or {}), tuple(bots), seed, played, resumed, left_out)
 
 
 def pairings(bots: Sequence[str], players: int, games: int) -> Iterator[tuple[str, ...]]:
@@ -304,10 +377,15 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     backend: str = "processes",
     address: str | None = None,
+    results: str | Path | None = None,
+    deadline: float | None = None,
 ) -> Tournament:
     """Every bot meets every other in rotated seatings (:func:`pairings`), ``games`` games in all; ``jobs``,
-    ``backend`` and ``address`` as for :func:`run_games`."""
+    ``backend`` and ``address`` as for :func:`run_games`, ``results`` and ``deadline`` as for :func:`run_saved`."""
     plan = list(pairings(bots, players, games))
-    results = run_games(game_id, players, plan, seed=seed, options=options, jobs=jobs, records=records,
-                        progress=progress, backend=backend, address=address)
-    return Tournament(Run(game_id, players, dict(options or {}), tuple(dict.fromkeys(bots)), seed, results))
+    distinct = tuple(dict.fromkeys(bots))
+    key = run_key(game_id, players, dict(options or {}), distinct, seed, tournament=True)
+    played, resumed, left_out = run_saved(
+        game_id, players, plan.__getitem__, games, key=key, results=results, deadline=deadline, seed=seed,
+        options=options, jobs=jobs, records=records, progress=progress, backend=backend, address=address)
+    return Tournament(Run(game_id, players, dict(options or {}), distinct, seed, played, resumed, left_out))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -24,7 +25,7 @@ from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.plots import plot_ratings, plot_scores
 from dreizehn.say import say_course
-from dreizehn.sim import Run, check_backend, play, seating
+from dreizehn.sim import Rating, Run, Tournament, check_backend, play, seating
 from dreizehn.sim import simulate as sim_simulate
 from dreizehn.sim import tournament as sim_tournament
 from dreizehn.stats import mean_sd
@@ -173,6 +174,33 @@ JobsOption = Annotated[
 ]
 
 
+ResultsOption = Annotated[
+    Path | None,
+    typer.Option("--results", help="Save each game to this file (JSON lines) as it finishes; the same command run "
+                 "again plays only the games still missing (games of other code are left out)."),
+]
+MinutesOption = Annotated[
+    float | None,
+    typer.Option("--minutes", min=0, help="Start no new games after this many minutes (with --results, run the "
+                 "command again to go on)."),
+]
+
+
+def _deadline(minutes: float | None) -> float | None:
+    return None if minutes is None else time.time() + minutes * 60
+
+
+def _print_saved(run: Run, count: int, results: Path | None) -> None:
+    """What a run read back from its file of saved games, left out, and left to play."""
+    if run.resumed:
+        console.print(f"{run.resumed} games read back from {_text(results)}", highlight=False)
+    if run.left_out:
+        console.print(f"{run.left_out} games saved there by other code left out", highlight=False)
+    if len(run.games) < count:
+        again = "run the same command again to go on" if results is not None else "add --results FILE to go on later"
+        console.print(f"{len(run.games)} of {count} games played: {again}", highlight=False)
+
+
 def _check_backend(backend: Backend, address: str | None) -> None:
     try:
         check_backend(backend.value, address)
@@ -209,6 +237,8 @@ def simulate(
     option: OptionList = None,
     backend: BackendOption = Backend.processes,
     address: AddressOption = None,
+    results: ResultsOption = None,
+    minutes: MinutesOption = None,
 ) -> None:
     """Play GAMES games between bots and summarise each bot: win rate with its 95% interval, scores, move times."""
     _check_backend(backend, address)
@@ -221,10 +251,12 @@ def simulate(
             task = progress.add_task(f"{game_id}, {players} players", total=count)
             run = sim_simulate(game_id, players, specs, games=count, seed=seed, options=game.options, jobs=jobs,
                                records=records, progress=lambda k: progress.advance(task, k),
-                               backend=backend.value, address=address)
+                               backend=backend.value, address=address, results=results,
+                               deadline=_deadline(minutes))
     except (DreizehnError, ValueError) as err:
         raise _fail(err) from None
     _print_run(run, game)
+    _print_saved(run, count, results)
     if json_file is not None:
         json_file.write_text(json.dumps(run.to_json(), indent=1) + "\n")
         console.print(f"numbers written to {_text(json_file)}", highlight=False)
@@ -232,7 +264,7 @@ def simulate(
         plot_scores(run, plot)
         console.print(f"score distributions drawn in {_text(plot)}", highlight=False)
     if records is not None:
-        console.print(f"{count} records written to {_text(records)}/", highlight=False)
+        console.print(f"{len(run.games) - run.resumed} records written to {_text(records)}/", highlight=False)
 
 
 def _print_run(run: Run, game: Game) -> None:
@@ -255,36 +287,10 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-@app.command()
-def tournament(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
-    bots: BotList,
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
-                                                "game's smallest number).")] = None,
-    count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games in all.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s")] = 0,
-    jobs: JobsOption = None,
-    json_file: Annotated[Path | None, typer.Option("--json", help="Write the numbers here as JSON.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings into this PNG.")] = None,
-    option: OptionList = None,
-    backend: BackendOption = Backend.processes,
-    address: AddressOption = None,
-) -> None:
-    """Every bot meets every other in rotated seatings: an openskill ratings table and the head-to-head matrix."""
-    _check_backend(backend, address)
-    cls = _class(game_id)
-    game = _load(game_id, players or cls.min_players, option)
-    specs = [b.strip() for b in bots.split(",") if b.strip()]
-    try:
-        with _progress() as progress:
-            task = progress.add_task(f"{game_id} tournament", total=count)
-            result = sim_tournament(game_id, game.players, specs, games=count, seed=seed, options=game.options,
-                                    jobs=jobs, progress=lambda k: progress.advance(task, k),
-                                    backend=backend.value, address=address)
-    except (DreizehnError, ValueError) as err:
-        raise _fail(err) from None
+def _print_tournament(result: Tournament, game: Game) -> tuple[list[Rating], dict[tuple[str, str], tuple[float, int]]]:
+    """Print a tournament's ratings table and head-to-head matrix; returns both."""
     ratings = result.ratings()
-    table = Table(title=f"{len(result.run.games)} games of {game_id}, {game.players} players: ratings",
+    table = Table(title=f"{len(result.run.games)} games of {result.run.game_id}, {game.players} players: ratings",
                   title_justify="left")
     for name in ("rank", "bot", "rating (mu - 3 sigma)", "mu", "sigma"):
         table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name == "bot")
@@ -305,6 +311,42 @@ def tournament(
             cells.append("" if a == b or not met else f"{score / met:.0%} of {met}")
         matrix.add_row(_text(a), *cells)
     console.print(matrix)
+    return ratings, pairs
+
+
+@app.command()
+def tournament(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    bots: BotList,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
+                                                "game's smallest number).")] = None,
+    count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games in all.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s")] = 0,
+    jobs: JobsOption = None,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write the numbers here as JSON.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings into this PNG.")] = None,
+    option: OptionList = None,
+    backend: BackendOption = Backend.processes,
+    address: AddressOption = None,
+    results: ResultsOption = None,
+    minutes: MinutesOption = None,
+) -> None:
+    """Every bot meets every other in rotated seatings: an openskill ratings table and the head-to-head matrix."""
+    _check_backend(backend, address)
+    cls = _class(game_id)
+    game = _load(game_id, players or cls.min_players, option)
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        with _progress() as progress:
+            task = progress.add_task(f"{game_id} tournament", total=count)
+            result = sim_tournament(game_id, game.players, specs, games=count, seed=seed, options=game.options,
+                                    jobs=jobs, progress=lambda k: progress.advance(task, k),
+                                    backend=backend.value, address=address, results=results,
+                                    deadline=_deadline(minutes))
+    except (DreizehnError, ValueError) as err:
+        raise _fail(err) from None
+    ratings, pairs = _print_tournament(result, game)
+    _print_saved(result.run, count, results)
     if json_file is not None:
         doc = {"game": game_id, "players": game.players, "games": len(result.run.games), "seed": seed,
                "ratings": [{"bot": r.bot, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in ratings],
