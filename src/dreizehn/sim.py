@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from dreizehn.bots.base import make_bot
 from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.sim.BackendError
@@ -196,6 +197,18 @@ PART = 10
 """Games a process plays between two saves of a run that saves its games (:func:`run_saved`)."""
 
 
+class PlayOptions(TypedDict, total=False):
+    """How :func:`run_games` plays, as :func:`run_saved` passes it on."""
+
+    seed: int
+    options: Mapping[str, object] | None
+    jobs: int | None
+    records: str | Path | None
+    progress: Callable[[int], None] | None
+    backend: str
+    address: str | None
+
+
 def run_saved(
     game_id: str,
     players: int,
@@ -205,13 +218,7 @@ def run_saved(
     key: str,
     results: str | Path | None,
     deadline: float | None = None,
-    seed: int = 0,
-    options: Mapping[str, object] | None = None,
-    jobs: int | None = None,
-    records: str | Path | None = None,
-    progress: Callable[[int], None] | None = None,
-    backend: str = "processes",
-    address: str | None = None,
+    **play: Unpack[PlayOptions],
 ) -> tuple[list[GameResult], int, int]:
     """Games ``0 .. games - 1`` of a run, game ``i`` seated ``seats(i)``, saved to the file ``results`` under
     ``key`` as they finish (:mod:`dreizehn.saved`): those this code saved there before are read back, not played.
@@ -223,16 +230,15 @@ def run_saved(
     # a game is named by this run's names for its seats, whatever names it was saved under with the same key
     done = {i: replace(r, seats=seats(i)) for i, r in done.items() if i < games}
     resumed = len(done)
+    progress = play.get("progress")
     if progress and resumed:
         progress(resumed)
     missing = [i for i in range(games) if i not in done]
-    part = len(missing) if path is None and deadline is None else PART * (jobs or default_jobs())
+    part = len(missing) if path is None and deadline is None else PART * (play.get("jobs") or default_jobs())
     while missing and (deadline is None or time.time() < deadline):
         batch, missing = missing[:part], missing[part:]
         for indices in _consecutive(batch):
-            played = run_games(game_id, players, [seats(i) for i in indices], seed=seed, options=options, jobs=jobs,
-                               records=records, progress=progress, start=indices[0], backend=backend,
-                               address=address)
+            played = run_games(game_id, players, [seats(i) for i in indices], start=indices[0], **play)
             if path is not None:
                 save(path, key, code, played)
             done.update((r.index, r) for r in played)
