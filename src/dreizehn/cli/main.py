@@ -287,10 +287,10 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def _print_tournament(result: Tournament, game: Game) -> tuple[list[Rating], dict[tuple[str, str], tuple[float, int]]]:
+def _print_tournament(result: Tournament) -> tuple[list[Rating], dict[tuple[str, str], tuple[float, int]]]:
     """Print a tournament's ratings table and head-to-head matrix; returns both."""
     ratings = result.ratings()
-    table = Table(title=f"{len(result.run.games)} games of {result.run.game_id}, {game.players} players: ratings",
+    table = Table(title=f"{len(result.run.games)} games of {result.run.game_id}, {result.run.players} players: ratings",
                   title_justify="left")
     for name in ("rank", "bot", "rating (mu - 3 sigma)", "mu", "sigma"):
         table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name == "bot")
@@ -345,7 +345,7 @@ def tournament(
                                     deadline=_deadline(minutes))
     except (DreizehnError, ValueError) as err:
         raise _fail(err) from None
-    ratings, pairs = _print_tournament(result, game)
+    ratings, pairs = _print_tournament(result)
     _print_saved(result.run, count, results)
     if json_file is not None:
         doc = {"game": game_id, "players": game.players, "games": len(result.run.games), "seed": seed,
