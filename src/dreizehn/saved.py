@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -95,10 +96,16 @@ def load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult],
 
 def save(path: Path, key: str, code: str, results: Sequence[GameResult]) -> None:
     """Append ``results`` to ``path`` (made if missing) as games of the run ``key`` played by the code ``code``."""
+    text = "".join(json.dumps({"key": key, "code": code, "result": dataclasses.asdict(r)}) + "\n" for r in results)
+    data = text.encode()
     try:
-        with path.open("a") as out:
-            for r in results:
-                out.write(json.dumps({"key": key, "code": code, "result": dataclasses.asdict(r)}) + "\n")
+        # the lines in one write to a file opened for appending, so that two runs saving to one file keep them whole
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            while data:
+                data = data[os.write(descriptor, data):]
+        finally:
+            os.close(descriptor)
     except OSError as err:
         raise UsageError("cli.cannot_create", rule="C5", path=str(path), reason=str(err.strerror or err)) from None
 
