@@ -218,27 +218,27 @@ def run_saved(
     key: str,
     results: str | Path | None,
     deadline: float | None = None,
-    **play: Unpack[PlayOptions],
+    **how: Unpack[PlayOptions],
 ) -> tuple[list[GameResult], int, int]:
     """Games ``0 .. games - 1`` of a run, game ``i`` seated ``seats(i)``, saved to the file ``results`` under
     ``key`` as they finish (:mod:`dreizehn.saved`): those this code saved there before are read back, not played.
     No new part starts after ``deadline`` (a :func:`time.time`). Returns the games so far in order, how many were
-    read back, and how many other code saved under ``key`` (left out); the others as for :func:`run_games`."""
+    read back, and how many other code saved under ``key`` (left out); ``how`` as for :func:`run_games`."""
     path = None if results is None else Path(results)
     code = fingerprint()
     done, left_out = load(path, key, code)
     # a game is named by this run's names for its seats, whatever names it was saved under with the same key
     done = {i: replace(r, seats=seats(i)) for i, r in done.items() if i < games}
     resumed = len(done)
-    progress = play.get("progress")
+    progress = how.get("progress")
     if progress and resumed:
         progress(resumed)
     missing = [i for i in range(games) if i not in done]
-    part = len(missing) if path is None and deadline is None else PART * (play.get("jobs") or default_jobs())
+    part = len(missing) if path is None and deadline is None else PART * (how.get("jobs") or default_jobs())
     while missing and (deadline is None or time.time() < deadline):
         batch, missing = missing[:part], missing[part:]
         for indices in _consecutive(batch):
-            played = run_games(game_id, players, [seats(i) for i in indices], start=indices[0], **play)
+            played = run_games(game_id, players, [seats(i) for i in indices], start=indices[0], **how)
             if path is not None:
                 save(path, key, code, played)
             done.update((r.index, r) for r in played)
