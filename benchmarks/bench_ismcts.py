@@ -96,23 +96,25 @@ LEVEL_ROWS: tuple[tuple[str, int], ...] = (
     ("knizia13", 3), ("holzwurm", 2), ("three-thirteen", 2), ("three-thirteen", 4))
 
 
-def level_times(count: int, last_stage: bool = False, games: list[str] | None = None) -> None:
+def level_times(count: int, last_stage: bool = False, games: list[str] | None = None,
+                players: list[int] | None = None) -> None:
     """Print the mean and worst seconds a move of each level that searches, on ``count`` positions a game (from
     its last stage only with ``last_stage``): CPU time, which a busy machine inflates less than the clock on the
-    wall; only the rows of ``games`` where given."""
+    wall; only the rows of ``games`` where given, at the counts ``players`` instead of the rows' where given."""
     where = ", the last stage" if last_stage else ""
     print(f"Level move times ({count} positions a row{where}, CPU seconds of one core)")
     print(f"{'game':<16}{'players':>8}{'level':>8}{'  specification':<28}{'mean s/move':>13}{'worst s/move':>14}")
-    for game_id, players in LEVEL_ROWS:
+    rows = [(g, n) for g in dict.fromkeys(g for g, _ in LEVEL_ROWS) for n in players] if players else LEVEL_ROWS
+    for game_id, count_players in rows:
         if games and game_id not in games:
             continue
-        game = dreizehn.load_game(game_id, players)
+        game = dreizehn.load_game(game_id, count_players)
         views = positions(game, count, last_stage=last_stage)
         for level in game_levels(game_id):
-            spec = level_spec(level, game_id, players)
+            spec = level_spec(level, game_id, count_players)
             if spec.startswith("ismcts"):
                 mean, worst = move_times(game, views, spec, time.process_time)
-                print(f"{game_id:<16}{players:>8}{level:>8}  {spec:<26}{mean:>13.3f}{worst:>14.3f}", flush=True)
+                print(f"{game_id:<16}{count_players:>8}{level:>8}  {spec:<26}{mean:>13.3f}{worst:>14.3f}", flush=True)
 
 
 def main() -> None:
@@ -121,10 +123,12 @@ def main() -> None:
     parser.add_argument("--levels", action="store_true", help="time each search level instead")
     parser.add_argument("--last-stage", action="store_true", help="with --levels: positions of the last stage only")
     parser.add_argument("--game", action="append", choices=dreizehn.game_ids(), help="with --levels: only this game")
+    parser.add_argument("--players", action="append", type=int, help="with --levels: at this player count instead "
+                        "(repeatable)")
     args = parser.parse_args()
     if args.levels:
         warm_up()
-        level_times(args.positions, args.last_stage, args.game)
+        level_times(args.positions, args.last_stage, args.game, args.players)
         return
     warm_up()
     print(f"ISMCTS speed ({args.positions} positions a row, one core)")

@@ -131,23 +131,23 @@ def test_levels_name_a_bot_for_every_game() -> None:
         cls = dreizehn.game_class(game_id)
         offered = set(cls.levels).union(*cls.levels_at.values())
         assert game_levels(game_id) == LEVEL_NAMES[:len(offered)] and len(cls.levels) >= 4
-        for players in (cls.min_players, cls.max_players):
+        for players in range(cls.min_players, cls.max_players + 1):
             levels = {**cls.levels, **cls.levels_at.get(players, {})}
             game = dreizehn.load_game(game_id, players)
             for level in LEVEL_NAMES:
                 table = Table(game, tuple(Seat(level, bot=level) for _ in range(players)), 0, game.new_state(0))
-                # a level the game does not offer at this count (Three Thirteen's master at 8) plays its strongest
+                # a level the game does not offer at this count (Three Thirteen's master at 6 and 7) plays its strongest
                 strongest = [name for name in LEVEL_NAMES if name in levels][-1]
                 assert table._bots[0].spec == levels.get(level, levels[strongest])
 
 
 def test_three_thirteens_search_is_its_expert_where_measured() -> None:
-    """At two to four players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; at the other
-    player counts (where the search is not yet measured) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
-    for players in (2, 3, 4):
+    """At 2 to 5 and at 8 players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; at 6 and 7
+    (where the search is not yet measured) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
+    for players in (2, 3, 4, 5, 8):
         assert level_spec("expert", "three-thirteen", players).startswith("ismcts:playout=heuristic")
         assert level_spec("hard", "three-thirteen", players) == "heuristic"
-    for players in (5, 6, 7, 8):
+    for players in (6, 7):
         assert level_spec("expert", "three-thirteen", players) == "heuristic"
         assert level_spec("hard", "three-thirteen", players) == "heuristic:blunder=0.1"
     assert level_spec("expert", "three-thirteen") == "heuristic"  # no player count: the levels of any count
@@ -157,10 +157,10 @@ def test_three_thirteens_search_is_its_expert_where_measured() -> None:
 
 def test_master_is_offered_in_every_game_and_in_three_thirteen_where_its_search_is() -> None:
     assert [g for g in GAMES if "master" in game_levels(g)] == list(GAMES)
-    for players in (2, 3, 4):  # the larger search with the learned value of a cut-off hand
+    for players in (2, 3, 4, 5, 8):  # the larger search with the learned value of a cut-off hand
         master = level_spec("master", "three-thirteen", players)
         assert "value=learned" in master and master != level_spec("expert", "three-thirteen", players)
-    for players in (5, 8):  # no search measured there: master is the strongest level, the heuristic
+    for players in (6, 7):  # no search measured there: master is the strongest level, the heuristic
         assert level_spec("master", "three-thirteen", players) == "heuristic"
     assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
     for players in (2, 3, 4, 5):  # make_bot itself reads a level's name at the game's player count

@@ -226,7 +226,7 @@ class Game(ABC):
     declares it: a search whose compiled kernel makes its budget last a second or two a move (13, Holzwurm)."""
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {}
     """The levels that differ at a player count from :attr:`levels`, by player count (Three Thirteen's search is its
-    ``expert`` at two to four players, where it was measured to beat the heuristic)."""
+    ``expert`` at the player counts where it was measured to beat the heuristic)."""
     search: ClassVar[Mapping[str, object]] = {}
     """The ``ismcts`` bot's defaults in this game where they differ from its general ones: ``iterations``,
     ``scale``, ``root``, ``prune`` (:mod:`dreizehn.bots.ismcts`)."""

@@ -20,16 +20,17 @@ from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirte
 from dreizehn.games.three_thirteen.words import ThreeThirteenWords
 
 EXPERT = "ismcts:playout=heuristic:prune=2:cutoff=8:iterations=600:infer=on:value=learned"
-"""Three Thirteen's ``expert`` level at two to four players: 300 determinizations a move, each dealt by what the
+"""Three Thirteen's ``expert`` level at 2 to 5 and at 8 players: 300 determinizations a move, each dealt by what the
 seat saw (``infer``), on which the heuristic's two best moves (a draw or a take, or its two best discards) are each
 followed by the heuristic for every seat, cut off after 8 actions where a learned network values each hand
 (:mod:`.value`); the move of the better mean reward is played. It took the place of the same search with 150
 rollouts to the round's end (``cutoff=0:iterations=300:lead=0.01``) at the same cost a move, on the same seeds and
-seats 1.5, 2.4 and 1.0 points a game better at 2, 3 and 4 players (docs/bots.md, "Levels")."""
+seats 1.5, 2.4 and 1.0 points a game better at 2, 3 and 4 players (docs/bots.md, "Levels"). At 5 and 8 players
+it won 23.2% and 15.7% of 1,000 games against the heuristic, above the fair shares of 20% and 12.5%."""
 MASTER = "ismcts:playout=heuristic:prune=2:cutoff=8:iterations=2000:infer=on:lead=0.002:value=learned"
-"""Three Thirteen's ``master`` level at two to four players: the ``expert``'s search with 1,000 determinizations a
-move, the heuristic's own move standing unless the other's mean reward beats it by 0.002. Chosen by the regret of its
-moves against a far larger search (docs/bots.md, "Levels")."""
+"""Three Thirteen's ``master`` level where the search is its ``expert``: the ``expert``'s search with 1,000
+determinizations a move, the heuristic's own move standing unless the other's mean reward beats it by 0.002. Chosen by
+the regret of its moves against a far larger search (docs/bots.md, "Levels")."""
 SEARCHED: Mapping[str, str] = {"hard": "heuristic", "expert": EXPERT, "master": MASTER}
 """The levels at the player counts where the search was measured to beat the heuristic (docs/bots.md): the heuristic
 itself, above it the search, and above that the larger search."""
@@ -45,14 +46,14 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
         # The heuristic with fewer and fewer random blunders: at the player counts where the search's strength
-        # against the heuristic is not yet measured (docs/bots.md, "Levels").
+        # against the heuristic is not yet measured, 6 and 7 (docs/bots.md, "Levels").
         "easy": "heuristic:blunder=0.6",
         "medium": "heuristic:blunder=0.3",
         "hard": "heuristic:blunder=0.1",
         "expert": "heuristic",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        players: SEARCHED for players in (2, 3, 4)  # where the search was measured against the heuristic
+        players: SEARCHED for players in (2, 3, 4, 5, 8)  # where the search was measured to beat the heuristic
     }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2
