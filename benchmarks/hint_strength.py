@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn
-from benchmarks.strength import SOURCE, fingerprint
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import Game
 from dreizehn.hints import analyse
+from dreizehn.saved import SOURCE, fingerprint
 from dreizehn.stats import wilson_interval
 
 
@@ -62,7 +62,7 @@ def play(game: Game, against: str, playouts: int, seed: int, index: int) -> dict
 
 def code() -> str:
     """A hash of the source that decides how the games are played: the bots' and games'
-    (:func:`benchmarks.strength.fingerprint`) and the hints'."""
+    (:func:`dreizehn.saved.fingerprint`) and the hints'."""
     return hashlib.sha256(fingerprint().encode() + (SOURCE / "hints.py").read_bytes()).hexdigest()[:16]
 
 

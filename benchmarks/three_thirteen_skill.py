@@ -46,12 +46,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn.games.three_thirteen.heuristic as rules
-from benchmarks.strength import matchup_key, saved_games
 from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.heuristic import playout
+from dreizehn.saved import run_key, saved_games
 from dreizehn.sim import GameResult, run_games, seating
 from dreizehn.stats import wilson_interval
 
@@ -164,7 +164,7 @@ def saved(path: Path, bot: str = "ismcts") -> dict[str, tuple[list[float], list[
     """The shares and margins of ``bot`` against ``heuristic`` saved by ``benchmarks/strength.py``, by source
     fingerprint, in the order the fingerprints first appear."""
     out = {}
-    for code, results in saved_games(path, matchup_key(GAME, 2, {}, (bot, "heuristic"), 0)).items():
+    for code, results in saved_games(path, run_key(GAME, 2, {}, (bot, "heuristic"), 0)).items():
         by_index = {r.index: r for r in results}
         ordered = [by_index[i] for i in sorted(by_index)]
         out[code] = _shares_and_margins(ordered, [r.seats.index(bot) for r in ordered])
