@@ -225,7 +225,7 @@ def run_saved(
     No new part starts after ``deadline`` (a :func:`time.time`). Returns the games so far in order, how many were
     read back, and how many other code saved under ``key`` (left out); ``how`` as for :func:`run_games`."""
     path = None if results is None else Path(results)
-    code = fingerprint()
+    code = "" if path is None else fingerprint()  # the source is hashed only where games are saved
     done, left_out = load(path, key, code)
     # a game is named by this run's names for its seats, whatever names it was saved under with the same key
     done = {i: replace(r, seats=seats(i)) for i, r in done.items() if i < games}
