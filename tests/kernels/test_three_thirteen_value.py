@@ -26,12 +26,14 @@ from dreizehn.games.three_thirteen.value import (
     FEATURES,
     HIDDEN,
     collect,
+    errors_by_count,
     estimate,
     features,
     fit,
     main,
     network,
     predict_flat,
+    unflatten,
 )
 
 
@@ -54,12 +56,6 @@ def search_kernel(players: int) -> ThreeThirteenSearchKernel:
     game = dreizehn.load_game("three-thirteen", players)
     assert isinstance(game, ThreeThirteenRules)
     return ThreeThirteenSearchKernel(game)
-
-
-def unflatten(net: np.ndarray) -> tuple[np.ndarray, ...]:
-    at = FEATURES * HIDDEN
-    return (net[:at].reshape(FEATURES, HIDDEN), net[at : at + HIDDEN], net[at + HIDDEN : at + 2 * HIDDEN],
-            net[at + 2 * HIDDEN :])
 
 
 @pytest.mark.parametrize("turns", [0, 4])
@@ -133,6 +129,20 @@ def test_the_shipped_network_estimates_new_rounds_better_than_their_mean() -> No
     error = float(np.mean((estimate(x, unflatten(network())) - y) ** 2))
     assert error < 0.75 * float(np.var(y))
     assert error < float(np.mean((x[:, 0] * 20 - y) ** 2))  # and better than the points as they stand
+
+
+def test_the_errors_by_player_count_are_each_counts_own() -> None:
+    x, y, _ = collect(6, seed=3, players=[2, 5])
+    shipped = unflatten(network())
+    table = errors_by_count(x, y, [shipped])
+    assert sorted(table) == [2, 5]
+    for n in (2, 5):
+        rows = np.rint(x[:, 8] * 6 + 2) == n
+        hands, (error, spread) = table[n]
+        assert hands == int(rows.sum()) > 0
+        assert error == pytest.approx(float(np.mean((estimate(x[rows], shipped) - y[rows]) ** 2)))
+        assert spread == pytest.approx(float(np.var(y[rows])))
+    assert table[2][1][1] != table[5][1][1]
 
 
 def test_the_bot_values_cut_off_hands_by_the_network_where_its_search_can() -> None:

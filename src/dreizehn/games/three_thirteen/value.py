@@ -8,7 +8,8 @@ has a turn, the hand's size and the players), and a small network (one hidden la
 units) maps them to the penalty points the hand is left with when the round ends. It is fitted by least squares to
 rounds of the ``heuristic`` bot against itself, the rollouts' own player, so it estimates what a rollout to the end
 would score, without playing it. ``python -m dreizehn.games.three_thirteen.value --games N --seed S`` plays the games
-and fits the network anew from the seed alone, writing :mod:`.value_model`.
+and fits the network anew from the seed alone, writing :mod:`.value_model` (or ``--out FILE``); it prints each player
+count's error on held-out rounds beside the shipped network's.
 """
 
 from __future__ import annotations
@@ -207,6 +208,26 @@ def predict_flat(x: npt.NDArray[np.float64], net: npt.NDArray[np.float64]) -> fl
                    net[at + HIDDEN : at + 2 * HIDDEN], net[at + 2 * HIDDEN])
 
 
+def unflatten(net: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], ...]:
+    """The flat network (:func:`network`) as :func:`estimate` takes it: the layers' weights and biases."""
+    at = FEATURES * HIDDEN
+    return (net[:at].reshape((FEATURES, HIDDEN)), net[at : at + HIDDEN], net[at + HIDDEN : at + 2 * HIDDEN],
+            net[at + 2 * HIDDEN : at + 2 * HIDDEN + 1])
+
+
+def errors_by_count(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
+                    nets: Sequence[Sequence[npt.NDArray[np.float64]]]) -> dict[int, tuple[int, list[float]]]:
+    """Per player count (read from the features): the rows, and each network's mean squared error on them followed
+    by the error of their mean."""
+    counts = np.rint(x[:, 8] * 6 + 2).astype(np.int64)
+    table = {}
+    for n in sorted(set(counts.tolist())):
+        rows = counts == n
+        errors = [float(np.mean((estimate(x[rows], net) - y[rows]) ** 2)) for net in nets]
+        table[n] = (int(rows.sum()), [*errors, float(np.var(y[rows]))])
+    return table
+
+
 def _write(path: Path, params: Sequence[npt.NDArray[np.float64]], args: argparse.Namespace, samples: int,
            losses: tuple[float, float, float]) -> None:
     flat = np.concatenate([p.ravel() for p in params])
@@ -245,6 +266,10 @@ def main(argv: Sequence[str] | None = None) -> None:
               float(np.mean((x[held, 0] * 20 - y[held]) ** 2)))
     print("held out, mean squared error: {:.2f} (network), {:.2f} (mean), {:.2f} (points as they stand)".format(
         *losses))
+    print("players  held-out hands  mean squared error: this fit, the shipped network, their mean")
+    table = errors_by_count(x[held], y[held], [params, unflatten(network())])
+    for n, (hands, (mine, shipped, spread)) in table.items():
+        print(f"{n:7d}  {hands:14,d}  {mine:10.2f} {shipped:8.2f} {spread:8.2f}")
     _write(args.out, params, args, int((~held).sum()), losses)
 
 
