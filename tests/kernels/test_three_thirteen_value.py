@@ -25,6 +25,7 @@ from dreizehn.games.three_thirteen.search import leaf_points, row_of_view
 from dreizehn.games.three_thirteen.value import (
     FEATURES,
     HIDDEN,
+    NETWORKS,
     collect,
     errors_by_count,
     estimate,
@@ -77,13 +78,22 @@ def test_the_features_describe_the_seats_hand(turns: int) -> None:
     assert x[9] == (points == 0) and x[10] == pytest.approx(view.stock_size / 52)
 
 
-def test_the_compiled_network_is_the_fitted_one() -> None:
-    net = network()
+@pytest.mark.parametrize("name", list(NETWORKS))
+def test_the_compiled_network_is_the_fitted_one(name: str) -> None:
+    net = network(name)
     assert net.shape == (FEATURES * HIDDEN + 2 * HIDDEN + 1,)
     rng = np.random.default_rng(3)
     x = rng.uniform(0, 2, (50, FEATURES))
     expected = estimate(x, unflatten(net))
     assert [predict_flat(row, net) for row in x] == pytest.approx(list(expected), abs=1e-9)
+
+
+def test_the_networks_are_two_and_each_is_best_where_it_was_fitted() -> None:
+    assert not np.array_equal(network("learned"), network("learned-large"))
+    for fitted, other, players in (("learned", "learned-large", 3), ("learned-large", "learned", 8)):
+        x, y, _ = collect(30, seed=777, players=[players])
+        errors = [float(np.mean((estimate(x, unflatten(network(n))) - y) ** 2)) for n in (fitted, other)]
+        assert errors[0] < errors[1], (fitted, players, errors)
 
 
 def test_a_cut_off_hand_is_valued_by_the_network_and_a_hand_gone_out_at_nothing() -> None:
@@ -154,6 +164,10 @@ def test_the_bot_values_cut_off_hands_by_the_network_where_its_search_can() -> N
     assert learned.act(view, random.Random(1)) in view.legal_actions
     points.act(view, random.Random(1))
     assert learned.last_stats != points.last_stats  # the same worlds, valued otherwise
+    large = make_bot(f"{spec}:value=learned-large", game)
+    assert isinstance(large, IsmctsBot)
+    large.act(view, random.Random(1))
+    assert large.last_stats not in (learned.last_stats, points.last_stats)  # the other network
     with pytest.raises(BotSpecError) as refused:
         make_bot("ismcts:value=learned", dreizehn.load_game("knizia13", 3))
     assert refused.value.code == "bot.option_value"

@@ -76,9 +76,9 @@ game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; d
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
 ``random``, or ``heuristic``: rollouts of the heuristic), ``potential=0`` (compiled Three Thirteen only),
-``value=points`` (or ``learned``: a cut-off hand valued by a network, compiled Three Thirteen only), ``lead=0``,
-``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's:
-1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
+``value=points`` (or ``learned``, ``learned-large``: a cut-off hand valued by a network, compiled Three Thirteen
+only), ``lead=0``, ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the
+game's: 1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
 proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
 Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly).
 
@@ -238,7 +238,8 @@ class IsmctsBot(Bot):
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
     Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy``, ``random`` or
     ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``value``
-    (``points`` or ``learned``: how a cut-off hand is valued, ``learned`` in compiled Three Thirteen only), ``lead``
+    (``points``, ``learned`` or ``learned-large``: how a cut-off hand is valued, the networks in compiled Three
+    Thirteen only), ``lead``
     (the mean reward by which a move must beat the heuristic's own to be played instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
@@ -297,9 +298,10 @@ class IsmctsBot(Bot):
         self.own: Heuristic | None = heuristic(gid)
         self.potential = _real(opts["potential"])
         """Points a cut-off hand counts less per unit of meld potential (``potential``, compiled Three Thirteen)."""
-        self.value = self._choice("value", ("points", "learned"))
-        """How a cut-off hand is valued (``value``): ``points``, as it stands; ``learned``, by the points a network
-        expects it to be left with (compiled Three Thirteen, :mod:`dreizehn.games.three_thirteen.value`)."""
+        self.value = self._choice("value", ("points", "learned", "learned-large"))
+        """How a cut-off hand is valued (``value``): ``points``, as it stands; ``learned`` (fitted at 2 to 4 players)
+        or ``learned-large`` (at 5 to 8), by the points that network expects it to be left with (compiled Three
+        Thirteen, :mod:`dreizehn.games.three_thirteen.value`)."""
         prune = str(opts["prune"]).lower()
         if prune == "auto":
             self.prune = _whole(search_default(game, "prune"))

@@ -39,11 +39,11 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
         to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the hands
         of a playout cut off counting ``potential`` points less per unit of meld potential, the determinizations
         weighted by inference with ``infer``, cut-off hands valued by ``value`` (``points``: as they stand;
-        ``learned``: by the network of :mod:`.value`)."""
+        ``learned``, ``learned-large``: by that network of :mod:`.value`)."""
         assert isinstance(view, ThreeThirteenView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
                       greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential, infer=infer,
-                      learned=value == "learned")
+                      value=value)
 
     def rate(self, view: View, actions: list[int], worlds: int, seed: int,
              infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

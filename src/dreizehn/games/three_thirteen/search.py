@@ -464,14 +464,15 @@ def inferred(view: ThreeThirteenView, infer: bool = True) -> tuple[npt.NDArray[n
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
            greedy: bool = True, rollout: bool = False, weight: float = 0.0,
-           infer: bool = False, learned: bool = False) -> tuple[Stats, int]:
+           infer: bool = False, value: str = "points") -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
     after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
     greedy player (``greedy``), at random, or (``rollout``) by the heuristic from the root action on, cut off hands
     counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
-    seat saw (:mod:`.inference`); with ``learned``, cut-off hands valued by the network of :mod:`.value`."""
-    net = network() if learned else np.empty(0, np.float64)
+    seat saw (:mod:`.inference`); cut-off hands valued by ``value``: ``points``, as they stand, else by the network of
+    :mod:`.value` of that name (``learned``, ``learned-large``)."""
+    net = np.empty(0, np.float64) if value == "points" else network(value)
     row = bounded_row(empty, view)  # playouts to the round's end (cutoff 0) end, as the hints' do
     weights, sweeps = inferred(view, infer)
     mask = np.zeros(ACTIONS, np.bool_)

@@ -8,13 +8,16 @@ has a turn, the hand's size and the players), and a small network (one hidden la
 units) maps them to the penalty points the hand is left with when the round ends. It is fitted by least squares to
 rounds of the ``heuristic`` bot against itself, the rollouts' own player, so it estimates what a rollout to the end
 would score, without playing it. ``python -m dreizehn.games.three_thirteen.value --games N --seed S`` plays the games
-and fits the network anew from the seed alone, writing :mod:`.value_model` (or ``--out FILE``); it prints each player
-count's error on held-out rounds beside the shipped network's.
+and fits the network anew from the seed alone, writing :mod:`.value_model` (``--network learned-large``:
+:mod:`.value_model_large`; ``--out FILE``: elsewhere); it prints each player count's error on held-out rounds beside
+the shipped networks'. Two are shipped (:data:`NETWORKS`): ``learned``,
+fitted at 2 to 4 players (:mod:`.value_model`), and ``learned-large``, fitted at 5 to 8 (:mod:`.value_model_large`).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -192,11 +195,15 @@ def estimate(x: npt.NDArray[np.float64], params: Sequence[npt.NDArray[np.float64
     return out
 
 
-def network() -> npt.NDArray[np.float64]:
-    """The shipped network (:mod:`.value_model`) as one flat array, as :func:`predict_flat` reads it."""
-    from dreizehn.games.three_thirteen.value_model import WEIGHTS
+NETWORKS: dict[str, str] = {"learned": "value_model", "learned-large": "value_model_large"}
+"""The shipped networks by the name ``ismcts:value=`` gives them, and their modules: ``learned`` fitted at 2 to 4
+players, ``learned-large`` at 5 to 8."""
 
-    return np.array(WEIGHTS, np.float64)
+
+def network(name: str = "learned") -> npt.NDArray[np.float64]:
+    """The shipped network ``name`` (:data:`NETWORKS`) as one flat array, as :func:`predict_flat` reads it."""
+    module = importlib.import_module(f"dreizehn.games.three_thirteen.{NETWORKS[name]}")
+    return np.array(module.WEIGHTS, np.float64)
 
 
 @nb.njit(cache=True)
@@ -232,9 +239,11 @@ def _write(path: Path, params: Sequence[npt.NDArray[np.float64]], args: argparse
            losses: tuple[float, float, float]) -> None:
     flat = np.concatenate([p.ravel() for p in params])
     numbers = ",\n".join(f"    {v:+.6f}" for v in flat)
+    command = f"--games {args.games} --seed {args.seed} --players {args.players}"
+    command += "" if args.network == "learned" else f" --network {args.network}"
     path.write_text(
         f'''"""The network of :mod:`.value`, written by
-``python -m dreizehn.games.three_thirteen.value --games {args.games} --seed {args.seed} --players {args.players}``
+``python -m dreizehn.games.three_thirteen.value {command}``
 (do not edit).
 
 Fitted on {samples:,} samples (a hand at a turn boundary, the points it was left with when its round ended). On
@@ -254,8 +263,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=4000, help="self-play games at each player count")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", default="2,3,4", help="player counts, comma-separated")
-    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("value_model.py"))
+    parser.add_argument("--network", choices=list(NETWORKS), default="learned", help="the shipped network to write")
+    parser.add_argument("--out", type=Path, help="write the network here instead")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = Path(__file__).with_name(f"{NETWORKS[args.network]}.py")
     began = time.perf_counter()
     x, y, g = collect(args.games, args.seed, [int(p) for p in args.players.split(",")])
     held = g % 5 == 0
@@ -266,11 +278,12 @@ def main(argv: Sequence[str] | None = None) -> None:
               float(np.mean((x[held, 0] * 20 - y[held]) ** 2)))
     print("held out, mean squared error: {:.2f} (network), {:.2f} (mean), {:.2f} (points as they stand)".format(
         *losses))
-    print("players  held-out hands  mean squared error: this fit, the shipped network, their mean")
-    table = errors_by_count(x[held], y[held], [params, unflatten(network())])
-    for n, (hands, (mine, shipped, spread)) in table.items():
-        print(f"{n:7d}  {hands:14,d}  {mine:10.2f} {shipped:8.2f} {spread:8.2f}")
     _write(args.out, params, args, int((~held).sum()), losses)
+    print("held out, mean squared error by player count (this fit, the shipped networks, the mean):")
+    print(f"players  {'hands':>9}  this fit  {'  '.join(NETWORKS)}  the mean")
+    table = errors_by_count(x[held], y[held], [params, *(unflatten(network(name)) for name in NETWORKS)])
+    for n, (hands, errors) in table.items():
+        print(f"{n:7d}  {hands:9,d}  " + "  ".join(f"{e:8.2f}" for e in errors))
 
 
 if __name__ == "__main__":
