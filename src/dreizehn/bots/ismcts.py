@@ -239,8 +239,8 @@ class IsmctsBot(Bot):
     Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy``, ``random`` or
     ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``value``
     (``points``, ``learned`` or ``learned-large``: how a cut-off hand is valued, the networks in compiled Three
-    Thirteen only), ``lead``
-    (the mean reward by which a move must beat the heuristic's own to be played instead; 0: none),
+    Thirteen only), ``lead`` (the mean reward by which a move must beat the heuristic's own to be played instead;
+    0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
     what the seat saw, where the game's compiled search infers).

@@ -10,8 +10,8 @@ rounds of the ``heuristic`` bot against itself, the rollouts' own player, so it 
 would score, without playing it. ``python -m dreizehn.games.three_thirteen.value --games N --seed S`` plays the games
 and fits the network anew from the seed alone, writing :mod:`.value_model` (``--network learned-large``:
 :mod:`.value_model_large`; ``--out FILE``: elsewhere); it prints each player count's error on held-out rounds beside
-the shipped networks'. Two are shipped (:data:`NETWORKS`): ``learned``,
-fitted at 2 to 4 players (:mod:`.value_model`), and ``learned-large``, fitted at 5 to 8 (:mod:`.value_model_large`).
+the shipped networks'. Two are shipped (:data:`NETWORKS`): ``learned``, fitted at 2 to 4 players
+(:mod:`.value_model`), and ``learned-large``, fitted at 5 to 8 (:mod:`.value_model_large`).
 """
 
 from __future__ import annotations
