@@ -143,7 +143,8 @@ def test_levels_name_a_bot_for_every_game() -> None:
 
 def test_three_thirteens_search_is_its_expert_where_measured() -> None:
     """At 2 to 5 and at 8 players Three Thirteen's ``expert`` is its search and ``hard`` the heuristic; at 6 and 7
-    (where the search is not yet measured) the ladder ends at the heuristic (docs/bots.md, "Levels")."""
+    (where the search's win rate was not measured above its fair share) the ladder ends at the heuristic (docs/bots.md,
+    "Levels")."""
     for players in (2, 3, 4, 5, 8):
         assert level_spec("expert", "three-thirteen", players).startswith("ismcts:playout=heuristic")
         assert level_spec("hard", "three-thirteen", players) == "heuristic"
@@ -160,7 +161,7 @@ def test_master_is_offered_in_every_game_and_in_three_thirteen_where_its_search_
     for players in (2, 3, 4, 5, 8):  # the larger search with the learned value of a cut-off hand
         master = level_spec("master", "three-thirteen", players)
         assert "value=learned" in master and master != level_spec("expert", "three-thirteen", players)
-    for players in (6, 7):  # no search measured there: master is the strongest level, the heuristic
+    for players in (6, 7):  # no search measured to win there: master is the strongest level, the heuristic
         assert level_spec("master", "three-thirteen", players) == "heuristic"
     assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
     for players in (2, 3, 4, 5):  # make_bot itself reads a level's name at the game's player count

@@ -45,8 +45,8 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     kernel: ClassVar[str] = "dreizehn.games.three_thirteen.compiled"
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
-        # The heuristic with fewer and fewer random blunders: at the player counts where the search's strength
-        # against the heuristic is not yet measured, 6 and 7 (docs/bots.md, "Levels").
+        # The heuristic with fewer and fewer random blunders: at the player counts where the search was not measured
+        # to win more than its fair share against the heuristic, 6 and 7 (docs/bots.md, "Levels").
         "easy": "heuristic:blunder=0.6",
         "medium": "heuristic:blunder=0.3",
         "hard": "heuristic:blunder=0.1",
