@@ -76,8 +76,9 @@ def start_server(port: int, data_dir: Path, database: str | None, bot_workers: i
     )
     if database:
         env["DATABASE_URL"] = database
-    exe = Path(sys.executable).with_name("dreizehn")
-    command = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "-q"]
+    exe = Path(sys.executable).with_name("dreizehn")  # the script beside the interpreter, else its module
+    program = [str(exe)] if exe.exists() else [sys.executable, "-m", "dreizehn.cli.main"]
+    command = [*program, "serve", "--host", "127.0.0.1", "--port", str(port), "-q"]
     with open(data_dir / "server.log", "wb") as log:
         return subprocess.Popen(command, env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
 
