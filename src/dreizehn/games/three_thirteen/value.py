@@ -54,6 +54,8 @@ from dreizehn.games.three_thirteen.kernel_heuristic import potential
 from dreizehn.games.three_thirteen.rules import KINDS, ThreeThirteenRules
 
 FEATURES = 12
+PLAYER_COUNT = 8
+"""The feature that holds the player count ``n``, as ``(n - 2) / 6`` (:func:`features`, :func:`player_counts`)."""
 HIDDEN = 32
 ROUND_TURNS = 200
 """The turns a self-play round may last (as :data:`.search.PLAYOUT_TURNS`)."""
@@ -81,7 +83,7 @@ def features(s: npt.NDArray[np.int16], seat: int, out: npt.NDArray[np.float64]) 
     out[5] = 1.0 if 0 <= ahead < left else 0.0
     out[6] = ahead / max(1, n - 1)
     out[7] = size / 13.0
-    out[8] = (n - 2) / 6.0
+    out[PLAYER_COUNT] = (n - 2) / 6.0
     out[9] = 1.0 if points == 0 else 0.0
     out[10] = s[STOCK_N] / 52.0
     out[11] = points * size / 260.0
@@ -222,11 +224,16 @@ def unflatten(net: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], ..
             net[at + 2 * HIDDEN : at + 2 * HIDDEN + 1])
 
 
+def player_counts(x: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """The player count of each row of features (the inverse of :func:`features`' :data:`PLAYER_COUNT`)."""
+    return np.rint(x[:, PLAYER_COUNT] * 6 + 2).astype(np.int64)
+
+
 def errors_by_count(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
                     nets: Sequence[Sequence[npt.NDArray[np.float64]]]) -> dict[int, tuple[int, list[float]]]:
     """Per player count (read from the features): the rows, and each network's mean squared error on them followed
     by the error of their mean."""
-    counts = np.rint(x[:, 8] * 6 + 2).astype(np.int64)
+    counts = player_counts(x)
     table = {}
     for n in sorted(set(counts.tolist())):
         rows = counts == n
