@@ -145,12 +145,13 @@ def test_the_shipped_network_estimates_new_rounds_better_than_their_mean() -> No
 def test_the_errors_by_player_count_are_each_counts_own() -> None:
     (x2, y2, _), (x5, y5, _) = collect(4, seed=3, players=[2]), collect(3, seed=3, players=[5])
     x, y = np.concatenate([x2, x5]), np.concatenate([y2, y5])
-    assert player_counts(x).tolist() == [2] * len(x2) + [5] * len(x5)
+    known = np.repeat([2, 5], [len(x2), len(x5)])  # each row's count, as collected
+    assert player_counts(x).tolist() == known.tolist()
     shipped = unflatten(network())
     table = errors_by_count(x, y, [shipped])
     assert sorted(table) == [2, 5]
     for n in (2, 5):
-        rows = np.arange(len(x)) < len(x2) if n == 2 else np.arange(len(x)) >= len(x2)
+        rows = known == n
         hands, (error, spread) = table[n]
         assert hands == int(rows.sum()) > 0
         assert error == pytest.approx(float(np.mean((estimate(x[rows], shipped) - y[rows]) ** 2)))
