@@ -36,7 +36,10 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   the heuristic (Tesauro & Galperin's policy improvement by Monte-Carlo rollouts). Three Thirteen's kernel plays
   them in compiled code (:mod:`~dreizehn.games.three_thirteen.kernel_heuristic`), where ``potential=W`` also
   counts a cut-off hand ``W`` points lower per unit of meld potential (pairs and near-runs, as the heuristic weighs
-  its discards; 0, the default: its penalty points alone).
+  its discards; 0, the default: its penalty points alone). With ``tree=on`` the tree grows below the root as with
+  the other playouts, each leaf played out by the heuristic (13's and Holzwurm's ``master``, in their kernels);
+  ``tree=off`` keeps any playout's search flat at the root; ``tree=auto``, the default, is off with
+  ``playout=heuristic`` and on otherwise.
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
   (its heuristic's ``rank``: Three Thirteen's discards), only its ``K`` best actions are searched,
   so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's
@@ -75,7 +78,8 @@ game's defaults do (13, Holzwurm and Three Thirteen a few milliseconds a move; d
 
 Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``c=0.7``, ``horizon=stage``,
 ``reward=margin``, ``scale`` (the game's), ``cutoff=4`` (Three Thirteen only; 0: never), ``playout=greedy`` (or
-``random``, or ``heuristic``: rollouts of the heuristic), ``potential=0`` (compiled Three Thirteen only),
+``random``, or ``heuristic``: rollouts of the heuristic), ``tree=auto`` (``on``: a tree below the root, ``off``:
+none; ``auto``: none with ``playout=heuristic``), ``potential=0`` (compiled Three Thirteen only),
 ``value=points`` (or ``learned``, ``learned-large``: a cut-off hand valued by a network, compiled Three Thirteen
 only), ``lead=0``, ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the
 game's: 1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
@@ -237,10 +241,11 @@ class IsmctsBot(Bot):
     (UCB exploration, rewards lie in [0, 1]), ``horizon`` (``stage`` or ``game``), ``reward`` (``margin`` or
     ``win``), ``scale`` (points of the margin's logistic; default per game), ``cutoff`` (playout actions before a
     Three Thirteen round is scored by its hands; 0: never; default 4), ``playout`` (``greedy``, ``random`` or
-    ``heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only), ``value``
-    (``points``, ``learned`` or ``learned-large``: how a cut-off hand is valued, the networks in compiled Three
-    Thirteen only), ``lead`` (the mean reward by which a move must beat the heuristic's own to be played instead;
-    0: none),
+    ``heuristic``), ``tree`` (``auto``, ``on`` or ``off``: whether the tree grows below the root; ``auto``: not with
+    ``playout=heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only),
+    ``value`` (``points``, ``learned`` or ``learned-large``: how a cut-off hand is valued, the networks in compiled
+    Three Thirteen only), ``lead`` (the mean reward by which a move must beat the heuristic's own to be played
+    instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
     what the seat saw, where the game's compiled search infers).
@@ -256,6 +261,7 @@ class IsmctsBot(Bot):
         "scale": None,
         "cutoff": 4,
         "playout": "greedy",
+        "tree": "auto",
         "root": "auto",
         "prune": "auto",
         "infer": "auto",
@@ -292,6 +298,10 @@ class IsmctsBot(Bot):
                 raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
                                    choices="greedy, random", value=opts["playout"])
             self.policy = _heuristic_policy(act)
+        tree = self._choice("tree", ("auto", "on", "off"))
+        self.tree = tree == "on" or (tree == "auto" and self.playout != "heuristic")
+        """Whether the tree grows below the root (``tree``; ``auto``: not with ``playout=heuristic``, whose rollouts
+        judge each root action)."""
         self.lead = _real(opts["lead"])
         """The mean reward a root action must beat the heuristic's own action by to be played (``lead``; 0: the
         best mean is played)."""
@@ -407,10 +417,10 @@ class IsmctsBot(Bot):
     def _iteration(self, root_stage: int, root: _Node, keep: frozenset[int]) -> _Iterate:
         """The function of one iteration of the Python search below ``root`` (in the stage ``root_stage``): from a
         state at ``node``, reached by ``path`` (the nodes below the root) whose actions ``movers`` chose, it selects
-        and expands (:func:`_select`; none below the root with ``playout=heuristic``), plays out
+        and expands (:func:`_select`; none below the root without :attr:`tree`), plays out
         (:meth:`_playout`) and backs up each node's reward from its mover's side."""
         whole_game = self.horizon == "game"
-        stop_at_root = self.playout == "heuristic"
+        stop_at_root = not self.tree
         eager, score, players = self.eager, self._score, self.game.players
         select = partial(_select, c=self.c)
         playout = self._playout
@@ -464,8 +474,9 @@ class IsmctsBot(Bot):
         """The game kernel's search (docs/vector.md), where the game has one and these options are what it does:
         always ``horizon=stage`` and ``reward=margin``; the ``root``, ``playout`` and ``cutoff`` values its kernel's
         ``search_options`` lists, and a root narrowed to ``keep`` where they say ``prune`` (the search then takes
-        ``keep``, ``cutoff`` and ``playout`` as keywords). A kernel without ``search_options`` searches as
-        :data:`COMPILED_OPTIONS` says."""
+        ``keep``, ``cutoff`` and ``playout`` as keywords); a tree below the root or none as :attr:`tree` says where
+        they say ``tree`` (the search takes it as a keyword), else only as ``tree=auto`` does. A kernel without
+        ``search_options`` searches as :data:`COMPILED_OPTIONS` says."""
         if not self.game.kernel or self.horizon != "stage" or self.reward != "margin":
             return None
         if self._kernel is None:
@@ -483,9 +494,11 @@ class IsmctsBot(Bot):
             return None
         if self.value != "points" and not options.get("value"):
             return None
+        if not options.get("tree") and self.tree != (playout != "heuristic"):
+            return None
         if supported is None:
             return found
-        extra: dict[str, object] = {}
+        extra: dict[str, object] = {"tree": self.tree} if options.get("tree") else {}
         if self.infer:
             extra["infer"] = True
         if self.potential:

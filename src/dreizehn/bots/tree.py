@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.core.kernel import Keys, below
+from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below
 
 Tree = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]
 
@@ -127,6 +127,19 @@ def rate(rate_worlds: Any, row: npt.NDArray[np.int16], seat: int, actions: list[
 TREE_BYTES = 256 * 2**20
 """The most memory a search by time gives its tree's child table (an ``int32`` per action a node): it stops there,
 before its time is up (Holzwurm's 390 actions: about 170,000 nodes, a second of search or more)."""
+
+
+def with_playout(ismcts: Iterations, playout: str, tree: bool) -> Iterations:
+    """A game's compiled iterations that take their playout policy and whether the tree grows below the root last
+    (after the tree's arrays and its size), as :func:`run` calls them: the policy
+    :data:`~dreizehn.core.kernel.HEURISTIC` where ``playout`` is ``heuristic``, else
+    :data:`~dreizehn.core.kernel.RANDOM`."""
+    policy = HEURISTIC if playout == "heuristic" else RANDOM
+
+    def iterate(*args: object) -> None:
+        ismcts(*args, policy, tree)
+
+    return iterate
 
 
 def run(ismcts: Iterations, row: npt.NDArray[np.int16], seat: int, actions: int, iterations: int, c: float,

@@ -3,6 +3,9 @@ of :mod:`.kernel` over batches, and the compiled search of :mod:`.search` for th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 import numpy as np
 import numpy.typing as npt
 
@@ -67,11 +70,20 @@ class Knizia13Kernel(CompiledKernel):
     def last_deal(self, state: npt.NDArray[np.int16]) -> list[int]:
         return [int(c) for c in state[DEAL : DEAL + CARDS]]
 
-    def search(self, view: View, iterations: int, c: float, scale: float, seed: int,
-               seconds: float | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
-        """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`)."""
-        assert isinstance(view, Knizia13View)
-        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds)
+    search_options: ClassVar[Mapping[str, object]] = {
+        "root": ("ucb",), "playout": ("random", "heuristic"), "cutoff": (0,), "prune": False, "tree": True,
+    }
+    """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
+    ``reward=margin`` always); ``tree`` true: with a tree below the root or without."""
+
+    def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
+               *, keep: frozenset[int] = frozenset(), cutoff: int = 0, playout: str = "random",
+               tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
+        """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=ucb``, every root action
+        (``keep`` is empty: no pruning), playouts to the end of the stage (``cutoff`` 0), ``random`` or by the
+        ``heuristic``, below a tree grown where ``tree`` (else the search is flat at the root)."""
+        assert isinstance(view, Knizia13View) and not keep and not cutoff
+        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, playout, tree)
 
     def rate(self, view: View, actions: list[int], worlds: int,
              seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

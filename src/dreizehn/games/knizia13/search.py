@@ -1,7 +1,8 @@
 """The ``ismcts`` bot's search for 13 in compiled code (:mod:`dreizehn.bots.tree`, docs/bots.md): determinizations
-drawn from a seat's view, selection and expansion in the tree, random playouts to the end of the stage, the margin
-reward; the same algorithm as :mod:`dreizehn.bots.ismcts` with ``root=ucb``, ``horizon=stage``, ``reward=margin`` and
-random playouts (13's defaults), at tens of times its speed.
+drawn from a seat's view, selection and expansion in the tree, playouts to the end of the stage, the margin reward;
+the same algorithm as :mod:`dreizehn.bots.ismcts` with ``root=ucb``, ``horizon=stage``, ``reward=margin`` and random
+playouts (13's defaults) or the heuristic's (``playout=heuristic``, flat at the root or below a tree with
+``tree=on``), at tens of times its speed.
 
 A view becomes a kernel row (:func:`row_of_view`): what the seat sees is copied, and the cards it cannot see (the
 other hands and the stock) are put in any order; each iteration deals those anew at random (:func:`determinize`),
@@ -16,7 +17,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import backup, margin_rewards, run, seat_share, select
+from dreizehn.bots.tree import backup, margin_rewards, run, seat_share, select, with_playout
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, Keys, next_u64, pick_legal, shuffle
 from dreizehn.games.knizia13.kernel import (
@@ -42,6 +43,7 @@ from dreizehn.games.knizia13.kernel import (
     TOTALS,
     TURN,
     apply,
+    heuristic_action,
     legal,
     playout,
 )
@@ -116,10 +118,13 @@ def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # prag
 @nb.njit(cache=True)
 def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, scale: float, key: Keys,
            child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
-           total: npt.NDArray[np.float64], size: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+           total: npt.NDArray[np.float64], size: npt.NDArray[np.int64],
+           policy: int, tree: bool) -> None:  # pragma: no cover - compiled
     """``iterations`` more iterations of the search from ``root`` (a row made by :func:`row_of_view` for ``seat``,
-    who is to move), into the tree's arrays (``size[0]`` nodes in use, room for one more an iteration); the root's
-    children hold the statistics of its actions."""
+    who is to move), into the tree's arrays (``size[0]`` nodes in use, room for one more an iteration), each
+    playout by ``policy`` (:data:`~dreizehn.core.kernel.RANDOM` or :data:`~dreizehn.core.kernel.HEURISTIC`, every
+    seat) from the node expanded, or from the root's child chosen where not ``tree`` (a search flat at the root);
+    the root's children hold the statistics of its actions."""
     n = root[PLAYERS]
     stage = root[STAGE]
     mask = np.zeros(ACTIONS, np.bool_)
@@ -142,11 +147,14 @@ def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, sc
             node = child[node, action]
             path[depth] = node
             depth += 1
-            if size[0] != before:
+            if size[0] != before or not tree:
                 break
         while s[TURN] >= 0 and s[STAGE] == stage:  # the playout, to the end of the stage
-            legal(s, mask)
-            apply(s, pick_legal(key, mask), key)
+            if policy == HEURISTIC:
+                apply(s, heuristic_action(s, key), key)
+            else:
+                legal(s, mask)
+                apply(s, pick_legal(key, mask), key)
         for other in range(n):
             points[other] = s[LAST + other]
         margin_rewards(points, n, scale, False, rewards)
@@ -184,7 +192,10 @@ def rate(empty: npt.NDArray[np.int16], view: Knizia13View, actions: list[int], w
 
 
 def search(empty: npt.NDArray[np.int16], view: Knizia13View, iterations: int, c: float, scale: float, seed: int,
-           seconds: float | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
+           seconds: float | None = None, playout: str = "random",
+           tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
-    the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`dreizehn.bots.tree.run`)."""
-    return run(ismcts, row_of_view(empty, view), view.seat, ACTIONS, iterations, c, scale, seed, seconds)
+    the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`dreizehn.bots.tree.run`);
+    its playouts ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root)."""
+    return run(with_playout(ismcts, playout, tree), row_of_view(empty, view), view.seat, ACTIONS, iterations, c, scale,
+               seed, seconds)
