@@ -103,7 +103,7 @@ def level_times(count: int, last_stage: bool = False, games: list[str] | None = 
     wall; only the rows of ``games`` where given, at the counts ``players`` instead of the rows' where given."""
     where = ", the last stage" if last_stage else ""
     print(f"Level move times ({count} positions a row{where}, CPU seconds of one core)")
-    print(f"{'game':<16}{'players':>8}{'level':>8}{'  specification':<28}{'mean s/move':>13}{'worst s/move':>14}")
+    print(f"{'game':<16}{'players':>8}{'level':>8}{'mean s/move':>13}{'worst s/move':>14}  specification")
     rows = [(g, n) for g in dict.fromkeys(g for g, _ in LEVEL_ROWS) for n in players] if players else LEVEL_ROWS
     for game_id, count_players in rows:
         if games and game_id not in games:
@@ -114,7 +114,7 @@ def level_times(count: int, last_stage: bool = False, games: list[str] | None = 
             spec = level_spec(level, game_id, count_players)
             if spec.startswith("ismcts"):
                 mean, worst = move_times(game, views, spec, time.process_time)
-                print(f"{game_id:<16}{count_players:>8}{level:>8}  {spec:<26}{mean:>13.3f}{worst:>14.3f}", flush=True)
+                print(f"{game_id:<16}{count_players:>8}{level:>8}{mean:>13.3f}{worst:>14.3f}  {spec}", flush=True)
 
 
 def main() -> None:

@@ -35,13 +35,16 @@ Key = tuple[str, str, int, str, int, int]
 
 
 def saved(path: Path) -> dict[Key, dict[str, Any]]:
-    """The games saved in ``path``."""
+    """The games saved in ``path``; a last line without its newline is a game another run is writing, left out."""
     found: dict[Key, dict[str, Any]] = {}
     if path.exists():
-        for line in path.read_text().splitlines():
+        *lines, unfinished = path.read_text().split("\n")
+        for line in lines:
             if line.strip():
                 row = json.loads(line)
                 found[(row["game"], row["against"], row["players"], row["bot"], row["seed"], row["seat"])] = row
+        if unfinished.strip():
+            print(f"left out the unfinished last line of {path}", file=sys.stderr)
     return found
 
 
