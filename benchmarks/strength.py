@@ -106,7 +106,8 @@ def main() -> None:
             parser.error(f"--matchup takes BOT,OPPONENT, not {m!r}")
         matchups.append((bot, opponent))
     deadline = None if args.minutes is None else time.time() + args.minutes * 60
-    print(f"{'game':<16}{'bot':<12}{'against':<12}{'games':>7}{'win rate':>10}{'95% interval':>18}"
+    width = max(12, *(len(name) + 2 for pair in matchups for name in pair))  # a specification can be long
+    print(f"{'game':<16}{'bot':<{width}}{'against':<{width}}{'games':>7}{'win rate':>10}{'95% interval':>18}"
           f"{'mean move':>11}{'worst':>9}{'seconds':>9}")
     for game_id in args.game or GAMES:
         options: dict[str, object] = {"stock_out": "end-round"} if game_id == "three-thirteen" and args.end_round \
@@ -118,7 +119,7 @@ def main() -> None:
             summary = run.summaries()[0]
             low, high = summary.interval
             note = f"  ({other} games by other code left out)" if other else ""
-            print(f"{game_id:<16}{bot:<12}{opponent:<12}{summary.games:>7}{summary.win_rate:>10.1%}"
+            print(f"{game_id:<16}{bot:<{width}}{opponent:<{width}}{summary.games:>7}{summary.win_rate:>10.1%}"
                   f"{f'{low:.1%} to {high:.1%}':>18}{summary.mean_move * 1000:>9.2f}ms"
                   f"{summary.worst * 1000:>7.0f}ms{time.perf_counter() - start:>9.0f}{note}", flush=True)
             if args.paired_with:

@@ -37,7 +37,7 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   them in compiled code (:mod:`~dreizehn.games.three_thirteen.kernel_heuristic`), where ``potential=W`` also
   counts a cut-off hand ``W`` points lower per unit of meld potential (pairs and near-runs, as the heuristic weighs
   its discards; 0, the default: its penalty points alone). With ``tree=on`` the tree grows below the root as with
-  the other playouts, each leaf played out by the heuristic (13's and Holzwurm's ``master``, in their kernels);
+  the other playouts, each leaf played out by the heuristic (Holzwurm's ``master``; compiled in 13 and Holzwurm);
   ``tree=off`` keeps any playout's search flat at the root; ``tree=auto``, the default, is off with
   ``playout=heuristic`` and on otherwise.
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
@@ -116,8 +116,8 @@ CompiledSearch = Callable[[View, int, float, float, int, "float | None"],
 """A kernel's search: view, iterations, c, scale, seed and seconds; the root statistics and the iterations run."""
 
 COMPILED_OPTIONS: Mapping[str, object] = {"root": ("ucb",), "playout": ("random",), "cutoff": (0,), "prune": False}
-"""The options a kernel's search implements where its kernel lists none (``search_options``): 13's and Holzwurm's,
-``root=ucb``, random playouts, no cutoff and no pruning."""
+"""The options a kernel's search implements where its kernel lists none (``search_options``): ``root=ucb``, random
+playouts, no cutoff and no pruning (each game's kernel lists its own)."""
 
 GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0, "infer": "off"}
 """The defaults of a game that does not set its own in :attr:`~dreizehn.core.game.Game.search`: ``iterations`` per
