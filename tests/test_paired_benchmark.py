@@ -3,26 +3,13 @@ stopping the run."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from benchmark_scripts import load
 
-
-def _paired() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "paired.py"
-    spec = importlib.util.spec_from_file_location("paired_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-paired = _paired()
+paired = load("paired")
 
 
 def _row(seed: int, seat: int) -> dict[str, object]:

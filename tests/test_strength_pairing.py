@@ -3,26 +3,14 @@ the bot at seat ``index mod players`` in both, its lead counted the right way ro
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from benchmark_scripts import load
 
 from dreizehn.saved import fingerprint, run_key, save
 from dreizehn.sim import GameResult, Run
 
-
-def _strength() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
-    spec = importlib.util.spec_from_file_location("strength_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-strength = _strength()
+strength = load("strength")
 
 
 def _game(index: int, totals: tuple[int, ...], winner: int) -> GameResult:
