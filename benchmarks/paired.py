@@ -5,8 +5,10 @@ Run with ``python benchmarks/paired.py --game three-thirteen --players 2 --bot S
 1, …; every other seat is the opponent (``--against``, default ``heuristic``). The engine deals each round from the
 game's seed, so the bot meets the same cards from every seat, and two bots meet the same cards on the same seeds:
 the luck of the deal cancels in their difference far more than in two runs of ``benchmarks/strength.py``, which
-deals each game anew. Each game is saved to ``--results`` as it finishes (one JSON line); a later run plays only what
-is missing. The table prints, per bot, over the seeds every bot has finished: the mean margin (the bot's total minus
+deals each game anew. Each game is saved to ``--results`` as it finishes (one JSON line), the bot and its opponent
+under their specifications (a level's name is read as the level's specification today, so that games against a
+level stay apart from games against what the level plays after it changes); a later run plays only what is
+missing. The table prints, per bot, over the seeds every bot has finished: the mean margin (the bot's total minus
 the mean of the others'; lower is better in a game whose fewest points win), its 95% interval, the share of wins,
 the mean and worst move; then each bot's margin minus the first bot's, seed by seed, with its 95% interval.
 """
@@ -55,8 +57,8 @@ def play_missing(args: argparse.Namespace, bot: str, seeds: range, done: dict[Ke
         for seat in range(args.players):
             if (args.game, args.against, args.players, bot, seed, seat) in done:
                 continue
-            seats = [level_spec(args.against, args.game, args.players)] * args.players
-            seats[seat] = level_spec(bot, args.game, args.players)
+            seats = [args.against] * args.players
+            seats[seat] = bot
             result, _ = play(game, seats, BASE + seed, seed)
             others = [t for i, t in enumerate(result.totals) if i != seat]
             think, moves, worst = result.move_times[seat]
@@ -85,6 +87,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, help="JSON-lines file to save every game to and resume from")
     parser.add_argument("--print-only", action="store_true", help="play nothing: print what is saved")
     args = parser.parse_args()
+    args.against = level_spec(args.against, args.game, args.players)
+    args.bot = [level_spec(bot, args.game, args.players) for bot in args.bot]
     first, _, end = args.seeds.partition(":")
     seeds = range(int(first), int(end))
     done = saved(args.results) if args.results is not None else {}

@@ -32,8 +32,9 @@ the **whole game** many times and averages:
 * **Order**, best first: the higher win chance, then the better points, then the lower action number (with
   ``halving``, the actions that stayed in longest come first).
 
-:func:`hint` is what a player is shown: the same ratings, but the move the ``expert`` level would play
-(:data:`HINT_SEARCH`) comes first, the rest by their chance. The playouts' heuristic players make the chances mean
+:func:`hint` is what a player is shown: the same ratings, but the move the game's hint level would play
+(:attr:`~dreizehn.core.game.Game.hint_level`: ``master`` in Holzwurm, ``expert`` elsewhere) comes first, the rest
+by their chance. The playouts' heuristic players make the chances mean
 what they say (they are calibrated against games of such players), not the best choice: in 13, the move a hint of
 4,000 playouts rates best, played as a bot against two ``expert`` seats, won far less than a fair share
 (docs/bots.md, "Hints"). So the choice is the search's and the numbers are the playouts'.
@@ -85,8 +86,9 @@ DEFAULT_SECONDS = 2.0
 """The budget of :func:`analyse` when neither ``playouts`` nor ``seconds`` is given."""
 DEFAULT_POLICY = "heuristic"
 """The bot every seat plays as in the playouts."""
-HINT_SEARCH = "expert"
-"""The level whose move :func:`hint` puts first: the strongest whose moves take well under a hint's time."""
+HINT_SEARCH = "auto"
+"""The default search of :func:`hint`: the game's own hint level (:attr:`~dreizehn.core.game.Game.hint_level`, the
+strongest level whose moves take well under a hint's time)."""
 MIN_SAMPLES = 2
 """The fewest playouts of any action (so that every standard error is defined)."""
 ALLOCATIONS = ("even", "halving")
@@ -143,8 +145,8 @@ class Analysis:
     choice: int | None = None
     """The move of :attr:`search`."""
     level: str | None = None
-    """The level whose specification :attr:`search` is (``expert``), or ``None`` where the search was named by its
-    specification."""
+    """The level whose specification :attr:`search` is (the game's hint level, say ``expert``), or ``None`` where
+    the search was named by its specification."""
 
     @property
     def best(self) -> Rating:
@@ -289,6 +291,7 @@ def hint(
     """What a player is shown: the move the level or bot ``search`` plays in ``view`` first, then the other legal
     moves by their chance to win, each rated by :func:`analyse` (``playouts``, ``seconds``, ``rng``, ``game`` as
     there). The search's time counts against ``seconds``; the playouts get what is left, and at least half.
+    ``search="auto"`` (:data:`HINT_SEARCH`): the game's :attr:`~dreizehn.core.game.Game.hint_level`;
     ``search=None``: :func:`analyse` alone.
 
     >>> import dreizehn
@@ -303,6 +306,8 @@ def hint(
         rng = random.Random(0 if rng is None else rng)
     if search is None:
         return analyse(view, playouts, seconds=seconds, rng=rng, game=game)
+    if search == HINT_SEARCH:
+        search = game.hint_level
     spec = level_spec(search, game.id, view.players)
     start = time.perf_counter()
     choice = int(make_bot(spec, game).act(view, random.Random(rng.getrandbits(64))))

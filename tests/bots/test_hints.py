@@ -126,28 +126,44 @@ def test_budget_in_seconds_and_bad_budgets() -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_a_hint_puts_the_expert_move_first_and_rates_as_the_analysis(game_id: str, players: int) -> None:
-    """``hint``: the move the ``expert`` level plays (on the generator the hint draws for it) comes first, the other
+def test_a_hint_puts_the_hint_levels_move_first_and_rates_as_the_analysis(game_id: str, players: int) -> None:
+    """``hint``: the move the game's hint level plays (on the generator the hint draws for it) comes first, the other
     moves follow by their chance; every number is the analysis' of the same budget and generator."""
     state = decision(game_id, players, seed=4, stop=24)
     view = state.view(state.current_player)
     shown = hint(view, playouts=40, rng=5)
-    spec = level_spec(HINT_SEARCH, game_id, players)
+    level = state.game.hint_level
+    spec = level_spec(level, game_id, players)
     rng = random.Random(5)
     expert = int(make_bot(spec, state.game).act(view, random.Random(rng.getrandbits(64))))
     rated = analyse(view, playouts=40, rng=rng)
     assert shown.search == spec and shown.choice == expert and shown.best.action == expert
-    assert shown.level == HINT_SEARCH
+    assert shown.level == level
     assert shown.best == rated.rating(expert)
     assert list(shown.ratings[1:]) == [r for r in rated.ratings if r.action != expert]
     doc = shown.to_json()
     assert doc["search"] == spec and doc["choice"] == state.game.action_to_text(expert) == doc["ratings"][0]["action"]
-    assert doc["level"] == HINT_SEARCH
+    assert doc["level"] == level
+    assert hint(view, playouts=40, rng=5, search=HINT_SEARCH) == shown
+    assert hint(view, playouts=40, rng=5, search=level) == shown
     plain = hint(view, playouts=40, rng=5, search=None)
     assert plain == analyse(view, playouts=40, rng=5) and plain.search is None and plain.to_json()["choice"] is None
     assert plain.level is None
     by_spec = hint(view, playouts=40, rng=5, search=spec)  # the same bot named by its specification: no level named
     assert by_spec.choice == expert and by_spec.level is None
+
+
+def test_each_games_hint_level_is_a_level_it_offers_at_every_player_count() -> None:
+    """A game's hint level (docs/bots.md, "Hints") is one of its own levels at every player count, so that a hint
+    names the level whose move it puts first, never a stronger level standing in for it."""
+    from dreizehn.bots.levels import game_levels, level_name
+    from dreizehn.core.registry import game_class
+
+    for game_id, _ in CASES:
+        cls = game_class(game_id)
+        assert cls.hint_level in game_levels(game_id)
+        for players in range(cls.min_players, cls.max_players + 1):
+            assert level_name(cls.hint_level, game_id, players) == cls.hint_level
 
 
 runner = CliRunner()

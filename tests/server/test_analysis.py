@@ -134,7 +134,7 @@ def test_every_decision_of_the_seat_is_rated(api: TestClient, finished: str,
 
 def test_the_ratings_are_the_hint_search(api: TestClient, finished: str,
                                          analysed: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
-    """``best`` is the action the hint puts first on the seat's view of that moment (the ``expert``'s move, with the
+    """``best`` is the action the hint puts first on the seat's view of that moment (the hint level's move, with the
     same budget and generator); ``loss`` is the chance the action played gave up against it, 0 when it was that move
     or had the better chance; the intervals hold their chances; ``worst`` names the costliest decisions (over 0.05),
     costliest first."""

@@ -208,7 +208,7 @@ async def test_the_hint_key(tmp_path: Path) -> None:
         await settle(app, pilot)
         hint = str(app.query_one("#hint", Static).render())
         assert hint.startswith("Hint (") and "chance to win" in hint
-        assert "the expert bot’s move first" in " ".join(hint.split())
+        assert "the master bot’s move first" in " ".join(hint.split())
 
 
 @pytest.mark.parametrize("lang", ["de", "nl"])
@@ -291,13 +291,13 @@ async def test_a_phones_hint_shows_its_three_moves_each_on_a_line(lang: str, tmp
         await pilot.press("f2")
         await settle(app, pilot)
         shown = app.shown_hint
-        assert shown is not None and shown.search is not None
+        assert shown is not None and shown.search is not None and shown.level == "master"
         text = screen_text(app)
         short = played.hint_lines(shown, short=True)
         assert len(short) == 4 and all(len(line) <= 44 for line in short[1:])
         for line in short[1:]:
             assert line in text
-        assert said("tui.level.expert") in " ".join(text.split())
+        assert said(f"tui.level.{shown.level}") in " ".join(text.split())
         await pilot.resize_terminal(110, 40)
         await pilot.pause()
         box = app.query_one("#hint", Static)

@@ -462,8 +462,9 @@ def hint(
                                                  "instead: the same hint on every run.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the sampled deals and playouts.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
-    search: Annotated[str, typer.Option("--search", help="The level or bot whose move comes first; 'none': every "
-                                        "move in the order of its chance.")] = "expert",
+    search: Annotated[str, typer.Option("--search", help="The level or bot whose move comes first ('auto': the "
+                                        "game's own, docs/bots.md); 'none': every move in the order of its "
+                                        "chance.")] = "auto",
 ) -> None:
     """Rate every move of SEAT where the record stops: the chance to win the game and the expected final points,
     from playouts of the rest of the game over deals sampled from what the seat can see, the move of the level

@@ -83,7 +83,7 @@ def _move(game: Game, rating: Any) -> dict[str, Any]:
 def rate_decision(view: View, version: int, played: int, playouts: int) -> DecisionRow:
     """Rate one decision (in a worker): every legal action of ``view`` by :func:`dreizehn.hints.hint` with
     ``playouts`` playouts, its generator seeded by ``version``; the action ``played`` against the best one (the
-    ``expert``'s move, so a loss is the chance to win given up against it)."""
+    move of the game's hint level, so a loss is the chance to win given up against it)."""
     from dreizehn.hints import hint
 
     game = load_game(view.game_id, view.players, view.options)

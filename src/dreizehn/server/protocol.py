@@ -325,12 +325,13 @@ class HintAnalysis(_Message):
     inferred: bool
     """Whether the worlds were dealt by what the seat saw of the others' play, not uniformly."""
     search: str | None
-    """The search whose move comes first (the ``expert`` level's specification), or ``None`` where the ratings are in
-    the order of their chances."""
+    """The search whose move comes first (the specification of the game's hint level, ``master`` in Holzwurm,
+    ``expert`` elsewhere), or ``None`` where the ratings are in the order of their chances."""
     choice: str | None
     """The move of ``search``, in notation (the first rating's action)."""
     level: str | None
-    """The level whose specification ``search`` is (``expert``), for the page to name in the reader's language."""
+    """The level whose specification ``search`` is (the game's hint level), for the page to name in the reader's
+    language."""
     seconds: float
     """The time the hint took, the search's and the playouts'."""
     ratings: list[HintRating]

@@ -240,8 +240,8 @@ class Session:
         return self.table.play_bots()
 
     def hint(self, seed: int = 0) -> Analysis:
-        """The hint for the viewer's move: the ``expert``'s move first, every legal move rated (win chance, expected
-        final points)."""
+        """The hint for the viewer's move: the move of the game's hint level first, every legal move rated (win chance,
+        expected final points)."""
         return hint(self.view(), seconds=self.hint_seconds, rng=seed, game=self.game)
 
     def hint_lines(self, analysis: Analysis, *, short: bool = False) -> list[str]:
