@@ -33,8 +33,8 @@ the **whole game** many times and averages:
   ``halving``, the actions that stayed in longest come first).
 
 :func:`hint` is what a player is shown: the same ratings, but the move the game's hint level would play
-(:attr:`~dreizehn.core.game.Game.hint_level`: ``master`` in Holzwurm, ``expert`` elsewhere) comes first, the rest
-by their chance. The playouts' heuristic players make the chances mean
+(:attr:`~dreizehn.core.game.Game.hint_level`: ``master`` in 13 and Holzwurm, ``expert`` in Three
+Thirteen) comes first, the rest by their chance. The playouts' heuristic players make the chances mean
 what they say (they are calibrated against games of such players), not the best choice: in 13, the move a hint of
 4,000 playouts rates best, played as a bot against two ``expert`` seats, won far less than a fair share
 (docs/bots.md, "Hints"). So the choice is the search's and the numbers are the playouts'.
@@ -298,7 +298,7 @@ def hint(
     >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
     >>> h = hint(state.view(state.current_player), playouts=30, rng=7)
     >>> h.level, h.search, h.best.action == h.choice, len(h.ratings) == len(state.legal_actions())
-    ('expert', 'ismcts:iterations=10000', True, True)
+    ('master', 'ismcts:iterations=30000:playout=heuristic:tree=on', True, True)
     """
     if game is None:
         game = load_game(view.game_id, view.players, view.options)

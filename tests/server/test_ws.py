@@ -256,7 +256,7 @@ def test_hints_are_for_the_seat_to_move(client: TestClient, table: dict[str, Any
         ratings = answer["analysis"]["ratings"]
         assert sorted(r["action"] for r in ratings) == sorted(a["text"] for a in mover.view["legal_actions"])
         assert all(r["words"] and 0.0 <= r["win"] <= 1.0 for r in ratings), ratings
-        assert answer["analysis"]["level"] == "expert" and answer["analysis"]["choice"] == ratings[0]["action"]
+        assert answer["analysis"]["level"] == "master" and answer["analysis"]["choice"] == ratings[0]["action"]
         mover.send({"type": "ping"})
         assert mover.recv(skip=("presence",))["type"] == "pong"
 

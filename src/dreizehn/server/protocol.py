@@ -325,8 +325,8 @@ class HintAnalysis(_Message):
     inferred: bool
     """Whether the worlds were dealt by what the seat saw of the others' play, not uniformly."""
     search: str | None
-    """The search whose move comes first (the specification of the game's hint level, ``master`` in Holzwurm,
-    ``expert`` elsewhere), or ``None`` where the ratings are in the order of their chances."""
+    """The search whose move comes first (the specification of the game's hint level, ``master`` in 13
+    and Holzwurm, ``expert`` in Three Thirteen), or ``None`` where the ratings are in the order of their chances."""
     choice: str | None
     """The move of ``search``, in notation (the first rating's action)."""
     level: str | None
