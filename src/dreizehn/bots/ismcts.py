@@ -37,7 +37,7 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   them in compiled code (:mod:`~dreizehn.games.three_thirteen.kernel_heuristic`), where ``potential=W`` also
   counts a cut-off hand ``W`` points lower per unit of meld potential (pairs and near-runs, as the heuristic weighs
   its discards; 0, the default: its penalty points alone). With ``tree=on`` the tree grows below the root as with
-  the other playouts, each leaf played out by the heuristic (Holzwurm's ``master``; compiled in 13 and Holzwurm);
+  the other playouts, each leaf played out by the heuristic (``master`` in 13 and Holzwurm, compiled there);
   ``tree=off`` keeps any playout's search flat at the root; ``tree=auto``, the default, is off with
   ``playout=heuristic`` and on otherwise.
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
