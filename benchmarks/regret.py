@@ -16,7 +16,10 @@ its CPU time a move, and each bot's regret less the first bot's, position by pos
 position (the oracle's means, the heuristic's own move, each bot's choice, root means and CPU time). With ``--leads
 L1,L2,...`` a search's regret is also given as if it had each ``lead`` (its own move taken from the heuristic unless
 the best mean beats it by more than L, as ``ismcts:lead`` does), from the same root means: run the bots with
-``lead=0`` to compare leads on the same searches. ``--from FILE`` prints the tables of a saved file again.
+``lead=0`` to compare leads on the same searches. ``--from FILE`` prints the tables of a saved file again; with
+``--bot SPEC`` as well, it searches the same positions (made again from the saved seed) with those bots, scores them by
+the saved oracle and writes the file back with them added, so a new bot is compared without searching the positions
+with the oracle again.
 
 The hint (:func:`dreizehn.hints.analyse`: every legal move played out to the end of the game by heuristic players,
 rated by its chance to win) takes part as ``hint:N``, ``N`` playouts a move over all the moves: as a bot it plays the
@@ -31,6 +34,7 @@ import argparse
 import json
 import math
 import random
+import re
 import statistics
 import sys
 import time
@@ -133,6 +137,42 @@ def report(saved: dict[str, Any], leads: list[float]) -> None:
         print(f"{spec} minus {first}: {interval(differences)}")
 
 
+def searched(view: View, specs: list[str], bots: dict[str, Any], rng: random.Random) -> dict[str, list[Any]]:
+    """Each bot's move in ``view``, the root means it chose by and its CPU time."""
+    found: dict[str, list[Any]] = {}
+    for spec in specs:
+        clock = time.process_time()
+        action, stats = search(view, spec, bots[spec], rng)
+        found[spec] = [action, stats, time.process_time() - clock]
+    return found
+
+
+def add_bots(saved: dict[str, Any], specs: list[str], count: int, rng: random.Random) -> None:
+    """Search the positions of ``saved`` (made again from its seed, ``count`` of them asked for) with the bots
+    ``specs`` and add their moves to it. The positions the oracle left out (it searched one move) are found again by
+    a small search of the oracle's kind, which prunes as the oracle did."""
+    game = dreizehn.load_game(saved["game"], saved["players"])
+    bots = {spec: None if spec.startswith(HINT) else make_bot(spec, game) for spec in specs}
+    heuristic = make_bot("heuristic", game)
+    oracle: str = saved["oracle"]
+    probe = None
+    if not oracle.startswith(HINT):
+        small = re.sub(r"iterations=\d+", "iterations=50", oracle)
+        probe = make_bot(small if small != oracle else f"{oracle}:iterations=50", game)
+    found: list[Position] = saved["positions"]
+    views = iter(positions(saved["game"], saved["players"], count, saved["seed"]))
+    for position in found:
+        for view in views:
+            if probe is None or len(search(view, "probe", probe, rng)[1]) >= 2:
+                break
+        else:
+            raise SystemExit("the saved positions are not those of this seed and count (--positions)")
+        own = int(heuristic.act(view, random.Random(0)))
+        if own != int(position["own"]) or not {int(a) for a in position["oracle"]} <= set(view.legal_actions):
+            raise SystemExit("the saved positions are not those of this seed and count (--positions)")
+        position["bots"].update(searched(view, specs, bots, rng))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="three-thirteen", choices=dreizehn.game_ids())
@@ -143,11 +183,17 @@ def main() -> None:
     parser.add_argument("--bot", action="append", default=[], help="a bot or level (repeatable)")
     parser.add_argument("--json", type=Path, help="save every position to this file")
     parser.add_argument("--leads", default="", help="comma-separated leads to apply to the searches' root means")
-    parser.add_argument("--from", dest="source", type=Path, help="print the tables of this saved file, play nothing")
+    parser.add_argument("--from", dest="source", type=Path,
+                        help="print the tables of this saved file, play nothing; with --bot, add those bots to it")
     args = parser.parse_args()
     leads = [float(lead) for lead in args.leads.split(",") if lead]
+    rng = random.Random(args.seed)
     if args.source is not None:
-        report(json.loads(args.source.read_text()), leads)
+        saved = json.loads(args.source.read_text())
+        if args.bot:
+            add_bots(saved, args.bot, saved.get("count", args.positions), rng)
+            args.source.write_text(json.dumps(saved) + "\n")
+        report(saved, leads)
         return
     if not args.oracle or not args.bot:
         parser.error("--oracle and at least one --bot are needed, or --from")
@@ -157,20 +203,15 @@ def main() -> None:
         raise SystemExit("the oracle must be an ismcts search or hint:N")
     bots = {spec: None if spec.startswith(HINT) else make_bot(spec, game) for spec in args.bot}
     heuristic = make_bot("heuristic", game)
-    rng = random.Random(args.seed)
     found: list[Position] = []
     for view in positions(args.game, args.players, args.positions, args.seed):
         _, means = search(view, args.oracle, oracle, rng)
         if len(means) < 2:
             continue  # the oracle searched one move: nothing to choose
-        position: Position = {"oracle": means, "own": int(heuristic.act(view, random.Random(0))), "round": view.stage,
-                              "bots": {}}
-        for spec, bot in bots.items():
-            clock = time.process_time()
-            action, stats = search(view, spec, bot, rng)
-            position["bots"][spec] = [action, stats, time.process_time() - clock]
-        found.append(position)
-    saved = {"game": args.game, "players": args.players, "oracle": args.oracle, "seed": args.seed, "positions": found}
+        found.append({"oracle": means, "own": int(heuristic.act(view, random.Random(0))), "round": view.stage,
+                      "bots": searched(view, args.bot, bots, rng)})
+    saved = {"game": args.game, "players": args.players, "oracle": args.oracle, "seed": args.seed,
+             "count": args.positions, "positions": found}
     if args.json is not None:
         args.json.write_text(json.dumps(saved) + "\n")
     report(saved, leads)

@@ -10,7 +10,7 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, game_levels, level_spec
+from dreizehn.bots.levels import LEVEL_NAMES, game_levels, level_name, level_spec
 from dreizehn.core.errors import GameOverError
 from dreizehn.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
 
@@ -156,14 +156,14 @@ def test_three_thirteens_search_is_its_expert_at_every_player_count() -> None:
         assert level_spec("expert", game_id, 2) == level_spec("expert", game_id)
 
 
-def test_master_is_offered_in_every_game_and_is_three_thirteens_larger_search() -> None:
-    assert [g for g in GAMES if "master" in game_levels(g)] == list(GAMES)
-    for players in range(2, 9):  # the larger search with the expert's network
-        master = level_spec("master", "three-thirteen", players)
-        expert = level_spec("expert", "three-thirteen", players)
-        assert "iterations=2000" in master and master != expert
-        assert master.rsplit(":", 1)[1] == expert.rsplit(":", 1)[1]  # the same value=...
-    assert level_spec("master", "three-thirteen") == level_spec("expert", "three-thirteen")
+def test_master_is_offered_where_a_game_declares_it_and_else_plays_the_expert() -> None:
+    assert [g for g in GAMES if "master" in game_levels(g)] == ["knizia13", "holzwurm"]
+    assert game_levels("three-thirteen") == ("easy", "medium", "hard", "expert")
+    for players in (None, *range(2, 9)):  # Three Thirteen: the name plays its strongest level at every count
+        assert level_spec("master", "three-thirteen", players) == level_spec("expert", "three-thirteen", players)
+        assert level_name("master", "three-thirteen", players) == "expert"
+    for game_id in ("knizia13", "holzwurm"):
+        assert level_spec("master", game_id, 3) != level_spec("expert", game_id, 3)
     for players in range(2, 9):  # make_bot itself reads a level's name at the game's player count
         game = dreizehn.load_game("three-thirteen", players)
         assert make_bot("expert", game).spec == level_spec("expert", "three-thirteen", players)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from dreizehn.core.record import load
+from dreizehn.tui.session import Session
 from dreizehn.words import words
 
 GAMES = {
@@ -134,3 +135,13 @@ def test_a_name_that_names_a_bot_is_refused(tmp_path: Path) -> None:
                               "--plain"], cwd=tmp_path, capture_output=True, text=True, input="")
     assert process.returncode == 2
     assert "'random' names a bot" in process.stderr
+
+
+def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
+    """A level a game lacks plays its strongest there, and the seat says which: Three Thirteen has no master."""
+    session = Session.create("three-thirteen", ["Ada"], ["master"], 2, 1, path=tmp_path / "g.json")
+    said = words("en")
+    assert session.names[1] == said("tui.bot_name", number=2, bot=said("tui.level.expert"))
+    session = Session.create("knizia13", ["Ada"], ["master", "easy"], 3, 1, path=tmp_path / "h.json")
+    assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.master")),
+                                 said("tui.bot_name", number=3, bot=said("tui.level.easy"))]

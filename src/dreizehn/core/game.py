@@ -223,7 +223,8 @@ class Game(ABC):
     }
     """Each bot level's specification in this game (:mod:`dreizehn.bots.levels`; measured in docs/bots.md): the
     levels of :data:`~dreizehn.bots.levels.LEVEL_NAMES` from ``easy`` on. ``master`` is offered only where a game
-    declares it: a search whose compiled kernel makes its budget last well under a second a move (13, Holzwurm)."""
+    declares it: a search measured to beat its ``expert`` at under a second a move (13 and Holzwurm; where a game
+    has none, the name plays its ``expert``)."""
     hint_level: ClassVar[str] = "expert"
     """The level whose move a hint puts first (:func:`dreizehn.hints.hint`): the strongest whose moves take well under
     a hint's second (docs/bots.md, "Hints")."""

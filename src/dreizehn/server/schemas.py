@@ -33,7 +33,8 @@ class SeatIn(_In):
     another seat's; its level is told apart, in ``bot``)."""
     bot: str | None = Field(default=None, max_length=64)
     """A bot seat's level (``easy``, ``medium`` (the default), ``hard``, ``expert``, ``master``) or a bot specification
-    (docs/bots.md); a person's seat names none."""
+    (docs/bots.md); a person's seat names none. A level the game lacks at the table's player count is kept as the
+    level it plays there (Three Thirteen's ``master`` as ``expert``)."""
 
 
 class TableIn(_In):

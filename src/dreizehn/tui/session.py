@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.bots.levels import LEVEL_NAMES, level_name
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
 from dreizehn.core.game import Game, View
@@ -142,8 +142,8 @@ class Session:
             if who.bot is None:
                 out.append(who.name)
             else:
-                level = who.bot.strip().lower()
-                bot = self.words(f"tui.level.{level}") if level in LEVEL_NAMES else who.bot
+                level = level_name(who.bot, self.game.id, self.game.players)  # the level it plays
+                bot = self.words(f"tui.level.{level}") if level is not None else who.bot
                 out.append(self.words("tui.bot_name", number=seat + 1, bot=bot))
         return out
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import bot_names
+from dreizehn.bots.levels import bot_names, level_name
 from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import OptionSpec
 from dreizehn.core.record import to_record
@@ -130,9 +130,11 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
     named = bot_names([s.name for s in body.seats], [s.kind == "bot" for s in body.seats])
-    seats = [(name or (s.bot or "medium") if s.kind == "bot" else name or "",
-              (s.bot or "medium") if s.kind == "bot" else None, s.name is not None)
-             for s, name in zip(body.seats, named, strict=True)]
+    # a level's name is stored as the level it plays here (Three Thirteen's "master" is its "expert")
+    bots = [level_name(s.bot or "medium", game.id, game.players) or s.bot if s.kind == "bot" else None
+            for s in body.seats]
+    seats = [((name or bot) if bot else (name or ""), bot, s.name is not None)
+             for s, name, bot in zip(body.seats, named, bots, strict=True)]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
     await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
