@@ -11,15 +11,16 @@ far more iterations) with far less luck than whole games: a game's points are de
 regret only by the choice. It says nothing about what the oracle itself gets wrong; whole games
 (``strength.py``, ``paired.py``) remain the measurement.
 
-The table prints each bot's mean regret (in thousandths of the reward, whose range is 0 to 1) with its 95% interval,
-its CPU time a move, and each bot's regret less the first bot's, position by position. ``--json FILE`` saves every
-position (the oracle's means, the heuristic's own move, each bot's choice, root means and CPU time). With ``--leads
-L1,L2,...`` a search's regret is also given as if it had each ``lead`` (its own move taken from the heuristic unless
-the best mean beats it by more than L, as ``ismcts:lead`` does), from the same root means: run the bots with
-``lead=0`` to compare leads on the same searches. ``--from FILE`` prints the tables of a saved file again; with
-``--bot SPEC`` as well, it searches the same positions (made again from the saved seed) with those bots, scores them by
-the saved oracle and writes the file back with them added, so a new bot is compared without searching the positions
-with the oracle again.
+A level's name (``--bot expert``) is resolved to its specification at the game's player count, and the bot saved
+under that, so a saved run says what played after the level changes. The table prints each bot's mean regret (in
+thousandths of the reward, whose range is 0 to 1) with its 95% interval, its CPU time a move, and each bot's regret
+less the first bot's, position by position. ``--json FILE`` saves every position (the oracle's means, the
+heuristic's own move, each bot's choice, root means and CPU time). With ``--leads L1,L2,...`` a search's regret is
+also given as if it had each ``lead`` (its own move taken from the heuristic unless the best mean beats it by more
+than L, as ``ismcts:lead`` does), from the same root means: run the bots with ``lead=0`` to compare leads on the
+same searches. ``--from FILE`` prints the tables of a saved file again; with ``--bot SPEC`` as well, it searches the
+same positions (made again from the saved seed) with those bots, scores them by the saved oracle and writes the file
+back with them added, so a new bot is compared without searching the positions with the oracle again.
 
 The hint (:func:`dreizehn.hints.analyse`: every legal move played out to the end of the game by heuristic players,
 rated by its chance to win) takes part as ``hint:N``, ``N`` playouts a move over all the moves: as a bot it plays the
@@ -46,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import View
 from dreizehn.hints import analyse
 
@@ -191,12 +193,14 @@ def main() -> None:
     if args.source is not None:
         saved = json.loads(args.source.read_text())
         if args.bot:
-            add_bots(saved, args.bot, saved.get("count", args.positions), rng)
+            specs = [level_spec(bot, saved["game"], saved["players"]) for bot in args.bot]
+            add_bots(saved, specs, saved.get("count", args.positions), rng)
             args.source.write_text(json.dumps(saved) + "\n")
         report(saved, leads)
         return
     if not args.oracle or not args.bot:
         parser.error("--oracle and at least one --bot are needed, or --from")
+    args.bot = [level_spec(bot, args.game, args.players) for bot in args.bot]  # saved by what they play
     game = dreizehn.load_game(args.game, args.players)
     oracle = None if args.oracle.startswith(HINT) else make_bot(args.oracle, game)
     if oracle is not None and not isinstance(oracle, IsmctsBot):

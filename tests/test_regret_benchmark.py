@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dreizehn.bots.levels import level_spec
 from tests.benchmark_scripts import load
 
 regret = load("regret")
@@ -26,8 +27,10 @@ def test_bots_added_to_a_saved_run_search_its_positions(monkeypatch: pytest.Monk
         "--oracle", ORACLE, "--bot", "heuristic", "--json", str(saved))
     before = json.loads(saved.read_text())
     assert before["count"] == 6 and before["positions"]
-    run(monkeypatch, "--from", str(saved), "--bot", BOT)
+    run(monkeypatch, "--from", str(saved), "--bot", BOT, "--bot", "medium")
     after = json.loads(saved.read_text())
+    medium = level_spec("medium", "three-thirteen", 2)  # a level is saved under what it plays
+    assert all(set(p["bots"]) == {"heuristic", BOT, medium} for p in after["positions"]) and medium != "medium"
     assert len(after["positions"]) == len(before["positions"])
     for old, new in zip(before["positions"], after["positions"], strict=True):
         assert new["oracle"] == old["oracle"] and new["bots"]["heuristic"] == old["bots"]["heuristic"]
