@@ -129,12 +129,16 @@ TREE_BYTES = 256 * 2**20
 before its time is up (Holzwurm's 390 actions: about 170,000 nodes, a second of search or more)."""
 
 
+def policy_of(playout: str) -> int:
+    """The compiled playout policy of the ``ismcts`` option ``playout``: :data:`~dreizehn.core.kernel.HEURISTIC`
+    where ``playout`` is ``heuristic``, else :data:`~dreizehn.core.kernel.RANDOM`."""
+    return HEURISTIC if playout == "heuristic" else RANDOM
+
+
 def with_playout(ismcts: Iterations, playout: str, tree: bool) -> Iterations:
-    """A game's compiled iterations that take their playout policy and whether the tree grows below the root last
-    (after the tree's arrays and its size), as :func:`run` calls them: the policy
-    :data:`~dreizehn.core.kernel.HEURISTIC` where ``playout`` is ``heuristic``, else
-    :data:`~dreizehn.core.kernel.RANDOM`."""
-    policy = HEURISTIC if playout == "heuristic" else RANDOM
+    """A game's compiled iterations that take their playout policy (:func:`policy_of`) and whether the tree grows
+    below the root last (after the tree's arrays and its size), as :func:`run` calls them."""
+    policy = policy_of(playout)
 
     def iterate(*args: object) -> None:
         ismcts(*args, policy, tree)
