@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from benchmark_scripts import load
 
 from dreizehn.bots.levels import level_spec
-from tests.benchmark_scripts import load
 
 regret = load("regret")
 ORACLE = "ismcts:playout=heuristic:prune=2:cutoff=8:infer=on:lead=0:iterations=200:value=learned"
