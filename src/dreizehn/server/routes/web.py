@@ -73,11 +73,23 @@ def best_arrangement(body: ArrangeIn, lang: LangDep) -> dict[str, Any]:
 
 @router.api_route("/static/{path:path}", methods=["GET", "HEAD"])
 def static_file(path: str) -> FileResponse:
-    """A file of the app's static folder (never outside it)."""
-    target = (WEB_DIR / path).resolve()
-    if not target.is_file() or WEB_DIR not in target.parents:
+    """A file of the app's static folder (never outside it); 404 for any other path, one the file system cannot
+    name too (a NUL byte, a name too long: issue 43 item 7)."""
+    target = _static(path)
+    if target is None:
         raise HTTPException(404)
     return FileResponse(target, headers=_PAGE_HEADERS)
+
+
+def _static(path: str) -> Path | None:
+    """The file of the static folder at ``path``; ``None`` when there is none (or none can be named so)."""
+    if "\x00" in path:
+        return None
+    try:
+        target = (WEB_DIR / path).resolve()
+        return target if WEB_DIR in target.parents and target.is_file() else None
+    except (OSError, ValueError):  # a name too long, or one the file system takes for none
+        return None
 
 
 @router.api_route("/favicon.ico", methods=["GET", "HEAD"])
