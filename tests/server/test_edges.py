@@ -61,3 +61,70 @@ def test_odd_bytes_in_a_hello_are_refused(module_server: TestClient) -> None:
     with connect(module_server, **spectator_hello(created)):
         pass  # the server still welcomes a right hello
 
+
+BAD_BODIES: list[tuple[bytes, str | None]] = [
+    (b"{", "application/json"), (b"\xff\xfe{}", "application/json"), (b'{"game": "\xff"}', "application/json"),
+    (b"[" * 10_000 + b"]" * 10_000, "application/json"), (b'{"a":' * 10_000 + b"1" + b"}" * 10_000, "application/json"),
+    (b"", "application/json"), (b"", None), (b"null", "application/json"), (b"[]", "application/json"),
+    (b'{"game": "knizia13"}', "text/plain"), (b"game=knizia13", "application/x-www-form-urlencoded"),
+    (b'--x\r\nContent-Disposition: form-data; name="game"\r\n\r\nknizia13\r\n--x--\r\n',
+     "multipart/form-data; boundary=x"), (b'--x\r\nbroken', "multipart/form-data; boundary=x"),
+    (b'{"game": "\\u0000", "token": "\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000", '
+     b'"name": "\\u0000"}', "application/json"),
+]
+"""Bodies no route takes: not JSON, not UTF-8, nested 10,000 deep, empty, of another content type, NUL in text."""
+
+
+def _body_routes(client: TestClient, table_id: str) -> list[str]:
+    """Every route that takes a body (from the OpenAPI document, and the browser's helper), its path filled in."""
+    paths = [path for path, operations in client.app.openapi()["paths"].items()  # type: ignore[attr-defined]
+             if any("requestBody" in operation for operation in operations.values())]
+    filled = {"{table_id}": table_id, "{seat}": "1", "{game}": "knizia13"}
+    for name, value in filled.items():
+        paths = [path.replace(name, value) for path in paths]
+    assert "{" not in "".join(paths) and len(paths) >= 6, paths
+    return [*paths, "/api/web/arrange"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_every_refusal_of_a_body_has_the_documented_shape(module_server: TestClient, lang: str) -> None:
+    """Item 8: a body that is not JSON, not UTF-8, nested 10,000 deep, empty, of another content type, or holding
+    NUL: for every route that takes a body, a 4xx answer ``{"detail": {"code", "rule", "params", "message"}}`` of
+    a documented code, the message in the reader's language (never FastAPI's own ``{"detail": "There was an error
+    parsing the body"}``, never a 500)."""
+    from dreizehn.server.errors import ServerError
+    from dreizehn.server.messages import refusal
+
+    created = create_table(module_server, "knizia13", ["person", "person", "medium"])
+    for path in _body_routes(module_server, created["table"]["id"]):
+        for body, content_type in BAD_BODIES:
+            headers = {"accept-language": lang} | ({"content-type": content_type} if content_type else {})
+            response = module_server.post(path, content=body, headers=headers)
+            assert 400 <= response.status_code < 500, (path, body[:30], response.status_code, response.text[:200])
+            answer = response.json()
+            assert is_refusal(answer), (path, body[:30], answer)
+            detail = answer["detail"]
+            if detail["code"].startswith("server."):
+                said = refusal(ServerError(detail["code"], rule=detail["rule"], **detail["params"]), lang)
+                assert detail["message"] == said["message"], (path, body[:30], detail)
+
+
+@pytest.mark.parametrize(("method", "path", "status", "code"), [
+    ("GET", "/api/nothing", 404, "server.not_found"), ("GET", "/static/nothing.js", 404, "server.not_found"),
+    ("GET", "/static/app.js%00.png", 404, "server.not_found"), ("GET", "/nothing", 404, "server.not_found"),
+    ("DELETE", "/api/tables", 405, "server.bad_method"), ("PUT", "/api/games", 405, "server.bad_method"),
+    ("POST", "/health", 405, "server.bad_method"),
+])
+def test_an_address_or_method_nobody_serves_is_a_refusal(module_server: TestClient, method: str, path: str,
+                                                         status: int, code: str) -> None:
+    """Item 8: an address no route serves and a method the route does not take answer with the documented refusal
+    too (404 ``server.not_found``, 405 ``server.bad_method`` with the ``Allow`` header), in the reader's language;
+    a browser asking for a page is still given the app's page with 404."""
+    response = module_server.request(method, path, headers={"accept-language": "nl"})
+    assert response.status_code == status, response.text[:200]
+    assert is_refusal(response.json()) and response.json()["detail"]["code"] == code, response.text
+    if status == 405:
+        assert response.headers["allow"]
+    if method == "GET" and not path.startswith(("/api", "/static")):
+        page = module_server.get(path, headers={"accept": "text/html"})
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")

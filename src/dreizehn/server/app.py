@@ -154,7 +154,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.add_exception_handler(DreizehnError, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
-    app.add_exception_handler(StarletteHTTPException, web.not_found)
+    app.add_exception_handler(StarletteHTTPException, web.http_error)
     app.include_router(server_router)
     app.include_router(games.router)
     app.include_router(games.words_router)

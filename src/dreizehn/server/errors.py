@@ -50,7 +50,14 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.hint_failed": ("S5", "websocket", "the hint search failed; asking again may work"),
     "server.bad_request": ("S6", "422 (any route)", "a body, path or query parameter not of its type, bounds or "
                                                     "fields (``field`` names it, as ``body.clock`` or "
-                                                    "``query.status``; ``problem`` is pydantic's error type)"),
+                                                    "``query.status``; ``problem`` is pydantic's error type); a "
+                                                    "body that cannot be read at all (no JSON, no UTF-8, nested "
+                                                    "too deep: ``field`` ``body``, ``problem`` ``json_invalid``)"),
+    "server.not_found": ("S6", "404 (any address)", "an address no route serves, or no file of the app's static "
+                                                    "folder (a browser asking for a page gets the app's page, with "
+                                                    "404, instead)"),
+    "server.bad_method": ("S6", "405 (any route)", "a method the address does not take (the ``Allow`` header says "
+                                                   "which it takes)"),
     "server.empty_name": ("S2", "422 (POST /api/seats/join)", "a name of blanks alone"),
     "server.seat_taken": ("S2", "409 (POST /api/seats/join)", "a seat taken already (joined, or named at creation)"),
     "server.seat_not_free": ("S2", "409 (POST /api/tables/{id}/seats/{seat})", "a seat that cannot be taken from "
