@@ -4,12 +4,16 @@ after ``DREIZEHN_HELLO_TIMEOUT``, every close code is a documented one, and the 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from .kit import connect, create_table, documented_codes, spectator_hello, tokens
+from dreizehn.server.settings import Settings
+
+from .kit import Closed, TestPeer, connect, create_table, documented_codes, spectator_hello, tokens
 
 ODD_PATHS = [
     "/static/app.js%00.png", "/static/%00", "/static/%00/app.js", "/static/" + "a" * 5000, "/static/%ff%fe",
@@ -128,3 +132,29 @@ def test_an_address_or_method_nobody_serves_is_a_refusal(module_server: TestClie
     if method == "GET" and not path.startswith(("/api", "/static")):
         page = module_server.get(path, headers={"accept": "text/html"})
         assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+
+
+def _closed(peer: TestPeer, timeout: float = 10.0) -> int:
+    """Read until the server closes ``peer``'s websocket; its close code."""
+    with pytest.raises(Closed) as closed:
+        peer.until(lambda _: False, timeout)
+    return closed.value.code
+
+
+def test_a_websocket_that_never_says_hello_is_closed(serve: Callable[[Settings], TestClient],
+                                                     db_settings: Settings) -> None:
+    """Item 9: websockets that say no hello within ``DREIZEHN_HELLO_TIMEOUT`` are closed with 4408, those that
+    spoke but were refused too (a ping, a bad token: the time counts from the connection, not from the last
+    message); one welcomed before that time stays open (it answers a ping after the others were closed)."""
+    client = serve(db_settings.model_copy(update={"hello_timeout": 0.5}))
+    created = create_table(client, "holzwurm", ["person", "medium"])
+    with contextlib.ExitStack() as stack:
+        welcomed = stack.enter_context(connect(client, token=tokens(created)[0]))
+        silent = [TestPeer(stack.enter_context(client.websocket_connect("/ws"))) for _ in range(20)]
+        silent[0].send({"type": "ping"})
+        assert silent[0].recv()["code"] == "server.hello_first"
+        silent[1].send({"type": "hello", "protocol": 1, "token": "no-such-token"})
+        assert silent[1].recv()["code"] == "server.bad_token"
+        assert [_closed(peer) for peer in silent] == [4408] * len(silent)
+        welcomed.send({"type": "ping"})
+        assert welcomed.recv(skip=("presence",))["type"] == "pong"

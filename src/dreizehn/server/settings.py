@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(default=None, description="the address in invitation links; default: the request's")
     ping_interval: float = Field(default=20.0, gt=0, description="seconds between keep-alive pings")
+    hello_timeout: float = Field(
+        default=10.0, gt=0,
+        description="seconds a websocket has from its opening to say a hello that is welcomed; then it is closed "
+                    "(4408)",
+    )
     room_idle: float = Field(
         default=600.0, gt=0,
         description="seconds a table's room stays in memory with no connection and nothing running; then it is "

@@ -49,6 +49,9 @@ router = APIRouter(tags=["websocket"])
 
 CHAT_RATE, CHAT_BURST = 1.0, 3
 """Lines of chat a connection may say each second, and at once (``server.chat_too_fast`` beyond)."""
+NO_HELLO = 4408
+"""The close code of a websocket that said no welcomed hello within ``hello_timeout`` seconds of its opening (4000
+and 4408 as the HTTP status 408, Request Timeout; docs/server.md lists every close code)."""
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -124,6 +127,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await _Socket(websocket, settings).serve()
 
 
+class _NoHello(Exception):
+    """The websocket said no welcomed hello in its time (``hello_timeout``)."""
+
+
 class _Socket:
     """One accepted websocket, served by the task that made this (its handler): the frames it reads, and once its
     hello is admitted, its table's room, its connection there and the task that writes the connection's messages."""
@@ -140,6 +147,8 @@ class _Socket:
         self.lang = "en"
         self.handler = asyncio.current_task()
         self.reading = False
+        self.hello_by = asyncio.get_running_loop().time() + settings.hello_timeout
+        """When the websocket is closed unless its hello was welcomed (:data:`NO_HELLO`)."""
 
     async def serve(self) -> None:
         """Read and answer frames until the client goes, or its connection is dropped for not reading."""
@@ -149,6 +158,9 @@ class _Socket:
                     return
         except WebSocketDisconnect:
             pass
+        except _NoHello:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(NO_HELLO, f"no hello within {self.settings.hello_timeout:g} s")
         except asyncio.CancelledError:
             if self.conn is None or not self.conn.dropped or self.handler is None:
                 raise
@@ -162,7 +174,14 @@ class _Socket:
     async def _receive(self) -> MutableMapping[str, Any]:
         self.reading = True
         try:
-            frame = await self.websocket.receive()
+            if self.conn is None:  # before the hello: within its time, whatever else was said
+                try:
+                    async with asyncio.timeout_at(self.hello_by):
+                        frame = await self.websocket.receive()
+                except TimeoutError:
+                    raise _NoHello from None
+            else:
+                frame = await self.websocket.receive()
         finally:
             self.reading = False
         if frame["type"] == "websocket.disconnect":
