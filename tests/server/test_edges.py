@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,18 @@ from starlette.testclient import TestClient
 
 from dreizehn.server.settings import Settings
 
-from .kit import Closed, TestPeer, connect, create_table, documented_codes, spectator_hello, tokens
+from .kit import (
+    Closed,
+    ServerProcess,
+    TestPeer,
+    connect,
+    create_table,
+    documented_codes,
+    hub,
+    spectator_hello,
+    table_body,
+    tokens,
+)
 
 ODD_PATHS = [
     "/static/app.js%00.png", "/static/%00", "/static/%00/app.js", "/static/" + "a" * 5000, "/static/%ff%fe",
@@ -24,6 +36,14 @@ ODD_PATHS = [
     "/api/tables?lang=%00", "/api/games?lang=%ff", "/%ff%fe", "/api/%00",
 ]
 """Paths with NUL, bytes that are no UTF-8, names too long for the file system, ways out of the static folder."""
+
+
+def documented_close_codes() -> dict[int, str]:
+    """The websocket's close codes docs/server.md lists (its "Close codes" table), with their meaning."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
+    table = text.split("### Close codes", 1)[1].split("\n#", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
+    return {int(row[1].strip(" `")): row[2].strip() for row in rows}
 
 
 def is_refusal(body: Any) -> bool:
@@ -158,3 +178,43 @@ def test_a_websocket_that_never_says_hello_is_closed(serve: Callable[[Settings],
         assert [_closed(peer) for peer in silent] == [4408] * len(silent)
         welcomed.send({"type": "ping"})
         assert welcomed.recv(skip=("presence",))["type"] == "pong"
+
+
+def test_the_server_closes_a_websocket_with_documented_codes(serve: Callable[[Settings], TestClient],
+                                                             db_settings: Settings) -> None:
+    """Item 10: a window whose seat another window took over is told ``taken_over`` and closed with 1000 (a normal
+    end, not 1011, an error of the server); so is the older connection of a window that connected again, and one
+    whose seat was taken from the list of tables; a room that stops (the server stops, the table's home moved)
+    closes its websockets with 1012, "connect again". Each code is in docs/server.md's list of close codes."""
+    documented = documented_close_codes()
+    assert {1000, 1006, 1008, 1009, 1011, 1012, 4408} <= set(documented), documented
+    client = serve(db_settings)
+    created = create_table(client, "holzwurm", ["person", "medium"])
+    token = tokens(created)[0]
+    with connect(client, token=token, window="tab-1") as first, connect(client) as second:
+        assert second.hello(token=token, window="tab-2", takeover="yes")["type"] == "welcome"
+        assert first.recv(skip=("presence",))["type"] == "taken_over"
+        assert _closed(first) == 1000
+        with connect(client, token=token, window="tab-2", takeover="ask") as again:  # tab-2 reloaded
+            assert _closed(second) == 1000
+            room = hub(client).rooms[created["table"]["id"]]
+            again.session.portal.call(room.stop)
+            assert _closed(again) == 1012
+
+
+def test_a_window_whose_seat_was_given_away_is_closed_with_1008(processes: Callable[..., ServerProcess],
+                                                                 db_settings: Settings) -> None:
+    """Item 10, a real server process (the test client runs each websocket on a loop of its own): the window of a
+    seat taken from the list of tables by another person is closed with 1008, "dropped" (a new hello says why:
+    its invitation opens nothing now), a documented code."""
+    url = db_settings.database_url
+    server = processes({"DATABASE_URL": url} if url else {"DREIZEHN_BOT_WORKERS": "0"})
+    body = table_body("holzwurm", ["person", "person"])
+    del body["seats"][1]["name"]
+    free = server.post("/api/tables", body).json()
+    old = server.connect(token=tokens(free)[1])
+    taken = server.post(f"/api/tables/{free['table']['id']}/seats/1", {"name": "Clara"})
+    assert taken.status_code == 200, taken.text
+    with pytest.raises(Closed) as closed:
+        old.until(lambda _: False)
+    assert closed.value.code == 1008 and 1008 in documented_close_codes()

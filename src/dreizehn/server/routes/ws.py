@@ -41,7 +41,7 @@ from dreizehn.server.protocol import (
     Undo,
     client_message,
 )
-from dreizehn.server.relay import relay
+from dreizehn.server.relay import MOVED, relay
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
 
@@ -237,9 +237,21 @@ class _Socket:
             message = await target.outbox.get()
             if message is None:
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(code=1011 if target.closed else 1000)
+                    await self.websocket.close(*self._ending())
                 return
             await self.websocket.send_text(message)
+
+    def _ending(self) -> tuple[int, str]:
+        """The close code and reason of a connection the server ended (docs/server.md, "Close codes"): ``1012``,
+        "connect again", when its room stopped (the server stops, or another process serves the table now);
+        ``1008`` when it was dropped (its seat taken from the list of tables by another person, or it fell too far
+        behind: a new hello says which); else ``1000``, a normal end (another window took the seat over, or the
+        same window connected again)."""
+        if self.room is not None and self.room.stopped:
+            return MOVED, "the table is served elsewhere now: connect again"
+        if self.conn is not None and self.conn.dropped:
+            return 1008, "dropped: the seat was given to another, or the messages were not read"
+        return 1000, "ended by the server"
 
     def _drop(self) -> None:
         """The connection was dropped for not reading (:meth:`Conn.drop`): its handler ends now if it waits for a
