@@ -4,14 +4,17 @@ after ``DREIZEHN_HELLO_TIMEOUT``, every close code is a documented one, and the 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 from starlette.testclient import TestClient
 
+from dreizehn.server.app import create_app
 from dreizehn.server.settings import Settings
 
 from .kit import (
@@ -218,3 +221,61 @@ def test_a_window_whose_seat_was_given_away_is_closed_with_1008(processes: Calla
     with pytest.raises(Closed) as closed:
         old.until(lambda _: False)
     assert closed.value.code == 1008 and 1008 in documented_close_codes()
+
+
+OPS_PAGES = ("/metrics", "/docs", "/redoc", "/openapi.json")
+"""The operators' pages: not public (item 11)."""
+
+
+def _basic(password: str, user: str = "ops") -> str:
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def test_the_operators_pages_are_not_served_without_a_token(db_settings: Settings) -> None:
+    """Item 11: with no ``DREIZEHN_OPS_TOKEN``, ``/metrics``, ``/docs``, ``/redoc`` and ``/openapi.json`` answer
+    404 (``server.not_found``, as an address nobody serves), whatever a client sends; ``/health`` still answers a
+    load balancer, with its status and the failing parts' names alone (no driver's error, no workers' counts)."""
+    settings = db_settings.model_copy(update={"ops_token": None})
+    with TestClient(create_app(settings)) as client:
+        for path in OPS_PAGES:
+            for authorization in ("", "Bearer ", "Bearer None", _basic("")):
+                answer = client.get(path, headers={"authorization": authorization})
+                assert answer.status_code == 404, (path, answer.text[:100])
+                assert answer.json()["detail"]["code"] == "server.not_found", path
+        health = client.get("/health")
+        assert health.status_code == 200 and health.json() == {"status": "ok", "failing": []}
+
+
+def test_the_operators_pages_need_the_token(db_settings: Settings) -> None:
+    """Item 11: with ``DREIZEHN_OPS_TOKEN`` set, the operators' pages answer 401 (``server.ops_token``, with
+    ``WWW-Authenticate`` for Bearer and Basic) without it or with another, and 200 with it, as a bearer token
+    (Prometheus's ``authorization``) or as the password of HTTP Basic (a browser's prompt, which it sends again
+    for the OpenAPI document ``/docs`` loads); ``/health`` shows its parts' details only with it."""
+    token = "s3cret-token-of-the-operators"
+    settings = db_settings.model_copy(update={"ops_token": SecretStr(token)})
+    with TestClient(create_app(settings)) as client:
+        for path in OPS_PAGES:
+            for authorization in ("", f"Bearer {token[:-1]}", f"Bearer {token}x", _basic(token[:-1]), "Basic !!",
+                                  f"Token {token}", token, _basic("ops", user=token)):
+                answer = client.get(path, headers={"authorization": authorization, "accept-language": "de"})
+                assert answer.status_code == 401, (path, authorization, answer.text[:100])
+                assert is_refusal(answer.json()) and answer.json()["detail"]["code"] == "server.ops_token"
+                challenges = answer.headers.get_list("www-authenticate")
+                assert any(c.startswith("Bearer") for c in challenges), challenges
+                assert any(c.startswith("Basic") for c in challenges), challenges
+            for authorization in (f"Bearer {token}", f"bearer {token}", _basic(token), _basic(token, user="")):
+                answer = client.get(path, headers={"authorization": authorization})
+                assert answer.status_code == 200, (path, authorization, answer.text[:100])
+        assert "dreizehn_connections" in client.get("/metrics", headers={"authorization": f"Bearer {token}"}).text
+        assert client.get("/health").json() == {"status": "ok", "failing": []}
+        full = client.get("/health", headers={"authorization": _basic(token)}).json()
+        assert full["database"]["ok"] is True and full["workers"]["ok"] is True
+
+
+def test_the_operators_pages_are_public_for_local_development(db_settings: Settings) -> None:
+    """Item 11: ``DREIZEHN_OPS_PUBLIC`` (``make run``) serves them without a token, ``/health`` whole."""
+    settings = db_settings.model_copy(update={"ops_token": None, "ops_public": True})
+    with TestClient(create_app(settings)) as client:
+        for path in OPS_PAGES:
+            assert client.get(path, headers={"authorization": ""}).status_code == 200, path
+        assert client.get("/health").json()["database"]["ok"] is True
