@@ -50,8 +50,8 @@ router = APIRouter(tags=["websocket"])
 CHAT_RATE, CHAT_BURST = 1.0, 3
 """Lines of chat a connection may say each second, and at once (``server.chat_too_fast`` beyond)."""
 NO_HELLO = 4408
-"""The close code of a websocket that said no welcomed hello within ``hello_timeout`` seconds of its opening (4000
-and 4408 as the HTTP status 408, Request Timeout; docs/server.md lists every close code)."""
+"""The close code of a websocket that said no welcomed hello within ``hello_timeout`` seconds of its opening: 4000
+(an application's own code) plus 408, HTTP's Request Timeout. docs/server.md lists every close code."""
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -248,7 +248,7 @@ class _Socket:
         behind: a new hello says which); else ``1000``, a normal end (another window took the seat over, or the
         same window connected again)."""
         if self.room is not None and self.room.stopped:
-            return MOVED, "the table is served elsewhere now: connect again"
+            return MOVED, "the table's room stopped here: connect again"
         if self.conn is not None and self.conn.dropped:
             return 1008, "dropped: the seat was given to another, or the messages were not read"
         return 1000, "ended by the server"
