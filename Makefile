@@ -16,10 +16,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research,server]'
 	@touch $(STAMP)
 
-## Start the game server with the browser app (its SQLite file in data/) and print its address.
+## Start the game server with the browser app (its SQLite file in data/) and print its address; for local
+## development, the operators' pages (/docs, /metrics) are open to anyone (DREIZEHN_OPS_PUBLIC).
 run: $(STAMP)
 	@echo "Open http://127.0.0.1:8000"
-	DREIZEHN_DATA_DIR=data $(VENV)/bin/dreizehn serve --host 127.0.0.1 --port 8000
+	DREIZEHN_DATA_DIR=data DREIZEHN_OPS_PUBLIC=1 $(VENV)/bin/dreizehn serve --host 127.0.0.1 --port 8000
 
 ## Play and print one demonstration game between bots (GAME=knizia13|three-thirteen|holzwurm).
 demo: $(STAMP)

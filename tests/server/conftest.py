@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from dreizehn.server.app import create_app
 from dreizehn.server.settings import Settings
 
-from .kit import ServerProcess, free_port, make_settings
+from .kit import OPS_HEADERS, ServerProcess, free_port, make_settings
 
 
 def _postgres_bin() -> Path | None:
@@ -136,10 +136,11 @@ def pg_database(postgres_url: str) -> str:
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """An in-process server shared by the tests of a module, on SQLite and on PostgreSQL (a new database)."""
+    """An in-process server shared by the tests of a module, on SQLite and on PostgreSQL (a new database); its
+    client brings the operators' token (:data:`~.kit.OPS_HEADERS`), as every test client here."""
     url = new_database(request.getfixturevalue("postgres_url")) if request.param == "postgres" else None
     settings = make_settings(tmp_path_factory.mktemp("data"), url)
-    with TestClient(create_app(settings)) as started:
+    with TestClient(create_app(settings), headers=OPS_HEADERS) as started:
         yield started
 
 
@@ -162,7 +163,7 @@ def serve() -> Iterator[Callable[[Settings], TestClient]]:
     with contextlib.ExitStack() as stack:
 
         def start(settings: Settings) -> TestClient:
-            return stack.enter_context(TestClient(create_app(settings)))
+            return stack.enter_context(TestClient(create_app(settings), headers=OPS_HEADERS))
 
         yield start
 

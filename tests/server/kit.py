@@ -53,12 +53,18 @@ def quick(game_id: str) -> dict[str, Any]:
     return options
 
 
+OPS_TOKEN = "the-operators-token-of-the-tests"
+"""``DREIZEHN_OPS_TOKEN`` of the test servers: the test clients bring it (:data:`OPS_HEADERS`), so the tests read
+``/metrics`` and the details of ``/health``; the tests of the operators' pages say what they bring."""
+OPS_HEADERS = {"authorization": f"Bearer {OPS_TOKEN}"}
+
+
 def make_settings(data_dir: Path, database_url: str | None = None, **overrides: Any) -> Settings:
     """Settings for a test: no ``.env`` file, no bot pause, bots in threads, no rate limit to speak of, no wait
-    for the people to read a stage's scoring."""
+    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`."""
     values: dict[str, Any] = {
         "data_dir": data_dir, "bot_pause": 0.0, "bot_workers": 0, "rate_per_second": 100_000.0,
-        "rate_burst": 100_000, "hint_seconds": 0.05, "stage_hold": 0.0,
+        "rate_burst": 100_000, "hint_seconds": 0.05, "stage_hold": 0.0, "ops_token": OPS_TOKEN,
     }
     values.update(overrides)
     if database_url is not None:
@@ -412,6 +418,7 @@ class ServerProcess:
         self.port = port or free_port()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("DREIZEHN_") and k != "DATABASE_URL"}
         self.env["DREIZEHN_STAGE_HOLD"] = "0"  # test clients never close a stage's scoring: the bots go on at once
+        self.env["DREIZEHN_OPS_TOKEN"] = OPS_TOKEN  # :meth:`get` brings it
         self.env.update({k: str(v) for k, v in env.items()})
         self.log = workdir / f"server-{self.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -461,7 +468,7 @@ class ServerProcess:
             return ""
 
     def get(self, path: str) -> httpx2.Response:
-        return httpx2.get(f"{self.url}{path}", timeout=10.0)
+        return httpx2.get(f"{self.url}{path}", headers=OPS_HEADERS, timeout=10.0)
 
     def post(self, path: str, body: Any) -> httpx2.Response:
         return httpx2.post(f"{self.url}{path}", json=body, timeout=10.0)

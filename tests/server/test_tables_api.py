@@ -288,15 +288,16 @@ def test_the_catalogues_of_each_language(api: TestClient) -> None:
 def test_an_unknown_address_is_the_apps_page_for_a_browser_and_json_for_the_api(api: TestClient) -> None:
     """Issue 25: a browser asking for an address nobody serves gets the app's page with 404 (the app shows its "not
     found" view in the person's language, with the way back), not the raw ``{"detail":"Not Found"}``; an unknown
-    ``/api/...`` address, a missing static file and a client that asks for no page keep the JSON answer."""
+    ``/api/...`` address, a missing static file and a client that asks for no page keep the JSON answer (the API's
+    refusal, ``server.not_found``: issue 43 item 8)."""
     browser = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
     page = api.get("/no/such/page", headers=browser)
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
     assert 'id="app"' in page.text
     for path in ("/api/no-such-thing", "/api", "/static/no-such-file.js"):
         answer = api.get(path, headers=browser)
-        assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
-    assert api.get("/no/such/page").json() == {"detail": "Not Found"}
+        assert answer.status_code == 404 and answer.json()["detail"]["code"] == "server.not_found", path
+    assert api.get("/no/such/page").json()["detail"]["code"] == "server.not_found"
 
 
 def test_a_free_seat_is_taken_from_the_list_of_tables(api: TestClient) -> None:

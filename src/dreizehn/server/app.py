@@ -150,11 +150,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Three card games built on the number 13: tables over websockets, stored in SQL.",
         lifespan=lifespan,
+        docs_url=None, redoc_url=None, openapi_url=None,  # the operators' (routes.ops): not public
     )
     app.state.settings = settings
     app.add_exception_handler(DreizehnError, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
-    app.add_exception_handler(StarletteHTTPException, web.not_found)
+    app.add_exception_handler(StarletteHTTPException, web.http_error)
     app.include_router(server_router)
     app.include_router(games.router)
     app.include_router(games.words_router)

@@ -11,9 +11,12 @@ class ServerError(DreizehnError):
     """A message or request the server refuses; ``status`` is the HTTP status it answers with over the API (422 by
     default; the websocket ignores it)."""
 
-    def __init__(self, code: str, /, *, status: int = 422, rule: str | None = None, **params: Any) -> None:
+    def __init__(self, code: str, /, *, status: int = 422, rule: str | None = None,
+                 headers: tuple[tuple[str, str], ...] = (), **params: Any) -> None:
         super().__init__(code, rule=rule, **params)
         self.status = status
+        self.headers = headers
+        """HTTP headers of the answer (a header may come more than once: ``WWW-Authenticate``)."""
 
 
 def http_status(err: DreizehnError) -> int:
@@ -50,7 +53,19 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.hint_failed": ("S5", "websocket", "the hint search failed; asking again may work"),
     "server.bad_request": ("S6", "422 (any route)", "a body, path or query parameter not of its type, bounds or "
                                                     "fields (``field`` names it, as ``body.clock`` or "
-                                                    "``query.status``; ``problem`` is pydantic's error type)"),
+                                                    "``query.status``; ``problem`` is pydantic's error type); a "
+                                                    "body that cannot be read at all (no JSON, no UTF-8, nested "
+                                                    "too deep: ``field`` ``body``, ``problem`` ``json_invalid``)"),
+    "server.ops_token": ("S9", "401 (/metrics, /docs, /redoc, /openapi.json)", "an operators' page asked without "
+                                                                            "DREIZEHN_OPS_TOKEN (as a bearer token "
+                                                                            "or the password of HTTP Basic), or "
+                                                                            "with another (unset: 404 "
+                                                                            "``server.not_found`` instead)"),
+    "server.not_found": ("S6", "404 (any address)", "an address no route serves, or no file of the app's static "
+                                                    "folder (a browser asking for a page gets the app's page, with "
+                                                    "404, instead)"),
+    "server.bad_method": ("S6", "405 (any route)", "a method the address does not take (the ``Allow`` header says "
+                                                   "which it takes)"),
     "server.empty_name": ("S2", "422 (POST /api/seats/join)", "a name of blanks alone"),
     "server.seat_taken": ("S2", "409 (POST /api/seats/join)", "a seat taken already (joined, or named at creation)"),
     "server.seat_not_free": ("S2", "409 (POST /api/tables/{id}/seats/{seat})", "a seat that cannot be taken from "

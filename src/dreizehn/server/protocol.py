@@ -45,8 +45,9 @@ class Hello(_FromClient):
     """The protocol version the client speaks: 1 (``GET /api/server`` says it); another is refused."""
     token: str | None = Field(default=None, max_length=64)
     """A seat's token (the last part of its invitation link ``/play/<token>``): opens that seat."""
-    table: str | None = Field(default=None, max_length=24)
-    """With ``spectator``, instead of ``token``: the id of the table to watch."""
+    table: str | None = Field(default=None, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
+    """With ``spectator``, instead of ``token``: the id of the table to watch (letters, digits, ``-`` and ``_``, as
+    every table's id)."""
     spectator: str | None = Field(default=None, max_length=64)
     """The table's spectators' token (the last part of ``/watch/<table>/<token>``)."""
     watch: StrictBool = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(default=None, description="the address in invitation links; default: the request's")
     ping_interval: float = Field(default=20.0, gt=0, description="seconds between keep-alive pings")
+    hello_timeout: float = Field(
+        default=10.0, gt=0,
+        description="seconds a websocket has from its opening to say a hello that is welcomed; then it is closed "
+                    "(4408)",
+    )
     room_idle: float = Field(
         default=600.0, gt=0,
         description="seconds a table's room stays in memory with no connection and nothing running; then it is "
@@ -77,6 +82,17 @@ class Settings(BaseSettings):
         description="PostgreSQL: seconds between the signs of life each server process gives the others; a process "
                     "silent for three is taken for gone (its connections count no more, its stand-ins' seats are "
                     "played by the others)",
+    )
+    ops_token: SecretStr | None = Field(
+        default=None,
+        description="the operators' token: /metrics, /docs, /redoc, /openapi.json and the details of /health are "
+                    "served only to a request that brings it (Authorization: Bearer <token>, or as the password of "
+                    "HTTP Basic); unset (or empty), they answer 404",
+    )
+    ops_public: bool = Field(
+        default=False,
+        description="serve the operators' pages to anyone, without the token: for local development only (make run "
+                    "sets it), never on a server others reach",
     )
     address: str | None = Field(
         default=None,

@@ -55,7 +55,10 @@ async def refused(request: Request, err: Exception) -> JSONResponse:
     """A refusal as the HTTP API answers it: the status the error names (422 by default) and
     ``{"detail": {"code", "rule", "params", "message"}}``, the message in the request's language."""
     assert isinstance(err, DreizehnError)
-    return JSONResponse({"detail": refusal(err, request_lang(request))}, status_code=http_status(err))
+    answer = JSONResponse({"detail": refusal(err, request_lang(request))}, status_code=http_status(err))
+    for name, value in getattr(err, "headers", ()):
+        answer.headers.append(name, value)
+    return answer
 
 
 async def bad_request(request: Request, err: Exception) -> JSONResponse:

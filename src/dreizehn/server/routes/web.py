@@ -5,8 +5,8 @@ small helper the page asks for: the best arrangement of a hand in a game that ha
 ``/api/games``; Three Thirteen's melds), from the person's own view, which touches no table.
 
 Included after the API routers, so ``/api`` and ``/ws`` win. An address nobody serves answers a browser asking for a
-page with the app's page and 404 (:func:`not_found`): the app shows its own "not found" view, in the person's
-language, with the way back.
+page with the app's page and 404 (:func:`http_error`): the app shows its own "not found" view, in the person's
+language, with the way back; any other client gets the API's refusal (``server.not_found``).
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dreizehn.core.registry import game_class
 from dreizehn.server.errors import ServerError
-from dreizehn.server.routes.deps import LangDep
+from dreizehn.server.routes.deps import LangDep, refused
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 """The static folder of the browser app (packaged with the wheel)."""
@@ -73,11 +72,23 @@ def best_arrangement(body: ArrangeIn, lang: LangDep) -> dict[str, Any]:
 
 @router.api_route("/static/{path:path}", methods=["GET", "HEAD"])
 def static_file(path: str) -> FileResponse:
-    """A file of the app's static folder (never outside it)."""
-    target = (WEB_DIR / path).resolve()
-    if not target.is_file() or WEB_DIR not in target.parents:
+    """A file of the app's static folder (never outside it); 404 for any other path, one the file system cannot
+    name too (a NUL byte, a name too long: issue 43 item 7)."""
+    target = _static(path)
+    if target is None:
         raise HTTPException(404)
     return FileResponse(target, headers=_PAGE_HEADERS)
+
+
+def _static(path: str) -> Path | None:
+    """The file of the static folder at ``path``; ``None`` when there is none (or none can be named so)."""
+    if "\x00" in path:
+        return None
+    try:
+        target = (WEB_DIR / path).resolve()
+        return target if WEB_DIR in target.parents and target.is_file() else None
+    except (OSError, ValueError):  # a name too long, or one the file system takes for none
+        return None
 
 
 @router.api_route("/favicon.ico", methods=["GET", "HEAD"])
@@ -110,12 +121,23 @@ def _wants_page(request: Request) -> bool:
             and not any(path == p or path.startswith(p + "/") for p in NOT_PAGES))
 
 
-async def not_found(request: Request, exc: Exception) -> Response:
-    """An HTTP error: a 404 for a browser asking for a page (``Accept: text/html``, not under :data:`NOT_PAGES`) is
-    the app's page with the status 404, whose router shows the "not found" view in the person's language and the
-    way back; every other (an unknown ``/api/...`` address, a missing static file, another client) is FastAPI's
-    JSON answer as before."""
+async def http_error(request: Request, exc: Exception) -> Response:
+    """An error the framework raises, answered as every refusal of the API is, ``{"detail": Refusal}`` in the
+    reader's language (issue 43 item 8): an address nobody serves (404 ``server.not_found``; but a browser asking
+    for a page, ``Accept: text/html`` and not under :data:`NOT_PAGES`, gets the app's page with the status 404,
+    whose router shows the "not found" view in the person's language and the way back), a method the address does
+    not take (405 ``server.bad_method``, with ``Allow``), and a body that could not be read at all (FastAPI's 400:
+    JSON nested too deep, text that is no UTF-8, a broken form) as the body that is no JSON it is (422
+    ``server.bad_request``)."""
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 404 and _wants_page(request):
         return FileResponse(WEB_DIR / "index.html", status_code=404, media_type="text/html", headers=_PAGE_HEADERS)
-    return await http_exception_handler(request, exc)
+    if exc.status_code == 404:
+        err = ServerError("server.not_found", status=404, rule="S6")
+    elif exc.status_code == 405:
+        err = ServerError("server.bad_method", status=405, rule="S6", method=request.method[:10])
+    else:
+        err = ServerError("server.bad_request", status=422, rule="S6", field="body", problem="json_invalid")
+    answer = await refused(request, err)
+    answer.headers.update(exc.headers or {})
+    return answer

@@ -41,7 +41,7 @@ from dreizehn.server.protocol import (
     Undo,
     client_message,
 )
-from dreizehn.server.relay import relay
+from dreizehn.server.relay import MOVED, relay
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
 from dreizehn.server.text import person_text
@@ -50,6 +50,9 @@ router = APIRouter(tags=["websocket"])
 
 CHAT_RATE, CHAT_BURST = 1.0, 3
 """Lines of chat a connection may say each second, and at once (``server.chat_too_fast`` beyond)."""
+NO_HELLO = 4408
+"""The close code of a websocket that said no welcomed hello within ``hello_timeout`` seconds of its opening: 4000
+(an application's own code) plus 408, HTTP's Request Timeout. docs/server.md lists every close code."""
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -136,6 +139,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await _Socket(websocket, settings).serve()
 
 
+class _NoHello(Exception):
+    """The websocket said no welcomed hello in its time (``hello_timeout``)."""
+
+
 class _Socket:
     """One accepted websocket, served by the task that made this (its handler): the frames it reads, and once its
     hello is admitted, its table's room, its connection there and the task that writes the connection's messages."""
@@ -152,6 +159,8 @@ class _Socket:
         self.lang = "en"
         self.handler = asyncio.current_task()
         self.reading = False
+        self.hello_by = asyncio.get_running_loop().time() + settings.hello_timeout
+        """When the websocket is closed unless its hello was welcomed (:data:`NO_HELLO`)."""
 
     async def serve(self) -> None:
         """Read and answer frames until the client goes, or its connection is dropped for not reading."""
@@ -161,6 +170,9 @@ class _Socket:
                     return
         except WebSocketDisconnect:
             pass
+        except _NoHello:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(NO_HELLO, f"no hello within {self.settings.hello_timeout:g} s")
         except asyncio.CancelledError:
             if self.conn is None or not self.conn.dropped or self.handler is None:
                 raise
@@ -174,7 +186,14 @@ class _Socket:
     async def _receive(self) -> MutableMapping[str, Any]:
         self.reading = True
         try:
-            frame = await self.websocket.receive()
+            if self.conn is None:  # before the hello: within its time, whatever else was said
+                try:
+                    async with asyncio.timeout_at(self.hello_by):
+                        frame = await self.websocket.receive()
+                except TimeoutError:
+                    raise _NoHello from None
+            else:
+                frame = await self.websocket.receive()
         finally:
             self.reading = False
         if frame["type"] == "websocket.disconnect":
@@ -231,9 +250,21 @@ class _Socket:
             message = await target.outbox.get()
             if message is None:
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(code=1011 if target.closed else 1000)
+                    await self.websocket.close(*self._ending())
                 return
             await self.websocket.send_text(message)
+
+    def _ending(self) -> tuple[int, str]:
+        """The close code and reason of a connection the server ended (docs/server.md, "Close codes"): ``1012``,
+        "connect again", when its room stopped (the server stops, or another process serves the table now);
+        ``1008`` when it was dropped (its seat taken from the list of tables by another person, or it fell too far
+        behind: a new hello says which); else ``1000``, a normal end (another window took the seat over, or the
+        same window connected again)."""
+        if self.room is not None and self.room.stopped:
+            return MOVED, "the table's room stopped here: connect again"
+        if self.conn is not None and self.conn.dropped:
+            return 1008, "dropped: the seat was given to another, or the messages were not read"
+        return 1000, "ended by the server"
 
     def _drop(self) -> None:
         """The connection was dropped for not reading (:meth:`Conn.drop`): its handler ends now if it waits for a
