@@ -56,7 +56,7 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                     "``query.status``; ``problem`` is pydantic's error type); a "
                                                     "body that cannot be read at all (no JSON, no UTF-8, nested "
                                                     "too deep: ``field`` ``body``, ``problem`` ``json_invalid``)"),
-    "server.ops_token": ("S9", "401 (/metrics, /docs, /redoc, /openapi.json)", "an operators' page asked without "
+    "server.ops_token": ("S10", "401 (/metrics, /docs, /redoc, /openapi.json)", "an operators' page asked without "
                                                                             "DREIZEHN_OPS_TOKEN (as a bearer token "
                                                                             "or the password of HTTP Basic), or "
                                                                             "with another (unset: 404 "

@@ -69,7 +69,7 @@ def require_operator(request: Request, settings: SettingsDep) -> None:
         return
     if settings.ops_token is None or not settings.ops_token.get_secret_value():
         raise ServerError("server.not_found", status=404, rule="S6")
-    raise ServerError("server.ops_token", status=401, rule="S9", headers=(
+    raise ServerError("server.ops_token", status=401, rule="S10", headers=(
         ("WWW-Authenticate", f'Bearer realm="{REALM}"'),
         ("WWW-Authenticate", f'Basic realm="{REALM}", charset="UTF-8"'),
     ))
