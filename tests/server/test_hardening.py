@@ -232,3 +232,29 @@ def test_a_process_started_at_a_killed_ones_address_serves_its_tables_at_once(
     again = second.connect(token=tokens(created)[0])  # no 1012: its home is this process's at once
     assert again.view is not None and again.view["version"] >= before["version"] + 3
     assert second.get(f"/api/tables/{table_id}").json()["status"] == "playing"
+
+
+# -- the largest body read ------------------------------------------------------------------------------------------
+
+
+def test_a_body_above_the_limit_is_refused_before_it_is_read_whole(db_client: TestClient) -> None:
+    """No limit held a request's body: a client could make the server read and parse any amount. A body above
+    ``DREIZEHN_MAX_BODY_BYTES`` (64 KiB) is refused with 413 ``server.body_too_large`` in the reader's language,
+    whether it says its length or comes in chunks; nothing is made; a body within it is read as before."""
+    body = table_body("holzwurm", ["person", "medium"])
+    big = {**body, "padding": "x" * 70_000}
+    before = len(db_client.get("/api/tables").json())
+    response = db_client.post("/api/tables?lang=nl", json=big)
+    assert response.status_code == 413, response.text
+    detail = response.json()["detail"]
+    assert detail["code"] == "server.body_too_large" and detail["params"] == {"limit": 65536}
+    assert detail["message"] == "De inhoud van het verzoek is groter dan 65536 bytes."
+
+    def chunks() -> Any:
+        for _ in range(100):
+            yield b"x" * 1000
+
+    chunked = db_client.post("/api/tables", content=chunks(), headers={"Content-Type": "application/json"})
+    assert chunked.status_code == 413 and chunked.json()["detail"]["code"] == "server.body_too_large"
+    assert len(db_client.get("/api/tables").json()) == before
+    assert db_client.post("/api/tables", json=body).status_code == 201

@@ -142,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
+    from dreizehn.server.bodies import BodyLimit
     from dreizehn.server.routes import analysis, games, learn, ops, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
@@ -153,6 +154,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None, redoc_url=None, openapi_url=None,  # the operators' (routes.ops): not public
     )
     app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_exception_handler(DreizehnError, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
     app.add_exception_handler(StarletteHTTPException, web.http_error)

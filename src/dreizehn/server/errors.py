@@ -66,6 +66,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                     "404, instead)"),
     "server.bad_method": ("S6", "405 (any route)", "a method the address does not take (the ``Allow`` header says "
                                                    "which it takes)"),
+    "server.body_too_large": ("S6", "413 (any route)", "a request body above DREIZEHN_MAX_BODY_BYTES (64 KiB), "
+                                                       "by its Content-Length or as it arrives in chunks; refused "
+                                                       "before it is read whole"),
     "server.empty_name": ("S2", "422 (POST /api/seats/join)", "a name of blanks alone"),
     "server.seat_taken": ("S2", "409 (POST /api/seats/join)", "a seat taken already (joined, or named at creation)"),
     "server.seat_not_free": ("S2", "409 (POST /api/tables/{id}/seats/{seat})", "a seat that cannot be taken from "

@@ -54,6 +54,10 @@ class Settings(BaseSettings):
                     "process gives one every third of it); after that another process, or the next start, takes it up",
     )
     max_message_bytes: int = Field(default=8192, ge=256, description="the largest websocket message accepted")
+    max_body_bytes: int = Field(
+        default=65536, ge=1024,
+        description="the largest HTTP request body read; a larger one is refused before it is read whole (413)",
+    )
     max_frame_bytes: int = Field(
         default=1 << 20, ge=1024,
         description="the largest websocket frame read (at least 4 times max_message_bytes): a larger message is read "
