@@ -161,3 +161,12 @@ def test_the_research_adapters_own_checkers(twenty: type[dreizehn.Game], capsys:
         env_checker.check_env(gymnasium.make(gym_env.env_id("twenty")).unwrapped)
         pettingzoo_test.api_test(pz.env(game="twenty"), num_cycles=40)
     capsys.readouterr()
+
+
+def test_its_refusals_are_in_the_servers_reference(twenty: type[dreizehn.Game]) -> None:
+    """No list names the games: the server's reference of refusal codes takes a registered game's rules' codes from
+    the registry (a game missing there would silently drop out of docs/server.md)."""
+    from dreizehn.server.reference import engine_codes, refusals_part
+
+    assert "twenty.error.not_held" in engine_codes()
+    assert "| `twenty.error.not_held` | websocket (action: one the rules of Twenty forbid now)" in refusals_part()

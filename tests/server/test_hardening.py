@@ -258,3 +258,16 @@ def test_a_body_above_the_limit_is_refused_before_it_is_read_whole(db_client: Te
     assert chunked.status_code == 413 and chunked.json()["detail"]["code"] == "server.body_too_large"
     assert len(db_client.get("/api/tables").json()) == before
     assert db_client.post("/api/tables", json=body).status_code == 201
+
+
+def test_every_registered_games_refusals_are_documented() -> None:
+    """Issue 44 item 4: docs/server.md lists every refusal code of every registered game's rules."""
+    from dreizehn.core.registry import game_ids
+    from dreizehn.server.reference import engine_codes
+
+    documented = (Path(__file__).parents[2] / "docs" / "server.md").read_text()
+    codes = engine_codes()
+    for game_id in game_ids():
+        own = [code for code in codes if code.startswith(f"{game_id}.error.")]
+        assert own, game_id
+        assert all(f"| `{code}` |" in documented for code in own), game_id

@@ -120,12 +120,6 @@ ENGINE_REFUSALS: tuple[tuple[str, str], ...] = (
     ("action.not_number", "websocket (action)"),
     ("action.not_number_or_text", "websocket (action)"),
     ("token.", "websocket (action: a text that is no action's notation)"),
-    ("knizia13.error.", "websocket (action: one the rules of 13 forbid now); 422 (POST /api/tables: options "
-                         "the game cannot be played with)"),
-    ("three-thirteen.error.", "websocket (action: one the rules of Three Thirteen forbid now); 422 (POST "
-                              "/api/tables: options the game cannot be played with)"),
-    ("holzwurm.error.", "websocket (action: one the rules of Holzwurm forbid now); 422 (POST /api/tables: options "
-                         "the game cannot be played with)"),
     ("words.language", "websocket (hello, lang); 422 (?lang= of any route); 404 (GET /api/words/{lang})"),
     ("game.unknown", "422 (POST /api/tables)"),
     ("players.", "422 (POST /api/tables: the number of seats)"),
@@ -133,5 +127,18 @@ ENGINE_REFUSALS: tuple[tuple[str, str], ...] = (
     ("bot.", "422 (POST /api/tables: a bot level or specification)"),
     ("seat.unknown", "422 (analysis: a seat the table does not have)"),
 )
-"""The refusals of the engine a client may be sent, with where they come: a code, or a group of codes (ending in
-``.``: every catalogue key under it)."""
+"""The refusals of the engine a client may be sent that no game owns, with where they come: a code, or a group of
+codes (ending in ``.``: every catalogue key under it). Each registered game's own are :func:`engine_refusals`'s."""
+
+
+def engine_refusals() -> tuple[tuple[str, str], ...]:
+    """Every refusal of the engine a client may be sent: :data:`ENGINE_REFUSALS`, and each registered game's rules'
+    codes (``<id>.error.``), found in the registry, so that a new game's are documented with no list to edit."""
+    from dreizehn.core.registry import game_ids
+    from dreizehn.words import words
+
+    say = words("en")
+    games = tuple((f"{game_id}.error.", f"websocket (action: one the rules of {say(f'{game_id}.title')} forbid now); "
+                                        "422 (POST /api/tables: options the game cannot be played with)")
+                  for game_id in game_ids())
+    return ENGINE_REFUSALS[:7] + games + ENGINE_REFUSALS[7:]

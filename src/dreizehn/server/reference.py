@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from dreizehn.server import protocol, schemas
-from dreizehn.server.errors import ENGINE_REFUSALS, REFUSALS
+from dreizehn.server.errors import REFUSALS, engine_refusals
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
                                               protocol.Ready, protocol.Say, protocol.Decline,
@@ -214,11 +214,11 @@ def _params(template: Any) -> list[str]:
 
 
 def engine_codes() -> list[str]:
-    """The engine's refusal codes a client may be sent, each group of :data:`ENGINE_REFUSALS` expanded from the
+    """The engine's refusal codes a client may be sent, each group of :func:`engine_refusals` expanded from the
     catalogues (a group ending in ``.`` is every key under it)."""
     catalogue = _templates()
     codes: list[str] = []
-    for group, _ in ENGINE_REFUSALS:
+    for group, _ in engine_refusals():
         codes += sorted(k for k in catalogue if k.startswith(group)) if group.endswith(".") else [group]
     return codes
 
@@ -238,7 +238,7 @@ def refusals_part() -> str:
                     f"{', '.join(f'`{p}`' for p in _params(template)) or '—'} | {_cell(_first(template))} |")
     rows += ["", "The engine's codes a client may be sent (the rule is the game's or the engine's, in the refusal's "
              "`rule`):", "", "| code | where | parameters | English sentence |", "|---|---|---|---|"]
-    for group, where in ENGINE_REFUSALS:
+    for group, where in engine_refusals():
         keys = sorted(k for k in catalogue if k.startswith(group)) if group.endswith(".") else [group]
         for code in keys:
             template = catalogue[code]
