@@ -156,3 +156,26 @@ def test_keys_are_independent_and_reproducible() -> None:
     # the random deals put each card kind first about equally often (50 cards; 8 nasty fours of 50)
     firsts = np.array([kernel.last_deal(row)[0] for row in states])
     assert 0.06 < np.mean(firsts == 15) < 0.27
+
+
+@pytest.mark.parametrize("illegal", ["raise", "penalty"])
+def test_legality_is_checked_against_the_games_not_the_mask_handed_out(illegal: str) -> None:
+    env = VectorGame("knizia13", 3, 4, illegal=illegal)
+    batch = env.reset(seed=2)
+    truly_legal = batch.action_mask.copy()
+    bad = int(np.flatnonzero(~truly_legal[1])[0])
+    batch.action_mask[1, bad] = True  # the caller writes into the array it was handed
+    batch.current_player[1] = (batch.current_player[1] + 1) % 4
+    actions = truly_legal.argmax(axis=1)
+    actions[1] = bad
+    states = env.states.copy()
+    if illegal == "raise":
+        with pytest.raises(VectorError) as caught:
+            env.step(actions)
+        assert (caught.value.code, caught.value.rule, caught.value.params["index"]) == ("vector.illegal", "K9", 1)
+        assert np.array_equal(env.states, states)
+    else:
+        mover = int(env.kernel.current(env.states)[1])
+        step = env.step(actions)
+        assert step.terminated.tolist() == [False, True, False]
+        assert step.rewards[1, mover] == -1.0 and step.rewards[1].sum() == -1.0

@@ -43,7 +43,8 @@ ILLEGAL_MODES = ("raise", "penalty")
 
 class Batch(NamedTuple):
     """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return. The arrays are the environment's own and are
-    written again by its next call: copy what you keep."""
+    written again by its next call: copy what you keep. Writing into them changes nothing: steps are checked against
+    the games' own state."""
 
     observation: npt.NDArray[np.float32]
     """``(num_envs, obs_size)``: the observation of the seat to move in each game."""
@@ -101,7 +102,12 @@ class VectorGame:
         self.states = self.kernel.new(n)
         self.keys: Keys = make_keys(0, n)
         self._obs = np.zeros((n, self.obs_size), np.float32)
+        self._legal = np.zeros((n, self.num_actions), np.bool_)
+        """The legal actions of the seat to move, the kernel's own: the check of every step (D1 of issue 48)."""
+        self._seat = np.zeros(n, np.int64)
+        """The seat to move in each game, the kernel's own."""
         self._mask = np.zeros((n, self.num_actions), np.bool_)
+        """A copy of ``_legal`` handed out to the caller, who may write into it."""
         self._rewards = np.zeros((n, self.players), np.float32)
         self._status = np.zeros(n, np.int8)
         self._current = np.zeros(n, np.int64)
@@ -137,9 +143,9 @@ class VectorGame:
             rewards[over] = win_shares(kernel.totals(states[over]), self.game.high_score_wins)
         if self.illegal == "penalty":
             illegal = status == ILLEGAL
-            if illegal.any():  # the seat that chose it is still self._current's until _batch below
+            if illegal.any():  # the seat that chose it is still self._seat's until _batch below
                 rewards[illegal] = 0.0
-                rewards[illegal, self._current[illegal]] = self.illegal_reward
+                rewards[illegal, self._seat[illegal]] = self.illegal_reward
                 over |= illegal
         ended = np.flatnonzero(over)
         if len(ended):
@@ -160,7 +166,7 @@ class VectorGame:
                               game=self.game.title)
         chosen = array.astype(np.int64)
         if self.illegal == "raise":
-            bad = np.flatnonzero(~self._mask[self._rows, chosen])
+            bad = np.flatnonzero(~self._legal[self._rows, chosen])
             if len(bad):
                 index = int(bad[0])
                 reason = copy.copy(self.kernel.why(self.states[index], int(chosen[index])))
@@ -169,12 +175,18 @@ class VectorGame:
                                   action=self.game.action_to_text(int(chosen[index])), error=reason)
         return chosen
 
-    def _batch(self, terminated: npt.NDArray[np.bool_]) -> Batch:
+    def _refresh(self) -> None:
+        """Read the seat to move and its legal actions from the kernel into the environment's own arrays, and copy
+        them into the arrays handed out: what the caller writes there is never what a step is checked against."""
         kernel, states = self.kernel, self.states
-        current = kernel.current(states)
-        self._current[:] = current
-        kernel.legal(states, self._mask)
-        kernel.observe(states, self._current, self._obs)
+        self._seat[:] = kernel.current(states)
+        kernel.legal(states, self._legal)
+        np.copyto(self._mask, self._legal)
+        np.copyto(self._current, self._seat)
+
+    def _batch(self, terminated: npt.NDArray[np.bool_]) -> Batch:
+        self._refresh()
+        self.kernel.observe(self.states, self._seat, self._obs)
         return Batch(self._obs, self._mask, self._current, self._rewards, terminated)
 
 

@@ -127,14 +127,13 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
 
     def _observe(self) -> npt.NDArray[np.float32]:
         vec = self.vector
-        vec.kernel.legal(vec.states, vec._mask)
-        vec._current[:] = vec.kernel.current(vec.states)
+        vec._refresh()
         out = np.empty((self.num_envs, vec.obs_size), np.float32)
         vec.kernel.observe(vec.states, self._seats, out)
         return out
 
     def _info(self, ended: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.vector._mask.astype(np.int8)}
+        info: dict[str, Any] = {"action_mask": self.vector._legal.astype(np.int8)}
         if ended is not None and ended.any():
             info["final_obs"] = self._final.copy()
             info["_final_obs"] = ended.copy()
@@ -142,4 +141,4 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions in every game, as booleans (for maskable algorithms)."""
-        return self.vector._mask.copy()
+        return self.vector._legal.copy()
