@@ -126,6 +126,15 @@ class VectorGame:
 
     def step(self, actions: object) -> Batch:
         """One action per game for its seat to move; the games that end are scored and dealt anew."""
+        over = self._play(actions)
+        ended = np.flatnonzero(over)
+        if len(ended):
+            self.kernel.reset(self.states, self.keys, ended)
+        return self._batch(over)
+
+    def _play(self, actions: object) -> npt.NDArray[np.bool_]:
+        """Check and play one action per game and write the step's rewards; the games that ended (by their end, or
+        by an illegal action in penalty mode), not yet dealt anew."""
         if not self._started:
             raise VectorError("vector.not_reset", rule="E4")
         chosen = self._check(actions)
@@ -147,10 +156,7 @@ class VectorGame:
                 rewards[illegal] = 0.0
                 rewards[illegal, self._seat[illegal]] = self.illegal_reward
                 over |= illegal
-        ended = np.flatnonzero(over)
-        if len(ended):
-            kernel.reset(states, self.keys, ended)
-        return self._batch(over)
+        return over
 
     def _check(self, actions: object) -> npt.NDArray[np.int64]:
         """The actions as int64, or a refusal that names the first bad game (nothing has changed)."""

@@ -14,8 +14,8 @@ kernel plays the others, at random or by the game's heuristic (docs/vector.md).
 
 The learning seat is ``seat`` (0 by default) in every game. A game that ends is dealt anew in the same step
 (``AutoresetMode.SAME_STEP``): its row of ``terminated`` is true, its reward is the learner's, the observation is the
-new game's, and ``info["final_obs"]`` holds the learner's last observation of the game that ended (rows marked by
-``info["_final_obs"]``). Actions are checked as :class:`dreizehn.vector.VectorGame` checks them.
+new game's, and ``info["final_obs"]`` holds the learner's observation of the game's end, after the move that ended it
+(rows marked by ``info["_final_obs"]``). Actions are checked as :class:`dreizehn.vector.VectorGame` checks them.
 """
 
 from __future__ import annotations
@@ -82,12 +82,12 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
                                                             dict[str, Any]]:
         """The learner's actions, then the opponents' until the learner is to move again in every game."""
         vec = self.vector
-        ended_rows = vec.states.copy()
-        batch = vec.step(actions)
-        rewards = batch.rewards[:, self.seat].copy()
-        ended = batch.terminated.copy()
-        if ended.any():
-            self._keep_final(ended_rows[ended], np.flatnonzero(ended))
+        ended = vec._play(actions)  # the games that end on the learner's move, not dealt anew yet
+        rewards = vec._rewards[:, self.seat].copy()
+        rows = np.flatnonzero(ended)
+        if len(rows):
+            self._keep_final(vec.states[rows], rows)
+            vec.kernel.reset(vec.states, vec.keys, rows)
         self._advance(rewards, ended)
         return self._observe(), rewards, ended, np.zeros(self.num_envs, np.bool_), self._info(ended)
 
