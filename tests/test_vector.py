@@ -179,3 +179,14 @@ def test_legality_is_checked_against_the_games_not_the_mask_handed_out(illegal: 
         step = env.step(actions)
         assert step.terminated.tolist() == [False, True, False]
         assert step.rewards[1, mover] == -1.0 and step.rewards[1].sum() == -1.0
+
+
+def test_seeds_outside_their_range_are_refused_not_wrapped() -> None:
+    env = VectorGame("knizia13", 2, 4)
+    for seed in (2**64, -1, 2**80 + 5, np.int64(-3)):
+        with pytest.raises(InvalidOptionError) as caught:
+            env.reset(seed=seed)
+        assert (caught.value.code, caught.value.rule) == ("vector.seed", "V1")
+    last = env.reset(seed=2**64 - 1).observation.copy()
+    assert np.array_equal(env.reset(seed=np.uint64(2**64 - 1)).observation, last)
+    assert not np.array_equal(env.reset(seed=0).observation, last)

@@ -58,6 +58,22 @@ class Batch(NamedTuple):
     """``(num_envs,)``: the games that ended in this step (and were dealt anew)."""
 
 
+SEEDS = 2**64
+"""Seeds are whole numbers from 0 to ``SEEDS - 1``: every key is drawn from a seed's 64 bits."""
+
+
+def seed_value(seed: object) -> int:
+    """``seed`` as a Python ``int`` if it is a whole number (of any integer type, ``bool`` not) from 0 to 2**64 - 1,
+    else a refusal (V1): a seed outside is not wrapped onto another's games.
+
+    >>> seed_value(np.uint64(2**64 - 1)) == 2**64 - 1
+    True
+    """
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer) or not 0 <= int(seed) < SEEDS:
+        raise InvalidOptionError("vector.seed", rule="V1", value=seed)
+    return int(seed)
+
+
 def win_shares(totals: npt.NDArray[np.int64], high_score_wins: bool) -> npt.NDArray[np.float32]:
     """Each seat's share of the win for rows of final totals: 1 for a sole winner, ``1/k`` for a win shared by
     ``k`` seats, 0 for the others (the engine's ``returns()``)."""
@@ -114,11 +130,13 @@ class VectorGame:
         self._rows = np.arange(n)
         self._started = False
 
-    def reset(self, seed: int = 0) -> Batch:
-        """Deal every game anew, game ``i`` from key ``i`` of ``seed``."""
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-            raise InvalidOptionError("vector.seed", rule="V1", value=seed)
-        self.keys = make_keys(int(seed), self.num_envs)
+    def reset(self, seed: int | np.integer[Any] = 0) -> Batch:
+        """Deal every game anew, game ``i`` from key ``i`` of ``seed`` (a whole number from 0 to 2**64 - 1)."""
+        return self._deal(make_keys(seed_value(seed), self.num_envs))
+
+    def _deal(self, keys: Keys) -> Batch:
+        """Deal every game anew from its key of ``keys`` (one per game), which the environment keeps and advances."""
+        self.keys = keys
         self.kernel.reset(self.states, self.keys)
         self._rewards[:] = 0.0
         self._started = True
@@ -143,7 +161,7 @@ class VectorGame:
         status = self._status
         rewards = self._rewards
         rewards[:] = 0.0
-        over = status == GAME_OVER
+        over: npt.NDArray[np.bool_] = status == GAME_OVER
         if self.reward == "score":
             scored = (status == STAGE_OVER) | over
             if scored.any():
