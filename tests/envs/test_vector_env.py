@@ -92,3 +92,17 @@ def test_final_obs_is_after_the_learners_own_last_move(game_id: str, players: in
         if own >= 3:
             break
     assert own >= 3
+
+
+def test_reset_takes_seeds_of_any_integer_type_and_a_list_of_one_per_game() -> None:
+    env = DreizehnVectorEnv("knizia13", num_envs=3)
+    plain = env.reset(seed=3)[0].copy()
+    for seed in (np.int64(3), np.uint32(3), np.int8(3)):
+        assert np.array_equal(env.reset(seed=seed)[0], plain)
+    one = DreizehnVectorEnv("knizia13", num_envs=1)
+    alone = [one.reset(seed=s)[0][0].copy() for s in (5, 8, 2**64 - 1)]
+    assert np.array_equal(env.reset(seed=[5, np.int64(8), 2**64 - 1])[0], np.stack(alone))
+    for bad in (1.5, True, "3", [1, 2], [1, 2, 3, 4], [1, 2.0, 3], [1, None, 3], -1, 2**64, (x for x in (1, 2, 3))):
+        with pytest.raises(InvalidOptionError) as caught:
+            env.reset(seed=bad)  # type: ignore[arg-type]
+        assert caught.value.rule == "V1"

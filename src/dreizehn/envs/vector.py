@@ -20,7 +20,7 @@ new game's, and ``info["final_obs"]`` holds the learner's observation of the gam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -31,8 +31,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from dreizehn.core.errors import InvalidOptionError
-from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER
-from dreizehn.vector import VectorGame, win_shares
+from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER, make_keys
+from dreizehn.vector import VectorGame, seed_value, win_shares
 
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
 
@@ -65,17 +65,37 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
         self._final = np.zeros((self.num_envs, self.vector.obs_size), np.float32)
         self._seats = np.full(self.num_envs, seat, np.int64)
 
-    def reset(self, *, seed: int | list[int] | None = None,
+    def reset(self, *, seed: int | np.integer[Any] | Sequence[int | np.integer[Any]] | None = None,
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal every game (from ``seed``, or the next seed of the environment's generator) and let the opponents
-        play until the learner is to move."""
-        super().reset(seed=seed if isinstance(seed, int) or seed is None else seed[0])
-        first = int(seed if isinstance(seed, int) else seed[0]) if seed is not None \
-            else int(self.np_random.integers(2**62))
-        self.vector.reset(first)
+        """Deal every game and let the opponents play until the learner is to move. ``seed``: a whole number (of any
+        integer type, from 0 to 2**64 - 1) deals game ``i`` from its key ``i``, as :meth:`VectorGame.reset`; a list
+        of ``num_envs`` of them deals game ``i`` as ``seed[i]`` deals game 0; ``None`` draws the next seed from the
+        environment's generator. Anything else is refused (:class:`~dreizehn.core.errors.InvalidOptionError`, V1).
+        """
+        seeds = self._seeds(seed)
+        super().reset(seed=None if seeds is None else seeds[0])
+        if seeds is None:
+            self.vector.reset(int(self.np_random.integers(2**62)))
+        elif len(seeds) == 1 and not isinstance(seed, Sequence | np.ndarray):
+            self.vector.reset(seeds[0])
+        else:
+            self.vector._deal(np.array([make_keys(one, 1)[0] for one in seeds], np.uint64))
         rewards = np.zeros(self.num_envs, np.float32)
         self._advance(rewards, np.zeros(self.num_envs, np.bool_))
         return self._observe(), self._info(None)
+
+    def _seeds(self, seed: object) -> list[int] | None:
+        """The seeds ``reset`` was given, as Python ints: one, or one per game; a refusal naming both forms."""
+        if seed is None:
+            return None
+        try:
+            if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str | bytes):
+                if len(seed) != self.num_envs:
+                    raise InvalidOptionError("vector.seed", rule="V1", value=seed)
+                return [seed_value(one) for one in seed]
+            return [seed_value(seed)]
+        except InvalidOptionError:
+            raise InvalidOptionError("vector.seeds", rule="V1", num_envs=self.num_envs, value=seed) from None
 
     def step(self, actions: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
                                                             npt.NDArray[np.bool_], npt.NDArray[np.bool_],
