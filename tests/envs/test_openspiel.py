@@ -269,3 +269,33 @@ def test_docs_examples_run() -> None:
         exec(compile(textwrap.dedent(block), "docs/envs.md", "exec"), scope)
     assert scope["state"].is_terminal()  # type: ignore[attr-defined]
     assert scope["bot"] is not None
+
+
+def test_games_pickle_for_worker_processes() -> None:
+    """A game goes to a worker (multiprocessing, Ray) by pickle, as OpenSpiel's own games do; a fresh interpreter
+    unpickles it by importing the adapter."""
+    import pickle
+    import subprocess
+    import sys
+
+    for game_id in game_ids():
+        game = pyspiel.load_game(openspiel.short_name(game_id), _params(game_id, game_class(game_id).min_players))
+        again = pickle.loads(pickle.dumps(game))
+        assert type(again) is type(game) and str(again) == str(game)
+        state, copy = game.new_initial_state(), again.new_initial_state()
+        rng = random.Random(4)
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                action = rng.choice([a for a, _ in state.chance_outcomes()])
+            else:
+                action = rng.choice(state.legal_actions())
+                assert state.observation_tensor() == copy.observation_tensor()
+            state.apply_action(action)
+            copy.apply_action(action)
+        assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    data = pickle.dumps(pyspiel.load_game("dreizehn_holzwurm", {"players": 3, "games": 2}))
+    script = "import pickle, sys; game = pickle.loads(sys.stdin.buffer.read()); print(game, type(game).__name__)"
+    done = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, check=True, timeout=120)
+    assert done.stdout.decode().split() == ["dreizehn_holzwurm(games=2,players=3,starter=0)", "HolzwurmGame"]

@@ -126,6 +126,11 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         else:
             raise AssertionError(f"{self.engine.title} starts without a shuffle")
 
+    def __reduce__(self) -> tuple[Callable[[str, dict[str, Any]], DreizehnGame], tuple[str, dict[str, Any]]]:
+        """Pickled as its name and parameters, loaded again through :func:`load`, which registers the games in a
+        fresh process (pyspiel's own pickling would keep the name but lose the engine's game)."""
+        return load, (self.get_type().short_name, self.get_parameters())
+
     def new_initial_state(self) -> DreizehnState:
         """The game before the first shuffle: a chance node."""
         return DreizehnState(self)
@@ -140,6 +145,13 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise InvalidOptionError("env.observer_kind", rule="E5")
         return Observer(self.encoder, bool(iig_obs_type.perfect_recall))
+
+
+def load(name: str, params: dict[str, Any]) -> DreizehnGame:
+    """``pyspiel.load_game(name, params)`` with the games registered (importing this module did): how a pickled game
+    is loaded again."""
+    game: DreizehnGame = pyspiel.load_game(name, params)
+    return game
 
 
 class DreizehnState(pyspiel.State):  # type: ignore[misc]
@@ -379,9 +391,11 @@ def _register(game_id: str) -> None:
 
     # A class, not a function: pyspiel drops its reference after the interpreter has stopped, and a class (which
     # refers to itself) is never freed then, where a function would be, without the GIL, aborting the process.
+    # A name of this module too, so that pickle finds the class of a game it sends to a worker process (whose import
+    # of this module registers the games again).
     cls_name = "".join(part.capitalize() for part in game_id.split("-")) + "Game"
-    GAMES[game_id] = type(cls_name, (DreizehnGame,), {"game_id": game_id, "game_type": game_type,
-                                                      "__module__": __name__})
+    GAMES[game_id] = globals()[cls_name] = type(cls_name, (DreizehnGame,), {
+        "game_id": game_id, "game_type": game_type, "__module__": __name__, "__qualname__": cls_name})
     pyspiel.register_game(game_type, GAMES[game_id])
 
 
