@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
 from benchmarks.bench_api import bench_games
+from benchmarks.bench_envs import anchor_tensor, play_decisions
 from dreizehn.core.kernel import load, make_keys
 from dreizehn.core.registry import game_class
 from dreizehn.vector import VectorGame
@@ -42,33 +43,17 @@ def _rate(run: Callable[[], int], seconds: float) -> float:
 
 
 def openspiel_rates(name: str, seconds: float) -> tuple[float, float, float]:
-    """OpenSpiel's ``name`` in random play from Python: actions/s, actions/s reading the observation tensor of the
-    player to move at each decision, and whole games/s (chance outcomes are not counted as actions)."""
+    """OpenSpiel's ``name`` in random play from Python: decisions/s, decisions/s reading the tensor of the player to
+    move at each (its observation, or hearts' information state), and whole games/s. The deal is played but not
+    counted, as :func:`benchmarks.bench_envs.play_decisions` plays it for our adapter too."""
     import pyspiel
 
     game = pyspiel.load_game(name)
     rng = random.Random(1)
-    kind = game.get_type()
-
-    def play(tensors: bool) -> int:
-        state = game.new_initial_state()
-        actions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            if tensors and kind.provides_observation_tensor:
-                state.observation_tensor(state.current_player())
-            elif tensors:  # hearts offers the information state's tensor only
-                state.information_state_tensor(state.current_player())
-            state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-        return actions
-
-    plain = _rate(lambda: play(False), seconds)
-    with_tensors = _rate(lambda: play(True), seconds)
-    games = _rate(lambda: (play(False), 1)[1], seconds)
+    tensor = anchor_tensor(game)
+    plain = _rate(lambda: play_decisions(game, rng, None), seconds)
+    with_tensors = _rate(lambda: play_decisions(game, rng, tensor), seconds)
+    games = _rate(lambda: (play_decisions(game, rng, None), 1)[1], seconds)
     return plain, with_tensors, games
 
 
@@ -131,7 +116,8 @@ def gym_rate(game_id: str, players: int, options: dict[str, object], seconds: fl
 
 
 def main(seconds: float = 3.0) -> None:
-    print(f"The speed core against OpenSpiel 2.0's C++ games from Python ({seconds:g} s a figure, one core)")
+    print(f"The speed core against OpenSpiel 2.0's C++ games from Python ({seconds:g} s a figure, one core; "
+          "an OpenSpiel action is a player's decision, the deal played but not counted)")
     try:
         anchors = {name: openspiel_rates(name, seconds) for name in ("hearts", "gin_rummy")}
     except ImportError:
