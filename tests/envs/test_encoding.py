@@ -155,6 +155,13 @@ def test_a_tensor_made_from_the_state_is_the_views_tensor(game_id: str, players:
             view = state.view(seat)
             assert np.array_equal(encoder.observation_of(state, seat), encoder.observation(view))
             assert np.array_equal(encoder.information_state_of(state, seat), encoder.information_state(view))
+            _same_list(encoder.observation_list(state, seat), encoder.observation(view))
+            _same_list(encoder.information_state_list(state, seat), encoder.information_state(view))
+
+
+def _same_list(values: list[float], tensor: np.ndarray) -> None:
+    """A tensor written as a list holds the array's values, every one a float (as OpenSpiel hands them out)."""
+    assert values == tensor.tolist() and all(type(x) is float for x in values)
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), [("knizia13", 4, {"open_piles": True}),
@@ -175,6 +182,7 @@ def test_a_tensor_made_from_the_state_holds_every_option_and_the_end(game_id: st
                 view = state.view(seat)
                 assert np.array_equal(encoder.observation_of(state, seat), encoder.observation(view))
                 assert np.array_equal(encoder.information_state_of(state, seat), encoder.information_state(view))
+                _same_list(encoder.observation_list(state, seat), encoder.observation(view))
             if state.is_over:
                 break
             state.apply(rng.choice(state.legal_actions()))

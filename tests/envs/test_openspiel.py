@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -299,3 +300,33 @@ def test_games_pickle_for_worker_processes() -> None:
     script = "import pickle, sys; game = pickle.loads(sys.stdin.buffer.read()); print(game, type(game).__name__)"
     done = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, check=True, timeout=120)
     assert done.stdout.decode().split() == ["dreizehn_holzwurm(games=2,players=3,starter=0)", "HolzwurmGame"]
+
+
+@pytest.mark.parametrize(("game_id", "players", "limit"), [("knizia13", 3, None), ("holzwurm", 4, None),
+                                                           ("three-thirteen", 2, 1500)])
+def test_answers_from_python_equal_openspiels_through_cpp(game_id: str, players: int, limit: int | None) -> None:
+    """The state answers legal_actions, is_chance_node and the tensors itself; pyspiel's own methods (through C++
+    and back) give the same, at every node of a game, and refuse the same."""
+    game = pyspiel.load_game(openspiel.short_name(game_id), _params(game_id, players))
+    base = pyspiel.State
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    for step in range(limit or 10**6):
+        assert state.is_chance_node() == base.is_chance_node(state)
+        assert state.legal_actions() == base.legal_actions(state)
+        for player in range(players):
+            assert state.legal_actions(player) == base.legal_actions(state, player)
+            if step % 7 == 0 or state.is_terminal():
+                assert state.observation_tensor(player) == base.observation_tensor(state, player)
+                assert state.information_state_tensor(player) == base.information_state_tensor(state, player)
+        if not state.is_chance_node() and not state.is_terminal():
+            assert state.observation_tensor() == base.observation_tensor(state)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    if limit is None:
+        assert state.is_terminal()
+        for method in (state.observation_tensor, state.information_state_tensor,
+                       partial(base.observation_tensor, state)):
+            with pytest.raises(pyspiel.SpielError):
+                method()

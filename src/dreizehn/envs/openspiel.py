@@ -108,8 +108,6 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         self.engine = engine_game(self.game_id, given)
         self.encoder: Encoder = encoder_for(self.engine)
         self.num_cards = len(self.engine.card_type.all())
-        self.observers = (Observer(self.encoder, False), Observer(self.encoder, True))
-        """The observation's and the information state's observer, which the states' tensors are written by."""
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,
             max_chance_outcomes=len(self.engine.card_type.all()),
@@ -286,10 +284,13 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
             if perfect_recall:
                 return list(pyspiel.State.information_state_tensor(self, seat))
             return list(pyspiel.State.observation_tensor(self, seat))
-        observer = self._game.observers[perfect_recall]
-        observer.set_from(self, seat)
-        tensor: list[float] = observer.tensor.tolist()
-        return tensor
+        engine = self._engine
+        encoder = self._game.encoder
+        if engine is None:  # the first shuffle is being dealt: nothing to see yet
+            return [0.0] * (encoder.information_state_layout if perfect_recall else encoder.observation_layout).size
+        if perfect_recall:
+            return encoder.information_state_list(engine, seat)
+        return encoder.observation_list(engine, seat)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the shuffle: each kind left with the probability of its share of the cards left."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
+from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Entries, Vector, counts, limits
 from dreizehn.core.game import State, View
 from dreizehn.games.holzwurm.rules import (
     BONUS,
@@ -20,7 +20,7 @@ FATE_ROWS = 6
 """Rows of the fate block: the fate row's cards from the bottom, as many as it can hold."""
 
 
-def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
+def _fill_state(enc: Encoder, any_state: State, seat: int, out: Entries) -> None:
     """The encoder's ``fill`` from the state, for the research adapters: what ``view`` (rules.py) shows ``seat``,
     read from the state's fields without making the view (tests/envs prove the two equal)."""
     state = cast(HolzwurmState, any_state)
@@ -45,13 +45,13 @@ def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
     sizes, known = o["hand_sizes"], o["known"]
     for i in range(n):
         s = (seat + i) % n
-        out[sizes + i] = len(state.hands[s])
+        out[sizes + i] = float(len(state.hands[s]))
         mask, at = state.known[s], known + i * k
         while mask:
             low = mask & -mask
             out[at + low.bit_length() - 1] += 1.0
             mask ^= low
-    out[o["removed"]] = len(state.removed)
+    out[o["removed"]] = float(len(state.removed))
 
 
 def encoder(game: HolzwurmRules) -> Encoder:

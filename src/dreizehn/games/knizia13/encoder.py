@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import cast
 
-from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
+from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Entries, Vector, counts, limits
 from dreizehn.core.game import State, View
 from dreizehn.games.knizia13.rules import NASTY, Knizia13Rules, Knizia13State, Knizia13View
 
 
-def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
+def _fill_state(enc: Encoder, any_state: State, seat: int, out: Entries) -> None:
     """The encoder's ``fill`` from the state, for the research adapters: what ``view`` (rules.py) shows ``seat``,
     read from the state's fields without making the view (tests/envs prove the two equal)."""
     state = cast(Knizia13State, any_state)
@@ -18,7 +18,7 @@ def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
     at = o["hand"]
     for kind in state.hands[seat]:
         out[at + kind] += 1.0
-    out[o["stock_size"]] = len(state.stock)
+    out[o["stock_size"]] = float(len(state.stock))
     at = o["targets"]
     for pile in state.targets:
         for kind in pile:
@@ -28,8 +28,8 @@ def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
     open_piles = state.options["open_piles"]
     for i in range(n):
         s = (seat + i) % n
-        out[sizes + i] = len(state.hands[s])
-        out[taken_sizes + i] = len(state.taken[s])
+        out[sizes + i] = float(len(state.hands[s]))
+        out[taken_sizes + i] = float(len(state.taken[s]))
         if open_piles:
             at = taken + i * k
             for kind in state.taken[s]:
