@@ -330,3 +330,25 @@ def test_answers_from_python_equal_openspiels_through_cpp(game_id: str, players:
                        partial(base.observation_tensor, state)):
             with pytest.raises(pyspiel.SpielError):
                 method()
+
+
+@pytest.mark.parametrize(("game_id", "options"), [("knizia13", {}), ("holzwurm", {"games": 3}),
+                                                  ("three-thirteen", {"turn_limit": 40}),
+                                                  ("three-thirteen", {"stock_out": "end-round"})])
+def test_an_action_said_not_to_shuffle_never_does(game_id: str, options: dict[str, Any]) -> None:
+    """The adapter applies an action in place, without a copy, when the engine says it cannot shuffle
+    (``may_shuffle``): over whole games at every player count, no such action shuffled, and some said to did."""
+    rng = random.Random(5)
+    shuffled_when_said = 0
+    cls = game_class(game_id)
+    for players in range(cls.min_players, cls.max_players + 1):
+        game = dreizehn.load_game(game_id, players, options)
+        for seed in range(2):
+            state = game.new_state(seed)
+            while not state.is_over:
+                action = rng.choice(state.legal_actions())
+                said, before = state.may_shuffle(action), len(state.shuffles)
+                state.apply(action)
+                assert said or len(state.shuffles) == before
+                shuffled_when_said += len(state.shuffles) > before
+    assert shuffled_when_said > 0

@@ -321,7 +321,14 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
                 self._dealt = []
                 self._resume(game)
             return
-        assert self._engine is not None
+        engine = self._engine
+        assert engine is not None
+        if not engine.may_shuffle(action):  # nothing to deal: applied in place, without a copy
+            try:
+                engine.apply_legal(action)
+            except ShuffleNeeded as needed:
+                raise AssertionError(f"{game.title} shuffled on an action it said would not") from needed
+            return
         self._action = int(action)
         self._orders = []
         self._resume(game)
