@@ -83,79 +83,82 @@ def alternate(runs: dict[str, Callable[[], int]], seconds: float, turns: int = 6
     return {name: units[name] / spent[name] for name in runs}
 
 
-def _timed(step: Callable[[], bool], seconds: float) -> float:
-    """Steps per second of ``step`` (which returns True at the end of an episode and starts the next itself),
-    after a warm-up of 200 steps."""
-    for _ in range(200):
-        step()
-    steps = 0
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds:
-        for _ in range(50):
-            step()
-        steps += 50
-        elapsed = time.perf_counter() - start
-    return steps / elapsed
+def openspiel_run(game_id: str, players: int, options: dict[str, Any]) -> Callable[[], int]:
+    """One whole game through our OpenSpiel adapter per call (:func:`play_decisions`, the observation read at each
+    decision): its decisions."""
+    import pyspiel
+
+    from dreizehn.envs.openspiel import short_name
+
+    game = pyspiel.load_game(short_name(game_id), {"players": players, **options})
+    rng = random.Random(1)
+    return lambda: play_decisions(game, rng, "observation")
+
+
+def anchor_run(name: str) -> Callable[[], int]:
+    """One whole game of OpenSpiel's ``name`` per call (:func:`play_decisions`, its tensor read at each decision):
+    its decisions."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+    tensor = anchor_tensor(game)
+    return lambda: play_decisions(game, rng, tensor)
 
 
 def openspiel_pair(game_id: str, players: int, options: dict[str, Any], anchor: str,
                    seconds: float) -> tuple[float, float]:
     """Decisions per second of our OpenSpiel adapter (the observation read at each) and of the OpenSpiel game
     ``anchor`` (its tensor read at each), in turns in this process."""
-    import pyspiel
-
-    from dreizehn.envs.openspiel import short_name
-
-    ours = pyspiel.load_game(short_name(game_id), {"players": players, **options})
-    theirs = pyspiel.load_game(anchor)
-    rng_ours, rng_theirs = random.Random(1), random.Random(1)
-    tensor = anchor_tensor(theirs)
-    rates = alternate({"ours": lambda: play_decisions(ours, rng_ours, "observation"),
-                       "anchor": lambda: play_decisions(theirs, rng_theirs, tensor)}, seconds)
+    rates = alternate({"ours": openspiel_run(game_id, players, options), "anchor": anchor_run(anchor)}, seconds)
     return rates["ours"], rates["anchor"]
 
 
-def pettingzoo_rate(game_id: str, players: int, options: dict[str, Any], seconds: float) -> float:
+def pettingzoo_run(game_id: str, players: int, options: dict[str, Any]) -> Callable[[], int]:
+    """One whole game through the PettingZoo adapter per call, every agent at random (the observation is in what
+    ``last()`` returns): its steps, one an agent's decision."""
     from dreizehn.envs.pettingzoo import raw_env
 
     env = raw_env(game=game_id, players=players, **options)
+    rng = random.Random(1)
     env.reset(seed=1)
-    rng = np.random.default_rng(1)
 
-    def step() -> bool:
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.reset(seed=int(rng.integers(1 << 30)))
-            return True
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        return False
+    def run() -> int:
+        steps = 0
+        while True:
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset(seed=rng.randrange(1 << 30))
+                return steps
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
 
-    return _timed(step, seconds)
+    return run
 
 
-def gymnasium_rate(game_id: str, players: int, options: dict[str, Any], seconds: float) -> float:
+def gymnasium_run(game_id: str, players: int, options: dict[str, Any]) -> Callable[[], int]:
+    """One episode through the Gymnasium adapter per call, the learner and its random opponents at random: the
+    learner's steps (each with the bots' moves that follow it)."""
     from dreizehn.envs.gymnasium import DreizehnEnv
 
     env = DreizehnEnv(game_id, players=players, opponents="random", **options)
-    _, info = env.reset(seed=1)
-    rng = np.random.default_rng(1)
-    box = [info]
+    rng = random.Random(1)
 
-    def step() -> bool:
-        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(box[0]["action_mask"]))))
-        box[0] = info
-        if terminated or truncated:
-            box[0] = env.reset(seed=int(rng.integers(1 << 30)))[1]
-            return True
-        return False
+    def run() -> int:
+        _, info = env.reset(seed=rng.randrange(1 << 30))
+        steps = 0
+        while True:
+            _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            steps += 1
+            if terminated or truncated:
+                return steps
 
-    return _timed(step, seconds)
+    return run
 
 
 def envs_table(seconds: float) -> list[tuple[str, str, int, float, str, float]] | None:
-    """Rows of (adapter, game, players, steps/s, the OpenSpiel anchor, its decisions/s with its tensor, taken in
-    turns with the OpenSpiel adapter's figure); ``None`` without the research extra."""
+    """Rows of (adapter, game, players, steps/s, the OpenSpiel anchor, its decisions/s with its tensor), the three
+    adapters and the anchor of a game taken in turns (:func:`alternate`); ``None`` without the research extra."""
     try:
         import gymnasium  # noqa: F401
         import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
@@ -167,10 +170,12 @@ def envs_table(seconds: float) -> list[tuple[str, str, int, float, str, float]] 
     warm_up()  # compile the meld solver before the clock runs
     rows = []
     for game_id, players, options, anchor in GAMES:
-        ours, theirs = openspiel_pair(game_id, players, dict(options), anchor, seconds)
-        rows.append(("OpenSpiel", game_id, players, ours, anchor, theirs))
-        for name, rate in (("PettingZoo", pettingzoo_rate), ("Gymnasium", gymnasium_rate)):
-            rows.append((name, game_id, players, rate(game_id, players, dict(options), seconds), anchor, theirs))
+        rates = alternate({"OpenSpiel": openspiel_run(game_id, players, dict(options)),
+                           "PettingZoo": pettingzoo_run(game_id, players, dict(options)),
+                           "Gymnasium": gymnasium_run(game_id, players, dict(options)),
+                           "anchor": anchor_run(anchor)}, seconds)
+        for name in ("OpenSpiel", "PettingZoo", "Gymnasium"):
+            rows.append((name, game_id, players, rates[name], anchor, rates["anchor"]))
     return rows
 
 
@@ -181,13 +186,15 @@ def print_envs_table(seconds: float) -> None:
         print("Research adapters: left out (pip install 'dreizehn[research]')")
         return
     print(f"Research adapters: random play, a step a player's decision (the deal played, not counted), the tensor of "
-          f"the player to move read every step ({seconds:g} s a figure, one core); the OpenSpiel anchor taken in "
-          "turns with our OpenSpiel adapter (hearts reads its information state)")
+          f"the player to move read every step ({seconds:g} s a figure, one core); a game's adapters and its "
+          "OpenSpiel anchor taken in turns (hearts reads its information state)")
     print(f"{'adapter':<12}{'game':<16}{'players':>8}{'steps/s':>10}{'anchor':>11}{'anchor st/s':>13}{'×':>7}")
     for adapter, game_id, players, rate, anchor, theirs in table:
-        print(f"{adapter:<12}{game_id:<16}{players:>8}{rate:>10,.0f}{anchor:>11}{theirs:>13,.0f}{rate / theirs:>7.2f}",
+        ratio = "-" if adapter == "Gymnasium" else f"{rate / theirs:.2f}"
+        print(f"{adapter:<12}{game_id:<16}{players:>8}{rate:>10,.0f}{anchor:>11}{theirs:>13,.0f}{ratio:>7}",
               flush=True)
-    print("× the adapter's steps/s over the anchor's; a Gymnasium step is the learner's, the bots' moves included.")
+    print("× the adapter's steps/s over the anchor's. A Gymnasium step is the learner's, the random bots' moves "
+          "that follow it included: no anchor's step is like it.")
 
 
 if __name__ == "__main__":
