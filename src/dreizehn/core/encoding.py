@@ -244,7 +244,7 @@ class Encoder:
             out[offsets["to_move"] + (state.turn - seat) % n] = 1.0
         out[offsets["stage"] + min(state.stage, self.stages - 1)] = 1.0
         at = offsets["totals"]
-        for s, points in enumerate(map(sum, zip(*state.stage_scores))):
+        for s, points in enumerate(map(sum, zip(*state.stage_scores, strict=True))):
             out[at + (s - seat) % n] = float(points)
         assert self._fill_state is not None
         self._fill_state(self, state, seat, out)
