@@ -7,6 +7,7 @@ vector API over it; the ratios against OpenSpiel. Timings belong here, never in 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -18,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
-from benchmarks.bench_api import bench_games
+from benchmarks.bench_envs import alternate, anchor_tensor, play_decisions
 from dreizehn.core.kernel import load, make_keys
 from dreizehn.core.registry import game_class
 from dreizehn.vector import VectorGame
@@ -42,42 +43,55 @@ def _rate(run: Callable[[], int], seconds: float) -> float:
 
 
 def openspiel_rates(name: str, seconds: float) -> tuple[float, float, float]:
-    """OpenSpiel's ``name`` in random play from Python: actions/s, actions/s reading the observation tensor of the
-    player to move at each decision, and whole games/s (chance outcomes are not counted as actions)."""
+    """OpenSpiel's ``name`` in random play from Python: decisions/s, decisions/s reading the tensor of the player to
+    move at each (its observation, or hearts' information state), and whole games/s. The deal is played but not
+    counted, as :func:`benchmarks.bench_envs.play_decisions` plays it for our adapter too."""
     import pyspiel
 
     game = pyspiel.load_game(name)
     rng = random.Random(1)
-    kind = game.get_type()
-
-    def play(tensors: bool) -> int:
-        state = game.new_initial_state()
-        actions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            if tensors and kind.provides_observation_tensor:
-                state.observation_tensor(state.current_player())
-            elif tensors:  # hearts offers the information state's tensor only
-                state.information_state_tensor(state.current_player())
-            state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-        return actions
-
-    plain = _rate(lambda: play(False), seconds)
-    with_tensors = _rate(lambda: play(True), seconds)
-    games = _rate(lambda: (play(False), 1)[1], seconds)
+    tensor = anchor_tensor(game)
+    plain = _rate(lambda: play_decisions(game, rng, None), seconds)
+    with_tensors = _rate(lambda: play_decisions(game, rng, tensor), seconds)
+    games = _rate(lambda: (play_decisions(game, rng, None), 1)[1], seconds)
     return plain, with_tensors, games
 
 
-def kernel_rates(game_id: str, players: int, options: dict[str, object], seconds: float) -> dict[str, float]:
-    """Our figures for one game: the public API, the kernel's random play (actions/s and games/s), the batched
+def api_pair(game_id: str, players: int, options: dict[str, object], anchor: str,
+             seconds: float) -> tuple[float, float]:
+    """Actions/s of random games through our public API (as :func:`benchmarks.bench_api.bench_games` plays them)
+    and decisions/s of OpenSpiel's ``anchor`` in random play without tensors, in turns in this process (the anchor's
+    figure NaN without OpenSpiel)."""
+    game = dreizehn.load_game(game_id, players, options)
+    rng = random.Random(1)
+    seeds = itertools.count()
+
+    def ours() -> int:
+        state = game.new_state(next(seeds))
+        actions = 0
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            actions += 1
+        return actions
+
+    try:
+        import pyspiel
+    except ImportError:
+        return alternate({"ours": ours}, seconds)["ours"], float("nan")
+    theirs = pyspiel.load_game(anchor)
+    rng_theirs = random.Random(1)
+    rates = alternate({"ours": ours, "anchor": lambda: play_decisions(theirs, rng_theirs, None)}, seconds)
+    return rates["ours"], rates["anchor"]
+
+
+def kernel_rates(game_id: str, players: int, options: dict[str, object], anchor: str,
+                 seconds: float) -> dict[str, float]:
+    """Our figures for one game: the public API (and the OpenSpiel ``anchor``'s random play, in turns with it), the
+    kernel's random play (actions/s and games/s), the batched
     environment with observations and masks (steps/s), and Gymnasium's vector API against random opponents
     (learner steps/s)."""
     out: dict[str, float] = {}
-    out["api"] = bench_games(game_id, players, seconds, **options)[1]
+    out["api"], out["api_anchor"] = api_pair(game_id, players, options, anchor, seconds)
     game = dreizehn.load_game(game_id, players, options)
     if not game_class(game_id).kernel:
         return out
@@ -131,7 +145,8 @@ def gym_rate(game_id: str, players: int, options: dict[str, object], seconds: fl
 
 
 def main(seconds: float = 3.0) -> None:
-    print(f"The speed core against OpenSpiel 2.0's C++ games from Python ({seconds:g} s a figure, one core)")
+    print(f"The speed core against OpenSpiel 2.0's C++ games from Python ({seconds:g} s a figure, one core; "
+          "an OpenSpiel action is a player's decision, the deal played but not counted)")
     try:
         anchors = {name: openspiel_rates(name, seconds) for name in ("hearts", "gin_rummy")}
     except ImportError:
@@ -142,15 +157,15 @@ def main(seconds: float = 3.0) -> None:
     print(f"{'game':<16}{'players':>8}{'API act/s':>12}{'×':>6}{'kernel act/s':>14}{'games/s':>10}"
           f"{'vector st/s':>13}{'×':>7}{'gym st/s':>11}")
     for game_id, players, options, anchor in ROWS:
-        r = kernel_rates(game_id, players, options, seconds)
-        plain, tensors, _ = anchors.get(anchor, (float("nan"),) * 3)
-        print(f"{game_id:<16}{players:>8}{r['api']:>12,.0f}{r['api'] / plain:>6.2f}"
+        r = kernel_rates(game_id, players, options, anchor, seconds)
+        _, tensors, _ = anchors.get(anchor, (float("nan"),) * 3)
+        print(f"{game_id:<16}{players:>8}{r['api']:>12,.0f}{r['api'] / r['api_anchor']:>6.2f}"
               f"{r.get('kernel', float('nan')):>14,.0f}{r.get('kernel_games', float('nan')):>10,.0f}"
               f"{r.get('vector', float('nan')):>13,.0f}{r.get('vector', float('nan')) / tensors:>7.1f}"
               f"{r.get('gym', float('nan')):>11,.0f}", flush=True)
-    print("× API: our public API's actions/s over the OpenSpiel game's (hearts for 13 and Holzwurm, gin rummy for "
-          "Three Thirteen); × vector: the batched environment's steps/s (observation and mask every step) over "
-          "OpenSpiel's actions/s with tensors.")
+    print("× API: our public API's actions/s over the OpenSpiel game's decisions/s (hearts for 13 and Holzwurm, gin "
+          "rummy for Three Thirteen), the two taken in turns in this run; × vector: the batched environment's "
+          "steps/s (observation and mask every step) over OpenSpiel's decisions/s with tensors.")
 
 
 if __name__ == "__main__":

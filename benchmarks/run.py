@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import dreizehn
 from benchmarks import bench_kernels
 from benchmarks.bench_api import bench_games
-from benchmarks.bench_envs import envs_table
+from benchmarks.bench_envs import print_envs_table
 from benchmarks.bench_ismcts import speed_table
 from benchmarks.bench_melds import bench_melds
 from benchmarks.hint_calibration import hint_times
@@ -78,14 +78,7 @@ def main() -> None:
               "no database; make bench-server measures those)")
         print_table(room_table())
     print()
-    table = envs_table(args.seconds)
-    if table is None:
-        print("Research adapters: left out (pip install 'dreizehn[research]')")
-        return
-    print(f"Research adapters: random play, the observation tensor read every step ({args.seconds:g} s a row)")
-    print(f"{'adapter':<12}{'game':<16}{'players':>8}{'steps/s':>10}")
-    for adapter, game_id, players, rate in table:
-        print(f"{adapter:<12}{game_id:<16}{players:>8}{rate:>10,.0f}", flush=True)
+    print_envs_table(args.seconds)
 
 
 if __name__ == "__main__":

@@ -156,3 +156,37 @@ def test_keys_are_independent_and_reproducible() -> None:
     # the random deals put each card kind first about equally often (50 cards; 8 nasty fours of 50)
     firsts = np.array([kernel.last_deal(row)[0] for row in states])
     assert 0.06 < np.mean(firsts == 15) < 0.27
+
+
+@pytest.mark.parametrize("illegal", ["raise", "penalty"])
+def test_legality_is_checked_against_the_games_not_the_mask_handed_out(illegal: str) -> None:
+    env = VectorGame("knizia13", 3, 4, illegal=illegal)
+    batch = env.reset(seed=2)
+    truly_legal = batch.action_mask.copy()
+    bad = int(np.flatnonzero(~truly_legal[1])[0])
+    batch.action_mask[1, bad] = True  # the caller writes into the array it was handed
+    batch.current_player[1] = (batch.current_player[1] + 1) % 4
+    actions = truly_legal.argmax(axis=1)
+    actions[1] = bad
+    states = env.states.copy()
+    if illegal == "raise":
+        with pytest.raises(VectorError) as caught:
+            env.step(actions)
+        assert (caught.value.code, caught.value.rule, caught.value.params["index"]) == ("vector.illegal", "K9", 1)
+        assert np.array_equal(env.states, states)
+    else:
+        mover = int(env.kernel.current(env.states)[1])
+        step = env.step(actions)
+        assert step.terminated.tolist() == [False, True, False]
+        assert step.rewards[1, mover] == -1.0 and step.rewards[1].sum() == -1.0
+
+
+def test_seeds_outside_their_range_are_refused_not_wrapped() -> None:
+    env = VectorGame("knizia13", 2, 4)
+    for seed in (2**64, -1, 2**80 + 5, np.int64(-3)):
+        with pytest.raises(InvalidOptionError) as caught:
+            env.reset(seed=seed)
+        assert (caught.value.code, caught.value.rule) == ("vector.seed", "V1")
+    last = env.reset(seed=2**64 - 1).observation.copy()
+    assert np.array_equal(env.reset(seed=np.uint64(2**64 - 1)).observation, last)
+    assert not np.array_equal(env.reset(seed=0).observation, last)

@@ -43,7 +43,8 @@ ILLEGAL_MODES = ("raise", "penalty")
 
 class Batch(NamedTuple):
     """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return. The arrays are the environment's own and are
-    written again by its next call: copy what you keep."""
+    written again by its next call: copy what you keep. Writing into them changes nothing: steps are checked against
+    the games' own state."""
 
     observation: npt.NDArray[np.float32]
     """``(num_envs, obs_size)``: the observation of the seat to move in each game."""
@@ -55,6 +56,22 @@ class Batch(NamedTuple):
     """``(num_envs, players)``: what the step gave every seat (0 after a reset)."""
     terminated: npt.NDArray[np.bool_]
     """``(num_envs,)``: the games that ended in this step (and were dealt anew)."""
+
+
+SEEDS = 2**64
+"""Seeds are whole numbers from 0 to ``SEEDS - 1``: every key is drawn from a seed's 64 bits."""
+
+
+def seed_value(seed: object) -> int:
+    """``seed`` as a Python ``int`` if it is a whole number (of any integer type, ``bool`` not) from 0 to 2**64 - 1,
+    else a refusal (V1): a seed outside is not wrapped onto another's games.
+
+    >>> seed_value(np.uint64(2**64 - 1)) == 2**64 - 1
+    True
+    """
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer) or not 0 <= int(seed) < SEEDS:
+        raise InvalidOptionError("vector.seed", rule="V1", value=seed)
+    return int(seed)
 
 
 def win_shares(totals: npt.NDArray[np.int64], high_score_wins: bool) -> npt.NDArray[np.float32]:
@@ -101,18 +118,25 @@ class VectorGame:
         self.states = self.kernel.new(n)
         self.keys: Keys = make_keys(0, n)
         self._obs = np.zeros((n, self.obs_size), np.float32)
+        self._legal = np.zeros((n, self.num_actions), np.bool_)
+        """The legal actions of the seat to move, the kernel's own: the check of every step (D1 of issue 48)."""
+        self._seat = np.zeros(n, np.int64)
+        """The seat to move in each game, the kernel's own."""
         self._mask = np.zeros((n, self.num_actions), np.bool_)
+        """A copy of ``_legal`` handed out to the caller, who may write into it."""
         self._rewards = np.zeros((n, self.players), np.float32)
         self._status = np.zeros(n, np.int8)
         self._current = np.zeros(n, np.int64)
         self._rows = np.arange(n)
         self._started = False
 
-    def reset(self, seed: int = 0) -> Batch:
-        """Deal every game anew, game ``i`` from key ``i`` of ``seed``."""
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-            raise InvalidOptionError("vector.seed", rule="V1", value=seed)
-        self.keys = make_keys(int(seed), self.num_envs)
+    def reset(self, seed: int | np.integer[Any] = 0) -> Batch:
+        """Deal every game anew, game ``i`` from key ``i`` of ``seed`` (a whole number from 0 to 2**64 - 1)."""
+        return self._deal(make_keys(seed_value(seed), self.num_envs))
+
+    def _deal(self, keys: Keys) -> Batch:
+        """Deal every game anew from its key of ``keys`` (one per game), which the environment keeps and advances."""
+        self.keys = keys
         self.kernel.reset(self.states, self.keys)
         self._rewards[:] = 0.0
         self._started = True
@@ -120,6 +144,15 @@ class VectorGame:
 
     def step(self, actions: object) -> Batch:
         """One action per game for its seat to move; the games that end are scored and dealt anew."""
+        over = self._play(actions)
+        ended = np.flatnonzero(over)
+        if len(ended):
+            self.kernel.reset(self.states, self.keys, ended)
+        return self._batch(over)
+
+    def _play(self, actions: object) -> npt.NDArray[np.bool_]:
+        """Check and play one action per game and write the step's rewards; the games that ended (by their end, or
+        by an illegal action in penalty mode), not yet dealt anew."""
         if not self._started:
             raise VectorError("vector.not_reset", rule="E4")
         chosen = self._check(actions)
@@ -128,7 +161,7 @@ class VectorGame:
         status = self._status
         rewards = self._rewards
         rewards[:] = 0.0
-        over = status == GAME_OVER
+        over: npt.NDArray[np.bool_] = status == GAME_OVER
         if self.reward == "score":
             scored = (status == STAGE_OVER) | over
             if scored.any():
@@ -137,14 +170,11 @@ class VectorGame:
             rewards[over] = win_shares(kernel.totals(states[over]), self.game.high_score_wins)
         if self.illegal == "penalty":
             illegal = status == ILLEGAL
-            if illegal.any():  # the seat that chose it is still self._current's until _batch below
+            if illegal.any():  # the seat that chose it is still self._seat's until _batch below
                 rewards[illegal] = 0.0
-                rewards[illegal, self._current[illegal]] = self.illegal_reward
+                rewards[illegal, self._seat[illegal]] = self.illegal_reward
                 over |= illegal
-        ended = np.flatnonzero(over)
-        if len(ended):
-            kernel.reset(states, self.keys, ended)
-        return self._batch(over)
+        return over
 
     def _check(self, actions: object) -> npt.NDArray[np.int64]:
         """The actions as int64, or a refusal that names the first bad game (nothing has changed)."""
@@ -160,7 +190,7 @@ class VectorGame:
                               game=self.game.title)
         chosen = array.astype(np.int64)
         if self.illegal == "raise":
-            bad = np.flatnonzero(~self._mask[self._rows, chosen])
+            bad = np.flatnonzero(~self._legal[self._rows, chosen])
             if len(bad):
                 index = int(bad[0])
                 reason = copy.copy(self.kernel.why(self.states[index], int(chosen[index])))
@@ -169,12 +199,18 @@ class VectorGame:
                                   action=self.game.action_to_text(int(chosen[index])), error=reason)
         return chosen
 
-    def _batch(self, terminated: npt.NDArray[np.bool_]) -> Batch:
+    def _refresh(self) -> None:
+        """Read the seat to move and its legal actions from the kernel into the environment's own arrays, and copy
+        them into the arrays handed out: what the caller writes there is never what a step is checked against."""
         kernel, states = self.kernel, self.states
-        current = kernel.current(states)
-        self._current[:] = current
-        kernel.legal(states, self._mask)
-        kernel.observe(states, self._current, self._obs)
+        self._seat[:] = kernel.current(states)
+        kernel.legal(states, self._legal)
+        np.copyto(self._mask, self._legal)
+        np.copyto(self._current, self._seat)
+
+    def _batch(self, terminated: npt.NDArray[np.bool_]) -> Batch:
+        self._refresh()
+        self.kernel.observe(self.states, self._seat, self._obs)
         return Batch(self._obs, self._mask, self._current, self._rewards, terminated)
 
 

@@ -143,7 +143,7 @@ def _staying(players: int, options: dict[str, object], count: int, seed: int) ->
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_a_tensor_made_from_the_state_is_the_views_tensor(game_id: str, players: int) -> None:
     """``observation_of`` and ``information_state_of`` (from a state, without the view, where the game fills from
-    states: Three Thirteen) write exactly what the view's tensors hold, for every seat: so they show no more."""
+    states: every game) write exactly what the view's tensors hold, for every seat: so they show no more."""
     states = _positions(game_id, players, 150, seed=players)
     if game_id == "three-thirteen":
         staying = _staying(players, {}, 900, seed=1)
@@ -155,3 +155,34 @@ def test_a_tensor_made_from_the_state_is_the_views_tensor(game_id: str, players:
             view = state.view(seat)
             assert np.array_equal(encoder.observation_of(state, seat), encoder.observation(view))
             assert np.array_equal(encoder.information_state_of(state, seat), encoder.information_state(view))
+            _same_list(encoder.observation_list(state, seat), encoder.observation(view))
+            _same_list(encoder.information_state_list(state, seat), encoder.information_state(view))
+
+
+def _same_list(values: list[float], tensor: np.ndarray) -> None:
+    """A tensor written as a list holds the array's values, every one a float (as OpenSpiel hands them out)."""
+    assert values == tensor.tolist() and all(type(x) is float for x in values)
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), [("knizia13", 4, {"open_piles": True}),
+                                                             ("knizia13", 5, {"dealer": 3}),
+                                                             ("holzwurm", 4, {"games": 2}),
+                                                             ("holzwurm", 3, {})])
+def test_a_tensor_made_from_the_state_holds_every_option_and_the_end(game_id: str, players: int,
+                                                                       options: dict[str, object]) -> None:
+    """13's and Holzwurm's tensors from the state, under their options and once the game is over, equal the
+    view's (every position of a few whole games)."""
+    rng = random.Random(3)
+    game = dreizehn.load_game(game_id, players, options)
+    encoder = encoder_for(game)
+    for seed in range(3):
+        state = game.new_state(seed)
+        while True:
+            for seat in range(players):
+                view = state.view(seat)
+                assert np.array_equal(encoder.observation_of(state, seat), encoder.observation(view))
+                assert np.array_equal(encoder.information_state_of(state, seat), encoder.information_state(view))
+                _same_list(encoder.observation_list(state, seat), encoder.observation(view))
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -269,3 +270,85 @@ def test_docs_examples_run() -> None:
         exec(compile(textwrap.dedent(block), "docs/envs.md", "exec"), scope)
     assert scope["state"].is_terminal()  # type: ignore[attr-defined]
     assert scope["bot"] is not None
+
+
+def test_games_pickle_for_worker_processes() -> None:
+    """A game goes to a worker (multiprocessing, Ray) by pickle, as OpenSpiel's own games do; a fresh interpreter
+    unpickles it by importing the adapter."""
+    import pickle
+    import subprocess
+    import sys
+
+    for game_id in game_ids():
+        game = pyspiel.load_game(openspiel.short_name(game_id), _params(game_id, game_class(game_id).min_players))
+        again = pickle.loads(pickle.dumps(game))
+        assert type(again) is type(game) and str(again) == str(game)
+        state, copy = game.new_initial_state(), again.new_initial_state()
+        rng = random.Random(4)
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                action = rng.choice([a for a, _ in state.chance_outcomes()])
+            else:
+                action = rng.choice(state.legal_actions())
+                assert state.observation_tensor() == copy.observation_tensor()
+            state.apply_action(action)
+            copy.apply_action(action)
+        assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    data = pickle.dumps(pyspiel.load_game("dreizehn_holzwurm", {"players": 3, "games": 2}))
+    script = "import pickle, sys; game = pickle.loads(sys.stdin.buffer.read()); print(game, type(game).__name__)"
+    done = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, check=True, timeout=120)
+    assert done.stdout.decode().split() == ["dreizehn_holzwurm(games=2,players=3,starter=0)", "HolzwurmGame"]
+
+
+@pytest.mark.parametrize(("game_id", "players", "limit"), [("knizia13", 3, None), ("holzwurm", 4, None),
+                                                           ("three-thirteen", 2, 1500)])
+def test_answers_from_python_equal_openspiels_through_cpp(game_id: str, players: int, limit: int | None) -> None:
+    """The state answers legal_actions, is_chance_node and the tensors itself; pyspiel's own methods (through C++
+    and back) give the same, at every node of a game, and refuse the same."""
+    game = pyspiel.load_game(openspiel.short_name(game_id), _params(game_id, players))
+    base = pyspiel.State
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    for step in range(limit or 10**6):
+        assert state.is_chance_node() == base.is_chance_node(state)
+        assert state.legal_actions() == base.legal_actions(state)
+        for player in range(players):
+            assert state.legal_actions(player) == base.legal_actions(state, player)
+            if step % 7 == 0 or state.is_terminal():
+                assert state.observation_tensor(player) == base.observation_tensor(state, player)
+                assert state.information_state_tensor(player) == base.information_state_tensor(state, player)
+        if not state.is_chance_node() and not state.is_terminal():
+            assert state.observation_tensor() == base.observation_tensor(state)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    if limit is None:
+        assert state.is_terminal()
+        for method in (state.observation_tensor, state.information_state_tensor,
+                       partial(base.observation_tensor, state)):
+            with pytest.raises(pyspiel.SpielError):
+                method()
+
+
+@pytest.mark.parametrize(("game_id", "options"), [("knizia13", {}), ("holzwurm", {"games": 3}),
+                                                  ("three-thirteen", {"turn_limit": 40}),
+                                                  ("three-thirteen", {"stock_out": "end-round"})])
+def test_an_action_said_not_to_shuffle_never_does(game_id: str, options: dict[str, Any]) -> None:
+    """The adapter applies an action in place, without a copy, when the engine says it cannot shuffle
+    (``may_shuffle``): over whole games at every player count, no such action shuffled, and some said to did."""
+    rng = random.Random(5)
+    shuffled_when_said = 0
+    cls = game_class(game_id)
+    for players in range(cls.min_players, cls.max_players + 1):
+        game = dreizehn.load_game(game_id, players, options)
+        for seed in range(2):
+            state = game.new_state(seed)
+            while not state.is_over:
+                action = rng.choice(state.legal_actions())
+                said, before = state.may_shuffle(action), len(state.shuffles)
+                state.apply(action)
+                assert said or len(state.shuffles) == before
+                shuffled_when_said += len(state.shuffles) > before
+    assert shuffled_when_said > 0

@@ -11,6 +11,7 @@ pytest.importorskip("gymnasium")
 from gymnasium.vector import AutoresetMode
 
 from dreizehn.core.errors import InvalidOptionError, VectorError
+from dreizehn.core.kernel import GAME_OVER
 from dreizehn.envs.vector import DreizehnVectorEnv
 
 
@@ -61,3 +62,47 @@ def test_bad_parameters_and_actions() -> None:
     env.reset(seed=0)
     with pytest.raises(VectorError):
         env.step(np.array([0.5, 1.0]))
+
+
+@pytest.mark.parametrize(("game_id", "players", "seat"), [("knizia13", 4, 1), ("three-thirteen", 2, 0)])
+def test_final_obs_is_after_the_learners_own_last_move(game_id: str, players: int, seat: int) -> None:
+    env = DreizehnVectorEnv(game_id, num_envs=32, players=players, seat=seat, opponents="heuristic")
+    vec, kernel = env.vector, env.vector.kernel
+    layout = vec.game.encoder().observation_layout
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(2)
+    seats = np.full(32, seat, np.int64)
+    own = 0
+    for _ in range(3000):
+        mask = info["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        # the learner's move alone, played on a copy of the games: the observation it leaves
+        states, keys, status = vec.states.copy(), vec.keys.copy(), np.zeros(32, np.int8)
+        kernel.step(states, keys, actions, status)
+        after = np.empty((32, vec.obs_size), np.float32)
+        kernel.observe(states, seats, after)
+        _, _, terminated, _, info = env.step(actions)
+        mine = status == GAME_OVER
+        assert terminated[mine].all()
+        if mine.any():
+            final = info["final_obs"][mine]
+            assert np.array_equal(final, after[mine])
+            assert not any(layout.block(row, "to_move").any() for row in final)  # the game is over: no one to move
+            own += int(mine.sum())
+        if own >= 3:
+            break
+    assert own >= 3
+
+
+def test_reset_takes_seeds_of_any_integer_type_and_a_list_of_one_per_game() -> None:
+    env = DreizehnVectorEnv("knizia13", num_envs=3)
+    plain = env.reset(seed=3)[0].copy()
+    for seed in (np.int64(3), np.uint32(3), np.int8(3)):
+        assert np.array_equal(env.reset(seed=seed)[0], plain)
+    one = DreizehnVectorEnv("knizia13", num_envs=1)
+    alone = [one.reset(seed=s)[0][0].copy() for s in (5, 8, 2**64 - 1)]
+    assert np.array_equal(env.reset(seed=[5, np.int64(8), 2**64 - 1])[0], np.stack(alone))
+    for bad in (1.5, True, "3", [1, 2], [1, 2, 3, 4], [1, 2.0, 3], [1, None, 3], -1, 2**64, (x for x in (1, 2, 3))):
+        with pytest.raises(InvalidOptionError) as caught:
+            env.reset(seed=bad)  # type: ignore[arg-type]
+        assert caught.value.rule == "V1"

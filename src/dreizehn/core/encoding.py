@@ -66,6 +66,8 @@ class Layout:
             self._by_name[name] = block
             offset += block.size
         self.size = offset
+        self.offsets = {b.name: b.offset for b in self.blocks}
+        """Where each block starts."""
 
     def block(self, vector: Vector, name: str) -> Vector:
         """The part of ``vector`` named ``name``, shaped (a view into it: writing to it writes the vector)."""
@@ -92,8 +94,12 @@ def counts(out: Vector, cards: Iterable[int]) -> None:
         out[card] += 1.0
 
 
-StateFill = Callable[["Encoder", "State", int, Vector], None]
-"""A game's fill of its blocks from a state for one seat, reading only what that seat's view shows."""
+Entries = Vector | list[float]
+"""Where a tensor is written: an array, or a list of floats (what OpenSpiel hands out)."""
+
+StateFill = Callable[["Encoder", "State", int, Entries], None]
+"""A game's fill of its blocks from a state for one seat, reading only what that seat's view shows, into an array or
+a list of zeros (it writes entries by index, ``out[i] = x`` and ``out[i] += x``)."""
 
 
 class Encoder:
@@ -188,32 +194,60 @@ class Encoder:
             return self.information_state(state.view(seat), out)
         layout = self.information_state_layout
         out = self._encode_state(layout, state, seat, out)
+        self._history_state(state, seat, out)
+        return out
+
+    def observation_list(self, state: State, seat: int) -> list[float]:
+        """:meth:`observation_of` as a new list of floats, written without an array where the game fills from a
+        state (what OpenSpiel's ``observation_tensor`` returns)."""
+        if self._fill_state is None:
+            values: list[float] = self.observation(state.view(seat)).tolist()
+            return values
+        out = [0.0] * self.observation_layout.size
+        self._fill_common(state, seat, out)
+        return out
+
+    def information_state_list(self, state: State, seat: int) -> list[float]:
+        """:meth:`information_state_of` as a new list of floats (see :meth:`observation_list`)."""
+        if self._fill_state is None:
+            values: list[float] = self.information_state(state.view(seat)).tolist()
+            return values
+        out = [0.0] * self.information_state_layout.size
+        self._fill_common(state, seat, out)
+        self._history_state(state, seat, out)
+        return out
+
+    def _history_state(self, state: State, seat: int, out: Entries) -> None:
+        """The last actions of ``state``'s history into the information state's blocks of ``out`` (zeros there)."""
         n = self.players
-        seats = layout.block(out, "history_seat").ravel()
-        actions = layout.block(out, "history_action").ravel()
+        layout = self.information_state_layout
+        seats = layout.offsets["history_seat"]
+        actions = layout.offsets["history_action"]
         width = self.num_actions
         for row, (who, action) in enumerate(state.log[-HISTORY:]):
-            seats[row * n + (who - seat) % n] = 1.0
-            actions[row * width + action] = 1.0
-        return out
+            out[seats + row * n + (who - seat) % n] = 1.0
+            out[actions + row * width + action] = 1.0
 
     def _encode_state(self, layout: Layout, state: State, seat: int, out: Vector | None) -> Vector:
         if out is None:
             out = np.zeros(layout.size, np.float32)
         else:
             out.fill(0.0)
+        self._fill_common(state, seat, out)
+        return out
+
+    def _fill_common(self, state: State, seat: int, out: Entries) -> None:
+        """The blocks every layout shares and the game's own, from ``state`` for ``seat``, into ``out`` (zeros)."""
         n = self.players
         offsets = self.offsets
         if state.turn >= 0:
             out[offsets["to_move"] + (state.turn - seat) % n] = 1.0
         out[offsets["stage"] + min(state.stage, self.stages - 1)] = 1.0
         at = offsets["totals"]
-        for scores in state.stage_scores:
-            for s, points in enumerate(scores):
-                out[at + (s - seat) % n] += points
+        for s, points in enumerate(map(sum, zip(*state.stage_scores, strict=True))):
+            out[at + (s - seat) % n] = float(points)
         assert self._fill_state is not None
         self._fill_state(self, state, seat, out)
-        return out
 
 
 def limits(game: Game) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -590,6 +590,12 @@ class State(ABC):
         self._apply(action)
         self.log.append((seat, action))
 
+    def may_shuffle(self, action: int) -> bool:
+        """Whether applying ``action`` (a legal one) may shuffle; ``False`` promises that it will not, so that an
+        adapter awaiting its shuffles (:meth:`await_shuffles`) may apply it without a copy. ``True`` unless a game
+        says otherwise; its tests check the promise over many games."""
+        return True
+
     def apply_legal(self, action: int) -> None:
         """Apply an action taken from :meth:`legal_actions`, skipping the checks of the input (for searches that
         apply millions of actions; the rules are still enforced)."""

@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import json
 import random
-from bisect import bisect_left
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -109,6 +107,7 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         game_type = self.game_type
         self.engine = engine_game(self.game_id, given)
         self.encoder: Encoder = encoder_for(self.engine)
+        self.num_cards = len(self.engine.card_type.all())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,
             max_chance_outcomes=len(self.engine.card_type.all()),
@@ -126,6 +125,15 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         else:
             raise AssertionError(f"{self.engine.title} starts without a shuffle")
 
+    def __deepcopy__(self, memo: dict[int, object]) -> DreizehnGame:
+        """The game itself: a game does not change (a cloned state keeps its game)."""
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[str, dict[str, Any]], DreizehnGame], tuple[str, dict[str, Any]]]:
+        """Pickled as its name and parameters, loaded again through :func:`load`, which registers the games in a
+        fresh process (pyspiel's own pickling would keep the name but lose the engine's game)."""
+        return load, (self.get_type().short_name, self.get_parameters())
+
     def new_initial_state(self) -> DreizehnState:
         """The game before the first shuffle: a chance node."""
         return DreizehnState(self)
@@ -142,6 +150,13 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.encoder, bool(iig_obs_type.perfect_recall))
 
 
+def load(name: str, params: dict[str, Any]) -> DreizehnGame:
+    """``pyspiel.load_game(name, params)`` with the games registered (importing this module did): how a pickled game
+    is loaded again."""
+    game: DreizehnGame = pyspiel.load_game(name, params)
+    return game
+
+
 class DreizehnState(pyspiel.State):  # type: ignore[misc]
     """A game in progress for OpenSpiel: the engine's state, and the shuffle being dealt when at a chance node."""
 
@@ -154,25 +169,31 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         """The shuffles chosen so far for the action (or the start) being completed."""
         self._dealt: list[int] = []
         """The order of the shuffle being dealt, top card first."""
-        self._left: list[int] = []
-        """The cards of that shuffle still to place, sorted."""
+        self._left = 0
+        """The number of cards of that shuffle still to place (0: no shuffle is being dealt)."""
+        self._counts: list[int] = []
+        """The cards of that shuffle still to place, as a count per card kind."""
         self._history: tuple[int, str] = (0, "")
-        self._texts: dict[int, str] = {}
+        self._texts: dict[int, str] | None = None
         """Each seat's text of this state, kept until the next action."""
-        self._views: dict[int, View] = {}
+        self._views: dict[int, View] | None = None
         """Each seat's view of this state, kept until the next action."""
+        self._game = game
         if engine is None:  # the first shuffle, found once per game (a clone comes through here too)
             if len(game.first_shuffle) > 1:
-                self._left = list(game.first_shuffle)
+                self._open(game.first_shuffle)
             else:
                 self._resume(game.engine)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know: the engine's view (of the state before the shuffle being dealt, if one is)."""
-        view = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        view = views.get(seat)
         if view is None:
             assert self._engine is not None
-            view = self._views[seat] = self._engine.view(seat)
+            view = views[seat] = self._engine.view(seat)
         return view
 
     @property
@@ -182,6 +203,15 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         return self._engine
 
     # -- moving on --------------------------------------------------------------------------------------------
+
+    def _open(self, cards: tuple[int, ...]) -> None:
+        """Start dealing a shuffle of ``cards`` (more than one) card by card."""
+        counts = [0] * self._game.num_cards
+        for card in cards:
+            counts[card] += 1
+        self._counts = counts
+        self._left = len(cards)
+        self._dealt = []
 
     def _resume(self, game: Game) -> None:
         """Apply the waiting action (or start the game) with the shuffles chosen so far, or open the next shuffle."""
@@ -196,8 +226,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
                     engine.apply_legal(self._action)
             except ShuffleNeeded as needed:
                 if len(needed.cards) > 1:
-                    self._left = list(needed.cards)
-                    self._dealt = []
+                    self._open(needed.cards)
                     return
                 self._orders.append(needed.cards)  # one card or none: nothing to choose
                 continue
@@ -218,32 +247,88 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         assert self._engine is not None and player == self._engine.current_player
         return [int(a) for a in self._engine.legal_actions()]
 
+    # OpenSpiel's own methods answered here, for callers from Python: the same answers as pyspiel's, which reach
+    # them through C++ and back (and, for a tensor, make a new initial state each time to learn the tensor's shape).
+
+    def is_chance_node(self) -> bool:
+        return self._left > 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (the player to move when ``None``), as ``pyspiel.State.legal_actions``:
+        the kinds of card left at a chance node, none at the end or for a player not to move."""
+        if self._left:
+            return [card for card, count in enumerate(self._counts) if count]
+        engine = self._engine
+        assert engine is not None
+        if engine.turn < 0:
+            return []
+        if player is None or player == engine.turn:
+            return [int(a) for a in engine.legal_actions()]
+        if player < 0:
+            return list(pyspiel.State.legal_actions(self, player))  # OpenSpiel's refusal
+        return []
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (the player to move when ``None``), as
+        ``pyspiel.State.observation_tensor`` gives it."""
+        return self._tensor(False, player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s information-state tensor (the player to move when ``None``), as
+        ``pyspiel.State.information_state_tensor`` gives it."""
+        return self._tensor(True, player)
+
+    def _tensor(self, perfect_recall: bool, player: int | None) -> list[float]:
+        seat = self.current_player() if player is None else player
+        if not 0 <= seat < self._game.engine.players:  # OpenSpiel's refusal
+            if perfect_recall:
+                return list(pyspiel.State.information_state_tensor(self, seat))
+            return list(pyspiel.State.observation_tensor(self, seat))
+        engine = self._engine
+        encoder = self._game.encoder
+        if engine is None:  # the first shuffle is being dealt: nothing to see yet
+            return [0.0] * (encoder.information_state_layout if perfect_recall else encoder.observation_layout).size
+        if perfect_recall:
+            return encoder.information_state_list(engine, seat)
+        return encoder.observation_list(engine, seat)
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the shuffle: each kind left with the probability of its share of the cards left."""
-        total = len(self._left)
-        return [(card, count / total) for card, count in sorted(Counter(self._left).items())]
+        total = self._left
+        return [(card, count / total) for card, count in enumerate(self._counts) if count]
 
     def _apply_action(self, action: int) -> None:
-        game = self.get_game().engine
-        self._texts = {}
-        self._views = {}
+        game = self._game.engine
+        self._texts = None
+        self._views = None
         if self._left:
-            i = bisect_left(self._left, action)
-            if i == len(self._left) or self._left[i] != action:
-                if 0 <= action < len(game.card_type.all()):
+            counts = self._counts
+            if not 0 <= action < len(counts) or not counts[action]:
+                if 0 <= action < len(counts):
                     raise IllegalActionError("env.not_left", rule="E3", action=action,
                                              card=game.card_type.of(action).text)
                 raise InvalidActionError("env.not_card", rule="E3", action=action)
-            del self._left[i]
+            counts[action] -= 1
             self._dealt.append(action)
-            if len(self._left) == 1:
-                self._dealt.append(self._left.pop())
+            self._left -= 1
+            if self._left == 1:
+                last = next(card for card, count in enumerate(counts) if count)
+                counts[last] = 0
+                self._dealt.append(last)
+                self._left = 0
             if not self._left:
                 self._orders.append(tuple(self._dealt))
                 self._dealt = []
                 self._resume(game)
             return
-        assert self._engine is not None
+        engine = self._engine
+        assert engine is not None
+        if not engine.may_shuffle(action):  # nothing to deal: applied in place, without a copy
+            try:
+                engine.apply_legal(action)
+            except ShuffleNeeded as needed:
+                raise AssertionError(f"{game.title} shuffled on an action it said would not") from needed
+            return
         self._action = int(action)
         self._orders = []
         self._resume(game)
@@ -272,12 +357,15 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game().engine
         placed = sum(len(order) for order in self._orders) + len(self._dealt)
         after = None if self._action is None else game.action_to_text(self._action)
-        return {"after": after, "placed": placed, "cards_left": len(self._left)}
+        return {"after": after, "placed": placed, "cards_left": self._left}
 
     def seat_text(self, player: int, history: bool) -> str:
         """What ``player`` knows, as JSON: its view without the history, the shuffle being dealt, and with
         ``history`` a second line with every action so far (``seat:action`` in notation)."""
-        text = self._texts.get(player)
+        texts = self._texts
+        if texts is None:
+            texts = self._texts = {}
+        text = texts.get(player)
         if text is None:
             if self._engine is None:
                 text = json.dumps({"seat": player, "dealing": self._dealing()}, separators=(",", ":"))
@@ -285,7 +373,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
                 view = to_wire(self.view(player), history=False)
                 view["dealing"] = self._dealing()
                 text = json.dumps(view, separators=(",", ":"))
-            self._texts[player] = text
+            texts[player] = text
         if history and self._engine is not None:
             return f"{text}\n{self._history_text()}"
         return text
@@ -305,7 +393,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game().engine
         if self._engine is None:
             return f"dealing the first shuffle: {' '.join(game.card_type.of(c).text for c in self._dealt)} | " \
-                   f"{len(self._left)} left"
+                   f"{self._left} left"
         engine = self._engine
         lines = [repr(engine)]
         for cls in type(engine).__mro__:  # every card, wherever it lies: the state's own fields
@@ -314,7 +402,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
                     lines.append(f"{name}: {getattr(engine, name, None)!r}")
         if self._left:
             lines.append(f"dealing: {' '.join(game.card_type.of(c).text for c in self._dealt)} | "
-                         f"{len(self._left)} left")
+                         f"{self._left} left")
         return "\n".join(lines)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> DreizehnState:
@@ -379,9 +467,11 @@ def _register(game_id: str) -> None:
 
     # A class, not a function: pyspiel drops its reference after the interpreter has stopped, and a class (which
     # refers to itself) is never freed then, where a function would be, without the GIL, aborting the process.
+    # A name of this module too, so that pickle finds the class of a game it sends to a worker process (whose import
+    # of this module registers the games again).
     cls_name = "".join(part.capitalize() for part in game_id.split("-")) + "Game"
-    GAMES[game_id] = type(cls_name, (DreizehnGame,), {"game_id": game_id, "game_type": game_type,
-                                                      "__module__": __name__})
+    GAMES[game_id] = globals()[cls_name] = type(cls_name, (DreizehnGame,), {
+        "game_id": game_id, "game_type": game_type, "__module__": __name__, "__qualname__": cls_name})
     pyspiel.register_game(game_type, GAMES[game_id])
 
 

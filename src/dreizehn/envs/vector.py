@@ -14,13 +14,13 @@ kernel plays the others, at random or by the game's heuristic (docs/vector.md).
 
 The learning seat is ``seat`` (0 by default) in every game. A game that ends is dealt anew in the same step
 (``AutoresetMode.SAME_STEP``): its row of ``terminated`` is true, its reward is the learner's, the observation is the
-new game's, and ``info["final_obs"]`` holds the learner's last observation of the game that ended (rows marked by
-``info["_final_obs"]``). Actions are checked as :class:`dreizehn.vector.VectorGame` checks them.
+new game's, and ``info["final_obs"]`` holds the learner's observation of the game's end, after the move that ended it
+(rows marked by ``info["_final_obs"]``). Actions are checked as :class:`dreizehn.vector.VectorGame` checks them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -31,8 +31,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from dreizehn.core.errors import InvalidOptionError
-from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER
-from dreizehn.vector import VectorGame, win_shares
+from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER, make_keys
+from dreizehn.vector import VectorGame, seed_value, win_shares
 
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
 
@@ -65,29 +65,49 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
         self._final = np.zeros((self.num_envs, self.vector.obs_size), np.float32)
         self._seats = np.full(self.num_envs, seat, np.int64)
 
-    def reset(self, *, seed: int | list[int] | None = None,
+    def reset(self, *, seed: int | np.integer[Any] | Sequence[int | np.integer[Any]] | None = None,
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal every game (from ``seed``, or the next seed of the environment's generator) and let the opponents
-        play until the learner is to move."""
-        super().reset(seed=seed if isinstance(seed, int) or seed is None else seed[0])
-        first = int(seed if isinstance(seed, int) else seed[0]) if seed is not None \
-            else int(self.np_random.integers(2**62))
-        self.vector.reset(first)
+        """Deal every game and let the opponents play until the learner is to move. ``seed``: a whole number (of any
+        integer type, from 0 to 2**64 - 1) deals game ``i`` from its key ``i``, as :meth:`VectorGame.reset`; a list
+        of ``num_envs`` of them deals game ``i`` as ``seed[i]`` deals game 0; ``None`` draws the next seed from the
+        environment's generator. Anything else is refused (:class:`~dreizehn.core.errors.InvalidOptionError`, V1).
+        """
+        seeds = self._seeds(seed)
+        super().reset(seed=None if seeds is None else seeds[0])
+        if seeds is None:
+            self.vector.reset(int(self.np_random.integers(2**62)))
+        elif len(seeds) == 1 and not isinstance(seed, Sequence | np.ndarray):
+            self.vector.reset(seeds[0])
+        else:
+            self.vector._deal(np.array([make_keys(one, 1)[0] for one in seeds], np.uint64))
         rewards = np.zeros(self.num_envs, np.float32)
         self._advance(rewards, np.zeros(self.num_envs, np.bool_))
         return self._observe(), self._info(None)
+
+    def _seeds(self, seed: object) -> list[int] | None:
+        """The seeds ``reset`` was given, as Python ints: one, or one per game; a refusal naming both forms."""
+        if seed is None:
+            return None
+        try:
+            if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str | bytes):
+                if len(seed) != self.num_envs:
+                    raise InvalidOptionError("vector.seed", rule="V1", value=seed)
+                return [seed_value(one) for one in seed]
+            return [seed_value(seed)]
+        except InvalidOptionError:
+            raise InvalidOptionError("vector.seeds", rule="V1", num_envs=self.num_envs, value=seed) from None
 
     def step(self, actions: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
                                                             npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                                             dict[str, Any]]:
         """The learner's actions, then the opponents' until the learner is to move again in every game."""
         vec = self.vector
-        ended_rows = vec.states.copy()
-        batch = vec.step(actions)
-        rewards = batch.rewards[:, self.seat].copy()
-        ended = batch.terminated.copy()
-        if ended.any():
-            self._keep_final(ended_rows[ended], np.flatnonzero(ended))
+        ended = vec._play(actions)  # the games that end on the learner's move, not dealt anew yet
+        rewards = vec._rewards[:, self.seat].copy()
+        rows = np.flatnonzero(ended)
+        if len(rows):
+            self._keep_final(vec.states[rows], rows)
+            vec.kernel.reset(vec.states, vec.keys, rows)
         self._advance(rewards, ended)
         return self._observe(), rewards, ended, np.zeros(self.num_envs, np.bool_), self._info(ended)
 
@@ -127,14 +147,13 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
 
     def _observe(self) -> npt.NDArray[np.float32]:
         vec = self.vector
-        vec.kernel.legal(vec.states, vec._mask)
-        vec._current[:] = vec.kernel.current(vec.states)
+        vec._refresh()
         out = np.empty((self.num_envs, vec.obs_size), np.float32)
         vec.kernel.observe(vec.states, self._seats, out)
         return out
 
     def _info(self, ended: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.vector._mask.astype(np.int8)}
+        info: dict[str, Any] = {"action_mask": self.vector._legal.astype(np.int8)}
         if ended is not None and ended.any():
             info["final_obs"] = self._final.copy()
             info["_final_obs"] = ended.copy()
@@ -142,4 +161,4 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions in every game, as booleans (for maskable algorithms)."""
-        return self.vector._mask.copy()
+        return self.vector._legal.copy()

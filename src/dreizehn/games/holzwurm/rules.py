@@ -435,6 +435,11 @@ class HolzwurmState(State):
             extend(choices[k][masks[colour[k]]])
         return out
 
+    def may_shuffle(self, action: int) -> bool:
+        """A game of the match ends, and the next is dealt, when the last hand card is played (H14a) or the thirteen
+        is taken from the fate row (H14b)."""
+        return len(self.hands[self.turn]) == 1 or len(self.fate) == 1
+
     def _apply(self, action: int) -> None:
         seat = self.turn
         kind = action // 6

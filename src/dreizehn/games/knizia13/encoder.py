@@ -4,9 +4,36 @@ from __future__ import annotations
 
 from typing import cast
 
-from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
-from dreizehn.core.game import View
-from dreizehn.games.knizia13.rules import NASTY, Knizia13Rules, Knizia13View
+from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Entries, Vector, counts, limits
+from dreizehn.core.game import State, View
+from dreizehn.games.knizia13.rules import NASTY, Knizia13Rules, Knizia13State, Knizia13View
+
+
+def _fill_state(enc: Encoder, any_state: State, seat: int, out: Entries) -> None:
+    """The encoder's ``fill`` from the state, for the research adapters: what ``view`` (rules.py) shows ``seat``,
+    read from the state's fields without making the view (tests/envs prove the two equal)."""
+    state = cast(Knizia13State, any_state)
+    n, k, o = enc.players, enc.num_cards, enc.offsets
+    out[o["dealer"] + (state.dealer - seat) % n] = 1.0
+    at = o["hand"]
+    for kind in state.hands[seat]:
+        out[at + kind] += 1.0
+    out[o["stock_size"]] = float(len(state.stock))
+    at = o["targets"]
+    for pile in state.targets:
+        for kind in pile:
+            out[at + kind] += 1.0
+        at += k
+    sizes, taken_sizes, taken = o["hand_sizes"], o["taken_sizes"], o["taken"]
+    open_piles = state.options["open_piles"]
+    for i in range(n):
+        s = (seat + i) % n
+        out[sizes + i] = float(len(state.hands[s]))
+        out[taken_sizes + i] = float(len(state.taken[s]))
+        if open_piles:
+            at = taken + i * k
+            for kind in state.taken[s]:
+                out[at + kind] += 1.0
 
 
 def encoder(game: Knizia13Rules) -> Encoder:
@@ -44,4 +71,4 @@ def encoder(game: Knizia13Rules) -> Encoder:
     stages = game.stages
     # K14: a stage costs a seat at most every card it could take, 1 a colour card and 2 a nasty four
     per_stage = sum(2 if kind == NASTY else 1 for kind in game.deck)
-    return Encoder(game, blocks, fill, stages, (0.0, float(per_stage * stages)))
+    return Encoder(game, blocks, fill, stages, (0.0, float(per_stage * stages)), _fill_state)

@@ -363,6 +363,10 @@ class Knizia13State(State):
                 actions.append(_ACTIONS[kind])
         return actions
 
+    def may_shuffle(self, action: int) -> bool:
+        """Only the last play of a stage deals (K13, K4)."""
+        return self.plays == len(DECK) - 1
+
     def _apply(self, action: int) -> None:
         seat = self.turn
         if action < NASTY:

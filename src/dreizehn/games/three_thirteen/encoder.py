@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Vector, counts, limits
+from dreizehn.core.encoding import FLAG, BlockSpec, Encoder, Entries, Vector, counts, limits
 from dreizehn.core.game import State, View
 from dreizehn.games.three_thirteen.melds import card_value
 from dreizehn.games.three_thirteen.rules import (
@@ -46,7 +46,7 @@ def _fill(enc: Encoder, any_view: View, out: Vector) -> None:
             went_out[i] = 1.0 + view.out_seats.index(s)
 
 
-def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
+def _fill_state(enc: Encoder, any_state: State, seat: int, out: Entries) -> None:
     """:func:`_fill` from the state, for the research adapters: what ``view`` (rules.py) shows ``seat``, read from
     the state's fields without making the view (tests/envs prove the two equal)."""
     state = cast(ThreeThirteenState, any_state)
@@ -56,7 +56,7 @@ def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
     at = o["hand"]
     for kind in state.hands[seat]:
         out[at + kind] += 1.0
-    out[o["stock_size"]] = len(state.stock)
+    out[o["stock_size"]] = float(len(state.stock))
     pile = state.pile
     if pile:
         out[o["discard_top"] + pile[-1]] = 1.0
@@ -64,10 +64,10 @@ def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
     for kind in pile:
         out[at + kind] += 1.0
     out[o["drawn"]] = float(state.drawn)
-    out[o["turns_left"]] = state.turns_left
+    out[o["turns_left"]] = float(state.turns_left)
     limit = int(enc.game.options["turn_limit"])
     if limit:
-        out[o["turns_to_limit"]] = limit - state.turns_played
+        out[o["turns_to_limit"]] = float(limit - state.turns_played)
     candidates = state.stock_candidates(seat)
     if candidates is not None:
         at = o["stock_candidates"]
@@ -77,7 +77,7 @@ def _fill_state(enc: Encoder, any_state: State, seat: int, out: Vector) -> None:
     order = state.out_order
     for i in range(n):
         s = (seat + i) % n
-        out[sizes + i] = len(state.hands[s])
+        out[sizes + i] = float(len(state.hands[s]))
         at = known + i * k
         for kind in state.known[s]:
             out[at + kind] += 1.0

@@ -461,6 +461,13 @@ class ThreeThirteenState(State):
             out.append(actions[OUT + k])
         return out
 
+    def may_shuffle(self, action: int) -> bool:
+        """A draw from an empty stock ends the round or reshuffles the discard pile (T10); a discard may end the
+        round, as the last of the last turns (T9) or at the turn limit (T10), and the next round is dealt."""
+        if action < DISCARD:
+            return action == DRAW and not self.stock
+        return self.turns_left == 1 or self.turns_played + 1 == self._turn_limit
+
     def _apply(self, action: int) -> None:
         seat = self.turn
         if action < DISCARD:
