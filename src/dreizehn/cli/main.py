@@ -5,6 +5,7 @@ Run ``dreizehn --help`` for the commands; each has ``--help`` too.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -539,6 +540,7 @@ def play_command(
                                                 "FILE.")] = None,
     save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game here (default: "
                                               "dreizehn-GAME-SEED.json, or the file resumed).")] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game.")] = False,
 ) -> None:
     """Play a game in the terminal against bots, or with friends on one screen (docs/tui.md)."""
     import random
@@ -549,7 +551,7 @@ def play_command(
     try:
         if resume is not None:
             session = Session.resume(resume, seed=seed, lang=_language["lang"], save_to=save,
-                                     hint_seconds=hint_time)
+                                     hint_seconds=hint_time, saving=not no_save)
         else:
             if game_id is None:
                 raise _fail(UsageError("tui.error.no_game", rule="C2"))
@@ -559,7 +561,8 @@ def play_command(
             count = players or max(cls.min_players, min(cls.max_players, len(people) + len(specs)))
             seed = random.SystemRandom().randrange(10**9) if seed is None else seed
             session = Session.create(game_id, people, specs, count, seed, options=_parse_options(option),
-                                     lang=_language["lang"], path=save, hint_seconds=hint_time)
+                                     lang=_language["lang"], path=save, hint_seconds=hint_time,
+                                     saving=not no_save)
     except DreizehnError as err:
         raise _fail(err) from None
     if plain:
@@ -569,8 +572,11 @@ def play_command(
     from dreizehn.tui.app import PlayApp
 
     app_ = PlayApp(session, hint=show_hint, pause=pause)
-    app_.run()
-    console.print(_text(session.saved_line()), highlight=False, soft_wrap=True)
+    try:
+        app_.run()
+    finally:
+        with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the game is saved all the same
+            console.print(_text(session.saved_line()), highlight=False, soft_wrap=True)
 
 
 @app.command()

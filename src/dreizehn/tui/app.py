@@ -10,6 +10,8 @@ person's turn a "pass the device" screen hides everything.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -29,6 +31,8 @@ from dreizehn.table import Update
 from dreizehn.tui import render
 from dreizehn.tui.session import Session
 
+LEAVING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""The signals that end the game the way Ctrl+Q does (saved first): being ended, the terminal closed."""
 LOG_LINES = 40
 """How many lines of the game's course the log keeps on screen."""
 NARROW = 72
@@ -131,7 +135,8 @@ class PlayApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "hint", "tui.key.hint"),
         Binding("f3", "words", "tui.key.words"),
-        Binding("ctrl+q", "save_quit", "tui.key.quit", priority=True),
+        Binding("ctrl+q", "quit", "tui.key.quit", priority=True),
+        Binding("ctrl+c", "quit", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, *, hint: bool = False, pause: float = 0.6, **kwargs: Any) -> None:
@@ -171,6 +176,10 @@ class PlayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.is_headless:  # closing the terminal (SIGHUP) or being ended (SIGTERM) saves too
+            loop = asyncio.get_running_loop()
+            for number in LEAVING_SIGNALS:
+                loop.add_signal_handler(number, self._leave)
         self._fit(self.size.width)
         self.redraw()
         self.query_one("#entry", MoveInput).focus()
@@ -331,6 +340,16 @@ class PlayApp(App[None]):
         self.in_words = not self.in_words
         self.redraw()
 
-    def action_save_quit(self) -> None:
+    async def action_quit(self) -> None:
+        """Every way out (Ctrl+Q, Ctrl+C, the command palette's Quit) saves first (when saving is on)."""
+        self._leave()
+
+    def _leave(self) -> None:
         self.session.save()
         self.exit()
+
+    def on_unmount(self) -> None:
+        if not self.is_headless:
+            loop = asyncio.get_running_loop()
+            for number in LEAVING_SIGNALS:
+                loop.remove_signal_handler(number)

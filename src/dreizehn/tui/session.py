@@ -73,9 +73,15 @@ class Session:
     lang: str
     path: Path
     hint_seconds: float = DEFAULT_HINT_SECONDS
+    saving: bool = True
+    """Whether the game is saved (``--no-save``: never)."""
     viewer: int = field(default=-1)
     updates: list[Update] = field(default_factory=list)
     opening: list[Event] = field(default_factory=list)
+    saved_version: int | None = field(default=None, init=False)
+    """The version last saved to :attr:`path` (``None``: not saved)."""
+    save_problem: str = field(default="", init=False)
+    """Why the last save failed (the system's words), or nothing."""
 
     def __post_init__(self) -> None:
         if self.viewer < 0:
@@ -88,7 +94,7 @@ class Session:
     @classmethod
     def create(cls, game_id: str, people: Sequence[str], bots: Sequence[str], players: int, seed: int, *,
                options: Mapping[str, object] | None = None, lang: str = "en", path: Path | None = None,
-               hint_seconds: float = DEFAULT_HINT_SECONDS) -> Session:
+               hint_seconds: float = DEFAULT_HINT_SECONDS, saving: bool = True) -> Session:
         """A new game: the people sit first, the bots after them (the last bot fills the seats left)."""
         game = load_game(game_id, players, options)
         if not people or len(people) > players:
@@ -104,11 +110,11 @@ class Session:
         filled = list(bots) + [bots[-1]] * (left - len(bots)) if left else []
         seats = [Seat(name) for name in people] + [Seat(spec, bot=spec) for spec in filled]
         table = Table(game, tuple(seats), seed, game.new_state(seed))
-        return cls(table, lang, path or default_save_path(game_id, seed), hint_seconds)
+        return cls(table, lang, path or default_save_path(game_id, seed), hint_seconds, saving)
 
     @classmethod
     def resume(cls, path: Path, *, seed: int | None = None, lang: str = "en", save_to: Path | None = None,
-               hint_seconds: float = DEFAULT_HINT_SECONDS) -> Session:
+               hint_seconds: float = DEFAULT_HINT_SECONDS, saving: bool = True) -> Session:
         """The game saved in ``path`` where it stopped: seats named by a bot stay bots, the others are people."""
         state = load(path)
         doc = parse(path.read_bytes())
@@ -118,7 +124,7 @@ class Session:
             raise UsageError("tui.error.no_people", rule="C2", path=str(path))
         seed = random.SystemRandom().randrange(10**9) if seed is None else seed
         table = Table.resume(doc, seats, seed)
-        return cls(table, lang, save_to or path, hint_seconds)
+        return cls(table, lang, save_to or path, hint_seconds, saving)
 
     # -- what the people see -------------------------------------------------------------------------------------
 
@@ -260,10 +266,30 @@ class Session:
 
     # -- saving --------------------------------------------------------------------------------------------------
 
-    def save(self) -> Path:
-        """Write the record (people by name, bots by specification) to :attr:`path`; returns it."""
-        self.path.write_text(dumps(self.table.state, self.table.names()), encoding="utf-8")
+    def save(self) -> Path | None:
+        """Write the record (people by name, bots by specification) to :attr:`path` when saving is on; returns the
+        path, or ``None`` when nothing was written (saving off, or the file could not be written: :attr:`save_problem`
+        says why). Every way out of the game calls it."""
+        if not self.saving:
+            return None
+        try:
+            self.path.write_text(dumps(self.table.state, self.table.names()), encoding="utf-8")
+        except OSError as err:
+            self.save_problem = err.strerror or str(err)
+            return None
+        self.saved_version, self.save_problem = self.table.version, ""
         return self.path
 
+    @property
+    def saved(self) -> bool:
+        """Whether the game as it stands now is saved."""
+        return self.saved_version == self.table.version
+
     def saved_line(self) -> str:
-        return self.words("tui.saved", path=str(self.path))
+        """What the person reads as they leave: where the game was saved, only if it was saved as it stands;
+        else that it was not, and why."""
+        if self.saved:
+            return self.words("tui.saved", path=str(self.path))
+        if not self.saving:
+            return self.words("tui.not_saved_off")
+        return self.words("tui.not_saved", path=str(self.path), problem=self.save_problem or "?")
