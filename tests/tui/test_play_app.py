@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.strip import Strip
 from textual.widgets import OptionList, Static
 from textual.worker import WorkerState
 
@@ -32,6 +33,15 @@ def screen_text(app: PlayApp) -> str:
     svg = app.export_screenshot()
     text = html.unescape(re.sub(r"<[^>]+>", "", svg.split("</style>", 1)[-1]))
     return text.replace("\xa0", " ")
+
+
+def shown_in(app: PlayApp, selector: str) -> str:
+    """What the terminal shows now in the region of the widget ``selector``, its lines joined by spaces (a sentence
+    wrapped over several lines reads as one)."""
+    region = app.query_one(selector).region
+    update = app.screen._compositor.render_full_update()
+    lines = [Strip.join(list(line)).crop(region.x, region.right).text for line in update.strips[region.y:region.bottom]]
+    return " ".join(" ".join(lines).split())
 
 
 async def settle(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -79,6 +89,7 @@ async def test_a_complete_game_with_the_keyboard(game_id: str, tmp_path: Path) -
             await settle(app, pilot)
         assert scorings == len(played.table.state.stage_scores)
         assert played.table.view(0).is_over
+        assert " ".join(app.log_lines[-1].split()) in shown_in(app, "#log")  # the end of the match, whole
         text = screen_text(app)
         assert "The game is over" in text and "Game saved to" in text
     assert (tmp_path / "game.json").exists()
@@ -304,3 +315,26 @@ async def test_a_phones_hint_shows_its_three_moves_each_on_a_line(lang: str, tmp
         wide = " ".join(" ".join(box.render_line(y).text for y in range(box.region.height)).split())
         for rating in shown.ratings[:3]:
             assert " ".join(played.game.say_action(said, rating.action).split()) in wide
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_newest_line_of_the_log_is_always_in_sight(size: tuple[int, int], tmp_path: Path) -> None:
+    """Issue 49, item 9: the log scrolls to its newest line as the game goes on (it showed the oldest and cut the
+    rest), and PageUp scrolls it back."""
+    played = session("three-thirteen", tmp_path, players=3, lang="nl", seed=5)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=size) as pilot:
+        for _turn in range(8):
+            await settle(app, pilot)
+            assert " ".join(app.log_lines[-1].split()) in shown_in(app, "#log")
+            await pilot.press("enter")
+        await settle(app, pilot)
+        first = " ".join(app.log_lines[0].split())
+        assert first not in shown_in(app, "#log")
+        for _page in range(20):
+            await pilot.press("pageup")
+        await pilot.pause()
+        assert first in shown_in(app, "#log") and app.log_lines[-1] not in shown_in(app, "#log")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert " ".join(app.log_lines[-1].split()) in shown_in(app, "#log")

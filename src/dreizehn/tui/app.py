@@ -33,8 +33,8 @@ from dreizehn.tui.session import Session
 
 LEAVING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """The signals that end the game the way Ctrl+Q does (saved first): being ended, the terminal closed."""
-LOG_LINES = 40
-"""How many lines of the game's course the log keeps on screen."""
+LOG_LINES = 500
+"""How many lines of the game's course the log keeps (it scrolls: PageUp and PageDown)."""
 NARROW = 72
 """Below this many columns (a phone's terminal) the course of the game goes below the table instead of beside it,
 and the key bar and the typing prompt are shortened."""
@@ -114,7 +114,7 @@ class PlayApp(App[None]):
     #hand-title { margin-top: 1; text-style: bold; }
     #hand { height: auto; }
     #sheet { height: auto; margin-top: 1; color: $text-muted; }
-    #log { height: 1fr; align: left bottom; overflow: hidden hidden; }
+    #log { height: 1fr; scrollbar-size-vertical: 1; }
     #log-text { height: auto; }
     #hint { height: auto; max-height: 60%; color: $success; }
     #message { height: auto; color: $warning; padding: 0 1; }
@@ -137,6 +137,8 @@ class PlayApp(App[None]):
         Binding("f3", "words", "tui.key.words"),
         Binding("ctrl+q", "quit", "tui.key.quit", priority=True),
         Binding("ctrl+c", "quit", show=False, priority=True),
+        Binding("pageup", "log(-1)", show=False, priority=True),
+        Binding("pagedown", "log(1)", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, *, hint: bool = False, pause: float = 0.6, **kwargs: Any) -> None:
@@ -149,6 +151,8 @@ class PlayApp(App[None]):
         self.shown_hint: Analysis | None = None  # the hint shown, drawn anew for the screen's width
         self.scorings: list[list[str]] = []
         self.log_lines = [line.text for line in session.course()]
+        self.log_told = 1  # how many times lines were added to the log
+        self.log_drawn = 0  # the same when the log was last scrolled to its end
         self.title = session.words("tui.title")
         for key, bindings in self._bindings.key_to_bindings.items():
             self._bindings.key_to_bindings[key] = [
@@ -169,7 +173,7 @@ class PlayApp(App[None]):
                 yield Static(id="sheet")
             with Vertical(id="right"):
                 yield Static(id="hint")
-                yield Vertical(Static(id="log-text"), id="log")
+                yield VerticalScroll(Static(id="log-text"), id="log", can_focus=False)
         yield Static(id="message")
         yield OptionList(id="moves")
         yield MoveInput(placeholder=w("tui.type_move"), id="entry")
@@ -216,9 +220,28 @@ class PlayApp(App[None]):
             self.query_one("#table", Static).update(render.table(game, w, view, names))
         self.query_one("#hand", Static).update(render.hand(game, view, w))
         self.query_one("#sheet", Static).update(Text("\n".join(session.totals_lines())))
-        self.query_one("#log-text", Static).update(Text("\n".join(self.log_lines[-LOG_LINES:])))
+        self._draw_log()
         self.query_one("#hint", Static).update(self.hint_text)
         self._fill_moves()
+
+    def _draw_log(self) -> None:
+        """The course of the game, its newest line at the bottom and in sight: a new line scrolls the log to its end,
+        even where the person had scrolled back."""
+        self.log_lines = self.log_lines[-LOG_LINES:]
+        self.query_one("#log-text", Static).update(Text("\n".join(self.log_lines)))
+        log = self.query_one("#log", VerticalScroll)
+        if self.log_told != self.log_drawn:
+            self.log_drawn = self.log_told
+            log.anchor()
+            self.call_after_refresh(log.scroll_end, animate=False, immediate=True)
+
+    def action_log(self, pages: int) -> None:
+        """PageUp and PageDown: the log a page back or on (back at its end, it follows the game again)."""
+        log = self.query_one("#log", VerticalScroll)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
 
     def _fill_moves(self) -> None:
         session = self.session
@@ -244,6 +267,7 @@ class PlayApp(App[None]):
         """Each update as it happens: redraw, and keep a stage's scoring to explain."""
         lines = self.session.say_update(update)
         self.log_lines.extend(line.text for line in lines)
+        self.log_told += 1
         if any(line.kind == "scored" for line in lines):
             self.scorings.append([line.text for line in lines if line.kind in ("scored", "scoring", "over")])
         if self.is_running and self.pause:  # people follow the bots move by move
@@ -270,6 +294,7 @@ class PlayApp(App[None]):
                                                    session.words("tui.pass_ready", player=name)))
             session.hand_over()
             self.log_lines = [line.text for line in session.course()]
+            self.log_told += 1
         self.redraw()
         if self.auto_hint and session.my_turn():
             self.action_hint()
