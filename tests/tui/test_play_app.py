@@ -100,6 +100,8 @@ async def test_the_pass_screen_hides_every_hand(tmp_path: Path) -> None:
     app = PlayApp(played, pause=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
+        await pilot.press("enter")  # the first person takes the device
+        await settle(app, pilot)
         first = played.viewer
         other = 1 - first
         await pilot.press("enter")
@@ -338,3 +340,32 @@ async def test_the_newest_line_of_the_log_is_always_in_sight(size: tuple[int, in
         await pilot.press("enter")
         await settle(app, pilot)
         assert " ".join(app.log_lines[-1].split()) in shown_in(app, "#log")
+
+
+def labels_shown(played: Session, text: str) -> list[str]:
+    """The notation of any card of a person's hand that ``text`` shows."""
+    hands = [card for seat in played.person_seats for card in played.table.view(seat).hand]  # type: ignore[attr-defined]
+    labels = {played.game.card_type.of(card).text for card in hands}
+    return [label for label in labels if re.search(rf"(?<![\w>]){re.escape(label)}(?![\w>])", text)]
+
+
+async def test_hot_seat_passes_the_device_before_the_first_turn_and_after_resuming(tmp_path: Path) -> None:
+    """Issue 49, item 10: with two people the first screen is "pass the device", before anyone's cards are drawn,
+    as the game starts and as it resumes."""
+    played = session("holzwurm", tmp_path, people=("Ann", "Ben"), players=3, seed=4)
+    for turn in range(2):
+        app = PlayApp(played, pause=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, PassScreen)
+            first = played.names[played.table.current_player]
+            text = screen_text(app)
+            assert f"Pass the device to {first}." in text and not labels_shown(played, text)
+            assert not labels_shown(played, str(app.query_one("#hand", Static).content))  # nothing drawn beneath
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert not isinstance(app.screen, PassScreen) and played.names[played.viewer] == first
+            assert played.my_turn() and labels_shown(played, screen_text(app))
+            if turn == 0:
+                await pilot.press("ctrl+q")
+        played = Session.resume(tmp_path / "game.json", seed=1, lang="en")

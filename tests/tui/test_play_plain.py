@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -28,7 +29,8 @@ def play(args: list[str], cwd: Path, *, moves: int | None = None, answers: list[
     a random legal move; after ``moves`` moves close the input. Returns the lines printed and the exit status."""
     process = subprocess.Popen([sys.executable, "-m", "dreizehn.cli.main", "play", *args, "--plain"], cwd=cwd,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               encoding="utf-8", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+                               encoding="utf-8", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                                                        "PYTHONPATH": os.environ.get("PYTHONPATH", "")})
     assert process.stdin is not None and process.stdout is not None
     rng = random.Random(seed)
     queued = list(answers or [])
@@ -145,3 +147,13 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
     session = Session.create("knizia13", ["Ada"], ["master", "easy"], 3, 1, path=tmp_path / "h.json")
     assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.master")),
                                  said("tui.bot_name", number=3, bot=said("tui.level.easy"))]
+
+
+def test_hot_seat_names_the_first_person_before_the_deal(tmp_path: Path) -> None:
+    """Issue 49, item 10: with several people the first line after the names is who gets the device (then the deal
+    in their words, which names their cards)."""
+    lines, status = play(["holzwurm", "--players", "3", "--bots", "random", "--seed", "4", "--names", "Ann,Ben",
+                          "-o", "games=1"], tmp_path, moves=1)
+    assert status == 0
+    first = next(i for i, line in enumerate(lines) if line.startswith(">> "))
+    assert first == 0 and lines[0] in (">> Pass the device to Ann.", ">> Pass the device to Ben.")

@@ -185,7 +185,8 @@ class PlayApp(App[None]):
             for number in LEAVING_SIGNALS:
                 loop.add_signal_handler(number, self._leave)
         self._fit(self.size.width)
-        self.redraw()
+        if self.session.handed:  # else nothing is drawn before the screen is handed to its first person
+            self.redraw()
         self.query_one("#entry", MoveInput).focus()
         self.advance()
 
@@ -276,8 +277,10 @@ class PlayApp(App[None]):
     @work(exclusive=True, group="turns")
     async def advance(self) -> None:
         """Let the bots play until a person must move, explain any scoring, and hand over the screen if another
-        person is to move."""
+        person is to move (with several people, also before the first screen shows anyone's cards)."""
         session = self.session
+        if not session.handed:
+            await self._hand_over()
         await session.table.play_bots_async(pause=self.pause)
         while self.scorings:
             lines = self.scorings.pop(0) + [""] + session.totals_lines()
@@ -288,16 +291,22 @@ class PlayApp(App[None]):
             self.redraw()
             return
         if session.needs_hand_over():
-            name = session.names[session.table.current_player]
-            self.hint_text, self.shown_hint = "", None
-            await self.push_screen_wait(PassScreen(session.words("tui.pass", player=name),
-                                                   session.words("tui.pass_ready", player=name)))
-            session.hand_over()
-            self.log_lines = [line.text for line in session.course()]
-            self.log_told += 1
+            await self._hand_over()
         self.redraw()
         if self.auto_hint and session.my_turn():
             self.action_hint()
+
+    async def _hand_over(self) -> None:
+        """The "pass the device" screen, then the next person's view."""
+        session = self.session
+        name = session.names[session.next_viewer()]
+        self.hint_text, self.shown_hint = "", None
+        await self.push_screen_wait(PassScreen(session.words("tui.pass", player=name),
+                                               session.words("tui.pass_ready", player=name)))
+        session.hand_over()
+        self.log_lines = [line.text for line in session.course()]
+        self.log_told += 1
+        self.redraw()
 
     def play(self, move: int | str) -> None:
         """The viewer's move: played, or refused in words."""

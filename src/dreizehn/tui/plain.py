@@ -64,6 +64,8 @@ class PlainGame:
     def play(self) -> None:
         """The game, until its end, the end of the input, ``quit`` or a signal."""
         session = self.session
+        if not session.handed:  # several people: the first to see the game is named before the deal is told
+            self.say(">> " + session.words("tui.pass", player=session.hand_over()))
         for line in session.opening_lines():
             self.say(line.text)
         while True:

@@ -80,6 +80,9 @@ class Session:
     opening: list[Event] = field(default_factory=list)
     saved_version: int | None = field(default=None, init=False)
     """The version last saved to :attr:`path` (``None``: not saved)."""
+    handed: bool = field(default=False, init=False)
+    """Whether the screen was handed to the viewer: at once with one person, after a "pass the device" with several
+    (also as a game starts or resumes, so that nobody sees the first person's hand before they hold the device)."""
     save_problem: str = field(default="", init=False)
     """Why the last save failed (the system's words), or nothing."""
 
@@ -87,6 +90,7 @@ class Session:
         if self.viewer < 0:
             self.viewer = self.first_person()
         self.opening = self.table.opening_events()
+        self.handed = len(self.person_seats) == 1
         self.table.listen(self.updates.append)
 
     # -- making sessions -----------------------------------------------------------------------------------------
@@ -172,12 +176,17 @@ class Session:
         return self.table.waiting_for_person and self.table.current_player == self.viewer
 
     def needs_hand_over(self) -> bool:
-        """Whether a person other than the viewer must move: the screen must be handed over first."""
-        return self.table.waiting_for_person and self.table.current_player != self.viewer
+        """Whether the screen must be handed over first: to the first person who sees it (as several people start or
+        resume a game), or to a person other than the viewer who must move."""
+        return not self.handed or (self.table.waiting_for_person and self.table.current_player != self.viewer)
+
+    def next_viewer(self) -> int:
+        """Who the screen is handed to: the person to move, else (the bots play first) the first person."""
+        return self.first_person()
 
     def hand_over(self) -> str:
-        """Make the person to move the viewer; returns their name."""
-        self.viewer = self.table.current_player
+        """Make the next viewer (:meth:`next_viewer`) the viewer; returns their name."""
+        self.viewer, self.handed = self.next_viewer(), True
         return self.names[self.viewer]
 
     def legal(self) -> list[str]:
