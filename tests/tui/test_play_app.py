@@ -369,3 +369,31 @@ async def test_hot_seat_passes_the_device_before_the_first_turn_and_after_resumi
             if turn == 0:
                 await pilot.press("ctrl+q")
         played = Session.resume(tmp_path / "game.json", seed=1, lang="en")
+
+
+@pytest.mark.parametrize("lang", ["nl", "de"])
+async def test_a_card_is_typed_with_the_letters_shown(lang: str, tmp_path: Path) -> None:
+    """Issue 49, item 12: Three Thirteen's cards show their ranks in the language's letters (``B♦``); they are typed
+    so too, their suits in the language's letters (and the English ones still work)."""
+    played = session("three-thirteen", tmp_path, players=3, lang=lang, seed=5)
+    said = words(lang)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*"draw", "enter")
+        await settle(app, pilot)
+        faces = {1: "A", 11: "J", 12: "Q", 13: "K"}
+        typed = {}
+        for card in played.view().hand:  # type: ignore[attr-defined]
+            token = played.game.card_type.of(card)
+            rank = said(f"three-thirteen.rank.{faces[token.rank]}.short") if token.rank in faces else str(token.rank)  # type: ignore[attr-defined]
+            suit = said(f"three-thirteen.suit.{token.text[-1]}.keys").split(",")[0]
+            typed[card] = rank + suit
+        card, text = next((c, t) for c, t in typed.items() if t.upper() != played.game.card_type.of(c).text)
+        version = played.table.version
+        await pilot.press(*f"discard {text}", "enter")
+        await settle(app, pilot)
+        assert str(app.query_one("#message", Static).render()) == ""
+        assert played.table.state.history[version] == (0, played.game.parse_action(
+            f"discard {played.game.card_type.of(card).text}"))
+    assert played.keys_help()[0].startswith(said("three-thirteen.tui.keys", ranks="", suits="")[:12])

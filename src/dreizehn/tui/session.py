@@ -32,6 +32,7 @@ from dreizehn.core.registry import load_game
 from dreizehn.hints import Analysis, hint
 from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
+from dreizehn.tui.render import drawing
 from dreizehn.words import Words, words
 
 DEFAULT_HINT_SECONDS = 1.0
@@ -241,8 +242,19 @@ class Session:
     # -- acting --------------------------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> int:
-        """The viewer's move written as ``text`` (its notation); refusals raise a :class:`DreizehnError`."""
+        """The viewer's move written as ``text``: its notation, its cards also with the letters the screen shows in
+        the viewer's language (the game's drawing's ``read_move``: ``discard BD`` in Dutch); refusals raise a
+        :class:`DreizehnError`."""
+        own = drawing(type(self.game))
+        if own is not None and hasattr(own, "read_move"):
+            text = str(own.read_move(self.game, text, self.words))
         return int(self.game.parse_action(text.strip()))
+
+    def keys_help(self) -> list[str]:
+        """What the keys mean when a card is typed (the game's drawing's ``keys_help``), a line each; none for a
+        game whose cards are typed as shown."""
+        own = drawing(type(self.game))
+        return list(own.keys_help(self.game, self.words)) if own is not None and hasattr(own, "keys_help") else []
 
     def submit(self, action: int | str) -> Update:
         """The viewer's move; an illegal one raises a :class:`DreizehnError` and changes nothing."""
