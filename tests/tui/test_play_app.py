@@ -397,3 +397,40 @@ async def test_a_card_is_typed_with_the_letters_shown(lang: str, tmp_path: Path)
         assert played.table.state.history[version] == (0, played.game.parse_action(
             f"discard {played.game.card_type.of(card).text}"))
     assert played.keys_help()[0].startswith(said("three-thirteen.tui.keys", ranks="", suits="")[:12])
+
+
+@pytest.mark.parametrize("game_id", sorted(QUICK))
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_hand_is_in_sight_and_a_small_terminal_says_what_to_do(game_id: str, size: tuple[int, int],
+                                                                         tmp_path: Path) -> None:
+    """Issue 49, item 11: the hand stays in sight below the table (at 60x20 it was below the fold); 80x24 is the
+    smallest full size, and below it a line says what to do."""
+    played = session(game_id, tmp_path, players=3, lang="de", seed=5)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        hand = app.query_one("#hand")
+        assert hand.region.bottom <= app.query_one("#left").region.bottom <= size[1]
+        shown = shown_in(app, "#hand").split()
+        for card in played.view().hand:  # type: ignore[attr-defined]
+            label = played.game.card_type.of(card).text
+            assert label in shown or game_id == "three-thirteen" and label[:-1] in " ".join(shown)
+        small = " ".join(screen_text(app).split())
+        if size == (80, 24):
+            assert "Kleines Terminal" not in small
+        else:
+            assert "Kleines Terminal (60×20): auf 80×24 oder mehr vergrößern, oder mit --plain spielen." in small
+
+
+async def test_the_whole_hint_fits_at_80x24(tmp_path: Path) -> None:
+    """Issue 49, item 11: at 80x24 the hint shows each of its moves (it was cut after the first), one line each."""
+    played = session("holzwurm", tmp_path, seed=7)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        assert app.shown_hint is not None
+        shown = shown_in(app, "#hint")
+        for rating in app.shown_hint.ratings[:3]:
+            assert f"{rating.text}: {rating.win:.0%}" in shown

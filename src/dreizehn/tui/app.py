@@ -31,6 +31,10 @@ from dreizehn.table import Update
 from dreizehn.tui import render
 from dreizehn.tui.session import Session
 
+SMALLEST = (80, 24)
+"""The smallest terminal the screen is laid out for (columns, rows); below it a line says what to do."""
+HINT_ROOM = 0.75
+"""The share of the right pane's height the hint may take (its CSS ``max-height``)."""
 LEAVING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """The signals that end the game the way Ctrl+Q does (saved first): being ended, the terminal closed."""
 LOG_LINES = 500
@@ -102,21 +106,33 @@ class MoveInput(Input):
             moves.action_cursor_down()
 
 
+class SidePane(Vertical):
+    """The right pane (the hint above the log): the hint is drawn anew for the pane's size once it is laid out."""
+
+    def on_resize(self) -> None:
+        app = self.app
+        if isinstance(app, PlayApp):
+            app.draw_hint()
+
+
 class PlayApp(App[None]):
     """The terminal game of one session."""
 
     CSS = """
+    #small { display: none; height: auto; background: $warning; color: $background; padding: 0 1; }
+    .-small #small { display: block; }
     #head { height: auto; max-height: 6; background: $boost; padding: 0 1; }
     #main { height: 1fr; }
     #left { width: 3fr; padding: 0 1; }
+    #board { height: 1fr; scrollbar-size-vertical: 1; }
     #right { width: 2fr; border-left: solid $primary; padding: 0 1; }
     #table { height: auto; }
-    #hand-title { margin-top: 1; text-style: bold; }
-    #hand { height: auto; }
+    #hand-title { height: 1; text-style: bold; }
+    #hand { height: auto; max-height: 60%; }
     #sheet { height: auto; margin-top: 1; color: $text-muted; }
     #log { height: 1fr; scrollbar-size-vertical: 1; }
     #log-text { height: auto; }
-    #hint { height: auto; max-height: 60%; color: $success; }
+    #hint { height: auto; max-height: 75%; color: $success; }
     #message { height: auto; color: $warning; padding: 0 1; }
     #moves { height: 5; border: none; padding: 0 1; scrollbar-gutter: stable; }
     #entry { border: none; height: 1; padding: 0 1; }
@@ -164,14 +180,16 @@ class PlayApp(App[None]):
 
     def compose(self) -> ComposeResult:
         w = self.session.words
+        yield Static(id="small")
         yield Static(id="head")
         with Horizontal(id="main"):
-            with VerticalScroll(id="left"):
-                yield Static(id="table")
+            with Vertical(id="left"):  # the hand below the table, always in sight; the table scrolls above it
+                with VerticalScroll(id="board", can_focus=False):
+                    yield Static(id="table")
+                    yield Static(id="sheet")
                 yield Static(w("tui.your_hand"), id="hand-title")
                 yield Static(id="hand")
-                yield Static(id="sheet")
-            with Vertical(id="right"):
+            with SidePane(id="right"):
                 yield Static(id="hint")
                 yield VerticalScroll(Static(id="log-text"), id="log", can_focus=False)
         yield Static(id="message")
@@ -180,6 +198,7 @@ class PlayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.say("")
         if not self.is_headless:  # closing the terminal (SIGHUP) or being ended (SIGTERM) saves too
             loop = asyncio.get_running_loop()
             for number in LEAVING_SIGNALS:
@@ -191,19 +210,25 @@ class PlayApp(App[None]):
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width)
+        self._fit(event.size.width, event.size.height)
 
-    def _fit(self, width: int) -> None:
+    def _fit(self, width: int, height: int | None = None) -> None:
         """Lay the screen out for ``width`` columns: the course below the table where it is narrow (:data:`NARROW`),
-        the key bar compact and the prompt short, so that nothing is cut off."""
+        the key bar compact and the prompt short, so that nothing is cut off; below :data:`SMALLEST` a line on top
+        says what to do."""
+        height = self.size.height if height is None else height
         narrow = width < NARROW
-        self.screen_stack[0].set_class(narrow, "-narrow")  # the game's screen, even under a pass or scoring screen
+        small = width < SMALLEST[0] or height < SMALLEST[1]
+        game_screen = self.screen_stack[0]  # the game's screen, even under a pass or scoring screen
+        game_screen.set_class(narrow, "-narrow")
+        game_screen.set_class(small, "-small")
+        self.query_one("#small", Static).update(self.session.words(
+            "tui.small", width=width, height=height, least=f"{SMALLEST[0]}×{SMALLEST[1]}"))
         footer = self.query_one(Footer)
         footer.compact = narrow
         footer.show_command_palette = not narrow
         self.query_one("#entry", MoveInput).placeholder = self.session.words(
             "tui.type_move_short" if narrow else "tui.type_move")
-        self._draw_hint()
 
     # -- drawing -------------------------------------------------------------------------------------------------
 
@@ -260,7 +285,10 @@ class PlayApp(App[None]):
             moves.add_option(Option(session.words("tui.waiting", player=player), disabled=True))
 
     def say(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+        """A line under the table (a refusal, where the game was saved); no line at all when there is nothing."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.display = bool(text)
 
     # -- turns ---------------------------------------------------------------------------------------------------
 
@@ -361,13 +389,18 @@ class PlayApp(App[None]):
     def _show_hint(self, version: int, analysis: Analysis) -> None:
         if version == self.session.table.version:
             self.shown_hint = analysis
-            self._draw_hint()
+            self.draw_hint()
 
-    def _draw_hint(self) -> None:
-        """The hint shown, its moves on one line each where the screen is narrow."""
+    def draw_hint(self) -> None:
+        """The hint shown: each move with its words where they fit, else on one line each (in notation), so that
+        every move of the hint is in sight."""
         if self.shown_hint is not None:
-            short = self.screen_stack[0].has_class("-narrow")
-            self.hint_text = "\n".join(self.session.hint_lines(self.shown_hint, short=short))
+            right = self.query_one("#right")
+            width, room = right.content_region.width, int(right.content_region.height * HINT_ROOM)
+            text = "\n".join(self.session.hint_lines(self.shown_hint))
+            if self.screen_stack[0].has_class("-narrow") or len(Text(text).wrap(self.console, max(1, width))) > room:
+                text = "\n".join(self.session.hint_lines(self.shown_hint, short=True))
+            self.hint_text = text
         self.query_one("#hint", Static).update(self.hint_text)
 
     def action_words(self) -> None:
