@@ -414,7 +414,7 @@ async def test_the_hand_is_in_sight_and_a_small_terminal_says_what_to_do(game_id
         shown = shown_in(app, "#hand").split()
         for card in played.view().hand:  # type: ignore[attr-defined]
             label = played.game.card_type.of(card).text
-            assert label in shown or game_id == "three-thirteen" and label[:-1] in " ".join(shown)
+            assert label in shown or (game_id == "three-thirteen" and label[:-1] in " ".join(shown))
         small = " ".join(screen_text(app).split())
         if size == (80, 24):
             assert "Kleines Terminal" not in small
