@@ -434,3 +434,83 @@ async def test_the_whole_hint_fits_at_80x24(tmp_path: Path) -> None:
         shown = shown_in(app, "#hint")
         for rating in app.shown_hint.ratings[:3]:
             assert f"{rating.text}: {rating.win:.0%}" in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+async def test_f1_opens_the_help_with_the_keys_and_the_rules(lang: str, tmp_path: Path) -> None:
+    """Issue 49, item 13: F1 shows the keys, how cards are typed and the rules in short; Escape closes it."""
+    played = session("three-thirteen", tmp_path, lang=lang)
+    said = words(lang)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        for key in ("tui.help.keys", "tui.help.move", "tui.help.f2"):
+            assert " ".join(said(key).split())[:30] in text
+        assert said("tui.key.undo") in text  # the key bar shows F4 whole
+        shown = str(app.screen.query_one("#help-text", Static).content)  # it scrolls: the rest below
+        for key in ("tui.help.f4", "tui.help.rules", f"{played.game.id}.rules"):
+            assert said(key).split("\n")[0] in shown
+        assert played.keys_help()[0] in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert said("tui.help.rules") not in screen_text(app) and played.my_turn()
+
+
+async def test_undo_against_bots_as_in_the_browser(tmp_path: Path) -> None:
+    """Issue 49, item 13: F4 takes back the person's move and the bots' after it (rule S8); where it may not be, the
+    reason is said to the person in words (in 13 a card is drawn after each play: never)."""
+    played = session("holzwurm", tmp_path, players=3, seed=4)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        version, hand = played.table.version, played.view().hand  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert played.table.version == version + 3 and played.my_turn()
+        await pilot.press("f4")
+        await settle(app, pilot)
+        assert played.table.version == version and played.view().hand == hand  # type: ignore[attr-defined]
+        assert played.my_turn() and app.log_lines[-1] == "Ann took back 3 moves."
+        assert "Ann took back 3 moves." in shown_in(app, "#log")
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert str(app.query_one("#message", Static).render()) == "You have no move to take back."
+        await pilot.press("enter")  # the game goes on from the position taken back to
+        await settle(app, pilot)
+        assert played.table.version == version + 3
+    thirteen = session("knizia13", tmp_path, players=3)
+    app = PlayApp(thirteen, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("f4")
+        await settle(app, pilot)
+        message = str(app.query_one("#message", Static).render())
+        assert message == "Your last move cannot be taken back: you have seen a card since that was hidden from you."
+
+
+async def test_the_move_list_marks_the_moves_that_take_cards(tmp_path: Path) -> None:
+    """Issue 49, item 13: a move that takes cards says so in the list, as the browser marks it."""
+    played = session("knizia13", tmp_path, players=3, seed=2)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _turn in range(30):
+            await settle(app, pilot)
+            costs = {a: played.game.action_cost(played.view(), a) for a in played.view().legal_actions}
+            if any(costs.values()):
+                break
+            await pilot.press("enter")
+        moves = app.query_one("#moves", OptionList)
+        for index in range(moves.option_count):
+            option = moves.get_option_at_index(index)
+            cost = costs[int(option.id or -1)]
+            prompt = str(option.prompt)
+            if cost is None:
+                assert "▲" not in prompt
+            else:
+                assert prompt.endswith(f"▲ takes {cost[0]} card{'s' * (cost[0] != 1)}: −{-cost[1]}"), prompt
+        assert any(costs.values())

@@ -65,6 +65,8 @@ def test_a_complete_game_of_each_game(game_id: str, tmp_path: Path) -> None:
     state = load(tmp_path / f"dreizehn-{game_id}-5.json")
     assert state.is_over
     assert all(line.startswith("legal: ") for line in lines if line.startswith("legal"))
+    marked = [line for line in lines if line.startswith("Moves that take cards: ")]  # issue 49, item 13
+    assert bool(marked) == (game_id != "three-thirteen")
 
 
 def test_an_illegal_move_is_answered_in_words_and_the_turn_goes_on(tmp_path: Path) -> None:
@@ -157,3 +159,17 @@ def test_hot_seat_names_the_first_person_before_the_deal(tmp_path: Path) -> None
     assert status == 0
     first = next(i for i, line in enumerate(lines) if line.startswith(">> "))
     assert first == 0 and lines[0] in (">> Pass the device to Ann.", ">> Pass the device to Ben.")
+
+
+def test_help_and_undo_in_plain(tmp_path: Path) -> None:
+    """Issue 49, item 13: ``?`` and ``help`` print the commands and the rules in short; ``undo`` takes back the
+    person's move and the bots' after it, then the turn goes on."""
+    lines, status = play(["holzwurm", "--players", "3", "--bots", "random", "--seed", "4", "--names", "Ann", "-o",
+                          "games=1"], tmp_path, moves=2, answers=["?", "undo", "help", "R10>new", "undo"])
+    assert status == 0
+    said = words("en")
+    assert lines.count("Help: Der dreizehnte Holzwurm") == 2 and lines.count(said("tui.help.plain")) == 2
+    assert said("holzwurm.rules").split("\n")[0] in lines
+    assert "! You have no move to take back." in lines
+    back = lines.index("Ann took back 3 moves.")
+    assert lines[back - 1].startswith("legal: ") and "Ann plays the red 10" in " ".join(lines[:back])

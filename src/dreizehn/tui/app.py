@@ -89,6 +89,26 @@ class ScoringScreen(ModalScreen[None]):
         self.dismiss()
 
 
+class HelpScreen(ModalScreen[None]):
+    """F1: the keys, how cards are typed and the rules in short; it scrolls (arrows, PageUp, PageDown)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,f1", "close", show=False)]
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(Text("\n".join(self.lines)), id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help").focus()
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
 class MoveInput(Input):
     """Where a move is typed; the arrow keys move through the list of moves, Enter on nothing typed plays the one
     highlighted."""
@@ -139,7 +159,8 @@ class PlayApp(App[None]):
     #pass { align: center middle; height: 100%; }
     #pass-message { text-style: bold; content-align: center middle; width: 100%; }
     #pass-prompt { content-align: center middle; width: 100%; margin-top: 1; }
-    ScoringScreen { align: center middle; }
+    ScoringScreen, HelpScreen { align: center middle; }
+    #help { width: 95%; height: 95%; border: thick $primary; background: $surface; padding: 0 1; }
     #scoring { width: 90%; height: 80%; border: thick $primary; background: $surface; padding: 0 1; }
     #scoring-prompt { dock: bottom; text-style: bold; }
     .-narrow #main { layout: vertical; }
@@ -149,8 +170,11 @@ class PlayApp(App[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "tui.key.help"),
         Binding("f2", "hint", "tui.key.hint"),
         Binding("f3", "words", "tui.key.words"),
+        Binding("f4", "undo", "tui.key.undo"),
+        Binding("ctrl+z", "undo", show=False, priority=True),
         Binding("ctrl+q", "quit", "tui.key.quit", priority=True),
         Binding("ctrl+c", "quit", show=False, priority=True),
         Binding("pageup", "log(-1)", show=False, priority=True),
@@ -274,15 +298,22 @@ class PlayApp(App[None]):
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
         if session.my_turn():
-            w, game = session.words, session.game
-            moves.add_options([Option(f"{game.action_to_text(a)}  {game.say_action(w, a)}", id=str(int(a)))
-                               for a in session.view().legal_actions])
+            moves.add_options([Option(self._move_text(a), id=str(int(a))) for a in session.view().legal_actions])
             moves.highlighted = 0
         elif session.table.is_over:
             moves.add_option(Option(session.words("tui.over_keys"), disabled=True))
         else:
             player = session.names[session.table.current_player]
             moves.add_option(Option(session.words("tui.waiting", player=player), disabled=True))
+
+    def _move_text(self, action: int) -> Text:
+        """A move of the list: its notation, its words, and what it takes (marked ▲, as the browser marks it)."""
+        session = self.session
+        text = Text(f"{session.game.action_to_text(action)}  {session.game.say_action(session.words, action)}")
+        takes = session.takes(action)
+        if takes:
+            text.append(f"  ▲ {takes}", style="bold red")
+        return text
 
     def say(self, text: str) -> None:
         """A line under the table (a refusal, where the game was saved); no line at all when there is nothing."""
@@ -402,6 +433,25 @@ class PlayApp(App[None]):
                 text = "\n".join(self.session.hint_lines(self.shown_hint, short=True))
             self.hint_text = text
         self.query_one("#hint", Static).update(self.hint_text)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.session.help_lines()))
+
+    def action_undo(self) -> None:
+        """F4, Ctrl+Z: the viewer takes back their last move and the bots' after it (rule S8, as in the browser)."""
+        session = self.session
+        try:
+            count = session.take_back()
+        except DreizehnError as err:
+            self.say(session.words.told(err, session.names))
+            return
+        self.hint_text, self.shown_hint = "", None
+        self.log_lines = [line.text for line in session.course()]
+        self.log_lines.append(session.words("tui.taken_back", player=session.names[session.viewer], n=count))
+        self.log_told += 1
+        self.say("")
+        self.redraw()
 
     def action_words(self) -> None:
         self.in_words = not self.in_words

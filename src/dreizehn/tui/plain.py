@@ -3,9 +3,10 @@
 No colours, boxes or redraws: every event is printed in words as it happens; on each of a person's turns the view
 is printed, a line at a time, then a line that starts with ``legal:`` and lists the legal moves in notation,
 separated by a comma and a space. One move is read per line from standard input; ``status`` prints the view again,
-``hint`` the hint, ``quit`` (or the end of the input, Ctrl+C, SIGTERM, SIGHUP) saves the game and ends. An illegal
-move is answered in words (a line that starts with ``!``), followed by the ``legal:`` line again. With several people, a
-line ``>> Pass the device to Ben.`` comes before the next person's view (docs/tui.md).
+``hint`` the hint, ``help`` or ``?`` the help, ``undo`` takes back (rule S8), ``quit`` (or the end of the input,
+Ctrl+C, SIGTERM, SIGHUP) saves the game and ends. An illegal move is answered in words (a line that starts with
+``!``), followed by the ``legal:`` line again. With several people, a line ``>> Pass the device to Ben.`` comes
+before the next person's view (docs/tui.md).
 """
 
 from __future__ import annotations
@@ -114,6 +115,9 @@ class PlainGame:
             self.say(line)
         for line in self.session.totals_lines():
             self.say(line)
+        takes = self.session.takes_line()
+        if takes:
+            self.say(takes)
 
     def hint(self) -> None:
         session = self.session
@@ -144,6 +148,17 @@ class PlainGame:
                 self.status()
             elif command == "hint":
                 self.hint()
+            elif command in ("help", "?"):
+                for line in session.help_lines(plain=True):
+                    self.say(line)
+            elif command == "undo":
+                try:
+                    count = session.take_back()
+                except DreizehnError as err:
+                    self.say("! " + session.words.told(err, session.names))
+                else:
+                    self.say(session.words("tui.taken_back", player=session.names[session.viewer], n=count))
+                    self.status()
             else:
                 try:
                     update = session.submit(move)

@@ -26,13 +26,14 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import LEVEL_NAMES, level_name
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
-from dreizehn.core.game import Game, View
+from dreizehn.core.game import Game, State, View
 from dreizehn.core.record import dumps, load, parse
 from dreizehn.core.registry import load_game
 from dreizehn.hints import Analysis, hint
 from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
 from dreizehn.tui.render import drawing
+from dreizehn.undo import take_back_point
 from dreizehn.words import Words, words
 
 DEFAULT_HINT_SECONDS = 1.0
@@ -81,6 +82,8 @@ class Session:
     opening: list[Event] = field(default_factory=list)
     saved_version: int | None = field(default=None, init=False)
     """The version last saved to :attr:`path` (``None``: not saved)."""
+    before: dict[int, State] = field(default_factory=dict, init=False)
+    """The state before each of the people's moves, by version: where a take-back goes back to."""
     handed: bool = field(default=False, init=False)
     """Whether the screen was handed to the viewer: at once with one person, after a "pass the device" with several
     (also as a game starts or resumes, so that nobody sees the first person's hand before they hold the device)."""
@@ -239,6 +242,38 @@ class Session:
                                                             for s, p in enumerate(view.totals)])))
         return lines
 
+    def takes(self, action: int) -> str:
+        """What a legal move of the viewer takes, in words (``takes 4 cards: −9``, as the browser marks it), or
+        nothing for a move that takes no cards."""
+        cost = self.game.action_cost(self.view(), action) if self.game.captures else None
+        if cost is None:
+            return ""
+        cards, points = cost
+        signed = f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "±0"
+        return self.words("tui.takes", n=cards, points=signed)
+
+    def takes_line(self) -> str:
+        """The viewer's moves that take cards, each with what it takes, on one line (``--plain``); nothing if none."""
+        said = [f"{self.game.action_to_text(a)} {self.takes(a)}" for a in self.view().legal_actions if self.takes(a)]
+        return self.words("tui.takes_line", moves=", ".join(said)) if said and self.my_turn() else ""
+
+    def help_lines(self, *, plain: bool = False) -> list[str]:
+        """The help (F1; ``help`` or ``?`` in ``--plain``): the keys (the commands in ``--plain``), how cards are
+        typed, and the rules in short."""
+        w = self.words
+        lines = [w("tui.help.title", game=w(f"{self.game.id}.title")), "", w("tui.help.keys")]
+        if plain:
+            lines.append(w("tui.help.plain"))
+        else:
+            lines.extend(w(f"tui.help.{key}") for key in ("move", "type", "f1", "f2", "f3", "f4", "log", "quit"))
+            if self.game.captures:
+                lines.append(w("tui.help.takes"))
+        lines.extend(self.keys_help())
+        lines.extend(["", w("tui.help.rules"), ""])
+        for paragraph in w(f"{self.game.id}.rules").split("\n\n"):
+            lines.extend([paragraph.strip(), ""])
+        return lines[:-1]
+
     # -- acting --------------------------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> int:
@@ -260,7 +295,21 @@ class Session:
         """The viewer's move; an illegal one raises a :class:`DreizehnError` and changes nothing."""
         if isinstance(action, str):
             action = self.parse_move(action)
-        return self.table.submit(self.viewer, action, version=self.table.version)
+        version, state = self.table.version, self.table.state.copy()
+        update = self.table.submit(self.viewer, action, version=version)
+        self.before[version] = state
+        return update
+
+    def take_back(self) -> int:
+        """The viewer takes back their latest move and the bots' moves after it (rule S8, as in the browser:
+        :func:`dreizehn.undo.take_back_point`); returns how many actions were taken back. Refusals raise a
+        :class:`DreizehnError` and change nothing."""
+        version = take_back_point(self.updates, self.person_seats, self.viewer, self.table.current_player)
+        count = self.table.version - version
+        self.table.rewind(self.before[version].copy())
+        self.updates[:] = [update for update in self.updates if update.version <= version]
+        self.before = {v: state for v, state in self.before.items() if v < version}
+        return count
 
     def play_bots(self) -> list[Update]:
         """Let the bots play until a person must move (for the line-by-line mode; the app plays them in a worker)."""
