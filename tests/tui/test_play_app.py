@@ -13,6 +13,7 @@ from textual.strip import Strip
 from textual.widgets import OptionList, Static
 from textual.worker import WorkerState
 
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.tui.app import PassScreen, PlayApp, ScoringScreen
 from dreizehn.tui.session import Session
@@ -132,10 +133,11 @@ async def test_an_illegal_typed_move_is_explained(tmp_path: Path) -> None:
         await pilot.press(*"B7", "enter")
         await settle(app, pilot)
         message = str(app.query_one("#message", Static).render())
-        assert message.endswith("(K9)") and played.table.version == version
+        assert message == "You do not hold B7. Rule K9." and played.table.version == version
         await pilot.press("ctrl+a", "ctrl+k", *"zz", "enter")
         await settle(app, pilot)
-        assert "(A5)" in str(app.query_one("#message", Static).render())
+        assert str(app.query_one("#message", Static).render()) == ("'zz' is not a play of 13 (such as B5 or R4>Y). "
+                                                                   "Rule A5.")
         legal = played.legal()
         await pilot.press("ctrl+a", "ctrl+k", *legal[-1], "enter")
         await settle(app, pilot)
@@ -477,7 +479,7 @@ async def test_undo_against_bots_as_in_the_browser(tmp_path: Path) -> None:
         assert "Ann took back 3 moves." in shown_in(app, "#log")
         await pilot.press("ctrl+z")
         await settle(app, pilot)
-        assert str(app.query_one("#message", Static).render()) == "You have no move to take back."
+        assert str(app.query_one("#message", Static).render()) == "You have no move to take back. Rule S8."
         await pilot.press("enter")  # the game goes on from the position taken back to
         await settle(app, pilot)
         assert played.table.version == version + 3
@@ -490,7 +492,8 @@ async def test_undo_against_bots_as_in_the_browser(tmp_path: Path) -> None:
         await pilot.press("f4")
         await settle(app, pilot)
         message = str(app.query_one("#message", Static).render())
-        assert message == "Your last move cannot be taken back: you have seen a card since that was hidden from you."
+        assert message == ("Your last move cannot be taken back: you have seen a card since that was hidden from you. "
+                           "Rule S8.")
 
 
 async def test_the_move_list_marks_the_moves_that_take_cards(tmp_path: Path) -> None:
@@ -514,3 +517,68 @@ async def test_the_move_list_marks_the_moves_that_take_cards(tmp_path: Path) -> 
             else:
                 assert prompt.endswith(f"▲ takes {cost[0]} card{'s' * (cost[0] != 1)}: −{-cost[1]}"), prompt
         assert any(costs.values())
+
+
+def test_refusals_speak_to_people(tmp_path: Path) -> None:
+    """Issue 49, item 14: a refusal names the person, not "seat 0", with one pair of brackets at most and the rule
+    after it; ``R4`` without a nasty four says so instead of asking for a target; an unknown bot lists the levels."""
+    played = session("knizia13", tmp_path, players=3, lang="de")
+    played.table.play_bots()
+    said: list[str] = []
+    for move in ("B7", "R4", "nonsense"):
+        with pytest.raises(DreizehnError) as refused:
+            played.submit(move)
+        said.append(played.refusal(refused.value))
+    assert said == ["Du hast B7 nicht auf der Hand. Regel K9.", "Du hast R4 nicht auf der Hand. Regel K9.",
+                    "'nonsense' ist nicht gültig als: Zug von 13 (etwa B5 oder R4>Y). Regel A5."]
+    with pytest.raises(DreizehnError) as unknown:
+        Session.create("holzwurm", ["Ann"], ["wizard"], 2, 1)
+    text = words("en").error(unknown.value)
+    assert "easy, medium, hard, expert, master" in text and "random, heuristic, ismcts" in text
+
+
+def test_numbers_in_the_languages_own_way(tmp_path: Path) -> None:
+    """Issue 49, item 14: German and Dutch write decimals with a comma."""
+    for lang, mark in (("de", ","), ("nl", ","), ("en", ".")):
+        played = session("holzwurm", tmp_path, lang=lang)
+        lines = played.hint_lines(played.hint(seed=1))
+        points = [re.findall(r"-?\d+[.,]\d", line)[-1] for line in lines[1:]]
+        assert all(mark in number for number in points), (lang, lines)
+
+
+async def test_the_end_names_the_winner_and_offers_no_resume(tmp_path: Path) -> None:
+    """Issue 49, item 14: once the game is over the screen says who won, and the saved line does not offer
+    ``--resume`` for a game that cannot go on."""
+    played = session("holzwurm", tmp_path, seed=11)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        while not played.table.is_over:
+            await pilot.press("down" if not isinstance(app.screen, ScoringScreen) else "enter", "enter")
+            await settle(app, pilot)
+        while isinstance(app.screen, ScoringScreen):
+            await pilot.press("enter")
+            await settle(app, pilot)
+        winners = " and ".join(played.names[seat] for seat in played.table.state.winners)
+        moves = " ".join(str(app.query_one("#moves", OptionList).get_option_at_index(0).prompt).split())
+        assert moves.startswith(f"The game is over: {winners} ") and moves.endswith("Ctrl+Q quits.")
+        message = " ".join(str(app.query_one("#message", Static).render()).split())
+        assert message.startswith("Game saved to") and "--resume" not in message and "dreizehn replay" in message
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+async def test_the_command_palette_speaks_the_language(lang: str, tmp_path: Path) -> None:
+    """Issue 49, item 14: the command palette (its key, its prompt and its commands) in the person's language."""
+    played = session("holzwurm", tmp_path, lang=lang)
+    said = words(lang)
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert said("tui.key.palette") in screen_text(app)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert said("tui.palette.search") in text
+        for key in ("tui.key.help", "tui.key.undo", "tui.key.quit", "tui.palette.theme"):
+            assert said(key) in text
+        assert "Quit the application" not in text and "Screenshot" not in text

@@ -11,7 +11,7 @@ import sys
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -35,6 +35,21 @@ from dreizehn.words import Words, words
 GAMES = ", ".join(game_ids())
 """The games' ids, for the help texts."""
 GAME_HELP = f"the game: {GAMES}"
+
+def _flags_show_no_type() -> None:
+    """typer's --help prints each option's type after it, ``<bool>`` after a flag too, which takes no value: a flag
+    (``--plain``, ``--help``) shows none."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_type()
 
 app = typer.Typer(
     help=f"dreizehn: card games built on the number 13 ({GAMES}).",

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
@@ -35,6 +37,8 @@ SMALLEST = (80, 24)
 """The smallest terminal the screen is laid out for (columns, rows); below it a line says what to do."""
 HINT_ROOM = 0.75
 """The share of the right pane's height the hint may take (its CSS ``max-height``)."""
+NOT_ON_PHONES = ("f1", "f4")
+"""The keys the key bar leaves out where the screen is narrow (:data:`NARROW`): help and take-back."""
 LEAVING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """The signals that end the game the way Ctrl+Q does (saved first): being ended, the terminal closed."""
 LOG_LINES = 500
@@ -194,10 +198,11 @@ class PlayApp(App[None]):
         self.log_told = 1  # how many times lines were added to the log
         self.log_drawn = 0  # the same when the log was last scrolled to its end
         self.title = session.words("tui.title")
-        for key, bindings in self._bindings.key_to_bindings.items():
+        for key, bindings in self._bindings.key_to_bindings.items():  # the key bar in the person's language
             self._bindings.key_to_bindings[key] = [
-                replace(b, description=session.words(b.description)) if b.description.startswith("tui.") else b
-                for b in bindings]
+                replace(b, description=session.words(b.description)) if b.description.startswith("tui.") else
+                replace(b, description=session.words("tui.key.palette"), tooltip="") if b.action == "command_palette"
+                else b for b in bindings]
         session.table.listen(self._heard)
 
     # -- layout --------------------------------------------------------------------------------------------------
@@ -250,6 +255,10 @@ class PlayApp(App[None]):
             "tui.small", width=width, height=height, least=f"{SMALLEST[0]}×{SMALLEST[1]}"))
         footer = self.query_one(Footer)
         footer.compact = narrow
+        for key in NOT_ON_PHONES:  # they still work; the key bar has no room for them
+            self._bindings.key_to_bindings[key] = [replace(b, show=not narrow)
+                                                   for b in self._bindings.key_to_bindings[key]]
+        self.refresh_bindings()
         footer.show_command_palette = not narrow
         self.query_one("#entry", MoveInput).placeholder = self.session.words(
             "tui.type_move_short" if narrow else "tui.type_move")
@@ -301,7 +310,7 @@ class PlayApp(App[None]):
             moves.add_options([Option(self._move_text(a), id=str(int(a))) for a in session.view().legal_actions])
             moves.highlighted = 0
         elif session.table.is_over:
-            moves.add_option(Option(session.words("tui.over_keys"), disabled=True))
+            moves.add_option(Option(session.words("tui.over_keys", over=session.over_line()), disabled=True))
         else:
             player = session.names[session.table.current_player]
             moves.add_option(Option(session.words("tui.waiting", player=player), disabled=True))
@@ -376,7 +385,7 @@ class PlayApp(App[None]):
         try:
             session.submit(move)
         except DreizehnError as err:
-            self.say(session.words.error(err))
+            self.say(session.refusal(err))
             return
         self.say("")
         self.hint_text, self.shown_hint = "", None
@@ -444,7 +453,7 @@ class PlayApp(App[None]):
         try:
             count = session.take_back()
         except DreizehnError as err:
-            self.say(session.words.told(err, session.names))
+            self.say(session.refusal(err))
             return
         self.hint_text, self.shown_hint = "", None
         self.log_lines = [line.text for line in session.course()]
@@ -456,6 +465,20 @@ class PlayApp(App[None]):
     def action_words(self) -> None:
         self.in_words = not self.in_words
         self.redraw()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette's commands, in the person's language: the keys' own, and the colours."""
+        w = self.session.words
+        for key, said, action in (("help", "f1", self.action_help), ("hint", "f2", self.action_hint),
+                                  ("words", "f3", self.action_words), ("undo", "f4", self.action_undo)):
+            yield SystemCommand(w(f"tui.key.{key}"), w(f"tui.help.{said}"), action)
+        yield SystemCommand(w("tui.key.quit"), w("tui.help.quit"), self._leave)
+        yield SystemCommand(w("tui.palette.theme"), w("tui.palette.theme_help"), self.action_change_theme)
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(CommandPalette(placeholder=self.session.words("tui.palette.search"),
+                                            id="--command-palette"))
 
     async def action_quit(self) -> None:
         """Every way out (Ctrl+Q, Ctrl+C, the command palette's Quit) saves first (when saving is on)."""

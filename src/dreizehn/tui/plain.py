@@ -155,7 +155,7 @@ class PlainGame:
                 try:
                     count = session.take_back()
                 except DreizehnError as err:
-                    self.say("! " + session.words.told(err, session.names))
+                    self.say("! " + session.refusal(err))
                 else:
                     self.say(session.words("tui.taken_back", player=session.names[session.viewer], n=count))
                     self.status()
@@ -163,7 +163,7 @@ class PlainGame:
                 try:
                     update = session.submit(move)
                 except DreizehnError as err:
-                    self.say("! " + session.words.error(err))
+                    self.say("! " + session.refusal(err))
                 else:
                     self.tell([update])
                     return True

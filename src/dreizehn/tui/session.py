@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from babel.numbers import format_decimal, format_percent
+
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import LEVEL_NAMES, level_name
 from dreizehn.core.errors import DreizehnError, UsageError
@@ -117,7 +119,14 @@ class Session:
                 raise UsageError("tui.error.name_is_bot", rule="C2", name=name)
         filled = list(bots) + [bots[-1]] * (left - len(bots)) if left else []
         seats = [Seat(name) for name in people] + [Seat(spec, bot=spec) for spec in filled]
-        table = Table(game, tuple(seats), seed, game.new_state(seed))
+        try:
+            table = Table(game, tuple(seats), seed, game.new_state(seed))
+        except DreizehnError as err:
+            if err.code != "bot.unknown":
+                raise
+            levels = [level for level in LEVEL_NAMES if level_name(level, game_id, players) == level]
+            raise UsageError("tui.error.unknown_bot", rule="B2", name=err.params["name"], levels=", ".join(levels),
+                             bots=err.params["bots"]) from None
         return cls(table, lang, path or default_save_path(game_id, seed), hint_seconds, saving)
 
     @classmethod
@@ -228,6 +237,19 @@ class Session:
             out.extend(self.say_update(update))
         return out
 
+    def over_line(self) -> str:
+        """Who won, once the game is over (``The game is over: Ann wins.``); nothing before."""
+        if not self.table.is_over:
+            return ""
+        winners = [self.names[seat] for seat in self.table.state.winners]
+        return self.words("game.over", n=len(winners), names=self.words.join(winners))
+
+    def refusal(self, err: DreizehnError) -> str:
+        """A refused move as the person reads it: in words, with names for seats (``Du hast B7 nicht auf der
+        Hand.``), then the rule it breaks for those who look it up (``Regel K9.``)."""
+        told = self.words.told(err, self.names)
+        return self.words("tui.refused", message=told, rule=err.rule) if err.rule else told
+
     def totals_lines(self) -> list[str]:
         """The score sheet: each finished stage's points, then the totals, one line each."""
         w, names = self.words, self.names
@@ -282,7 +304,7 @@ class Session:
         :class:`DreizehnError`."""
         own = drawing(type(self.game))
         if own is not None and hasattr(own, "read_move"):
-            text = str(own.read_move(self.game, text, self.words))
+            text = str(own.read_move(self.game, text, self.words, self.view()))
         return int(self.game.parse_action(text.strip()))
 
     def keys_help(self) -> list[str]:
@@ -331,7 +353,9 @@ class Session:
         for rating in analysis.ratings[:HINT_LINES]:
             said = "" if short else self.game.say_action(w, rating.action)
             lines.append(w("tui.hint.line_short" if short else "tui.hint.line", move=rating.text, said=said,
-                           win=f"{rating.win:.0%}", win_sd=f"{rating.win_sd:.0%}", points=f"{rating.points:.1f}"))
+                           win=format_percent(rating.win, "0%", locale=self.lang),
+                           win_sd=format_percent(rating.win_sd, "0%", locale=self.lang),
+                           points=format_decimal(rating.points, "0.0", locale=self.lang)))
         return lines
 
     # -- saving --------------------------------------------------------------------------------------------------
@@ -358,8 +382,8 @@ class Session:
     def saved_line(self) -> str:
         """What the person reads as they leave: where the game was saved, only if it was saved as it stands;
         else that it was not, and why."""
-        if self.saved:
-            return self.words("tui.saved", path=str(self.path))
+        if self.saved:  # a finished game is not continued: it is told again
+            return self.words("tui.saved_over" if self.table.is_over else "tui.saved", path=str(self.path))
         if not self.saving:
             return self.words("tui.not_saved_off")
         return self.words("tui.not_saved", path=str(self.path), problem=self.save_problem or "?")

@@ -53,7 +53,7 @@ def typed_letters(words: Words) -> tuple[dict[str, str], dict[str, str]]:
     return ranks, suits
 
 
-def read_move(game: Game, text: str, words: Words) -> str:
+def read_move(game: Game, text: str, words: Words, view: View | None = None) -> str:
     """A move as typed in ``words``' language, in notation: each card written with the letters the cards show or the
     English ones (``discard BD`` in Dutch is ``discard JD``); anything else is left as typed.
 
