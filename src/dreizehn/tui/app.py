@@ -181,8 +181,8 @@ class PlayApp(App[None]):
         Binding("ctrl+z", "undo", show=False, priority=True),
         Binding("ctrl+q", "quit", "tui.key.quit", priority=True),
         Binding("ctrl+c", "quit", show=False, priority=True),
-        Binding("pageup", "log(-1)", show=False, priority=True),
-        Binding("pagedown", "log(1)", show=False, priority=True),
+        Binding("pageup", "log(-1)", show=False),
+        Binding("pagedown", "log(1)", show=False),
     ]
 
     def __init__(self, session: Session, *, hint: bool = False, pause: float = 0.6, **kwargs: Any) -> None:
@@ -461,6 +461,8 @@ class PlayApp(App[None]):
         self.log_told += 1
         self.say("")
         self.redraw()
+        if self.auto_hint:
+            self.action_hint()
 
     def action_words(self) -> None:
         self.in_words = not self.in_words
