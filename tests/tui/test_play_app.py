@@ -531,6 +531,12 @@ def test_refusals_speak_to_people(tmp_path: Path) -> None:
         said.append(played.refusal(refused.value))
     assert said == ["Du hast B7 nicht auf der Hand. Regel K9.", "Du hast R4 nicht auf der Hand. Regel K9.",
                     "'nonsense' ist nicht gültig als: Zug von 13 (etwa B5 oder R4>Y). Regel A5."]
+    rummy = session("three-thirteen", tmp_path, players=3, lang="de", seed=5)
+    rummy.table.play_bots()
+    rummy.submit("draw")
+    with pytest.raises(DreizehnError) as refused:
+        rummy.submit("discard BKa")  # a card typed as shown is named as shown
+    assert rummy.refusal(refused.value) == "Du hast B♦ nicht auf der Hand. Regel T6."
     with pytest.raises(DreizehnError) as unknown:
         Session.create("holzwurm", ["Ann"], ["wizard"], 2, 1)
     text = words("en").error(unknown.value)

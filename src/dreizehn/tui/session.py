@@ -17,6 +17,7 @@ that ``dreizehn play --resume FILE`` seats the bots again and keeps the people p
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from dreizehn.core.registry import load_game
 from dreizehn.hints import Analysis, hint
 from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
-from dreizehn.tui.render import drawing
+from dreizehn.tui.render import card_label, drawing
 from dreizehn.undo import take_back_point
 from dreizehn.words import Words, words
 
@@ -247,8 +248,21 @@ class Session:
     def refusal(self, err: DreizehnError) -> str:
         """A refused move as the person reads it: in words, with names for seats (``Du hast B7 nicht auf der
         Hand.``), then the rule it breaks for those who look it up (``Regel K9.``)."""
-        told = self.words.told(err, self.names)
+        told = self.words.told(self._cards_as_shown(err), self.names)
         return self.words("tui.refused", message=told, rule=err.rule) if err.rule else told
+
+    def _cards_as_shown(self, err: DreizehnError) -> DreizehnError:
+        """The error with its ``card`` named as the screen shows it in the viewer's language (``B♦``, not ``JD``)."""
+        card = err.params.get("card")
+        if not isinstance(card, str):
+            return err
+        try:
+            token = self.game.card_type.parse(card)
+        except DreizehnError:
+            return err
+        shown = copy.copy(err)
+        shown.params = {**err.params, "card": card_label(self.game, int(token), self.words)}
+        return shown
 
     def totals_lines(self) -> list[str]:
         """The score sheet: each finished stage's points, then the totals, one line each."""
