@@ -325,6 +325,11 @@ class Table:
             self._bots[seat] = make_bot(bot, self.game)
             self._rngs.setdefault(seat, bot_rng(self.seed, seat))
 
+    def rewind(self, state: State) -> None:
+        """Go back to ``state``, a state this game was in before (a take-back, :mod:`dreizehn.undo`): the game goes on
+        from it, with the same seats, bots and listeners."""
+        self._state = state
+
     async def play_bots_async(self, executor: Executor | None = None, pause: float = 0.0) -> list[Update]:
         """The same from asyncio: each decision runs in ``executor`` (the loop's default one if ``None``), after
         ``pause`` seconds, so people can follow."""

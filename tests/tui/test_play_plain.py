@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -28,7 +29,8 @@ def play(args: list[str], cwd: Path, *, moves: int | None = None, answers: list[
     a random legal move; after ``moves`` moves close the input. Returns the lines printed and the exit status."""
     process = subprocess.Popen([sys.executable, "-m", "dreizehn.cli.main", "play", *args, "--plain"], cwd=cwd,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               encoding="utf-8", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+                               encoding="utf-8", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                                                        "PYTHONPATH": os.environ.get("PYTHONPATH", "")})
     assert process.stdin is not None and process.stdout is not None
     rng = random.Random(seed)
     queued = list(answers or [])
@@ -63,6 +65,8 @@ def test_a_complete_game_of_each_game(game_id: str, tmp_path: Path) -> None:
     state = load(tmp_path / f"dreizehn-{game_id}-5.json")
     assert state.is_over
     assert all(line.startswith("legal: ") for line in lines if line.startswith("legal"))
+    marked = [line for line in lines if line.startswith("Moves that take cards: ")]  # issue 49, item 13
+    assert bool(marked) == (game_id != "three-thirteen")
 
 
 def test_an_illegal_move_is_answered_in_words_and_the_turn_goes_on(tmp_path: Path) -> None:
@@ -70,8 +74,8 @@ def test_an_illegal_move_is_answered_in_words_and_the_turn_goes_on(tmp_path: Pat
                          tmp_path, moves=1, answers=["nonsense", "B5"])
     assert status == 0
     refusals = [line for line in lines if line.startswith("! ")]
-    assert refusals[0] == "! 'nonsense' is not a play of 13 (such as B5 or R4>Y) (for example 'B1') (A5)"
-    assert refusals[1].endswith("(K9)")
+    assert refusals[0] == "! 'nonsense' is not a play of 13 (such as B5 or R4>Y). Rule A5."  # issue 49, item 14
+    assert refusals[1] == "! You do not hold B5. Rule K9."
     first = lines.index("legal: Y2, Y4, Y5, G1, G7")
     assert lines[first + 1:first + 5] == [refusals[0], "legal: Y2, Y4, Y5, G1, G7", refusals[1],
                                           "legal: Y2, Y4, Y5, G1, G7"]
@@ -145,3 +149,38 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
     session = Session.create("knizia13", ["Ada"], ["master", "easy"], 3, 1, path=tmp_path / "h.json")
     assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.master")),
                                  said("tui.bot_name", number=3, bot=said("tui.level.easy"))]
+
+
+def test_hot_seat_names_the_first_person_before_the_deal(tmp_path: Path) -> None:
+    """Issue 49, item 10: with several people the first line after the names is who gets the device (then the deal
+    in their words, which names their cards)."""
+    lines, status = play(["holzwurm", "--players", "3", "--bots", "random", "--seed", "4", "--names", "Ann,Ben",
+                          "-o", "games=1"], tmp_path, moves=1)
+    assert status == 0
+    first = next(i for i, line in enumerate(lines) if line.startswith(">> "))
+    assert first == 0 and lines[0] in (">> Pass the device to Ann.", ">> Pass the device to Ben.")
+
+
+def test_help_and_undo_in_plain(tmp_path: Path) -> None:
+    """Issue 49, item 13: ``?`` and ``help`` print the commands and the rules in short; ``undo`` takes back the
+    person's move and the bots' after it, then the turn goes on."""
+    lines, status = play(["holzwurm", "--players", "3", "--bots", "random", "--seed", "4", "--names", "Ann", "-o",
+                          "games=1"], tmp_path, moves=2, answers=["?", "undo", "help", "R10>new", "undo"])
+    assert status == 0
+    said = words("en")
+    assert lines.count("Help: Der dreizehnte Holzwurm") == 2 and lines.count(said("tui.help.plain")) == 2
+    assert said("holzwurm.rules").split("\n")[0] in lines
+    assert "! You have no move to take back. Rule S8." in lines
+    back = lines.index("Ann took back 3 moves.")
+    assert lines[back - 1].startswith("legal: ") and "Ann plays the red 10" in " ".join(lines[:back])
+
+
+def test_help_shows_no_type_after_a_flag() -> None:
+    """Issue 49, item 14: ``dreizehn play --help`` prints no ``<bool>`` after ``--plain`` and the other flags."""
+    from typer.testing import CliRunner
+
+    from dreizehn.cli.main import app
+
+    result = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0 and "--plain" in result.output and "--no-save" in result.output
+    assert "<bool>" not in result.output and "<int>" in result.output

@@ -5,12 +5,13 @@ Run ``dreizehn --help`` for the commands; each has ``--help`` too.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -34,6 +35,21 @@ from dreizehn.words import Words, words
 GAMES = ", ".join(game_ids())
 """The games' ids, for the help texts."""
 GAME_HELP = f"the game: {GAMES}"
+
+def _flags_show_no_type() -> None:
+    """typer's --help prints each option's type after it, ``<bool>`` after a flag too, which takes no value: a flag
+    (``--plain``, ``--help``) shows none."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_type()
 
 app = typer.Typer(
     help=f"dreizehn: card games built on the number 13 ({GAMES}).",
@@ -539,6 +555,7 @@ def play_command(
                                                 "FILE.")] = None,
     save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game here (default: "
                                               "dreizehn-GAME-SEED.json, or the file resumed).")] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game.")] = False,
 ) -> None:
     """Play a game in the terminal against bots, or with friends on one screen (docs/tui.md)."""
     import random
@@ -549,7 +566,7 @@ def play_command(
     try:
         if resume is not None:
             session = Session.resume(resume, seed=seed, lang=_language["lang"], save_to=save,
-                                     hint_seconds=hint_time)
+                                     hint_seconds=hint_time, saving=not no_save)
         else:
             if game_id is None:
                 raise _fail(UsageError("tui.error.no_game", rule="C2"))
@@ -559,7 +576,8 @@ def play_command(
             count = players or max(cls.min_players, min(cls.max_players, len(people) + len(specs)))
             seed = random.SystemRandom().randrange(10**9) if seed is None else seed
             session = Session.create(game_id, people, specs, count, seed, options=_parse_options(option),
-                                     lang=_language["lang"], path=save, hint_seconds=hint_time)
+                                     lang=_language["lang"], path=save, hint_seconds=hint_time,
+                                     saving=not no_save)
     except DreizehnError as err:
         raise _fail(err) from None
     if plain:
@@ -569,8 +587,11 @@ def play_command(
     from dreizehn.tui.app import PlayApp
 
     app_ = PlayApp(session, hint=show_hint, pause=pause)
-    app_.run()
-    console.print(_text(session.saved_line()), highlight=False, soft_wrap=True)
+    try:
+        app_.run()
+    finally:
+        with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the game is saved all the same
+            console.print(_text(session.saved_line()), highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -1,11 +1,5 @@
-"""Taking back a move: at a table of one person and bots, the person may take back their latest action and every
-bot action after it, so that it is their turn again at the position before it.
-
-What may be taken back stops at chance: a move is never taken back once cards were dealt or a stage scored after it
-(the next deal is drawn from the table's seed, so it would be known), nor once a card hidden from the person was
-shown to them since (a card drawn from the stock: undone, the person would know the top of the stock). So the
-person learns nothing by taking back that they had not seen already, and the bots' hands are those of the position
-before the move.
+"""Taking back a move at the server: the rule (S8) is :mod:`dreizehn.undo`'s, shared with the terminal game; here
+the refusals become the server's, and the take-backs of a table are read back from its store.
 
 It is asked on the person's own turn: the bots have answered their move, and no process of the server has a move of
 theirs in flight that could be stored after the take-back."""
@@ -19,41 +13,23 @@ from dreizehn.core.errors import GameOverError
 from dreizehn.server.errors import ServerError
 from dreizehn.server.storage import SeatRow, TakenBack
 from dreizehn.table import Update
+from dreizehn.undo import CHANCE, TakeBackRefused, take_back_point
 
-CHANCE = frozenset(("stage.scored", "stage.dealt", "game.over"))
-"""The events after which nothing before them is taken back: a stage ended, a new deal, the game's end."""
+__all__ = ["CHANCE", "TakeBack", "may_undo", "standing", "take_backs", "undo_point"]
 
 
 def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> int:
     """The sequence number of the action ``seat``'s person would take back (with every action after it), from the
     actions told (the whole game, in order) and the seat to move now (``current``, -1 once the game is over);
-    raises the refusal when they may not: a spectator (``server.spectator_acts``), a table with other people
-    (``server.undo_people``), a game over (``action.game_over``), not the person's turn (``server.undo_wait``: the
-    bots' moves after theirs are taken back with it, once made), no action of theirs (``server.undo_nothing``), a
-    deal or a scored stage since (``server.undo_dealt``), a hidden card shown to them since
-    (``server.undo_drawn``)."""
+    raises the refusal when they may not: a spectator (``server.spectator_acts``), else those of
+    :func:`dreizehn.undo.take_back_point` (the rule shared with the terminal game), as a :class:`ServerError`."""
     if seat is None:
         raise ServerError("server.spectator_acts", rule="S1")
     people = [row.seat for row in seats if row.bot is None]
-    if people != [seat]:
-        raise ServerError("server.undo_people", rule="S8")
-    if current < 0:
-        raise GameOverError("action.game_over", rule="A6")
-    if current != seat:
-        raise ServerError("server.undo_wait", rule="S8")
-    since: list[Update] = []
-    for update in reversed(told):
-        since.append(update)
-        if update.seat == seat:
-            break
-    else:
-        raise ServerError("server.undo_nothing", rule="S8")
-    for update in since:
-        if any(event.key in CHANCE for event in update.events):
-            raise ServerError("server.undo_dealt", rule="S8")
-        if any(seat in event.private for event in update.events):
-            raise ServerError("server.undo_drawn", rule="S8")
-    return since[-1].version - 1
+    try:
+        return take_back_point(told, people, seat, current)
+    except TakeBackRefused as err:
+        raise ServerError(err.code, rule=err.rule, **err.params) from None
 
 
 def may_undo(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> bool:

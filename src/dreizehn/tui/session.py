@@ -17,21 +17,26 @@ that ``dreizehn play --resume FILE`` seats the bots again and keeps the people p
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from babel.numbers import format_decimal, format_percent
+
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import LEVEL_NAMES, level_name
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
-from dreizehn.core.game import Game, View
+from dreizehn.core.game import Game, State, View
 from dreizehn.core.record import dumps, load, parse
 from dreizehn.core.registry import load_game
 from dreizehn.hints import Analysis, hint
 from dreizehn.say import tell
 from dreizehn.table import Seat, Table, Update
+from dreizehn.tui.render import card_label, drawing
+from dreizehn.undo import take_back_point
 from dreizehn.words import Words, words
 
 DEFAULT_HINT_SECONDS = 1.0
@@ -73,14 +78,26 @@ class Session:
     lang: str
     path: Path
     hint_seconds: float = DEFAULT_HINT_SECONDS
+    saving: bool = True
+    """Whether the game is saved (``--no-save``: never)."""
     viewer: int = field(default=-1)
     updates: list[Update] = field(default_factory=list)
     opening: list[Event] = field(default_factory=list)
+    saved_version: int | None = field(default=None, init=False)
+    """The version last saved to :attr:`path` (``None``: not saved)."""
+    before: dict[int, State] = field(default_factory=dict, init=False)
+    """The state before each of the people's moves, by version: where a take-back goes back to."""
+    handed: bool = field(default=False, init=False)
+    """Whether the screen was handed to the viewer: at once with one person, after a "pass the device" with several
+    (also as a game starts or resumes, so that nobody sees the first person's hand before they hold the device)."""
+    save_problem: str = field(default="", init=False)
+    """Why the last save failed (the system's words), or nothing."""
 
     def __post_init__(self) -> None:
         if self.viewer < 0:
             self.viewer = self.first_person()
         self.opening = self.table.opening_events()
+        self.handed = len(self.person_seats) == 1
         self.table.listen(self.updates.append)
 
     # -- making sessions -----------------------------------------------------------------------------------------
@@ -88,7 +105,7 @@ class Session:
     @classmethod
     def create(cls, game_id: str, people: Sequence[str], bots: Sequence[str], players: int, seed: int, *,
                options: Mapping[str, object] | None = None, lang: str = "en", path: Path | None = None,
-               hint_seconds: float = DEFAULT_HINT_SECONDS) -> Session:
+               hint_seconds: float = DEFAULT_HINT_SECONDS, saving: bool = True) -> Session:
         """A new game: the people sit first, the bots after them (the last bot fills the seats left)."""
         game = load_game(game_id, players, options)
         if not people or len(people) > players:
@@ -103,12 +120,19 @@ class Session:
                 raise UsageError("tui.error.name_is_bot", rule="C2", name=name)
         filled = list(bots) + [bots[-1]] * (left - len(bots)) if left else []
         seats = [Seat(name) for name in people] + [Seat(spec, bot=spec) for spec in filled]
-        table = Table(game, tuple(seats), seed, game.new_state(seed))
-        return cls(table, lang, path or default_save_path(game_id, seed), hint_seconds)
+        try:
+            table = Table(game, tuple(seats), seed, game.new_state(seed))
+        except DreizehnError as err:
+            if err.code != "bot.unknown":
+                raise
+            levels = [level for level in LEVEL_NAMES if level_name(level, game_id, players) == level]
+            raise UsageError("tui.error.unknown_bot", rule="B2", name=err.params["name"], levels=", ".join(levels),
+                             bots=err.params["bots"]) from None
+        return cls(table, lang, path or default_save_path(game_id, seed), hint_seconds, saving)
 
     @classmethod
     def resume(cls, path: Path, *, seed: int | None = None, lang: str = "en", save_to: Path | None = None,
-               hint_seconds: float = DEFAULT_HINT_SECONDS) -> Session:
+               hint_seconds: float = DEFAULT_HINT_SECONDS, saving: bool = True) -> Session:
         """The game saved in ``path`` where it stopped: seats named by a bot stay bots, the others are people."""
         state = load(path)
         doc = parse(path.read_bytes())
@@ -118,7 +142,7 @@ class Session:
             raise UsageError("tui.error.no_people", rule="C2", path=str(path))
         seed = random.SystemRandom().randrange(10**9) if seed is None else seed
         table = Table.resume(doc, seats, seed)
-        return cls(table, lang, save_to or path, hint_seconds)
+        return cls(table, lang, save_to or path, hint_seconds, saving)
 
     # -- what the people see -------------------------------------------------------------------------------------
 
@@ -166,12 +190,17 @@ class Session:
         return self.table.waiting_for_person and self.table.current_player == self.viewer
 
     def needs_hand_over(self) -> bool:
-        """Whether a person other than the viewer must move: the screen must be handed over first."""
-        return self.table.waiting_for_person and self.table.current_player != self.viewer
+        """Whether the screen must be handed over first: to the first person who sees it (as several people start or
+        resume a game), or to a person other than the viewer who must move."""
+        return not self.handed or (self.table.waiting_for_person and self.table.current_player != self.viewer)
+
+    def next_viewer(self) -> int:
+        """Who the screen is handed to: the person to move, else (the bots play first) the first person."""
+        return self.first_person()
 
     def hand_over(self) -> str:
-        """Make the person to move the viewer; returns their name."""
-        self.viewer = self.table.current_player
+        """Make the next viewer (:meth:`next_viewer`) the viewer; returns their name."""
+        self.viewer, self.handed = self.next_viewer(), True
         return self.names[self.viewer]
 
     def legal(self) -> list[str]:
@@ -209,6 +238,32 @@ class Session:
             out.extend(self.say_update(update))
         return out
 
+    def over_line(self) -> str:
+        """Who won, once the game is over (``The game is over: Ann wins.``); nothing before."""
+        if not self.table.is_over:
+            return ""
+        winners = [self.names[seat] for seat in self.table.state.winners]
+        return self.words("game.over", n=len(winners), names=self.words.join(winners))
+
+    def refusal(self, err: DreizehnError) -> str:
+        """A refused move as the person reads it: in words, with names for seats (``Du hast B7 nicht auf der
+        Hand.``), then the rule it breaks for those who look it up (``Regel K9.``)."""
+        told = self.words.told(self._cards_as_shown(err), self.names)
+        return self.words("tui.refused", message=told, rule=err.rule) if err.rule else told
+
+    def _cards_as_shown(self, err: DreizehnError) -> DreizehnError:
+        """The error with its ``card`` named as the screen shows it in the viewer's language (``B♦``, not ``JD``)."""
+        card = err.params.get("card")
+        if not isinstance(card, str):
+            return err
+        try:
+            token = self.game.card_type.parse(card)
+        except DreizehnError:
+            return err
+        shown = copy.copy(err)
+        shown.params = {**err.params, "card": card_label(self.game, int(token), self.words)}
+        return shown
+
     def totals_lines(self) -> list[str]:
         """The score sheet: each finished stage's points, then the totals, one line each."""
         w, names = self.words, self.names
@@ -223,17 +278,74 @@ class Session:
                                                             for s, p in enumerate(view.totals)])))
         return lines
 
+    def takes(self, action: int) -> str:
+        """What a legal move of the viewer takes, in words (``takes 4 cards: −9``, as the browser marks it), or
+        nothing for a move that takes no cards."""
+        cost = self.game.action_cost(self.view(), action) if self.game.captures else None
+        if cost is None:
+            return ""
+        cards, points = cost
+        signed = f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "±0"
+        return self.words("tui.takes", n=cards, points=signed)
+
+    def takes_line(self) -> str:
+        """The viewer's moves that take cards, each with what it takes, on one line (``--plain``); nothing if none."""
+        said = [f"{self.game.action_to_text(a)} {self.takes(a)}" for a in self.view().legal_actions if self.takes(a)]
+        return self.words("tui.takes_line", moves=", ".join(said)) if said and self.my_turn() else ""
+
+    def help_lines(self, *, plain: bool = False) -> list[str]:
+        """The help (F1; ``help`` or ``?`` in ``--plain``): the keys (the commands in ``--plain``), how cards are
+        typed, and the rules in short."""
+        w = self.words
+        lines = [w("tui.help.title", game=w(f"{self.game.id}.title")), "", w("tui.help.keys")]
+        if plain:
+            lines.append(w("tui.help.plain"))
+        else:
+            lines.extend(w(f"tui.help.{key}") for key in ("move", "type", "f1", "f2", "f3", "f4", "log", "quit"))
+            if self.game.captures:
+                lines.append(w("tui.help.takes"))
+        lines.extend(self.keys_help())
+        lines.extend(["", w("tui.help.rules"), ""])
+        for paragraph in w(f"{self.game.id}.rules").split("\n\n"):
+            lines.extend([paragraph.strip(), ""])
+        return lines[:-1]
+
     # -- acting --------------------------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> int:
-        """The viewer's move written as ``text`` (its notation); refusals raise a :class:`DreizehnError`."""
+        """The viewer's move written as ``text``: its notation, its cards also with the letters the screen shows in
+        the viewer's language (the game's drawing's ``read_move``: ``discard BD`` in Dutch); refusals raise a
+        :class:`DreizehnError`."""
+        own = drawing(type(self.game))
+        if own is not None and hasattr(own, "read_move"):
+            text = str(own.read_move(self.game, text, self.words, self.view()))
         return int(self.game.parse_action(text.strip()))
+
+    def keys_help(self) -> list[str]:
+        """What the keys mean when a card is typed (the game's drawing's ``keys_help``), a line each; none for a
+        game whose cards are typed as shown."""
+        own = drawing(type(self.game))
+        return list(own.keys_help(self.game, self.words)) if own is not None and hasattr(own, "keys_help") else []
 
     def submit(self, action: int | str) -> Update:
         """The viewer's move; an illegal one raises a :class:`DreizehnError` and changes nothing."""
         if isinstance(action, str):
             action = self.parse_move(action)
-        return self.table.submit(self.viewer, action, version=self.table.version)
+        version, state = self.table.version, self.table.state.copy()
+        update = self.table.submit(self.viewer, action, version=version)
+        self.before[version] = state
+        return update
+
+    def take_back(self) -> int:
+        """The viewer takes back their latest move and the bots' moves after it (rule S8, as in the browser:
+        :func:`dreizehn.undo.take_back_point`); returns how many actions were taken back. Refusals raise a
+        :class:`DreizehnError` and change nothing."""
+        version = take_back_point(self.updates, self.person_seats, self.viewer, self.table.current_player)
+        count = self.table.version - version
+        self.table.rewind(self.before[version].copy())
+        self.updates[:] = [update for update in self.updates if update.version <= version]
+        self.before = {v: state for v, state in self.before.items() if v < version}
+        return count
 
     def play_bots(self) -> list[Update]:
         """Let the bots play until a person must move (for the line-by-line mode; the app plays them in a worker)."""
@@ -255,15 +367,37 @@ class Session:
         for rating in analysis.ratings[:HINT_LINES]:
             said = "" if short else self.game.say_action(w, rating.action)
             lines.append(w("tui.hint.line_short" if short else "tui.hint.line", move=rating.text, said=said,
-                           win=f"{rating.win:.0%}", win_sd=f"{rating.win_sd:.0%}", points=f"{rating.points:.1f}"))
+                           win=format_percent(rating.win, "0%", locale=self.lang),
+                           win_sd=format_percent(rating.win_sd, "0%", locale=self.lang),
+                           points=format_decimal(rating.points, "0.0", locale=self.lang)))
         return lines
 
     # -- saving --------------------------------------------------------------------------------------------------
 
-    def save(self) -> Path:
-        """Write the record (people by name, bots by specification) to :attr:`path`; returns it."""
-        self.path.write_text(dumps(self.table.state, self.table.names()), encoding="utf-8")
+    def save(self) -> Path | None:
+        """Write the record (people by name, bots by specification) to :attr:`path` when saving is on; returns the
+        path, or ``None`` when nothing was written (saving off, or the file could not be written: :attr:`save_problem`
+        says why). Every way out of the game calls it."""
+        if not self.saving:
+            return None
+        try:
+            self.path.write_text(dumps(self.table.state, self.table.names()), encoding="utf-8")
+        except OSError as err:
+            self.save_problem = err.strerror or str(err)
+            return None
+        self.saved_version, self.save_problem = self.table.version, ""
         return self.path
 
+    @property
+    def saved(self) -> bool:
+        """Whether the game as it stands now is saved."""
+        return self.saved_version == self.table.version
+
     def saved_line(self) -> str:
-        return self.words("tui.saved", path=str(self.path))
+        """What the person reads as they leave: where the game was saved, only if it was saved as it stands;
+        else that it was not, and why."""
+        if self.saved:  # a finished game is not continued: it is told again
+            return self.words("tui.saved_over" if self.table.is_over else "tui.saved", path=str(self.path))
+        if not self.saving:
+            return self.words("tui.not_saved_off")
+        return self.words("tui.not_saved", path=str(self.path), problem=self.save_problem or "?")

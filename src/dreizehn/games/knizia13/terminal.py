@@ -35,3 +35,12 @@ def table(game: Game, words: Words, view: View, lines: list[str]) -> RenderableT
     # say_view: the dealer, the three targets, the hand (when there is one), then the counts
     rest = lines[:1] + lines[4 + (1 if getattr(view, "hand", ()) else 0):]
     return Group(grid, Text(""), Text("\n".join(rest)))
+
+
+def read_move(game: Game, text: str, words: Words, view: View | None = None) -> str:
+    """A move as typed: ``R4`` alone names no target, which matters only to a player who holds a nasty four; to one
+    who holds none it is read as ``R4>B``, so that they are told they hold none (K9) instead of asked for a target."""
+    hand = getattr(view, "hand", None)
+    if text.strip().upper() == "R4" and hand is not None and not any(game.card_type.of(c).text == "R4" for c in hand):
+        return "R4>B"
+    return text
