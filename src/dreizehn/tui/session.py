@@ -245,8 +245,8 @@ class Session:
         return hint(self.view(), seconds=self.hint_seconds, rng=seed, game=self.game)
 
     def hint_lines(self, analysis: Analysis, *, short: bool = False) -> list[str]:
-        """The best moves of a hint in words, best first; ``short``: each on one line of a phone's width, the move in
-        notation only."""
+        """The best moves of a hint in words, best first, and why the bot's move is first where another shows a better
+        number (``Analysis.note``); ``short``: each move on one line of a phone's width, in notation only."""
         w = self.words
         if analysis.level is None:
             lines = [w("tui.hint.head", n=analysis.playouts)]
@@ -256,6 +256,10 @@ class Session:
             said = "" if short else self.game.say_action(w, rating.action)
             lines.append(w("tui.hint.line_short" if short else "tui.hint.line", move=rating.text, said=said,
                            win=f"{rating.win:.0%}", win_sd=f"{rating.win_sd:.0%}", points=f"{rating.points:.1f}"))
+        if analysis.note and analysis.rival is not None and analysis.choice is not None:  # why the bot's move is first
+            level = w(f"tui.level.{analysis.level}") if analysis.level else analysis.search
+            lines.append(w(f"tui.hint.note_{analysis.note}", choice=analysis.rating(analysis.choice).text,
+                           rival=analysis.rating(analysis.rival).text, level=level))
         return lines
 
     # -- saving --------------------------------------------------------------------------------------------------
