@@ -339,7 +339,7 @@ def _race(runs: _Playouts, legal: list[int], choice: int, playouts: int | None, 
     while (playouts is None or runs.spent < playouts) and (end is None or time.perf_counter() < end):
         rivals = [a for a in legal if a != choice and runs.ahead(a, choice) and not runs.sure(a, choice)]
         actions = [choice, *rivals] if rivals else legal
-        count = 1 if runs.rate is None else WORLDS_AT_ONCE
+        count = 1 if runs.rate is None else WORLDS_AT_ONCE * max(1, len(legal) // len(actions))
         if playouts is not None:
             count = max(1, min(count, math.ceil((playouts - runs.spent) / len(actions))))
         runs.play(actions, count)
@@ -417,12 +417,18 @@ class _Playouts:
     def lead(self, action: int, choice: int) -> tuple[float, float]:
         """How far ``action`` leads ``choice`` on the worlds both were played on, with its standard error: in chance
         to win, or where the two won the same on every such world, in (signed) points."""
-        at = {world: i for i, world in enumerate(self.played[choice])}
-        pairs = [(i, at[w]) for i, w in enumerate(self.played[action]) if w in at]
-        wins = [self.wins[action][i] - self.wins[choice][j] for i, j in pairs]
-        if any(wins) or not pairs:
-            return mean_se(wins) if pairs else (0.0, 0.0)
-        return mean_se([self.sign * (self.points[action][i] - self.points[choice][j]) for i, j in pairs])
+        at = np.full(self.worlds, -1)
+        at[self.played[choice]] = np.arange(len(self.played[choice]))
+        mine = np.flatnonzero(at[self.played[action]] >= 0)  # its outcomes on worlds the choice played too
+        if not len(mine):
+            return 0.0, 0.0
+        theirs = at[np.asarray(self.played[action])[mine]]
+        diff = np.asarray(self.wins[action])[mine] - np.asarray(self.wins[choice])[theirs]
+        if not diff.any():
+            diff = self.sign * (np.asarray(self.points[action])[mine] - np.asarray(self.points[choice])[theirs])
+        if len(diff) < 2:
+            return float(diff.mean()), 0.0
+        return float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(len(diff)))
 
     def sure(self, action: int, choice: int) -> bool:
         """Whether the lead of ``action`` over ``choice`` is sure: :data:`SURE` standard errors or more above 0."""
@@ -466,7 +472,8 @@ def _warm(game: Game, rate: Rate, view: View, actions: list[int], infer: bool) -
 
 
 WORLDS_AT_ONCE = 16
-"""Worlds a game's kernel plays between two looks at the clock."""
+"""Worlds a game's kernel plays between two looks at the clock (with every move; :func:`_race`, playing fewer moves,
+plays as many more worlds, so that a look comes after about as many playouts)."""
 
 
 def _compiled_rate(game: Game, policy: str, infer: bool = False) -> Rate | None:

@@ -3,15 +3,23 @@ hint says why it comes first anyway; and its budget is not spent on compiling th
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from test_hints import decision
+from typer.testing import CliRunner
 
 import dreizehn.hints as hints
+from dreizehn.cli.main import app
 from dreizehn.core.game import View
+from dreizehn.core.record import dumps
 from dreizehn.hints import Analysis, Rating, analyse, hint
+from dreizehn.tui.session import Session
+from dreizehn.words import words
 
 
 def shown_best(analysis: Analysis, high_score_wins: bool) -> Rating:
@@ -60,6 +68,7 @@ def test_a_lead_the_playouts_are_sure_of_is_told_apart_from_one_they_are_not() -
     for action in (choice, rival):
         runs.points[action] += [10.0] * 4
         runs.played[action] += [0, 1, 2, 3]
+    runs.worlds = 4
     assert runs.note(rival, choice) == ("level", rival)
     assert runs.note(choice, rival) == (None, None)
     runs.wins[choice][:] = [0.0] * 4
@@ -77,7 +86,7 @@ def test_the_kernels_compilation_is_not_counted_against_the_first_hints_budget(m
     now = [0.0]
     rate = hints._compiled_rate(state.game, "heuristic")
     assert rate is not None
-    calls = []
+    calls: list[int] = []
 
     def slow_first(view: View, actions: list[int], worlds: int, seed: int) -> object:
         now[0] += 10.0 if not calls else 0.05
@@ -89,3 +98,36 @@ def test_the_kernels_compilation_is_not_counted_against_the_first_hints_budget(m
     monkeypatch.setattr(hints, "_WARM", set(), raising=False)
     analysis = analyse(state.view(state.current_player), seconds=1.0, rng=3)
     assert analysis.worlds > hints.WORLDS_AT_ONCE, calls  # more than the one batch the first call's time allowed
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_the_terminal_says_why_the_bots_move_comes_first(lang: str, tmp_path: Path) -> None:
+    """The terminal's hint (``Session.hint_lines``) adds the note under the moves, naming both moves, wrapped to a
+    phone's width when short; a hint without a note adds nothing."""
+    played = Session.create("knizia13", ["Ann"], ["random"], 3, 1, lang=lang, path=tmp_path / "game.json")
+    said = words(lang)
+    legal = [int(a) for a in decision("knizia13", 3, 1, 5).legal_actions()]
+    text = played.game.action_to_text
+    ratings = tuple(Rating(a, text(a), 0.3 + 0.01 * i, 0.05, 20.0, 2.0, 40) for i, a in enumerate(legal[:3]))
+    first = Analysis("knizia13", 0, ratings, 120, 40, "heuristic", search="ismcts:iterations=30000",
+                     choice=legal[0], level="master")
+    assert len(played.hint_lines(first)) == 4
+    for note in ("level", "search"):
+        shown = replace(first, note=note, rival=legal[2])
+        line = played.hint_lines(shown)[-1]
+        assert line == said(f"tui.hint.note_{note}", choice=text(legal[0]), rival=text(legal[2]),
+                            level=said("tui.level.master"))
+        short = played.hint_lines(shown, short=True)
+        assert " ".join(short[4:]) == line and all(len(s) <= 44 for s in short[1:])
+
+
+def test_the_hint_command_says_why_the_bots_move_comes_first(tmp_path: Path) -> None:
+    state = decision("knizia13", 3, 1, 5)
+    file = tmp_path / "game.json"
+    file.write_text(dumps(state))
+    seat = str(state.current_player)
+    doc = json.loads(CliRunner().invoke(app, ["hint", str(file), "--seat", seat, "--playouts", "1500", "--seed", "1",
+                                              "--json"]).output)
+    assert doc["note"] in ("level", "search") and doc["rival"] in {r["action"] for r in doc["ratings"]}
+    table = CliRunner().invoke(app, ["hint", str(file), "--seat", seat, "--playouts", "1500", "--seed", "1"])
+    assert f"{doc['rival']} is rated higher than {doc['choice']}" in " ".join(table.output.split())

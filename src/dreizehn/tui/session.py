@@ -18,6 +18,7 @@ that ``dreizehn play --resume FILE`` seats the bots again and keeps the people p
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,8 @@ DEFAULT_HINT_SECONDS = 1.0
 """How long a hint thinks, unless the command line says otherwise."""
 HINT_LINES = 3
 """How many rated moves a hint shows."""
+HINT_SHORT_WIDTH = 44
+"""The columns of a short hint's lines (a phone's screen): its note is wrapped to them."""
 
 
 def is_bot_name(name: str, game: Game) -> bool:
@@ -258,8 +261,9 @@ class Session:
                            win=f"{rating.win:.0%}", win_sd=f"{rating.win_sd:.0%}", points=f"{rating.points:.1f}"))
         if analysis.note and analysis.rival is not None and analysis.choice is not None:  # why the bot's move is first
             level = w(f"tui.level.{analysis.level}") if analysis.level else analysis.search
-            lines.append(w(f"tui.hint.note_{analysis.note}", choice=analysis.rating(analysis.choice).text,
-                           rival=analysis.rating(analysis.rival).text, level=level))
+            note = w(f"tui.hint.note_{analysis.note}", choice=analysis.rating(analysis.choice).text,
+                     rival=analysis.rating(analysis.rival).text, level=level)
+            lines += textwrap.wrap(note, HINT_SHORT_WIDTH) if short else [note]
         return lines
 
     # -- saving --------------------------------------------------------------------------------------------------
