@@ -284,9 +284,9 @@ def hint(
     ``search=None``: :func:`analyse` alone.
 
     The playouts rate every move on the same worlds, then spend the rest of the budget on the search's move and the
-    moves rated above it (:func:`_race`), so that a number shown above the search's move is one the playouts are
-    sure of. Where one still is, :attr:`Analysis.note` says why the search's move comes first anyway (``level``
-    or ``search``) and :attr:`Analysis.rival` names the move rated best.
+    moves rated above it (:func:`_race`), so that the numbers are surest where they decide the order. Where a move
+    still shows a better number than the search's, :attr:`Analysis.note` says why the search's comes first anyway
+    (``level`` or ``search``) and :attr:`Analysis.rival` names the move shown best.
 
     >>> import dreizehn
     >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
