@@ -32,12 +32,18 @@ the **whole game** many times and averages:
 * **Order**, best first: the higher win chance, then the better points, then the lower action number (with
   ``halving``, the actions that stayed in longest come first).
 
-:func:`hint` is what a player is shown: the same ratings, but the move the game's hint level would play
+:func:`hint` is what a player is shown: the move the game's hint level would play
 (:attr:`~dreizehn.core.game.Game.hint_level`: ``master`` in 13 and Holzwurm, ``expert`` in Three
 Thirteen) comes first, the rest by their chance. The playouts' heuristic players make the chances mean
 what they say (they are calibrated against games of such players), not the best choice: in 13, the move a hint of
 4,000 playouts rates best, played as a bot against two ``expert`` seats, won far less than a fair share
-(docs/bots.md, "Hints"). So the choice is the search's and the numbers are the playouts'.
+(docs/bots.md, "Hints"). So the choice is the search's and the numbers are the playouts'. Their playouts are spent
+so that the two agree where they can: half of the budget on every move alike, the other half (:func:`_race`) on the
+search's move and the moves rated above it, on the same new worlds, until each such lead is sure (:data:`SURE`
+standard errors of the difference on the worlds both played) or the budget is spent; with no such move, on every
+move alike. A move still rated above the search's is named (:attr:`Analysis.rival`) with the reason the search's
+comes first (:attr:`Analysis.note`): ``level``, the playouts cannot tell the two apart; ``search``, they can, but the
+search looks further ahead than their heuristic players.
 
 The budget is ``playouts`` (playouts over all actions; deterministic for a given ``rng``; spent in whole worlds,
 so a few more may be played) or ``seconds`` (checked after every world, each round given its share of the time;
@@ -65,7 +71,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -147,6 +153,13 @@ class Analysis:
     level: str | None = None
     """The level whose specification :attr:`search` is (the game's hint level, say ``expert``), or ``None`` where
     the search was named by its specification."""
+    note: str | None = None
+    """Why :attr:`choice` comes first although :attr:`rival` shows a better number (:data:`NOTES`): ``level``, the
+    playouts are not sure of the rival's lead (under :data:`SURE` standard errors on the worlds both played);
+    ``search``, they are, but the search looks further ahead than they do. ``None`` where the choice shows the best
+    number (or there is no search)."""
+    rival: int | None = None
+    """The move showing the best number where :attr:`note` is set, else ``None``."""
 
     @property
     def best(self) -> Rating:
@@ -167,9 +180,11 @@ class Analysis:
         []
         """
         choice = None if self.choice is None else self.rating(self.choice).text
+        rival = None if self.rival is None else self.rating(self.rival).text
         return {"game": self.game_id, "seat": self.seat, "policy": self.policy, "playouts": self.playouts,
                 "worlds": self.worlds, "inferred": self.inferred, "search": self.search, "choice": choice,
-                "level": self.level, "seconds": round(self.seconds, 4), "ratings": [r.to_json() for r in self.ratings]}
+                "level": self.level, "note": self.note, "rival": rival, "seconds": round(self.seconds, 4),
+                "ratings": [r.to_json() for r in self.ratings]}
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -232,51 +247,25 @@ def analyse(
         game = load_game(view.game_id, view.players, view.options)
     if not isinstance(rng, random.Random):
         rng = random.Random(0 if rng is None else rng)
-    bot = make_bot(policy, game)
-    infer = game.infers if infer is None else infer and game.infers
-    rate = _compiled_rate(game, policy, infer)
-    seat = view.seat
-    sign = 1.0 if game.high_score_wins else -1.0
+    runs = _Playouts.start(view, game, rng, policy, infer, legal)
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
-    wins: dict[int, list[float]] = {a: [] for a in legal}  # per action, its outcome on each world it was played on
-    points: dict[int, list[float]] = {a: [] for a in legal}
     dropped: dict[int, int] = {}  # action -> the round after which it was dropped
     alive = list(legal)
     rounds = max(1, math.ceil(math.log2(len(legal)))) if allocation == "halving" else 1
-    spent = worlds = 0
     for number in range(rounds):
         left = rounds - number
         least = MIN_SAMPLES if number == 0 else 1
-        target = None if playouts is None else max(least, math.ceil((playouts - spent) / left / len(alive)))
+        target = None if playouts is None else max(least, math.ceil((playouts - runs.spent) / left / len(alive)))
         round_end = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / left
-        done = 0
-        while target is None or done < target:
-            if done >= least and round_end is not None and time.perf_counter() >= round_end:
-                break
-            if rate is None:
-                _play_world(game, view, bot, alive, rng, wins, points, infer)
-                count = 1
-            else:  # the worlds played in the game's compiled kernel, a few at a time
-                count = WORLDS_AT_ONCE if target is None else max(1, min(WORLDS_AT_ONCE, target - done))
-                won, totals = rate(view, alive, count, rng.getrandbits(64))
-                for i, action in enumerate(alive):
-                    wins[action].extend(won[i].tolist())
-                    points[action].extend(totals[i].tolist())
-            done += count
-            worlds += count
-            spent += count * len(alive)
+        runs.even(alive, target, least, round_end)
         if number < rounds - 1:
-            alive = _halve(alive, wins, points, sign)
+            alive = _halve(alive, runs.wins, runs.points, runs.sign)
             dropped.update((action, number) for action in legal if action not in alive and action not in dropped)
-    rated = []
-    for action in legal:
-        win, win_sd = mean_se(wins[action])
-        mean_points, points_sd = mean_se(points[action])
-        rated.append(Rating(action, game.action_to_text(action), win, win_sd, mean_points, points_sd,
-                            len(wins[action])))
-    rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, sign * r.points, r.action)))
-    return Analysis(game.id, seat, tuple(rated), spent, worlds, policy, infer, time.perf_counter() - start)
+    rated = runs.ratings(legal)
+    rated.sort(key=lambda r: (-dropped.get(r.action, rounds), _key(r.win, runs.sign * r.points, r.action)))
+    return Analysis(game.id, view.seat, tuple(rated), runs.spent, runs.worlds, policy, runs.infer,
+                    time.perf_counter() - start)
 
 
 def hint(
@@ -289,10 +278,15 @@ def hint(
     search: str | None = HINT_SEARCH,
 ) -> Analysis:
     """What a player is shown: the move the level or bot ``search`` plays in ``view`` first, then the other legal
-    moves by their chance to win, each rated by :func:`analyse` (``playouts``, ``seconds``, ``rng``, ``game`` as
-    there). The search's time counts against ``seconds``; the playouts get what is left, and at least half.
-    ``search="auto"`` (:data:`HINT_SEARCH`): the game's :attr:`~dreizehn.core.game.Game.hint_level`;
+    moves by their chance to win, each rated by playouts as :func:`analyse` rates them (``playouts``, ``seconds``,
+    ``rng``, ``game`` as there). The search's time counts against ``seconds``; the playouts get what is left, and at
+    least half. ``search="auto"`` (:data:`HINT_SEARCH`): the game's :attr:`~dreizehn.core.game.Game.hint_level`;
     ``search=None``: :func:`analyse` alone.
+
+    The playouts rate every move on the same worlds, then spend the rest of the budget on the search's move and the
+    moves rated above it (:func:`_race`), so that the numbers are surest where they decide the order. Where a move
+    still shows a better number than the search's, :attr:`Analysis.note` says why the search's comes first anyway
+    (``level`` or ``search``) and :attr:`Analysis.rival` names the move shown best.
 
     >>> import dreizehn
     >>> state = dreizehn.new_game("knizia13", players=3, seed=2)
@@ -308,20 +302,178 @@ def hint(
         return analyse(view, playouts, seconds=seconds, rng=rng, game=game)
     if search == HINT_SEARCH:
         search = game.hint_level
+    legal = _legal(view, playouts, seconds, "even")
     spec = level_spec(search, game.id, view.players)
-    start = time.perf_counter()
+    begun = time.perf_counter()
     choice = int(make_bot(spec, game).act(view, random.Random(rng.getrandbits(64))))
-    spent = time.perf_counter() - start
-    left = None if seconds is None else max(seconds - spent, seconds / 2)
-    analysis = analyse(view, playouts, seconds=left, rng=rng, game=game)
-    first = analysis.rating(choice)
-    ratings = (first, *(r for r in analysis.ratings if r.action != choice))
-    level = level_name(search, game.id, view.players)
-    return replace(analysis, ratings=ratings, search=spec, choice=choice, level=level, seconds=analysis.seconds + spent)
+    spent = time.perf_counter() - begun
+    if playouts is None and seconds is None:
+        seconds = DEFAULT_SECONDS
+    runs = _Playouts.start(view, game, rng, DEFAULT_POLICY, None, legal)
+    start = time.perf_counter()
+    end = None if seconds is None else start + max(seconds - spent, seconds / 2)
+    first = None if playouts is None else max(MIN_SAMPLES, math.ceil(playouts * (1 - RACE_SHARE) / len(legal)))
+    runs.even(legal, first, MIN_SAMPLES, None if end is None else start + (end - start) * (1 - RACE_SHARE))
+    _race(runs, legal, choice, playouts, end)
+    rated = runs.ratings(legal)
+    rated.sort(key=lambda r: _key(r.win, runs.sign * r.points, r.action))
+    note, rival = runs.note(rated[0].action, choice)
+    ratings = (runs.rating(rated, choice), *(r for r in rated if r.action != choice))
+    return Analysis(game.id, view.seat, ratings, runs.spent, runs.worlds, DEFAULT_POLICY, runs.infer,
+                    time.perf_counter() - start + spent, spec, choice, level_name(search, game.id, view.players),
+                    note, rival)
+
+
+RACE_SHARE = 0.5
+"""The share of a hint's playouts (or of their time) left for :func:`_race` once every move has had the rest."""
+SURE = 2.0
+"""Standard errors by which a move must lead the search's move, on the worlds both played, for a hint to call the lead
+sure (about 98% one-sided)."""
+NOTES = ("level", "search")
+"""Why a hint puts the search's move first although another move shows a better number (:attr:`Analysis.note`)."""
+
+
+def _race(runs: _Playouts, legal: list[int], choice: int, playouts: int | None, end: float | None) -> None:
+    """Play new worlds until the budget is spent: on ``choice`` and every move rated above it whose lead is not yet
+    sure, where there are such moves; on every legal move where there are none."""
+    while (playouts is None or runs.spent < playouts) and (end is None or time.perf_counter() < end):
+        rivals = [a for a in legal if a != choice and runs.ahead(a, choice) and not runs.sure(a, choice)]
+        actions = [choice, *rivals] if rivals else legal
+        count = 1 if runs.rate is None else WORLDS_AT_ONCE * max(1, len(legal) // len(actions))
+        if playouts is not None:
+            count = max(1, min(count, math.ceil((playouts - runs.spent) / len(actions))))
+        runs.play(actions, count)
+
+
+@dataclass
+class _Playouts:
+    """The playouts of one analysis: each action's outcomes on the worlds it was played on, and which worlds."""
+
+    game: Game
+    view: View
+    bot: Bot
+    rate: Rate | None
+    rng: random.Random
+    infer: bool
+    sign: float
+    """1 where more points are better, -1 where fewer are."""
+    wins: dict[int, list[float]]
+    points: dict[int, list[float]]
+    played: dict[int, list[int]]
+    """Per action, the numbers of the worlds it was played on, in the order of its outcomes."""
+    worlds: int = 0
+    spent: int = 0
+    sums: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, view: View, game: Game, rng: random.Random, policy: str, infer: bool | None,
+              legal: list[int]) -> _Playouts:
+        """No playouts yet of ``legal``; the game's kernel made ready outside any hint's clock."""
+        infer = game.infers if infer is None else infer and game.infers
+        rate = _compiled_rate(game, policy, infer)
+        if rate is not None:
+            _warm(game, rate, view, legal[:1], infer)
+        return cls(game, view, make_bot(policy, game), rate, rng, infer, 1.0 if game.high_score_wins else -1.0,
+                   {a: [] for a in legal}, {a: [] for a in legal}, {a: [] for a in legal})
+
+    def play(self, actions: list[int], count: int) -> None:
+        """``count`` new worlds (one where the playouts are Python's), every action of ``actions`` played on each."""
+        if self.rate is None:
+            _play_world(self.game, self.view, self.bot, actions, self.rng, self.wins, self.points, self.infer)
+            count = 1
+        else:
+            won, totals = self.rate(self.view, actions, count, self.rng.getrandbits(64))
+            for i, action in enumerate(actions):
+                self.wins[action].extend(won[i].tolist())
+                self.points[action].extend(totals[i].tolist())
+        for action in actions:
+            self.played[action].extend(range(self.worlds, self.worlds + count))
+            self.sums.pop(action, None)
+        self.worlds += count
+        self.spent += count * len(actions)
+
+    def even(self, actions: list[int], target: int | None, least: int, end: float | None) -> None:
+        """New worlds for every action of ``actions``: ``target`` of them, or (``None``) until ``end``; at least
+        ``least`` either way."""
+        done = 0
+        while target is None or done < target:
+            if done >= least and end is not None and time.perf_counter() >= end:
+                break
+            count = 1 if self.rate is None else WORLDS_AT_ONCE if target is None else min(WORLDS_AT_ONCE, target - done)
+            self.play(actions, count)
+            done += count
+
+    def means(self, action: int) -> tuple[float, float]:
+        """The mean win and the mean points (signed: higher is better) of ``action``."""
+        if action not in self.sums:
+            n = len(self.wins[action])
+            self.sums[action] = (math.fsum(self.wins[action]) / n, self.sign * math.fsum(self.points[action]) / n)
+        return self.sums[action]
+
+    def ahead(self, action: int, choice: int) -> bool:
+        """Whether ``action`` shows a better number than ``choice``: a higher chance, or the same and better points."""
+        return self.means(action) > self.means(choice)
+
+    def lead(self, action: int, choice: int) -> tuple[float, float]:
+        """How far ``action`` leads ``choice`` on the worlds both were played on, with its standard error: in chance
+        to win, or where the two won the same on every such world, in (signed) points."""
+        at = np.full(self.worlds, -1)
+        at[self.played[choice]] = np.arange(len(self.played[choice]))
+        mine = np.flatnonzero(at[self.played[action]] >= 0)  # its outcomes on worlds the choice played too
+        if not len(mine):
+            return 0.0, 0.0
+        theirs = at[np.asarray(self.played[action])[mine]]
+        diff = np.asarray(self.wins[action])[mine] - np.asarray(self.wins[choice])[theirs]
+        if not diff.any():
+            diff = self.sign * (np.asarray(self.points[action])[mine] - np.asarray(self.points[choice])[theirs])
+        if len(diff) < 2:
+            return float(diff.mean()), 0.0
+        return float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(len(diff)))
+
+    def sure(self, action: int, choice: int) -> bool:
+        """Whether the lead of ``action`` over ``choice`` is sure: :data:`SURE` standard errors or more above 0."""
+        lead, se = self.lead(action, choice)
+        return lead > 0 and lead >= SURE * se
+
+    def note(self, best: int, choice: int) -> tuple[str | None, int | None]:
+        """Why ``choice`` comes first where ``best`` shows a better number, and ``best`` (``None, None`` where it
+        does not): ``search`` where the playouts are sure of its lead, ``level`` where they are not."""
+        if best == choice or not self.ahead(best, choice):
+            return None, None
+        return ("search" if self.sure(best, choice) else "level"), best
+
+    def ratings(self, actions: list[int]) -> list[Rating]:
+        """The ratings of ``actions``, in their order."""
+        rated = []
+        for action in actions:
+            win, win_sd = mean_se(self.wins[action])
+            mean_points, points_sd = mean_se(self.points[action])
+            rated.append(Rating(action, self.game.action_to_text(action), win, win_sd, mean_points, points_sd,
+                                len(self.wins[action])))
+        return rated
+
+    @staticmethod
+    def rating(rated: list[Rating], action: int) -> Rating:
+        """The rating of ``action`` among ``rated``."""
+        return next(r for r in rated if r.action == action)
+
+
+_WARM: set[tuple[str, bool]] = set()
+"""The games (and ways of dealing) whose kernel playouts this process has run."""
+
+
+def _warm(game: Game, rate: Rate, view: View, actions: list[int], infer: bool) -> None:
+    """Run the kernel's playouts once in this process, on a seed of their own, so that their compilation (or loading
+    from numba's cache, seconds) is not counted against the first hint's budget: with a budget in seconds, that first
+    hint once rated every move on a single batch of worlds."""
+    if (game.id, infer) not in _WARM:
+        rate(view, actions, 1, 0)
+        _WARM.add((game.id, infer))
 
 
 WORLDS_AT_ONCE = 16
-"""Worlds a game's kernel plays between two looks at the clock."""
+"""Worlds a game's kernel plays between two looks at the clock (with every move; :func:`_race`, playing fewer moves,
+plays as many more worlds, so that a look comes after about as many playouts)."""
 
 
 def _compiled_rate(game: Game, policy: str, infer: bool = False) -> Rate | None:

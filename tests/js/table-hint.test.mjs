@@ -46,3 +46,17 @@ test("the move the hint puts first as the level's says so, naming the level the 
   drawHint(master, true, { thinking: false, hint: /** @type {any} */ ({ ...searched, level: "master" }), moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
   assert.match(master.querySelector("ol.hint li")?.textContent ?? "", /\(der Zug des Bots „Meister“\)/);
 });
+
+test("where another move shows a better number than the bot's, the box says why the bot's comes first (issue 49)", () => {
+  const searched = { search: "ismcts:iterations=30000", choice: "Y11>5", level: "master", ratings: [hint.ratings[1], hint.ratings[0]] };
+  const note = (/** @type {any} */ shown) => {
+    const el = document.createElement("div");
+    drawHint(el, true, { thinking: false, hint: shown, moves: /** @type {any} */ (moves), ask: () => {}, act: () => {} });
+    return el.querySelector("p.hint-note")?.textContent ?? null;
+  };
+  assert.equal(note({ ...searched, ratings: [hint.ratings[0], hint.ratings[1]], choice: "G3>1" }), null);
+  assert.equal(note({ ...searched, note: "level", rival: "G3>1" }),
+    "Grüne 3 an Reihe 1 ist etwas besser bewertet als Gelbe 11 an Reihe 5, aber um weniger, als die ausgespielten Spiele unterscheiden können.");
+  assert.match(note({ ...searched, note: "search", rival: "G3>1" }) ?? "",
+    /^Der Bot „Meister“ spielt Gelbe 11 an Reihe 5, obwohl die ausgespielten Spiele Grüne 3 an Reihe 1 höher bewerten: Er schaut weiter voraus/);
+});

@@ -257,6 +257,8 @@ def test_hints_are_for_the_seat_to_move(client: TestClient, table: dict[str, Any
         assert sorted(r["action"] for r in ratings) == sorted(a["text"] for a in mover.view["legal_actions"])
         assert all(r["words"] and 0.0 <= r["win"] <= 1.0 for r in ratings), ratings
         assert answer["analysis"]["level"] == "master" and answer["analysis"]["choice"] == ratings[0]["action"]
+        note, rival = answer["analysis"]["note"], answer["analysis"]["rival"]  # why the bot's move is first (issue 49)
+        assert (note, rival) == (None, None) or (note in ("level", "search") and rival == ratings[1]["action"])
         mover.send({"type": "ping"})
         assert mover.recv(skip=("presence",))["type"] == "pong"
 

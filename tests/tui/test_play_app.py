@@ -309,8 +309,8 @@ async def test_a_phones_hint_shows_its_three_moves_each_on_a_line(lang: str, tmp
         assert shown is not None and shown.search is not None and shown.level == "master"
         text = screen_text(app)
         short = played.hint_lines(shown, short=True)
-        assert len(short) == 4 and all(len(line) <= 44 for line in short[1:])
-        for line in short[1:]:
+        assert len(short) >= 4 and all(len(line) <= 44 for line in short[1:])  # a note (issue 49) wrapped too
+        for line in short[1:4]:
             assert line in text
         assert said(f"tui.level.{shown.level}") in " ".join(text.split())
         await pilot.resize_terminal(110, 40)

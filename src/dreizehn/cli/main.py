@@ -527,6 +527,12 @@ def hint(
     console.print(f"{first}. ± is one standard error of the sampling alone; the numbers assume that every seat "
                   f"plays on like the {_text(analysis.policy)} bot. {better.capitalize()} points are better.",
                   highlight=False)
+    if analysis.note and analysis.rival is not None and analysis.choice is not None:
+        said = {"level": "by less than the playouts can tell apart",
+                "search": "surely, but the search looks further ahead than the playouts, where everyone plays on "
+                          "simply"}[analysis.note]
+        console.print(f"{_text(analysis.rating(analysis.rival).text)} is rated higher than "
+                      f"{_text(analysis.rating(analysis.choice).text)}, {said}.", highlight=False)
 
 
 @app.command("play")

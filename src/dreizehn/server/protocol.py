@@ -333,6 +333,13 @@ class HintAnalysis(_Message):
     level: str | None
     """The level whose specification ``search`` is (the game's hint level), for the page to name in the reader's
     language."""
+    note: Literal["level", "search"] | None = None
+    """Why the search's move comes first although ``rival`` shows a better number: ``level``, the playouts cannot
+    tell the two apart (the rival's lead is under two standard errors on the deals both were played on);
+    ``search``, they can, but the search looks further ahead than they do. ``None`` where the search's move shows
+    the best number (docs/bots.md, "Hints")."""
+    rival: str | None = None
+    """The move showing the best number, in notation, where ``note`` is set."""
     seconds: float
     """The time the hint took, the search's and the playouts'."""
     ratings: list[HintRating]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import random
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ DEFAULT_HINT_SECONDS = 1.0
 """How long a hint thinks, unless the command line says otherwise."""
 HINT_LINES = 3
 """How many rated moves a hint shows."""
+HINT_SHORT_WIDTH = 44
+"""The columns of a short hint's lines (a phone's screen): its note is wrapped to them."""
 
 
 def is_bot_name(name: str, game: Game) -> bool:
@@ -357,8 +360,8 @@ class Session:
         return hint(self.view(), seconds=self.hint_seconds, rng=seed, game=self.game)
 
     def hint_lines(self, analysis: Analysis, *, short: bool = False) -> list[str]:
-        """The best moves of a hint in words, best first; ``short``: each on one line of a phone's width, the move in
-        notation only."""
+        """The best moves of a hint in words, best first, and why the bot's move is first where another shows a better
+        number (``Analysis.note``); ``short``: each move on one line of a phone's width, in notation only."""
         w = self.words
         if analysis.level is None:
             lines = [w("tui.hint.head", n=analysis.playouts)]
@@ -370,6 +373,11 @@ class Session:
                            win=format_percent(rating.win, "0%", locale=self.lang),
                            win_sd=format_percent(rating.win_sd, "0%", locale=self.lang),
                            points=format_decimal(rating.points, "0.0", locale=self.lang)))
+        if analysis.note and analysis.rival is not None and analysis.choice is not None:  # why the bot's move is first
+            level = w(f"tui.level.{analysis.level}") if analysis.level else analysis.search
+            note = w(f"tui.hint.note_{analysis.note}", choice=analysis.rating(analysis.choice).text,
+                     rival=analysis.rating(analysis.rival).text, level=level)
+            lines += textwrap.wrap(note, HINT_SHORT_WIDTH) if short else [note]
         return lines
 
     # -- saving --------------------------------------------------------------------------------------------------

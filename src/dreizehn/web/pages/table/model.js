@@ -34,8 +34,9 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @typedef {{n: number, text: string, chat?: ChatLine, stage?: number}} LogLine a line of the log: words, a line of
  *   chat, or the heading of a stage (its number, from 0: the page says it in the reader's language)
  */
-/** @typedef {{search?: string | null, choice?: string | null, level?: string | null, ratings: {action: string, words: string, win: number, win_sd: number, points: number}[]}} Hint the hint's
- * analysis: each move's win chance and the total it is expected to end the game on */
+/** @typedef {{search?: string | null, choice?: string | null, level?: string | null, note?: "level" | "search" | null, rival?: string | null, ratings: {action: string, words: string, win: number, win_sd: number, points: number}[]}} Hint the hint's
+ * analysis: each move's win chance and the total it is expected to end the game on; where another move shows a
+ * better number than the bot's (``rival``), why the bot's comes first (``note``) */
 
 /**
  * @typedef {object} TableState

@@ -1,8 +1,8 @@
 // @ts-check
 // The person's moves: the list of legal moves in words (numbered for the keys 1 to 9, the hint's best marked), the
 // button that takes back the latest move (alone with bots) and the hint box (the best three moves with what they
-// take, their win chance and the total they are expected to end the game on), each re-drawn only when what it shows
-// changed.
+// take, their win chance and the total they are expected to end the game on, and why the bot's move comes first
+// where another shows a better number), each re-drawn only when what it shows changed.
 import { costWords } from "../../costs.js";
 import { h, redraw } from "../../dom.js";
 import { lang, percent, t } from "../../i18n.js";
@@ -50,8 +50,21 @@ export function drawHint(el, shown, how) {
       hint.choice === r.action && hint.level ? h("span.choice", {}, " (", t("web.hint_search", { level: t(`web.level.${hint.level}`) }), ")") : null,
       takes.get(r.action) ? h("span.cost", {}, " — ", costWords(/** @type {import("../../costs.js").Takes} */ (takes.get(r.action)))) : null, " ",
       h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }), " · ",
-        t("web.hint_points", { points: Math.round(r.points) }))))) : null) : null));
+        t("web.hint_points", { points: Math.round(r.points) }))))) : null,
+    hint ? hintNote(hint) : null) : null));
   el.hidden = !shown;
+}
+
+/**
+ * Why the hint puts the bot's move first although another move shows a better number (the hint's note), or null
+ * where its move shows the best number.
+ * @param {Hint} hint
+ */
+function hintNote(hint) {
+  const words = (/** @type {string | null | undefined} */ action) => hint.ratings.find((r) => r.action === action)?.words ?? action ?? "";
+  if (!hint.note || !hint.rival || !hint.choice) return null;
+  const level = hint.level ? t(`web.level.${hint.level}`) : hint.search ?? "";
+  return h("p.hint-note", {}, t(`web.hint_note_${hint.note}`, { choice: words(hint.choice), rival: words(hint.rival), level }));
 }
 
 /**
