@@ -170,12 +170,16 @@ def test_a_task_past_its_deadline_has_its_worker_killed_and_the_others_go_on() -
 
 
 @linux_only
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_workers_that_are_starting_end_with_a_killed_server(processes: Callable[..., ServerProcess],
-                                                            tmp_path: Path) -> None:
+                                                            tmp_path: Path, backend: str,
+                                                            request: pytest.FixtureRequest) -> None:
     """Issue 43 item 6: the server killed with SIGKILL the moment its workers appear, before they imported
     anything: they end with it at once (the kernel's signal is asked for by a worker's first statements, not after
     it loaded the package, which took seconds)."""
     env = {"DREIZEHN_DATA_DIR": tmp_path / "data", "DREIZEHN_BOT_PAUSE": 0.01, "DREIZEHN_BOT_WORKERS": 2}
+    if backend == "postgres":
+        env["DATABASE_URL"] = request.getfixturevalue("pg_database")
     server = processes(env)
     assert server.process is not None
     pid = server.process.pid
@@ -190,11 +194,11 @@ def test_workers_that_are_starting_end_with_a_killed_server(processes: Callable[
 
 
 def test_a_table_of_a_bot_past_its_deadline_plays_on(serve: Callable[[Settings], TestClient],
-                                                     tmp_path: Path) -> None:
+                                                     db_settings: Settings) -> None:
     """Issue 43 item 1 at a table: a table stored with a bot that would think ten minutes a move (as tables made
     before bot specifications were bounded may be) plays on, each of its moves the heuristic's at the deadline, its
     worker killed each time; the workers stay healthy."""
-    client = serve(make_settings(tmp_path / "data", bot_workers=1, bot_timeout=0.5))
+    client = serve(db_settings.model_copy(update={"bot_workers": 1, "bot_timeout": 0.5}))
     the_hub = hub(client)
     workers = the_hub.executor
     assert isinstance(workers, Workers)
