@@ -8,7 +8,7 @@ JS_STAMP := node_modules/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run demo test test-long test-js check-js warm lint bench bench-server clean
+.PHONY: run demo test test-quick test-long test-js check-js warm lint bench bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ demo: $(STAMP)
 ## Lint, type-check and run every test (the CI profile of the property tests).
 test: $(STAMP) lint warm test-js
 	$(PY) -m pytest -n $(JOBS) -q
+
+## Lint, type-check and the fast tests (not marked slow: no server, browser, terminal pilot or compiled kernel):
+## a minute or two, for every edit; `make test` before landing.
+test-quick: $(STAMP) lint
+	$(PY) -m pytest -n $(JOBS) -q -m "not slow"
 
 ## The browser client: its modules type-checked (TypeScript's checker on the JSDoc types, tsconfig.json), linted
 ## (ESLint, eslint.config.js) and its pure modules under node's test runner (tests/js). Said loudly where node or

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -22,3 +23,20 @@ settings.load_profile(PROFILE)
 def scale() -> Callable[[int, int], int]:
     """``scale(ci, long)``: the number to use under the current profile."""
     return lambda ci, long: long if PROFILE == "long" else ci
+
+
+SLOW_FOLDERS = frozenset({"web", "server", "kernels", "tui", "envs", "fourth_game"})
+"""The folders of tests that start servers, browsers or terminal pilots, or compile kernels: marked ``slow`` and left
+out of ``make test-quick`` (``make test`` runs them all)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test of :data:`SLOW_FOLDERS` ``slow`` (a test elsewhere may carry the mark itself)."""
+    root = Path(__file__).parent
+    for item in items:
+        try:
+            folder = item.path.relative_to(root).parts[0]
+        except ValueError:  # a doctest of the package
+            continue
+        if folder in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
