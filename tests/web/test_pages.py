@@ -3,6 +3,7 @@ moves by keyboard, an illegal attempt explained in words, and the hint."""
 
 from __future__ import annotations
 
+import re
 import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Route, expect
@@ -186,3 +187,23 @@ def test_a_free_seat_is_taken_from_the_tables_page(browser: Browser, contexts: l
     carl.wait_for_selector(".table-page[data-version]")
     assert carl.url.endswith(f"/watch/{table}") and carl.get_attribute(".table-page", "data-seat") == ""
     expect(carl.locator(".hand button.card")).to_have_count(0)
+
+
+def test_a_double_click_on_create_makes_one_table(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                  watched: list[Watched]) -> None:
+    """Issue 49 item 3: "Create the table" clicked twice (or more) before the answer comes makes exactly one table."""
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    posted: list[str] = []
+    tables = re.compile(r"/api/tables(\?.*)?$")
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" and tables.search(r.url) else None)
+    held: list[Route] = []
+    page.goto("/new/knizia13")
+    page.fill("#my-name", "Anna")
+    page.route(tables, lambda route: held.append(route))  # the answer waits while the person clicks on
+    page.locator("#create").dblclick()
+    page.locator("#create").click(force=True)
+    expect(page.locator("#create")).to_be_disabled()
+    assert len(held) == 1, posted
+    held[0].continue_()
+    page.wait_for_selector(".table-page[data-version]")
+    assert len(posted) == 1, posted
