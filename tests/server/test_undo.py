@@ -168,7 +168,9 @@ def test_no_take_back_of_a_card_drawn_from_the_stock(client: TestClient) -> None
         drew = anna.until(lambda m: m["type"] == "update")
         assert any("card" in e["params"] for e in drew["events"])  # the person saw the card
         assert drew["undo"] is False
+        assert drew["undo_blocked"] == "server.undo_drawn"  # the page says why (issue 49 item 5)
         assert _undo(anna)["code"] == "server.undo_drawn"
+        assert _last(anna, "welcome")["undo_blocked"] is None  # nothing to take back: nothing to say
 
 
 def test_a_killed_server_rebuilds_the_position_after_the_take_back(processes: Callable[..., ServerProcess],

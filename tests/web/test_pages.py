@@ -4,6 +4,7 @@ moves by keyboard, an illegal attempt explained in words, and the hint."""
 from __future__ import annotations
 
 import re
+
 import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Route, expect

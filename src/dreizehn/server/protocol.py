@@ -217,6 +217,10 @@ class Welcome(_Message):
     """The latest lines said at the table that the receiver may read (up to 50), oldest first."""
     undo: bool = False
     """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
+    undo_blocked: Literal["server.undo_dealt", "server.undo_drawn"] | None = None
+    """Why the receiver, alone with bots on their turn, may not take back their latest move: cards were dealt (or
+    a stage scored) since, or a card hidden from them was shown to them since (the refusal ``undo`` would get);
+    ``null`` otherwise. The page says so where its Undo button would be."""
     taken_back: list[TakenBack] = []
     """The moves taken back in the game as it stands, oldest first, each as its ``taken_back`` told it (its
     ``version`` places it in the log; one that a later take-back went back before is left out)."""
@@ -251,6 +255,10 @@ class Update(Told, _Message):
     """Every seat, seat 0 first."""
     undo: bool = False
     """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
+    undo_blocked: Literal["server.undo_dealt", "server.undo_drawn"] | None = None
+    """Why the receiver, alone with bots on their turn, may not take back their latest move: cards were dealt (or
+    a stage scored) since, or a card hidden from them was shown to them since (the refusal ``undo`` would get);
+    ``null`` otherwise. The page says so where its Undo button would be."""
 
 
 class Refusal(_Message):

@@ -14,7 +14,7 @@ from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
-from dreizehn.server.undo import TakeBack, may_undo, standing
+from dreizehn.server.undo import TakeBack, standing, undo_state
 from dreizehn.table import Update
 from dreizehn.words import words
 
@@ -99,9 +99,12 @@ class Telling(RoomBase):
                                                             self.taken_back_words(back.seat, lang))
                                  for back in standing(self.take_backs) if back.version <= self.table.version])
 
-    def undo_open(self, seat: int | None) -> bool:
-        """Whether ``seat``'s person may take back a move now (:func:`~dreizehn.server.undo.may_undo`)."""
-        return seat is not None and may_undo(self.told, self.seat_rows, seat, self.table.current_player)
+    def undo_open(self, seat: int | None) -> tuple[bool, str | None]:
+        """Whether ``seat``'s person may take back a move now, and if not, why, when it is chance or a card seen
+        (:func:`~dreizehn.server.undo.undo_state`)."""
+        if seat is None:
+            return False, None
+        return undo_state(self.told, self.seat_rows, seat, self.table.current_player)
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
@@ -142,7 +145,7 @@ class Telling(RoomBase):
         """Tell every connection of an applied action, each its own part, in its language. What receivers share
         (the action in words, the public events, the seats) is said once per language."""
         per_seat: dict[tuple[int | None, str], str] = {}
-        undo: dict[int | None, bool] = {}
+        undo: dict[int | None, tuple[bool, str | None]] = {}
         said = Said()
         for conn in list(self.conns):
             seat, lang = conn.seat, conn.lang

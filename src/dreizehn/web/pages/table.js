@@ -168,7 +168,7 @@ class TablePage {
       drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, this.legal(), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
-      drawUndo(els.undo, this.mayUndo(), () => this.undo());
+      drawUndo(els.undo, this.mayUndo(), this.spectator || this.tutorial ? null : state.undoBlocked, () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
         close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });

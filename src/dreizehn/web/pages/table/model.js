@@ -65,6 +65,8 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  *   on the same version sends nothing: the first one is on its way)
  * @property {number | null} sentAt when the last action was sent (performance.now())
  * @property {boolean} undo whether the person may take back their latest move now (the server says so)
+ * @property {string | null} undoBlocked why they may not, when it is a deal or a card seen since their move (the
+ *   server's `undo_blocked`: the refusal's code)
  */
 
 /** @returns {TableState} */
@@ -72,7 +74,7 @@ export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
     hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], sentAt: null,
-    prefs: {}, joinNeeded: false, final: null, sent: null, undo: false,
+    prefs: {}, joinNeeded: false, final: null, sent: null, undo: false, undoBlocked: null,
   };
 }
 
@@ -260,6 +262,7 @@ function welcome(state, m) {
   state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.undo = !!m.undo;
+  state.undoBlocked = m.undo_blocked || null;
   state.selected = null;
   state.hint = null;
   return { before: null, announce: !was, askFinal: m.view.is_over && !state.final };
@@ -273,7 +276,8 @@ function welcome(state, m) {
 function update(state, m) {
   const before = state.view;
   state.view = { ...m.view, history: before ? before.history : [] };
-  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null, undo: !!m.undo });
+  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null, undo: !!m.undo,
+    undoBlocked: m.undo_blocked || null });
   if (state.message) tell(state, "");
   sayAction(state, m);
   state.last = lastPlayed(m);
