@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { closeDialog, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { botToMove, closeDialog, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -209,4 +209,17 @@ test("a welcome's moves taken back are said in the log after the action they wen
   }));
   assert.deepEqual(state.log.filter((l) => l.stage === undefined).map((l) => (l.chat ? `chat ${l.chat.text}` : l.text)),
     ["P1 plays", "P0 took back their last move.", "chat hm", "P0 plays"]);
+});
+
+test("a bot to move is known by its seat (a stand-in's too); a person's turn or the game's end is none", () => {
+  const state = newState();
+  const at = [{ ...seats[0] }, { ...seats[1], kind: "bot", bot: "master" }, { ...seats[2], stand_in: true }];
+  receive(state, welcome(view(4, 0), { seats: at }));
+  assert.equal(botToMove(state), null);
+  receive(state, welcome(view(5, 1), { seats: at }));
+  assert.equal(botToMove(state), 1);
+  receive(state, welcome(view(6, 2), { seats: at }));
+  assert.equal(botToMove(state), 2);
+  receive(state, welcome(view(7, 1, { is_over: true }), { seats: at }));
+  assert.equal(botToMove(state), null);
 });

@@ -20,7 +20,7 @@ import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves, drawUndo } from "./table/moves.js";
-import { closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
+import { botToMove, closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
 import { Tutorial } from "./table/tutorial.js";
@@ -34,6 +34,9 @@ import { deadEnd } from "./dead-end.js";
  *   whose tutorial the seat's table is (table/tutorial.js)
  */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
+
+/** Milliseconds a bot may think before the head says "Bruno is thinking…" (a quick bot's move comes first). */
+export const THINKING_AFTER_MS = 1500;
 
 /** The page's parts, each drawn on its own. */
 function layout() {
@@ -80,6 +83,9 @@ class TablePage {
     this.arranging = null;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
+    /** @type {{seat: number | null, timer: ReturnType<typeof setTimeout> | null, long: boolean}} the bot to move:
+     * its seat, the timer that says it thinks, whether it has thought long */
+    this.botWait = { seat: null, timer: null, long: false };
     this.els = layout();
     const e = this.els;
     this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
@@ -159,9 +165,10 @@ class TablePage {
     this.app.setTitle(t(`${state.game}.title`));
     els.seats.setAttribute("aria-label", t("web.players"));
     const names = namesOf(state);
+    this.watchBot();
     keepingFocus(this.root, () => {
       if (this.tutorial) this.tutorial.draw(state);  // first: a step that waited for the person's turn ends
-      drawHead(els.head, state, view, this.spectator);
+      drawHead(els.head, state, view, this.spectator, this.botWait.long);
       if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
@@ -173,6 +180,19 @@ class TablePage {
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
         close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
     });
+  }
+
+  /** A bot's turn began: after {@link THINKING_AFTER_MS} without its end, the head says the bot thinks. */
+  watchBot() {
+    const wait = this.botWait;
+    const seat = botToMove(this.state);
+    if (seat === wait.seat) return;
+    if (wait.timer !== null) clearTimeout(wait.timer);
+    Object.assign(wait, { seat, long: false, timer: seat === null ? null : setTimeout(() => {
+      wait.timer = null;
+      wait.long = true;
+      this.render();
+    }, THINKING_AFTER_MS) });
   }
 
   /** Close the window shown, and tell the server when it was a stage's scoring (its bots wait for the people). */
@@ -340,6 +360,7 @@ class TablePage {
   }
 
   dispose() {
+    if (this.botWait.timer !== null) clearTimeout(this.botWait.timer);
     this.socket.close();
     document.removeEventListener("keydown", this.onKey);
     this.attention.stop();

@@ -215,6 +215,20 @@ export function isMine(state, view = state.view) {
 }
 
 /**
+ * The seat of the bot to move (a bot's seat, or a person's that a stand-in plays), or null when none is (a
+ * person's turn, the game over): the page says "Bruno is thinking…" when its turn lasts (a turn of several
+ * actions, a draw and a discard, counts as one).
+ * @param {TableState} state
+ * @returns {number | null}
+ */
+export function botToMove(state) {
+  const view = state.view;
+  if (!view || view.is_over) return null;
+  const seat = state.seats[view.current_player];
+  return seat && (seat.kind === "bot" || seat.stand_in) ? seat.seat : null;
+}
+
+/**
  * The person's legal actions now (none when it is not their turn).
  * @param {TableState} state
  * @returns {Action[]}
