@@ -21,8 +21,10 @@ from dreizehn.server.protocol import (
     INT64_MAX,
     INT64_MIN,
     PROTOCOL,
+    Accepted,
     Declined,
     Hint,
+    Offered,
     Pong,
     Presence,
     Refusal,
@@ -168,6 +170,16 @@ def hint(version: int, analysis: dict[str, Any]) -> str:
 def rematch(table: str, token: str | None, by: int | None = None) -> str:
     """A ``rematch``: the new table, this receiver's invitation to it, and the seat that asked."""
     return _checked(Rematch, {"type": "rematch", "table": table, "token": token, "by": by})
+
+
+def offered(by: int) -> str:
+    """An ``offered``: ``by``'s person asks the others for a rematch."""
+    return _checked(Offered, {"type": "offered", "by": by})
+
+
+def accepted(seat: int) -> str:
+    """An ``accepted``: ``seat``'s person wants the rematch."""
+    return _checked(Accepted, {"type": "accepted", "seat": seat})
 
 
 def declined(seat: int) -> str:

@@ -115,6 +115,24 @@ class Say(_FromClient):
     """A quick phrase, which each reader reads in their own language."""
 
 
+class Offer(_FromClient):
+    """Ask the other people of the finished table for a rematch: everyone there is told (``offered``) and each
+    answers (``accept`` or ``decline``); the asker's page starts it (``POST /api/tables/{id}/rematch``) once all
+    accepted, or at once with bots in the seats of those who declined. A spectator's, one before the game's end, or
+    one after another's offer, changes nothing."""
+
+    type: Literal["offer"]
+    """Every message names its type."""
+
+
+class Accept(_FromClient):
+    """Say yes to the rematch another seat asked for (its ``offered``): everyone at the finished table is told
+    (``accepted``). A spectator's, the asker's, or one with no rematch asked, changes nothing."""
+
+    type: Literal["accept"]
+    """Every message names its type."""
+
+
 class Decline(_FromClient):
     """Say no to the rematch another seat asked for (its ``rematch`` message): everyone at the finished table is
     told (``declined``). A spectator's, or one with no rematch asked, changes nothing."""
@@ -141,11 +159,12 @@ class Ping(_FromClient):
     """Every message names its type."""
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Undo | Ping,
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Offer | Accept | Decline | Undo | Ping,
                           Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Undo | Ping] = TypeAdapter(
+client_message: TypeAdapter[
+    Hello | Act | AskHint | SetLanguage | Ready | Say | Offer | Accept | Decline | Undo | Ping] = TypeAdapter(
     ClientMessage)
-CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "decline", "undo", "ping")
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "offer", "accept", "decline", "undo", "ping")
 """The types of the messages a client sends."""
 
 
@@ -371,8 +390,28 @@ class Rematch(_Message):
     """The seat that asked for it (its page goes there at once; the others are asked, and may ``decline``)."""
 
 
+class Offered(_Message):
+    """A person at the finished table asks the others for a rematch (their ``offer``); each answers with ``accept``
+    or ``decline``, told to everyone as ``accepted`` or ``declined``."""
+
+    type: Literal["offered"]
+    """Every message names its type."""
+    by: int
+    """The seat that asks."""
+
+
+class Accepted(_Message):
+    """A person at the finished table wants the rematch asked for (their ``accept``)."""
+
+    type: Literal["accepted"]
+    """Every message names its type."""
+    seat: int
+    """The seat whose person accepted."""
+
+
 class Declined(_Message):
-    """A person at the finished table does not want the rematch (their ``decline``); their seat of it stays free."""
+    """A person at the finished table does not want the rematch (their ``decline``); their seat of it stays free,
+    or is a bot's when the asker starts it without them (``bots`` of ``POST /api/tables/{id}/rematch``)."""
 
     type: Literal["declined"]
     """Every message names its type."""
@@ -432,8 +471,8 @@ class Pong(_Message):
     """``pong``."""
 
 
-ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver
-                          | TakenBack | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Offered | Accepted | Declined
+                          | Said | TakenOver | TakenBack | Pong, Field(discriminator="type")]
 server_message: TypeAdapter[
-    Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | TakenBack | Pong] = (
-    TypeAdapter(ServerMessage))
+    Welcome | Update | Refused | Presence | Hint | Rematch | Offered | Accepted | Declined | Said | TakenOver
+    | TakenBack | Pong] = (TypeAdapter(ServerMessage))

@@ -167,6 +167,8 @@ class RoomBase(ABC):
         """The moves taken back at this table, in order (the hub loads them with the room)."""
         self.rematch_asked = False
         """Whether a rematch was asked for at this table (while the room is in memory)."""
+        self.offered_by: int | None = None
+        """The seat whose person asked the others for a rematch (``offer``), while the room is in memory."""
         self.held_at: int | None = None
         """The version whose update ended a stage, while the bots wait for the people to read its scoring."""
         self.ready_seats: set[int] = set()
