@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { botToMove, closeDialog, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { allAccepted, botToMove, closeDialog, rematchAnswers, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -222,4 +222,31 @@ test("a bot to move is known by its seat (a stand-in's too); a person's turn or 
   assert.equal(botToMove(state), 2);
   receive(state, welcome(view(7, 1, { is_over: true }), { seats: at }));
   assert.equal(botToMove(state), null);
+});
+
+test("a rematch offered opens its window over the standings at once; each answer is kept; a yes goes to the new seat", () => {
+  const over = { ...view(30, 0), is_over: true };
+  const people = [...seats, { seat: 3, name: "Bot", kind: "bot", bot: "easy", joined: true, connected: true }];
+  const state = newState();
+  receive(state, welcome(over, { seats: people, seat: 1 }));
+  state.dialogs.push({ id: 99, kind: "over", event: { key: "game.over", text: "", params: {} }, version: 30 });
+  receive(state, { type: "offered", by: 0 });
+  assert.equal(state.dialogs[0].kind, "offer");  // before the standings, not after them
+  assert.deepEqual(rematchAnswers(state), [{ seat: 1, answer: null }, { seat: 2, answer: null }]);
+  receive(state, { type: "accepted", seat: 1 });
+  assert.equal(allAccepted(state), false);
+  receive(state, { type: "declined", seat: 2 });
+  assert.deepEqual(rematchAnswers(state), [{ seat: 1, answer: true }, { seat: 2, answer: false }]);
+  assert.equal(receive(state, { type: "rematch", table: "t2", token: "tok", by: 0 }).go, true);
+  assert.equal(state.rematch, "/play/tok");
+  const other = newState();
+  receive(other, welcome(over, { seats: people, seat: 2 }));
+  receive(other, { type: "offered", by: 0 });
+  receive(other, { type: "accepted", seat: 1 });
+  receive(other, { type: "accepted", seat: 2 });
+  assert.equal(allAccepted(other), true);
+  const spectator = newState();
+  receive(spectator, welcome(over, { seats: people, seat: null }));
+  receive(spectator, { type: "offered", by: 0 });
+  assert.equal(spectator.dialogs.length, 0);
 });

@@ -134,8 +134,8 @@ class Accept(_FromClient):
 
 
 class Decline(_FromClient):
-    """Say no to the rematch another seat asked for (its ``rematch`` message): everyone at the finished table is
-    told (``declined``). A spectator's, or one with no rematch asked, changes nothing."""
+    """Say no to the rematch another seat asked for (its ``offered``, or its ``rematch`` message): everyone at the
+    finished table is told (``declined``). A spectator's, or one with no rematch asked, changes nothing."""
 
     type: Literal["decline"]
     """Every message names its type."""

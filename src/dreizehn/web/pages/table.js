@@ -20,7 +20,7 @@ import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves, drawUndo } from "./table/moves.js";
-import { botToMove, closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
+import { allAccepted, botToMove, closeDialog, isMine, legalOf, newState, receive, say, sending, showOffer, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
 import { Tutorial } from "./table/tutorial.js";
@@ -86,6 +86,8 @@ class TablePage {
     /** @type {{seat: number | null, timer: ReturnType<typeof setTimeout> | null, long: boolean}} the bot to move:
      * its seat, the timer that says it thinks, whether it has thought long */
     this.botWait = { seat: null, timer: null, long: false };
+    /** whether the asker's page is starting the rematch (its request on the way) */
+    this.starting = false;
     this.els = layout();
     const e = this.els;
     this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
@@ -122,9 +124,8 @@ class TablePage {
     const effect = receive(this.state, m);
     if (this.tutorial) this.tutorial.hear(m);
     this.sayStandIns(m.type === "welcome" || m.type === "resync");
-    if (m.type === "declined" && m.seat !== this.state.seat) {
-      tell(this.state, t("web.rematch_declined", { player: namesOf(this.state)[m.seat] || "" }));
-    }
+    this.sayRematch(m);
+    if (effect.go && this.state.rematch) { location.assign(this.state.rematch); return; }
     if ((m.type === "welcome" || m.type === "resync") && !this.module) {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
     }
@@ -178,7 +179,8 @@ class TablePage {
       drawUndo(els.undo, this.mayUndo(), this.spectator || this.tutorial ? null : state.undoBlocked, () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
-        close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
+        close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline(),
+        start: () => this.startRematch(true) });
     });
   }
 
@@ -343,6 +345,25 @@ class TablePage {
     this.standIns = now;
   }
 
+  /**
+   * The rematch's news in the log (an offer, each answer), and the asker's page starts it once every person asked
+   * said yes.
+   * @param {any} m a message of the server
+   */
+  sayRematch(m) {
+    const { state } = this;
+    const player = (/** @type {number} */ seat) => namesOf(state)[seat] || "";
+    if (m.type === "offered") say(state, [m.by === state.seat ? t("web.rematch_asked") : t("web.rematch_offer", { player: player(m.by) })]);
+    else if (m.type === "accepted" && m.seat !== state.seat) say(state, [t("web.rematch_accepted", { player: player(m.seat) })]);
+    else if (m.type === "declined" && m.seat !== state.seat) {
+      const words = t("web.rematch_declined", { player: player(m.seat) });
+      if (state.offer) say(state, [words]); else tell(state, words);
+    }
+    if (state.offer && state.offer.by === state.seat && (m.type === "accepted" || m.type === "offered") && allAccepted(state)) {
+      this.startRematch(false);
+    }
+  }
+
   /** Say no to the rematch offered: the server tells the table, and the offer's window closes. */
   decline() {
     this.socket.send({ type: "decline" });
@@ -350,13 +371,34 @@ class TablePage {
     this.render();
   }
 
-  async rematch() {
+  /** "Rematch" at the game's end, or "Play again" when asked: the rematch begun already, an offer, or a yes. */
+  rematch() {
     const state = this.state;
     if (state.rematch) { location.assign(state.rematch); return; }
+    if (!state.offer) { this.socket.send({ type: "offer" }); return; }  // its window opens with the server's answer
+    if (state.seat === null) return;
+    if (state.offer.by === state.seat || state.seat in state.offer.answers) { showOffer(state); this.render(); return; }
+    this.socket.send({ type: "accept" });
+  }
+
+  /**
+   * The asker starts the rematch: when everyone said yes, or at once (`now`), a bot in the seat of each person who
+   * said no; then the asker's page goes to its seat there (the others' pages are told over the websocket).
+   * @param {boolean} now
+   */
+  async startRematch(now) {
+    const state = this.state;
+    if (this.starting) return;
+    this.starting = true;
+    const bots = now && state.offer ? Object.entries(state.offer.answers).filter(([, yes]) => !yes).map(([seat]) => Number(seat)) : [];
     try {
-      const data = await post(`/api/tables/${state.table}/rematch`, { token: this.who.token });
+      const data = await post(`/api/tables/${state.table}/rematch`, { token: this.who.token, bots });
       location.assign(`/play/${data.invitations[0].token}`);
-    } catch (err) { tell(state, err instanceof Error ? err.message : String(err)); this.render(); }
+    } catch (err) {
+      this.starting = false;
+      tell(state, err instanceof Error ? err.message : String(err));
+      this.render();
+    }
   }
 
   dispose() {

@@ -22,8 +22,12 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 /** @typedef {{text: string, events: Told[]}} Said an action in words, with its events */
 /**
  * @typedef {{id: number, kind: "stage" | "over" | "offer", event: Told, version: number}} Dialog a window between
- *   stages, the game's end, or a rematch another seat asked for (`event.params.by`); `version`: the update's that
- *   opened it
+ *   stages, the game's end, or a rematch asked for (`event.params.by`: the asker, the person themselves or another
+ *   seat; shown over the standings at once); `version`: the update's that opened it
+ */
+/**
+ * @typedef {{by: number, answers: Record<number, boolean>}} Offer a rematch asked for: the asker's seat and each
+ *   answer heard (true: they play again)
  */
 /** @typedef {{card: string, seat: number, version: number}} LastMove the card a move played: its seat, its version */
 /**
@@ -58,6 +62,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {string} conn the connection's state
  * @property {string | null} rematch the address of the rematch's seat
  * @property {number[]} declined the seats whose person declined the rematch
+ * @property {Offer | null} offer the rematch asked for at the finished table (its answers)
  * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
  * @property {boolean} joinNeeded whether the person must give a name first
  * @property {{totals: number[], winners: number[]} | null} final the game's end
@@ -73,7 +78,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
-    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], sentAt: null,
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], offer: null, sentAt: null,
     prefs: {}, joinNeeded: false, final: null, sent: null, undo: false, undoBlocked: null,
   };
 }
@@ -238,6 +243,40 @@ export function legalOf(state) {
 }
 
 /**
+ * The people asked for the rematch offered (every person's seat but the asker's), each with their answer (null:
+ * none yet).
+ * @param {TableState} state
+ * @returns {{seat: number, answer: boolean | null}[]}
+ */
+export function rematchAnswers(state) {
+  const offer = state.offer;
+  if (!offer) return [];
+  return state.seats.filter((s) => s.kind !== "bot" && s.seat !== offer.by)
+    .map((s) => ({ seat: s.seat, answer: s.seat in offer.answers ? offer.answers[s.seat] : null }));
+}
+
+/**
+ * Show the window of the rematch offered first, over any other (the standings), unless it is shown already; none
+ * for a spectator.
+ * @param {TableState} state
+ */
+export function showOffer(state) {
+  const offer = state.offer;
+  if (!offer || state.seat === null) return;
+  state.dialogs = state.dialogs.filter((d) => d.kind !== "offer");
+  state.dialogs.unshift({ id: ++state.dialogsMade, kind: "offer", event: { key: "rematch", text: "", params: { by: offer.by } },
+    version: state.view ? state.view.version : 0 });
+}
+
+/**
+ * Whether every person asked for the rematch said yes (then it begins).
+ * @param {TableState} state
+ */
+export function allAccepted(state) {
+  return !!state.offer && rematchAnswers(state).every((a) => a.answer === true);
+}
+
+/**
  * @param {TableState} state
  * @param {"stage" | "over" | "offer"} kind
  * @param {Told} event
@@ -307,12 +346,14 @@ function update(state, m) {
 
 /**
  * What a server message changes in the state, and what the page does besides drawing it: `announce` a turn that
- * became the person's (since `before`), `askFinal`: the standings of a game found over.
+ * became the person's (since `before`), `askFinal`: the standings of a game found over, `go`: to the rematch's seat
+ * (the person had accepted it, and it began).
  * @param {TableState} state
  * @param {any} m a message of the server (docs/server.md)
- * @returns {{before: View | null, announce: boolean, askFinal: boolean}}
+ * @returns {{before: View | null, announce: boolean, askFinal: boolean, go?: boolean}}
  */
 export function receive(state, m) {
+  /** @type {{before: View | null, announce: boolean, askFinal: boolean, go?: boolean}} */
   const nothing = { before: null, announce: false, askFinal: false };
   switch (m.type) {
     case "welcome": case "resync": return welcome(state, m);
@@ -331,17 +372,25 @@ export function receive(state, m) {
       state.thinking = false;
       if (state.view && m.version === state.view.version) state.hint = m.analysis;
       return nothing;
-    case "rematch":
+    case "rematch":  // the rematch begins: this seat's invitation to it
       state.rematch = m.token ? `/play/${m.token}` : null;
-      if (m.token && m.by !== null && m.by !== undefined && m.by !== state.seat) {
+      if (m.token && m.by !== null && m.by !== undefined && m.by !== state.seat && !state.offer) {  // asked at once
         openDialog(state, "offer", { key: "rematch", text: "", params: { by: m.by } }, state.view ? state.view.version : 0);
       }
+      return { ...nothing, go: !!m.token && state.seat !== null && !!state.offer && state.offer.answers[state.seat] === true };
+    case "offered":  // a rematch asked for: its window over the standings at once (a spectator only reads the log)
+      state.offer = { by: m.by, answers: {} };
+      showOffer(state);
+      return nothing;
+    case "accepted":
+      if (state.offer) state.offer.answers[m.seat] = true;
       return nothing;
     case "taken_back":  // the resync before it showed the position before the move: the log says what happened
       say(state, [m.text]);
       return nothing;
     case "declined":
       state.declined = [...state.declined.filter((s) => s !== m.seat), m.seat];
+      if (state.offer) state.offer.answers[m.seat] = false;
       return nothing;
     default:
       return nothing;
