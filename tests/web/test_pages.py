@@ -129,6 +129,8 @@ def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser
     ("de", "/play/no-such-invitation", "web.bad_link", "server.bad_token"),
     ("nl", "/watch/no-such-table/no-such-token", "web.bad_link", "server.bad_token"),
     ("en", "/no/such/page", "web.not_found", None),
+    ("de", "/new/chess", "web.not_found", None),
+    ("nl", "/games/chess/rules", "web.not_found", None),
 ])
 def test_a_dead_end_says_what_went_wrong_and_leads_back(lang: str, path: str, title: str, reason: str | None,
                                                         browser: Browser, contexts: list[BrowserContext],

@@ -4,6 +4,7 @@
 import { games, post } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
+import { deadEnd } from "./dead-end.js";
 import { invitePanel } from "./table/invites.js";
 
 /** @typedef {HTMLInputElement | HTMLSelectElement} Field */
@@ -15,7 +16,7 @@ import { invitePanel } from "./table/invites.js";
  */
 export async function createPage(root, app, gameId) {
   const found = (await games()).find((g) => g.id === gameId);
-  if (!found) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
+  if (!found) { app.setTitle(t("web.not_found")); fill(root, deadEnd(t("web.not_found"))); return; }
   const game = found;
   app.setTitle(`${game.title}: ${t("web.new_table")}`);
   let players = game.min_players;
