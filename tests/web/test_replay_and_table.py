@@ -271,3 +271,27 @@ def test_the_table_says_when_a_bot_plays_for_someone_away_and_when_they_are_back
         anna.wait_for_timeout(1500)  # a presence notice or an update that came after says nothing again
         expect(anna.locator("#log li").filter(has_text="Bruno is back and plays again")).to_have_count(1)
         expect(anna.locator("#log li").filter(has_text="Bruno is away: a bot plays")).to_have_count(1)
+
+
+def test_the_replay_says_who_won_and_no_known_cards_beside_the_open_hands(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: the replay's header says who won; Holzwurm's board there lists no "known cards", since every
+    hand is shown open beside it."""
+    for _ in range(3):  # a game in which seat 0's view knows cards of seat 1 (a row taken: nearly always)
+        table = _bot_game(server, "holzwurm", {"games": 1})
+        replay = httpx2.get(f"{server.url}/api/tables/{table}/replay").json()
+        last = len(replay["steps"])
+        end = httpx2.get(f"{server.url}/api/tables/{table}/replay/{last}").json()["views"][0]
+        if end["known"][1]:
+            break
+    assert end["known"][1], "in three games seat 1 took no row"
+    winners = [replay["names"][seat] for seat in replay["table"]["winners"]]
+    page = watch(watched, new_context(browser, contexts, server, "de"), "Anna").page
+    page.goto(f"/replay/{table}")
+    page.wait_for_selector("#replay-position")
+    expect(page.locator("#replay-winner")).to_contain_text(winners[0])
+    expect(page.locator("#replay-winner")).to_contain_text("Gewonnen von")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-position")).to_contain_text(str(last))
+    expect(page.locator("#replay-board .reveal")).to_have_count(2)
+    expect(page.locator("#replay-board section.known")).to_have_count(0)

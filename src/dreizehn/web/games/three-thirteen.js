@@ -96,7 +96,7 @@ export function draw(view, ctx) {
     outs.map((a) => h("button.primary", { type: "button", "data-action": a.text, onclick: () => ctx.act(a.text) }, a.words))) : null;
   const others = view.hand_sizes.map((n, seat) => {
     if (seat === view.seat) return null;
-    const known = view.known[seat] || [];
+    const known = ctx.open ? [] : view.known[seat] || [];
     const melds = view.out_melds[seat] || [];
     return h("li", { "data-seat": seat }, t("three-thirteen.view.seat", { player: ctx.names[seat], n }),
       known.length ? h("span.known-cards", {}, " ", t("web.known"), ": ", known.map((c) => card("three-thirteen", c, { small: true }))) : null,
