@@ -113,13 +113,6 @@ def bot_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:bot:{seat}")
 
 
-def decision_rng(seed: int, seat: int, version: int) -> random.Random:
-    """The random generator of one decision of the bot at ``seat``, taken after ``version`` actions of the game with
-    ``seed``: the same whenever that position is reached again, so that a table rebuilt (after a take-back, S8, or
-    a restart) has its bots answer a move played again exactly as before (the game server's bots)."""
-    return random.Random(f"{seed}:bot:{seat}:{version}")
-
-
 @dataclass
 class Table:
     """A game at a table: the engine's state, the seats and their bots, the listeners.
@@ -291,17 +284,15 @@ class Table:
             updates.append(self._apply(seat, action))
         return updates
 
-    def bot_request(self, per_decision: bool = False) -> BotRequest:
+    def bot_request(self) -> BotRequest:
         """What a worker needs to decide for the bot to move (:func:`decide_in_worker`); apply its answer with
-        :meth:`apply_bot_answer`. The generator is the seat's stream (:func:`bot_rng`, as every decision of a
-        simulation draws from), or with ``per_decision`` one of this decision alone (:func:`decision_rng`)."""
+        :meth:`apply_bot_answer`."""
         seat = self.current_player
         bot = self._bots.get(seat)
         if bot is None:
             raise NotYourTurnError("table.person_seat", rule=self.game.turn_rule, seat=seat)
-        rng = decision_rng(self.seed, seat, self.version) if per_decision else self._rngs[seat]
         return BotRequest(bot.spec, self.game.id, self.game.players, dict(self.game.options),
-                          self._state.view(seat), rng)
+                          self._state.view(seat), self._rngs[seat])
 
     def apply_bot_answer(self, request: BotRequest, action: int, rng: random.Random, seconds: float) -> Update | None:
         """Apply a worker's answer to ``request``, unless the table moved on meanwhile (then ``None``)."""

@@ -57,14 +57,6 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                                             "the list of tables: a bot's, taken "
                                                                             "already, or none, or the game is over"),
     "server.person_with_bot": ("S2", "422 (POST /api/tables)", "a person's seat that names a bot"),
-    "server.bot_too_costly": ("S2", "422 (POST /api/tables)", "a bot specification (not a level) that asks for more "
-                                                              "``time`` than half of DREIZEHN_BOT_TIMEOUT or more "
-                                                              "``iterations`` than DREIZEHN_BOT_MAX_ITERATIONS"),
-    "server.control_character": ("S9", "422 (a name: POST /api/tables, /api/seats/join, /api/tables/{id}/seats/"
-                                       "{seat}, /api/learn/{game}); websocket (say)",
-                                 "a name or line of chat holding a control character, an invisible formatting "
-                                 "character or one that shows as nothing (``field`` names which, ``char`` the "
-                                 "character as U+XXXX)"),
     "server.no_table": ("S1", "404 (GET and POST /api/tables/{id}...); websocket (hello with ``watch``)",
                         "a table that does not exist"),
     "server.not_finished": ("S5", "409 (record, replay)", "a game not over yet"),

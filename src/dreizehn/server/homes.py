@@ -95,22 +95,6 @@ class Homes:
             with self.engine.begin() as c:
                 c.execute(homes.delete().where(homes.c.process == self.process, homes.c.table_id.in_(table_ids)))
 
-    def take_back_own(self) -> tuple[list[str], list[str]]:
-        """At a start: the homes held under this process's address (``DREIZEHN_ADDRESS``, by default the serve
-        command's host and port) by an earlier process, which cannot be running any more (one address is one
-        listening process), made this process's at once rather than after the lease; the tables taken back and the
-        earlier processes. Nothing without an address."""
-        if not self.address:
-            return [], []
-        with self.engine.begin() as c:
-            earlier = list(c.execute(sa.select(homes.c.process).distinct().where(
-                homes.c.address == self.address, homes.c.process != self.process)).scalars())
-            if not earlier:
-                return [], []
-            taken = c.execute(homes.update().where(homes.c.process.in_(earlier), homes.c.address == self.address)
-                              .values(process=self.process, renewed_at=sa.func.now()).returning(homes.c.table_id))
-            return list(taken.scalars()), earlier
-
     def hand_over(self) -> None:
         """The process stops: its homes are left expired at once, so that another process's sweep takes their
         tables up now rather than after the lease."""

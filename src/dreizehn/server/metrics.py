@@ -22,8 +22,7 @@ ACTION_SECONDS = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 STORE_FAILURES = Counter("dreizehn_store_failures", "Actions not stored because the database failed (each refused)")
-WORKER_RESTARTS = Counter("dreizehn_worker_restarts",
-                          "Worker processes replaced after one died or was killed at a task's deadline")
+WORKER_RESTARTS = Counter("dreizehn_worker_restarts", "Pools of worker processes made again after a worker died")
 RELAYED = Gauge("dreizehn_relayed", "Websockets relayed to the process that serves their table (its home)")
 DROPPED = Counter("dreizehn_connections_dropped", "Connections closed for falling too far behind in reading")
 

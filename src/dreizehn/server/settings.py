@@ -26,16 +26,7 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default=Path("data"), description="where the SQLite file lives")
     bot_pause: float = Field(default=0.8, ge=0, description="seconds a bot waits before it plays, so people follow")
     bot_workers: int = Field(default=2, ge=0, description="worker processes for bots and hints (0: threads)")
-    bot_timeout: float = Field(
-        default=5.0, gt=0,
-        description="seconds a bot may think: then its worker process is killed and replaced, and the heuristic "
-                    "plays that move; a table's bot specification may ask for at most half of it (time=...)",
-    )
-    bot_max_iterations: int = Field(
-        default=30_000, ge=1,
-        description="the most iterations a table's bot specification may ask for (iterations=...; the levels are "
-                    "always allowed, master's 30,000 the largest)",
-    )
+    bot_timeout: float = Field(default=5.0, gt=0, description="seconds a bot may think before the heuristic plays")
     stage_hold: float = Field(
         default=30.0, ge=0,
         description="seconds the bots wait after a stage ends for the people at the table to close its scoring (each "

@@ -625,12 +625,9 @@ class Store:
             return out
 
     def playing(self) -> list[str]:
-        """The ids of the tables to take up after a restart: those being played, and those not begun that seat a
-        bot (whose first move may be a bot's, which nobody else would wake)."""
-        has_bot = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.bot.is_not(None))
-        moving = sa.or_(tables.c.status == "playing", sa.and_(tables.c.status == "open", has_bot))
+        """The ids of the tables being played (to resume their bots after a restart)."""
         with self.engine.connect() as c:
-            return list(c.execute(sa.select(tables.c.id).where(moving)).scalars())
+            return list(c.execute(sa.select(tables.c.id).where(tables.c.status == "playing")).scalars())
 
     def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
         """Give a person's seat a new token (the old one stops working)."""

@@ -64,7 +64,7 @@ class Bots(Acting):
             async with self.lock:
                 if not self.table.bot_to_move:
                     return
-                request = self.table.bot_request(per_decision=True)  # a take-back's replay answers alike (S8)
+                request = self.table.bot_request()
             started = time.perf_counter()
             action, rng = await self.hub.decide(request, self.table.game)
             async with self.lock:

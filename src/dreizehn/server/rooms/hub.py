@@ -29,14 +29,9 @@ from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import PRESENCE_CHANNEL, Store, Writer
 from dreizehn.server.undo import take_backs
-from dreizehn.server.workers import Workers
 from dreizehn.table import BotRequest, decide_in_worker
 
 log = logging.getLogger("dreizehn.server")
-
-DEADLINE_SLACK = 1.0
-"""Seconds the room waits for a bot's decision beyond ``DREIZEHN_BOT_TIMEOUT``, in which the workers kill a worker
-that overran it and answer so (threads, ``DREIZEHN_BOT_WORKERS=0``, cannot be stopped: they are waited for no more)."""
 
 
 class Hub:
@@ -130,13 +125,9 @@ class Hub:
         """A bot's decision in the worker pool, within the time allowed; a bot that fails or overruns is replaced
         by the heuristic for that move."""
         loop = asyncio.get_running_loop()
-        seconds = self.settings.bot_timeout
         try:
-            if isinstance(self.executor, Workers):  # past its deadline the worker is killed: nothing runs on
-                future = asyncio.wrap_future(self.executor.submit_within(seconds, decide_in_worker, request))
-            else:
-                future = loop.run_in_executor(self.executor, decide_in_worker, request)
-            action, rng = await asyncio.wait_for(future, seconds + DEADLINE_SLACK)
+            future = loop.run_in_executor(self.executor, decide_in_worker, request)
+            action, rng = await asyncio.wait_for(future, self.settings.bot_timeout)
             if action in request.view.legal_actions:
                 return action, rng
             log.warning("bot %s chose %s, which is not legal: the heuristic plays", request.spec, action)
@@ -146,20 +137,9 @@ class Hub:
         return fallback.act(request.view, request.rng), request.rng
 
     async def resume_all(self) -> None:
-        """After a start, let the bots of every table being played (or not begun, with a bot) go on, and the grace
-        period run for its people (PostgreSQL: those of the tables whose home this process claims; first the homes
-        an earlier process at this address held, taken back at once, :meth:`Homes.take_back_own`)."""
-        if self.homes is not None:
-            taken, earlier = await asyncio.to_thread(self.homes.take_back_own)
-            for process in earlier:  # gone: the other processes stop counting its connections now
-                self._send_presence({"gone": True, "left": process})
-            if taken:
-                log.info("took back the homes of %d tables held by an earlier process at %s", len(taken),
-                         self.homes.address)
-        else:
-            taken = []
-        playing = await asyncio.to_thread(self.store.playing)
-        await self.resume([*taken, *sorted(set(playing) - set(taken))])
+        """After a start, let the bots of every table being played go on, and the grace period run for its
+        people (PostgreSQL: those of the tables whose home this process claims)."""
+        await self.resume(await asyncio.to_thread(self.store.playing))
 
     async def resume(self, table_ids: list[str]) -> None:
         """Take up tables being played: each one's room (its home claimed), its bots and its grace periods; a table
@@ -328,8 +308,8 @@ class Hub:
             process = str(message["process"])
             if process == self.process:
                 return
-            if message.get("gone"):  # its own goodbye, or an earlier process at its address that it replaced
-                self.forget(str(message.get("left", process)))
+            if message.get("gone"):
+                self.forget(process)
                 return
             self.heard_at[process] = time.monotonic()
             if message.get("alive"):

@@ -17,7 +17,6 @@ from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.routes.tables import _link, _new_table
 from dreizehn.server.schemas import Invitation, LearnIn, TutorialOut
 from dreizehn.server.storage import TUTORIAL_PREFIX, hash_token
-from dreizehn.server.text import person_text
 from dreizehn.tutorial import Tutorial, load_tutorial
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])
@@ -48,7 +47,7 @@ async def learn(game: GameId, body: LearnIn, request: Request, hub: HubDep, sett
     """A new table on the game's tutorial deal: the person's seat (joined under ``name``) and the tutorial's bots,
     whose moves are the same each time. Answers the person's invitation (its page is ``/learn/{game}/{token}``)."""
     found = _tutorial(game)
-    name = person_text(body.name, "name")
+    name = " ".join(body.name.split())
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
     bots = [seat != found.seat for seat in range(found.players)]

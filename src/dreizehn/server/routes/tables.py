@@ -14,7 +14,7 @@ from dreizehn import __version__
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import bot_names, level_name
 from dreizehn.core.errors import DreizehnError, InvalidOptionError
-from dreizehn.core.game import Game, OptionSpec
+from dreizehn.core.game import OptionSpec
 from dreizehn.core.record import to_record
 from dreizehn.core.registry import game_class, load_game
 from dreizehn.server.chat import lines as chat_lines
@@ -38,9 +38,7 @@ from dreizehn.server.schemas import (
     TableOut,
     TakeBackOut,
 )
-from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
-from dreizehn.server.text import person_text
 from dreizehn.server.undo import take_backs
 from dreizehn.wire import to_wire
 from dreizehn.words import words
@@ -119,31 +117,6 @@ def _new_table(game_id: str, options: dict[str, Any], seats: list[tuple[str, str
     return row, seat_rows, tokens, new_token()
 
 
-def bounded_bot(spec: str, game: Game, settings: Settings) -> None:
-    """Refuse a bot seat's level or specification that is not one (``bot.*``), or a specification that asks to
-    think longer than a table's bot may (``server.bot_too_costly``, S2): ``time`` above half of
-    ``DREIZEHN_BOT_TIMEOUT`` (so that it answers before the deadline that kills its worker) or ``iterations`` above
-    ``DREIZEHN_BOT_MAX_ITERATIONS``. A level's name is always taken: its cost is the game's own."""
-    bot = make_bot(spec, game)
-    if level_name(spec, game.id, game.players) is not None:
-        return
-    seconds, iterations = settings.bot_timeout / 2, settings.bot_max_iterations
-    asked_time, asked_iterations = bot.options.get("time"), bot.options.get("iterations")
-    if (isinstance(asked_time, int | float) and asked_time > seconds) or (
-            isinstance(asked_iterations, int) and asked_iterations > iterations):
-        raise ServerError("server.bot_too_costly", rule="S2", bot=spec, seconds=seconds, iterations=iterations)
-
-
-def _seat_name(name: str | None) -> str | None:
-    """A seat's name as given at creation, by the rule of every name (S9); one of blanks alone is refused."""
-    if name is None:
-        return None
-    cleaned = person_text(name, "name")
-    if not cleaned:
-        raise ServerError("server.empty_name", rule="S2", status=422)
-    return cleaned
-
-
 @router.post("/tables", status_code=201)
 async def create_table(body: TableIn, request: Request, hub: HubDep, settings: SettingsDep,
                        lang: LangDep) -> CreatedOut:
@@ -153,10 +126,10 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
     game = load_game(body.game, len(body.seats), body.options)
     for seat in body.seats:
         if seat.kind == "bot":
-            bounded_bot(seat.bot or "medium", game, settings)
+            make_bot(seat.bot or "medium", game)
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
-    named = bot_names([_seat_name(s.name) for s in body.seats], [s.kind == "bot" for s in body.seats])
+    named = bot_names([s.name for s in body.seats], [s.kind == "bot" for s in body.seats])
     # a level's name is stored as the level it plays here (Three Thirteen's "master" is its "expert")
     bots = [level_name(s.bot or "medium", game.id, game.players) or s.bot if s.kind == "bot" else None
             for s in body.seats]
@@ -185,7 +158,7 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     if found is None:
         raise ServerError("server.bad_token", rule="S1", status=404)
     table_id, seat = found
-    name = person_text(body.name, "name")
+    name = " ".join(body.name.split())
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
     if not await asyncio.to_thread(hub.store.take_seat, table_id, seat, name):  # taken once: never renamed later
@@ -202,7 +175,7 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
     invitation (its link is the new player's). The seat's old invitation stops opening it, and a window that had
     it open is disconnected (it never sees the new player's hand). A seat that is a bot's, taken already, or not
     there, or a game that is over, is refused (``server.seat_not_free``, 409)."""
-    name = person_text(body.name, "name")
+    name = " ".join(body.name.split())
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
     stored = await _stored(hub, table_id)

@@ -46,7 +46,6 @@ from dreizehn.server.protocol import (
 from dreizehn.server.relay import relay
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
-from dreizehn.server.text import person_text
 
 router = APIRouter(tags=["websocket"])
 
@@ -84,22 +83,6 @@ class Bucket:
         return False
 
 
-async def _say(room: Room, conn: Conn, message: Say, chat: Bucket) -> None:
-    """A line of chat: refused if its text holds a character no text may (S9), is blanks alone or comes too fast;
-    else said."""
-    try:
-        text = None if message.text is None else person_text(message.text, "text")
-    except ServerError as err:
-        conn.send(messages.refused(err, conn.lang))
-        return
-    if not room.well_said(text, message.phrase):
-        conn.send(messages.refused(ServerError("server.chat_empty", rule="S3"), conn.lang))
-    elif not chat.take():  # only lines that could be said count against the rate
-        conn.send(messages.refused(ServerError("server.chat_too_fast", rule="S3"), conn.lang))
-    else:
-        await room.say(conn, text, message.phrase)
-
-
 async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> None:
     """A message of a connection already admitted to ``room``: an action, a change of language, a hint asked, a
     stage's scoring read, a rematch asked, accepted or declined, a move taken back, a line of chat (at most as fast
@@ -125,7 +108,12 @@ async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> No
     elif isinstance(message, Undo):
         await room.undo(conn, message.version)
     elif isinstance(message, Say):
-        await _say(room, conn, message, chat)
+        if not room.well_said(message.text, message.phrase):
+            conn.send(messages.refused(ServerError("server.chat_empty", rule="S3"), conn.lang))
+        elif not chat.take():  # only lines that could be said count against the rate
+            conn.send(messages.refused(ServerError("server.chat_too_fast", rule="S3"), conn.lang))
+        else:
+            await room.say(conn, message.text, message.phrase)
     elif isinstance(message, Ping):
         conn.send(messages.PONG)
 
@@ -223,7 +211,6 @@ class _Socket:
         async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
             conn.send(room.welcome(conn))
             room.connect(conn)
-        room.after_change()  # a table that should move and does not (its bots not started) moves now
         return True
 
     async def _send_direct(self, message: str) -> None:
