@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { allAccepted, botToMove, closeDialog, rematchAnswers, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { allAccepted, boardHeld, botToMove, closeDialog, rematchAnswers, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -249,4 +249,16 @@ test("a rematch offered opens its window over the standings at once; each answer
   receive(spectator, welcome(over, { seats: people, seat: null }));
   receive(spectator, { type: "offered", by: 0 });
   assert.equal(spectator.dialogs.length, 0);
+});
+
+test("the board is held while a stage's scoring is shown: the next deal is drawn once the window closes", () => {
+  const state = newState();
+  receive(state, welcome(view(9, 0)));
+  assert.equal(boardHeld(state), false);
+  const scored = { key: "stage.scored", text: "End of stage 1", params: { stage: 0, scores: [1, 2, 3], totals: [1, 2, 3] } };
+  const dealt = { key: "stage.dealt", text: "New deal", params: { stage: 1 } };
+  receive(state, { type: "update", version: 10, seat: 1, action: "B5", text: "P1 plays", events: [scored, dealt], view: view(10, 0, { stage: 1 }), seats });
+  assert.equal(boardHeld(state), true);
+  closeDialog(state);
+  assert.equal(boardHeld(state), false);
 });

@@ -20,7 +20,7 @@ import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves, drawUndo } from "./table/moves.js";
-import { allAccepted, botToMove, closeDialog, isMine, legalOf, newState, receive, say, sending, showOffer, tell } from "./table/model.js";
+import { allAccepted, boardHeld, botToMove, closeDialog, isMine, legalOf, newState, receive, say, sending, showOffer, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
 import { Tutorial } from "./table/tutorial.js";
@@ -173,7 +173,7 @@ class TablePage {
       if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
-      drawBoard(els.board, module, view, this.context(names), state.last);
+      if (!boardHeld(state)) drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, this.legal(), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
       drawUndo(els.undo, this.mayUndo(), this.spectator || this.tutorial ? null : state.undoBlocked, () => this.undo());

@@ -287,6 +287,16 @@ function openDialog(state, kind, event, version) {
 }
 
 /**
+ * Whether the board is held as it was while a stage's scoring is shown: the next deal (told with the update that
+ * ended the stage) is drawn, and its cards move into place, once the window closes, not behind it.
+ * @param {TableState} state
+ */
+export function boardHeld(state) {
+  const shown = state.dialogs[0];
+  return !!shown && shown.kind === "stage";
+}
+
+/**
  * Close the window shown; the message that tells the server so (the bots wait for the people to read a stage's
  * scoring), or null when there is none to send.
  * @param {TableState} state
