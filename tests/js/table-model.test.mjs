@@ -192,8 +192,8 @@ test("the server says when a move may be taken back; a take-back is said in the 
   receive(state, { type: "update", view: { ...view(4, 1), history: undefined }, seats, text: "x", events: [], undo: false });
   assert.equal(state.undo, false);
   receive(state, { ...welcome(view(3, 0), { undo: true }), type: "resync" });
-  receive(state, { type: "taken_back", seat: 0, version: 3, count: 1, text: "P0 took back their last move." });
-  assert.equal(state.log[state.log.length - 1].text, "P0 took back their last move.");
+  receive(state, { type: "taken_back", seat: 0, version: 3, count: 1, text: "P0 took back the move that came next: play went on from here." });
+  assert.equal(state.log[state.log.length - 1].text, "P0 took back the move that came next: play went on from here.");
   assert.equal(state.undo, true);
   receive(state, { type: "refused", code: "server.undo_drawn", message: "no", params: {}, view: null });
   assert.equal(state.undo, false);
@@ -204,11 +204,11 @@ test("a welcome's moves taken back are said in the log after the action they wen
   const ev = (text) => ({ key: "k13.played", text, params: {} });
   receive(state, welcome(view(2, 0), {
     recent: [{ version: 1, text: "a", events: [ev("P1 plays")] }, { version: 2, text: "b", events: [ev("P0 plays")] }],
-    taken_back: [{ type: "taken_back", version: 1, seat: 0, count: 2, text: "P0 took back their last move." }],
+    taken_back: [{ type: "taken_back", version: 1, seat: 0, count: 2, text: "P0 took back the move that came next: play went on from here." }],
     chat: [{ id: 3, seat: 1, name: "P1", text: "hm", phrase: null, version: 1 }],
   }));
   assert.deepEqual(state.log.filter((l) => l.stage === undefined).map((l) => (l.chat ? `chat ${l.chat.text}` : l.text)),
-    ["P1 plays", "P0 took back their last move.", "chat hm", "P0 plays"]);
+    ["P1 plays", "P0 took back the move that came next: play went on from here.", "chat hm", "P0 plays"]);
 });
 
 test("a bot to move is known by its seat (a stand-in's too); a person's turn or the game's end is none", () => {

@@ -9,6 +9,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .kit import SCREENSHOTS, Server, Watched, create_table, dismiss, move, new_context, play_out, version, watch
 
+TAKEN_BACK = "Anna took back the move that came next: play went on from here."
+"""The log's line of a take-back, placed after the last move that stands (issue 49 item 7: "took back their last
+move" there read as if that move, a take from the pile, had been taken back)."""
+
 
 def _wait_my_turn(page: Page, after: int = -1) -> int:
     """Wait until it is the person's turn past version ``after``; the version."""
@@ -39,11 +43,11 @@ def test_undo_against_bots_gives_the_position_before_the_move_back(
     anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) === {start}")
     _wait_my_turn(anna, start - 1)
     assert _hand(anna) == hand
-    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
+    expect(anna.locator("#log li").last).to_have_text(TAKEN_BACK)
     expect(anna.locator("#undo")).to_have_count(0)  # nothing further back in this game: her first move
     anna.reload()  # the log that comes back says so too
     anna.wait_for_selector(".table-page[data-version]")
-    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
+    expect(anna.locator("#log li").last).to_have_text(TAKEN_BACK)
 
     # the game goes on from there; the key U takes back as the button does
     move(anna)

@@ -180,7 +180,8 @@ class Telling(RoomBase):
                                           self.taken_back_words(back.seat, conn.lang)))
 
     def taken_back_words(self, seat: int, lang: str) -> str:
-        """A take-back by ``seat``'s person in words (``Anna took back their last move.``)."""
+        """A take-back by ``seat``'s person in words, said after the last move that stands (``Anna took back the move
+        that came next: play went on from here.``)."""
         return str(words(lang)("server.taken_back", player=self.names(lang)[seat]))
 
     def resync_all(self) -> None:
