@@ -210,3 +210,17 @@ def test_a_double_click_on_create_makes_one_table(browser: Browser, contexts: li
     held[0].continue_()
     page.wait_for_selector(".table-page[data-version]")
     assert len(posted) == 1, posted
+
+
+def test_the_best_arrangement_is_kept_over_a_reload(browser: Browser, contexts: list[BrowserContext],
+                                                    server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: the hand laid out in its best arrangement stays so after a reload of the tab."""
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(page, "three-thirteen", "Anna", ["me", "easy"], {"turn_limit": "20"})
+    page.wait_for_selector("[data-do=arrange]")
+    page.click("[data-do=arrange]")
+    page.wait_for_selector(".penalty[data-penalty]")
+    page.reload()
+    page.wait_for_selector(".table-page[data-version]")
+    page.wait_for_selector(".penalty[data-penalty]")
+    expect(page.locator("[data-do=arrange]")).to_have_attribute("aria-pressed", "true")

@@ -122,6 +122,7 @@ class TablePage {
     }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
     const effect = receive(this.state, m);
+    if (m.type === "welcome") this.loadPrefs();
     if (this.tutorial) this.tutorial.hear(m);
     this.sayStandIns(m.type === "welcome" || m.type === "resync");
     this.sayRematch(m);
@@ -236,7 +237,7 @@ class TablePage {
       names, seat: state.seat, legal: this.legal(), selected: state.selected, canAct: !this.spectator, prefs: state.prefs,
       act: (text) => this.act(text),
       select: (card) => { state.selected = state.selected === card ? null : card; this.render(); },
-      setPref: (p) => { Object.assign(state.prefs, p); this.render(); },
+      setPref: (p) => { Object.assign(state.prefs, p); this.savePrefs(); this.render(); },
       arrange: state.game && gameFacts(state.game)?.arranges ? () => this.arrange() : undefined,
       handRow,
     };
@@ -284,9 +285,29 @@ class TablePage {
   /** Lay the hand out in its best arrangement, as its game does (POST /api/web/arrange), or back again. */
   async arrange() {
     const { state } = this;
-    if (state.prefs.arranged || !state.view) { state.prefs.arranged = false; this.render(); return; }
+    if (state.prefs.arranged || !state.view) { state.prefs.arranged = false; this.savePrefs(); this.render(); return; }
     state.prefs.arranged = true;
+    this.savePrefs();
     await this.arrangeNow();
+  }
+
+  /** Where the seat's choices of the hand's order are kept in the tab (a reload keeps them), or null (a spectator). */
+  prefsKey() {
+    return this.state.table && this.state.seat !== null ? `dreizehn.prefs.${this.state.table}.${this.state.seat}` : null;
+  }
+
+  /** Keep the hand's order chosen (a sort, the best arrangement) for a reload of the tab. */
+  savePrefs() {
+    const key = this.prefsKey();
+    const { sort, arranged } = this.state.prefs;
+    if (key) sessionStorage.setItem(key, JSON.stringify({ sort, arranged: !!arranged }));
+  }
+
+  /** The hand's order chosen before a reload, taken up again (the arrangement is asked for again). */
+  loadPrefs() {
+    const key = this.prefsKey();
+    const kept = key ? JSON.parse(sessionStorage.getItem(key) || "null") : null;
+    if (kept) Object.assign(this.state.prefs, { sort: kept.sort, arranged: !!kept.arranged });
   }
 
   /** The hand changed (a draw, a discard, a new deal) while laid out in its arrangement: arranged again. */
