@@ -9,7 +9,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Route, expect
 
-from .kit import Server, Watched, create_table, new_context, version, watch
+from .kit import PHONE, SCREENSHOTS, Server, Watched, create_table, new_context, version, watch
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])
@@ -224,3 +224,20 @@ def test_the_best_arrangement_is_kept_over_a_reload(browser: Browser, contexts: 
     page.wait_for_selector(".table-page[data-version]")
     page.wait_for_selector(".penalty[data-penalty]")
     expect(page.locator("[data-do=arrange]")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_join_dialog_says_who_invited_and_with_whom(browser: Browser, contexts: list[BrowserContext],
+                                                        server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: the invitation's page asks the name and says who invited the person and with whom they
+    will play (a bot with its level in the reader's language)."""
+    words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "friend", "easy"])
+    bruno = watch(watched, new_context(browser, contexts, server, "de"), "Bruno").page
+    bruno.goto(anna.input_value("#invite-1"))
+    said = bruno.locator("#join-company")
+    expect(said).to_contain_text(words["web.join_invited"].replace("{player}", "Anna"))
+    expect(said).to_contain_text("Ada (Bot: leicht)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    bruno.set_viewport_size(PHONE)
+    bruno.screenshot(path=str(SCREENSHOTS / "join-de-phone.png"))

@@ -3,8 +3,8 @@
 // with its "Continue", and the final standings with a rematch. A window is drawn once and left alone while it is
 // shown (its focus and what is typed in it stay).
 import { h, link, redraw } from "../../dom.js";
-import { lang, t } from "../../i18n.js";
-import { stageWords } from "./head.js";
+import { join, lang, t } from "../../i18n.js";
+import { botLevel, stageWords } from "./head.js";
 import { rematchAnswers } from "./model.js";
 import { standings } from "./scoring.js";
 
@@ -53,9 +53,23 @@ function joinForm(state, actions) {
       await actions.join(input.value);
     } catch (err) { error.textContent = err instanceof Error ? err.message : String(err); }
   } }, h("h2", { id: "join-title" }, t("web.join_title", { game: t(`${state.game}.title`) })),
+  company(state),
   h("label", { for: "join-name" }, t("web.your_name")), input, error,
   h("button.primary", { type: "submit" }, t("web.take_seat")));
   return h("div.overlay", {}, form);
+}
+
+/**
+ * Who invited the person (the first person seated under a name) and with whom they will play, each bot with its
+ * level, a seat nobody took yet as free.
+ * @param {TableState} state
+ */
+function company(state) {
+  const others = state.seats.filter((s) => s.seat !== state.seat);
+  const inviter = others.find((s) => s.kind !== "bot" && s.joined && s.name);
+  const players = join(others.map((s) => (s.kind === "bot" ? `${s.name || t("web.bot")} (${botLevel(s.bot)})` : s.name || t("web.free_seat"))));
+  return h("p.company", { id: "join-company" }, inviter ? `${t("web.join_invited", { player: inviter.name })} ` : "",
+    t("web.join_with", { players }));
 }
 
 /**
