@@ -241,3 +241,16 @@ def test_the_join_dialog_says_who_invited_and_with_whom(browser: Browser, contex
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     bruno.set_viewport_size(PHONE)
     bruno.screenshot(path=str(SCREENSHOTS / "join-de-phone.png"))
+
+
+def test_on_a_phone_the_players_bar_leaves_the_table_in_sight(browser: Browser, contexts: list[BrowserContext],
+                                                               server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: with four players, the players' bar takes at most a fifth of a phone's first screen (it took
+    40%)."""
+    page = watch(watched, new_context(browser, contexts, server, "de", phone=True), "Anna").page
+    create_table(page, "knizia13", "Anna", ["me", "easy", "medium", "hard"])
+    box = page.locator("ul.seats").bounding_box()
+    assert box is not None
+    assert box["height"] <= 0.2 * PHONE["height"], box
+    expect(page.locator("ul.seats li.seat")).to_have_count(4)
+    page.screenshot(path=str(SCREENSHOTS / "seats-de-phone.png"))
