@@ -254,3 +254,19 @@ def test_on_a_phone_the_players_bar_leaves_the_table_in_sight(browser: Browser, 
     assert box["height"] <= 0.2 * PHONE["height"], box
     expect(page.locator("ul.seats li.seat")).to_have_count(4)
     page.screenshot(path=str(SCREENSHOTS / "seats-de-phone.png"))
+
+
+def test_the_players_see_that_someone_watches(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                              watched: list[Watched]) -> None:
+    """Issue 49 item 7: a spectator's window opened is told to the players ("1 person watches"), and its closing."""
+    words = httpx2.get(f"{server.url}/api/words/nl").json()["templates"]
+    anna = watch(watched, new_context(browser, contexts, server, "nl"), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
+    expect(anna.locator("#watchers")).to_have_count(0)
+    carl = watch(watched, new_context(browser, contexts, server), "Carl").page
+    carl.goto(anna.input_value("#spectator-link"))
+    carl.wait_for_selector(".table-page[data-version]")
+    expect(anna.locator("#watchers")).to_have_text(words["web.watchers"][0].replace("{n}", "1"))
+    anna.screenshot(path=str(SCREENSHOTS / "watchers-nl.png"))
+    carl.close()
+    expect(anna.locator("#watchers")).to_have_count(0)

@@ -105,14 +105,14 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
             seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
             chat: list[dict[str, Any]], stages: int | None = None, undo: tuple[bool, str | None] = (False, None),
-            taken_back: list[dict[str, Any]] | None = None) -> str:
+            taken_back: list[dict[str, Any]] | None = None, watching: int = 0) -> str:
     """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, every action as told,
     the latest lines of chat the receiver may read, how many stages the game has, whether the receiver may take
     back a move (and why not, ``undo_blocked``), and the moves taken back."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
                               "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
                               "recent": recent, "chat": chat, "undo": undo[0], "undo_blocked": undo[1],
-                              "taken_back": taken_back or []})
+                              "taken_back": taken_back or [], "watching": watching})
 
 
 def said(line: dict[str, Any]) -> str:
@@ -157,9 +157,9 @@ def update(told: dict[str, Any], events: list[SaidEvent], view: dict[str, Any], 
                   "undo_blocked": undo[1]})
 
 
-def presence(seats: list[dict[str, Any]]) -> str:
-    """A ``presence``: the seats, after someone came or went."""
-    return _checked(Presence, {"type": "presence", "seats": seats})
+def presence(seats: list[dict[str, Any]], watching: int = 0) -> str:
+    """A ``presence``: the seats, after someone came or went, and how many spectators watch."""
+    return _checked(Presence, {"type": "presence", "seats": seats, "watching": watching})
 
 
 def hint(version: int, analysis: dict[str, Any]) -> str:

@@ -240,6 +240,8 @@ class Welcome(_Message):
     """Why the receiver, alone with bots on their turn, may not take back their latest move: cards were dealt (or
     a stage scored) since, or a card hidden from them was shown to them since (the refusal ``undo`` would get);
     ``null`` otherwise. The page says so where its Undo button would be."""
+    watching: int = 0
+    """How many spectators' windows are open at the table, the receiver's own included."""
     taken_back: list[TakenBack] = []
     """The moves taken back in the game as it stands, oldest first, each as its ``taken_back`` told it (its
     ``version`` places it in the log; one that a later take-back went back before is left out)."""
@@ -309,12 +311,14 @@ class Refused(Refusal):
 
 
 class Presence(_Message):
-    """Seats came, went, or were taken over by a bot."""
+    """Seats came, went, or were taken over by a bot; or a spectator came or went."""
 
     type: Literal["presence"]
     """Every message names its type."""
     seats: list[SeatInfo]
     """Every seat, seat 0 first."""
+    watching: int = 0
+    """How many spectators' windows are open at the table (the players' page says that someone watches)."""
 
 
 class HintRating(_Message):

@@ -97,7 +97,8 @@ class Presence(Telling):
         self.conns.add(conn)
         self.last_used = time.monotonic()
         seat = conn.seat
-        if seat is None:
+        if seat is None:  # a spectator: the players see that someone watches
+            self.broadcast_presence()
             return
         timer = self.away.pop(seat, None)
         if timer is not None:
@@ -114,6 +115,8 @@ class Presence(Telling):
         if self.held_at is not None:
             self.check_ready()  # the person who left waits no more
         seat = conn.seat
+        if seat is None and not self.stopped:  # a spectator left
+            self.broadcast_presence()
         if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over or self.stopped:
             return
         if self.seat_rows[seat].bot is None and seat not in self.away:

@@ -97,7 +97,8 @@ class Telling(RoomBase):
                                 chat, stage_count(self.table.game), self.undo_open(seat),
                                 [messages.taken_back_fields(back.seat, back.version, back.count,
                                                             self.taken_back_words(back.seat, lang))
-                                 for back in standing(self.take_backs) if back.version <= self.table.version])
+                                 for back in standing(self.take_backs) if back.version <= self.table.version],
+                                self.watching())
 
     def undo_open(self, seat: int | None) -> tuple[bool, str | None]:
         """Whether ``seat``'s person may take back a move now, and if not, why, when it is chance or a card seen
@@ -164,12 +165,17 @@ class Telling(RoomBase):
                     told, checked, self.view_doc(seat, lang, history=False), seats, whole, undo[seat])
             conn.send(message)
 
+    def watching(self) -> int:
+        """How many spectators' connections are open here."""
+        return sum(1 for conn in self.conns if conn.seat is None and not conn.closed)
+
     def broadcast_presence(self) -> None:
         per_lang: dict[str, str] = {}
+        watching = self.watching()
         for conn in list(self.conns):
             message = per_lang.get(conn.lang)
             if message is None:
-                message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang))
+                message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang), watching)
             conn.send(message)
 
     def tell_taken_back(self, back: TakeBack) -> None:

@@ -56,12 +56,14 @@ export function drawHead(el, state, view, spectator, thinking = false) {
       : thinking ? t("web.bot_thinking", { player }) : t("web.turn_of", { player });
   const title = t(`${state.game}.title`);
   const stage = stageWords(state.game, view.stage, state.stages);
-  redraw(el, JSON.stringify([lang(), title, stage, turn, mine, view.is_over, spectator]), () => [
+  const watching = state.watching || 0;
+  redraw(el, JSON.stringify([lang(), title, stage, turn, mine, view.is_over, spectator, watching]), () => [
     h("h1", {}, title),
     h("span.stage", {}, stage),
     h("span.turn", { id: "turn", "data-mine": mine ? "yes" : "no", "data-over": view.is_over ? "yes" : "no",
       "data-thinking": thinking && !mine && !view.is_over ? "yes" : "no" }, turn),
     spectator ? h("span.badge", {}, t("web.spectator")) : null,
+    watching ? h("span.watchers", { id: "watchers" }, t("web.watchers", { n: watching })) : null,
   ]);
 }
 

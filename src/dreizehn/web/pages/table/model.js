@@ -63,6 +63,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {string | null} rematch the address of the rematch's seat
  * @property {number[]} declined the seats whose person declined the rematch
  * @property {Offer | null} offer the rematch asked for at the finished table (its answers)
+ * @property {number} watching how many spectators' windows are open at the table
  * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
  * @property {boolean} joinNeeded whether the person must give a name first
  * @property {{totals: number[], winners: number[]} | null} final the game's end
@@ -78,7 +79,7 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
-    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], offer: null, sentAt: null,
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], offer: null, watching: 0, sentAt: null,
     prefs: {}, joinNeeded: false, final: null, sent: null, undo: false, undoBlocked: null,
   };
 }
@@ -326,6 +327,7 @@ function welcome(state, m) {
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.undo = !!m.undo;
   state.undoBlocked = m.undo_blocked || null;
+  state.watching = m.watching || 0;
   state.selected = null;
   state.hint = null;
   return { before: null, announce: !was, askFinal: m.view.is_over && !state.final };
@@ -376,6 +378,7 @@ export function receive(state, m) {
       return nothing;
     case "presence":
       state.seats = m.seats;
+      state.watching = m.watching || 0;
       if (state.seat !== null) state.joinNeeded = !m.seats[state.seat].joined;
       return nothing;
     case "hint":
