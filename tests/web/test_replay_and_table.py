@@ -11,7 +11,19 @@ from typing import Any
 import httpx2
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
-from .kit import Server, Watched, create_table, invitation, join, move, new_context, start_server, version, watch
+from .kit import (
+    SCREENSHOTS,
+    Server,
+    Watched,
+    create_table,
+    invitation,
+    join,
+    move,
+    new_context,
+    start_server,
+    version,
+    watch,
+)
 
 COMMON = {"wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
           "stage_scores", "history", "legal_actions", "hand"}
@@ -295,3 +307,23 @@ def test_the_replay_says_who_won_and_no_known_cards_beside_the_open_hands(
     expect(page.locator("#replay-position")).to_contain_text(str(last))
     expect(page.locator("#replay-board .reveal")).to_have_count(2)
     expect(page.locator("#replay-board section.known")).to_have_count(0)
+
+
+def test_three_thirteens_end_shows_the_last_rounds_hands(browser: Browser, contexts: list[BrowserContext],
+                                                         server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: at the game's end (the replay's last step, and the table) Three Thirteen's board shows the
+    last round's hands as they were scored, each seat's melds and unmatched cards; it was empty."""
+    table = _bot_game(server, "three-thirteen", {"turn_limit": 3})
+    last = len(httpx2.get(f"{server.url}/api/tables/{table}/replay").json()["steps"])
+    end = httpx2.get(f"{server.url}/api/tables/{table}/replay/{last}").json()["views"][0]
+    cards = sorted(c for groups in end["previous_melds"] for m in groups for c in m) + sorted(
+        c for rest in end["previous_deadwood"] for c in rest)
+    assert cards
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    page.goto(f"/replay/{table}")
+    page.wait_for_selector("#replay-position")
+    page.keyboard.press("End")
+    expect(page.locator("#last-round")).to_be_visible()
+    shown = page.eval_on_selector_all("#last-round [data-card]", "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(cards)
+    page.screenshot(path=str(SCREENSHOTS / "three-thirteen-end-en.png"))
