@@ -283,6 +283,14 @@ def test_the_table_says_when_a_bot_plays_for_someone_away_and_when_they_are_back
         anna.wait_for_timeout(1500)  # a presence notice or an update that came after says nothing again
         expect(anna.locator("#log li").filter(has_text="Bruno is back and plays again")).to_have_count(1)
         expect(anna.locator("#log li").filter(has_text="Bruno is away: a bot plays")).to_have_count(1)
+        # issue 49 item 7: a reload, and a spectator who comes late, read both lines too
+        carl = watch(watched, new_context(browser, contexts, quick), "Carl").page
+        carl.goto(anna.input_value("#spectator-link"))
+        anna.reload()
+        for page in (anna, carl):
+            page.wait_for_selector(".table-page[data-version]")
+            for said in ("Bruno is away: a bot plays", "Bruno is back and plays again"):
+                expect(page.locator("#log li").filter(has_text=said)).to_have_count(1)
 
 
 def test_the_replay_says_who_won_and_no_known_cards_beside_the_open_hands(

@@ -105,14 +105,16 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
             seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
             chat: list[dict[str, Any]], stages: int | None = None, undo: tuple[bool, str | None] = (False, None),
-            taken_back: list[dict[str, Any]] | None = None, watching: int = 0) -> str:
+            taken_back: list[dict[str, Any]] | None = None, watching: int = 0,
+            stand_ins: list[dict[str, Any]] | None = None) -> str:
     """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, every action as told,
     the latest lines of chat the receiver may read, how many stages the game has, whether the receiver may take
     back a move (and why not, ``undo_blocked``), and the moves taken back."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
                               "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
                               "recent": recent, "chat": chat, "undo": undo[0], "undo_blocked": undo[1],
-                              "taken_back": taken_back or [], "watching": watching})
+                              "taken_back": taken_back or [], "watching": watching,
+                              "stand_ins": stand_ins or []})
 
 
 def said(line: dict[str, Any]) -> str:

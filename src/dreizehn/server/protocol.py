@@ -242,9 +242,25 @@ class Welcome(_Message):
     ``null`` otherwise. The page says so where its Undo button would be."""
     watching: int = 0
     """How many spectators' windows are open at the table, the receiver's own included."""
+    stand_ins: list[StandInChange] = []
+    """When a bot began to play for someone away and when they came back, oldest first (while the server keeps the
+    table in memory): a page that comes back, or a late spectator, says so in the log where it happened."""
     taken_back: list[TakenBack] = []
     """The moves taken back in the game as it stands, oldest first, each as its ``taken_back`` told it (its
     ``version`` places it in the log; one that a later take-back went back before is left out)."""
+
+
+class StandInChange(BaseModel):
+    """A bot began to play for a person who was away, or the person came back and took their seat again."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    version: int
+    """The table's version when it happened (it is said in the log after that action)."""
+    seat: int
+    """The seat."""
+    playing: bool
+    """``true``: a bot began to play for the seat's person; ``false``: the person took their seat back."""
 
 
 class Told(BaseModel):

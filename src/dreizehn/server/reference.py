@@ -31,7 +31,7 @@ SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
     protocol.Offered, protocol.Accepted, protocol.Declined, protocol.Said, protocol.TakenOver, protocol.TakenBack,
     protocol.Pong, protocol.SeatInfo,
-    protocol.Told,
+    protocol.Told, protocol.StandInChange,
     protocol.SaidEvent,
     protocol.HintAnalysis, protocol.HintRating,
 )

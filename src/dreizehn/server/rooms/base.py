@@ -167,6 +167,9 @@ class RoomBase(ABC):
         """The moves taken back at this table, in order (the hub loads them with the room)."""
         self.rematch_asked = False
         """Whether a rematch was asked for at this table (while the room is in memory)."""
+        self.stand_in_changes: list[dict[str, Any]] = []
+        """When a stand-in began to play for an away person and when they came back (``version``, ``seat``,
+        ``playing``), in order, while the room is in memory: the welcome tells them."""
         self.offered_by: int | None = None
         """The seat whose person asked the others for a rematch (``offer``), while the room is in memory."""
         self.held_at: int | None = None

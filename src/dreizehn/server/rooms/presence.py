@@ -57,11 +57,13 @@ class Presence(Telling):
         if seat in self.stand_in:
             self.stand_in.discard(seat)
             self.table.replace(seat, None)
+            self.stand_in_changes.append({"version": self.table.version, "seat": seat, "playing": False})
 
     def _stand_in_for(self, seat: int) -> None:
         """A person is away: this process's stand-in plays their seat."""
         self.stand_in.add(seat)
         self.table.replace(seat, self.hub.settings.stand_in)
+        self.stand_in_changes.append({"version": self.table.version, "seat": seat, "playing": True})
 
     def start_away_timers(self) -> None:
         """After a start, or when another process is gone: every person who joined a table being played and is

@@ -98,7 +98,8 @@ class Telling(RoomBase):
                                 [messages.taken_back_fields(back.seat, back.version, back.count,
                                                             self.taken_back_words(back.seat, lang))
                                  for back in standing(self.take_backs) if back.version <= self.table.version],
-                                self.watching())
+                                self.watching(), [change for change in self.stand_in_changes
+                                                  if change["version"] <= self.table.version])
 
     def undo_open(self, seat: int | None) -> tuple[bool, str | None]:
         """Whether ``seat``'s person may take back a move now, and if not, why, when it is chance or a card seen

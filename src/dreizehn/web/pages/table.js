@@ -121,6 +121,11 @@ class TablePage {
       return;
     }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
+    if (m.type === "welcome" || m.type === "resync") {
+      const names = m.seats.map((/** @type {{name: string | null}} */ s) => s.name || t("web.free_seat"));
+      m.standInLines = (m.stand_ins || []).map((/** @type {{version: number, seat: number, playing: boolean}} */ c) => ({
+        version: c.version, text: t(c.playing ? "web.stand_in_plays" : "web.seat_back", { player: names[c.seat] || "" }) }));
+    }
     const effect = receive(this.state, m);
     if (m.type === "welcome") this.loadPrefs();
     if (this.tutorial) this.tutorial.hear(m);

@@ -322,7 +322,9 @@ function welcome(state, m) {
   const told = m.recent.map((/** @type {any} */ r) => [r.version, 0, () => sayAction(state, r)]);
   const chat = (m.chat || []).map((/** @type {ChatLine} */ c) => [c.version, 1 + c.id, () => hear(state, c)]);
   const backs = (m.taken_back || []).map((/** @type {{version: number, text: string}} */ b) => [b.version, 0.5, () => say(state, [b.text])]);
-  for (const [, , add] of [...told, ...backs, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
+  // a bot that began to play for someone away, and their coming back: said by the page (`standInLines`, table.js)
+  const stands = (m.standInLines || []).map((/** @type {{version: number, text: string}} */ s) => [s.version, 0.25, () => say(state, [s.text])]);
+  for (const [, , add] of [...told, ...backs, ...stands, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
   state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.undo = !!m.undo;
