@@ -45,6 +45,9 @@ def test_a_rematch_waits_for_every_answer(browser: Browser, contexts: list[Brows
     anna.click(".dialog.rematch #continue")  # closed: the standings again, whose "Rematch" shows the answers again
     anna.click("#rematch")
     expect(anna.locator(".rematch-answers li[data-answer=no]")).to_have_count(1)
+    anna.reload()  # a page that comes back is told the offer and each answer again
+    expect(anna.locator(".rematch-answers li[data-seat='1']")).to_have_attribute("data-answer", "yes")
+    expect(anna.locator(".rematch-answers li[data-seat='2']")).to_have_attribute("data-answer", "no")
     start = anna.locator("#rematch-start")
     expect(start).to_have_text(words["web.rematch_start_bots"].replace("{players}", "Clara"))
     assert anna.url == old and "/play/" in bruno.url and bruno.url != anna.url  # nobody has gone yet

@@ -172,6 +172,8 @@ class RoomBase(ABC):
         ``playing``), in order, while the room is in memory: the welcome tells them."""
         self.offered_by: int | None = None
         """The seat whose person asked the others for a rematch (``offer``), while the room is in memory."""
+        self.rematch_answers: dict[int, bool] = {}
+        """Each answer to that offer, by seat (``True``: they play again)."""
         self.held_at: int | None = None
         """The version whose update ended a stage, while the bots wait for the people to read its scoring."""
         self.ready_seats: set[int] = set()

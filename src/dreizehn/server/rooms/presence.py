@@ -98,6 +98,7 @@ class Presence(Telling):
         seat again."""
         self.conns.add(conn)
         self.last_used = time.monotonic()
+        self.retell_offer(conn)
         seat = conn.seat
         if seat is None:  # a spectator: the players see that someone watches
             self.broadcast_presence()
@@ -108,6 +109,15 @@ class Presence(Telling):
         self._take_back(seat)
         self.hub.publish_presence(self)
         self.broadcast_presence()
+
+    def retell_offer(self, conn: Conn) -> None:
+        """A page that comes to a finished table after a rematch was offered there (a reload) is told the offer and
+        each answer so far, after its welcome, as the others were told them."""
+        if self.offered_by is None:
+            return
+        conn.send(messages.offered(self.offered_by))
+        for seat, accept in self.rematch_answers.items():
+            conn.send(messages.accepted(seat) if accept else messages.declined(seat))
 
     def disconnect(self, conn: Conn) -> None:
         """A connection left; the grace period runs for a person with no other connection to their seat."""

@@ -51,8 +51,10 @@ class Room(Bots):
         self.rename(seat, name)
 
     def offer_rematch(self, table_id: str, tokens: list[str | None], by: int | None = None) -> None:
-        """Tell each connected person of a rematch, with their own new invitation and the seat that asked."""
+        """Tell each connected person of a rematch, with their own new invitation and the seat that asked; the offer
+        is over (a page that comes later asks for its invitation, ``POST .../rematch``)."""
         self.rematch_asked = True
+        self.offered_by, self.rematch_answers = None, {}
         for conn in list(self.conns):
             conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None, by))
 
@@ -85,6 +87,8 @@ class Room(Bots):
         asker's own answer, nor a spectator's, nor one with no rematch asked)."""
         if conn.seat is None or not self.rematch_asked or (accept and conn.seat == self.offered_by):
             return
+        if self.offered_by is not None:
+            self.rematch_answers[conn.seat] = accept
         message = messages.accepted(conn.seat) if accept else messages.declined(conn.seat)
         for other in list(self.conns):
             other.send(message)

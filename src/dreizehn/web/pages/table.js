@@ -351,7 +351,7 @@ class TablePage {
   /** @param {string} table a game found over (a reload after its end): the server says who won, by its rules */
   async finalStandings(table) {
     const finished = await get(`/api/tables/${table}`);
-    this.state.final = { totals: finished.totals, winners: finished.winners };
+    this.state.final = { totals: finished.totals, winners: finished.winners, rematch: finished.rematch };
     this.render();
   }
 
@@ -401,6 +401,7 @@ class TablePage {
   rematch() {
     const state = this.state;
     if (state.rematch) { location.assign(state.rematch); return; }
+    if (!state.offer && state.final && state.final.rematch) { this.startRematch(false); return; }  // begun: its seat
     if (!state.offer) { this.socket.send({ type: "offer" }); return; }  // its window opens with the server's answer
     if (state.seat === null) return;
     if (state.offer.by === state.seat || state.seat in state.offer.answers) { showOffer(state); this.render(); return; }

@@ -66,7 +66,8 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {number} watching how many spectators' windows are open at the table
  * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
  * @property {boolean} joinNeeded whether the person must give a name first
- * @property {{totals: number[], winners: number[]} | null} final the game's end
+ * @property {{totals: number[], winners: number[], rematch?: string | null} | null} final the game's end (and the
+ *   id of its rematch, once one began, for a page that came back after it)
  * @property {number | null} sent the version an action was sent for, until the server answers it (a second click
  *   on the same version sends nothing: the first one is on its way)
  * @property {number | null} sentAt when the last action was sent (performance.now())
