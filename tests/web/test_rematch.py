@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx2
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .kit import SCREENSHOTS, Server, Watched, create_table, invitation, join, new_context, play_out, watch
+from .kit import PHONE, SCREENSHOTS, Server, Watched, create_table, invitation, join, new_context, play_out, watch
 
 
 def _over(page: Page) -> None:
@@ -39,6 +39,9 @@ def test_a_rematch_waits_for_every_answer(browser: Browser, contexts: list[Brows
     expect(anna.locator(".rematch-answers li[data-seat='1']")).to_have_attribute("data-answer", "yes")
     expect(anna.locator(".rematch-answers li[data-seat='1']")).to_contain_text(words["web.rematch_yes"])
     expect(bruno.locator(".rematch-answers li[data-seat='2']")).to_have_attribute("data-answer", "none")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    clara.set_viewport_size(PHONE)
+    clara.screenshot(path=str(SCREENSHOTS / "rematch-offer-nl-phone.png"))
     clara.click("#decline")  # "No, thanks": the asker is told
     expect(anna.locator(".rematch-answers li[data-seat='2']")).to_have_attribute("data-answer", "no")
     expect(anna.locator("#log")).to_contain_text(words["web.rematch_declined"].replace("{player}", "Clara"))

@@ -123,7 +123,7 @@ function rematchBox(state, names, actions) {
       : [h("button.secondary", { type: "button", id: "continue", onclick: actions.close }, t("web.close"))];
   return h("div.dialog.rematch", { role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" },
     h("h2", { id: "dialog-title" }, asker ? t("web.rematch_asked") : t("web.rematch_offer", { player: names[offer.by] || "" })),
-    h("ul.rematch-answers", { "aria-live": "polite" }, answers.map((a) => h("li", { "data-seat": a.seat, "data-answer": a.answer === null ? "none" : a.answer ? "yes" : "no" },
+    h("ul.rematch-answers", { "aria-live": "polite" }, answers.filter((a) => a.seat !== state.seat).map((a) => h("li", { "data-seat": a.seat, "data-answer": a.answer === null ? "none" : a.answer ? "yes" : "no" },
       h("strong", {}, names[a.seat] || ""), " ",
       a.answer === null ? t("web.rematch_waiting") : a.answer ? t("web.rematch_yes") : t("web.rematch_no")))),
     h("p.help", {}, t("web.rematch_begins")),
