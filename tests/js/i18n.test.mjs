@@ -34,6 +34,9 @@ test("the language asked in the address wins, then the one kept, then the browse
   assert.equal(i18n.chosenLanguage(), "nl");
   browser("fr-FR");
   assert.equal(i18n.chosenLanguage(), "en");
+  // the browser's languages in the person's order: the first the app speaks (issue 49 item 7)
+  Object.defineProperty(globalThis, "navigator", { value: { language: "fr-FR", languages: ["fr-FR", "de-AT", "en"] }, configurable: true });
+  assert.equal(i18n.chosenLanguage(), "de");
 });
 
 test("loading a language asks the server for its templates and makes it the page's", async () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { closeDialog, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
+import { allAccepted, boardHeld, botToMove, closeDialog, rematchAnswers, hear, isMine, legalOf, LOG_LINES, linesOf, newState, receive, say, sending, totalsOf } from "../../src/dreizehn/web/pages/table/model.js";
 
 /** A view of seat `seat` with `current` to move. */
 function view(version, current, extra = {}) {
@@ -192,8 +192,8 @@ test("the server says when a move may be taken back; a take-back is said in the 
   receive(state, { type: "update", view: { ...view(4, 1), history: undefined }, seats, text: "x", events: [], undo: false });
   assert.equal(state.undo, false);
   receive(state, { ...welcome(view(3, 0), { undo: true }), type: "resync" });
-  receive(state, { type: "taken_back", seat: 0, version: 3, count: 1, text: "P0 took back their last move." });
-  assert.equal(state.log[state.log.length - 1].text, "P0 took back their last move.");
+  receive(state, { type: "taken_back", seat: 0, version: 3, count: 1, text: "P0 took back the move that came next: play went on from here." });
+  assert.equal(state.log[state.log.length - 1].text, "P0 took back the move that came next: play went on from here.");
   assert.equal(state.undo, true);
   receive(state, { type: "refused", code: "server.undo_drawn", message: "no", params: {}, view: null });
   assert.equal(state.undo, false);
@@ -204,9 +204,61 @@ test("a welcome's moves taken back are said in the log after the action they wen
   const ev = (text) => ({ key: "k13.played", text, params: {} });
   receive(state, welcome(view(2, 0), {
     recent: [{ version: 1, text: "a", events: [ev("P1 plays")] }, { version: 2, text: "b", events: [ev("P0 plays")] }],
-    taken_back: [{ type: "taken_back", version: 1, seat: 0, count: 2, text: "P0 took back their last move." }],
+    taken_back: [{ type: "taken_back", version: 1, seat: 0, count: 2, text: "P0 took back the move that came next: play went on from here." }],
     chat: [{ id: 3, seat: 1, name: "P1", text: "hm", phrase: null, version: 1 }],
   }));
   assert.deepEqual(state.log.filter((l) => l.stage === undefined).map((l) => (l.chat ? `chat ${l.chat.text}` : l.text)),
-    ["P1 plays", "P0 took back their last move.", "chat hm", "P0 plays"]);
+    ["P1 plays", "P0 took back the move that came next: play went on from here.", "chat hm", "P0 plays"]);
+});
+
+test("a bot to move is known by its seat (a stand-in's too); a person's turn or the game's end is none", () => {
+  const state = newState();
+  const at = [{ ...seats[0] }, { ...seats[1], kind: "bot", bot: "master" }, { ...seats[2], stand_in: true }];
+  receive(state, welcome(view(4, 0), { seats: at }));
+  assert.equal(botToMove(state), null);
+  receive(state, welcome(view(5, 1), { seats: at }));
+  assert.equal(botToMove(state), 1);
+  receive(state, welcome(view(6, 2), { seats: at }));
+  assert.equal(botToMove(state), 2);
+  receive(state, welcome(view(7, 1, { is_over: true }), { seats: at }));
+  assert.equal(botToMove(state), null);
+});
+
+test("a rematch offered opens its window over the standings at once; each answer is kept; a yes goes to the new seat", () => {
+  const over = { ...view(30, 0), is_over: true };
+  const people = [...seats, { seat: 3, name: "Bot", kind: "bot", bot: "easy", joined: true, connected: true }];
+  const state = newState();
+  receive(state, welcome(over, { seats: people, seat: 1 }));
+  state.dialogs.push({ id: 99, kind: "over", event: { key: "game.over", text: "", params: {} }, version: 30 });
+  receive(state, { type: "offered", by: 0 });
+  assert.equal(state.dialogs[0].kind, "offer");  // before the standings, not after them
+  assert.deepEqual(rematchAnswers(state), [{ seat: 1, answer: null }, { seat: 2, answer: null }]);
+  receive(state, { type: "accepted", seat: 1 });
+  assert.equal(allAccepted(state), false);
+  receive(state, { type: "declined", seat: 2 });
+  assert.deepEqual(rematchAnswers(state), [{ seat: 1, answer: true }, { seat: 2, answer: false }]);
+  assert.equal(receive(state, { type: "rematch", table: "t2", token: "tok", by: 0 }).go, true);
+  assert.equal(state.rematch, "/play/tok");
+  const other = newState();
+  receive(other, welcome(over, { seats: people, seat: 2 }));
+  receive(other, { type: "offered", by: 0 });
+  receive(other, { type: "accepted", seat: 1 });
+  receive(other, { type: "accepted", seat: 2 });
+  assert.equal(allAccepted(other), true);
+  const spectator = newState();
+  receive(spectator, welcome(over, { seats: people, seat: null }));
+  receive(spectator, { type: "offered", by: 0 });
+  assert.equal(spectator.dialogs.length, 0);
+});
+
+test("the board is held while a stage's scoring is shown: the next deal is drawn once the window closes", () => {
+  const state = newState();
+  receive(state, welcome(view(9, 0)));
+  assert.equal(boardHeld(state), false);
+  const scored = { key: "stage.scored", text: "End of stage 1", params: { stage: 0, scores: [1, 2, 3], totals: [1, 2, 3] } };
+  const dealt = { key: "stage.dealt", text: "New deal", params: { stage: 1 } };
+  receive(state, { type: "update", version: 10, seat: 1, action: "B5", text: "P1 plays", events: [scored, dealt], view: view(10, 0, { stage: 1 }), seats });
+  assert.equal(boardHeld(state), true);
+  closeDialog(state);
+  assert.equal(boardHeld(state), false);
 });

@@ -104,3 +104,38 @@ def test_a_rematch_asks_the_others_who_may_decline(client: TestClient) -> None:
         for peer in (anna, bruno, carl):
             peer.drain()
             assert [m["seat"] for m in peer.received if m["type"] == "declined"] == [1]
+
+
+def test_a_rematch_is_offered_answered_and_started_with_bots_for_who_declined(client: TestClient) -> None:
+    """Issue 49 item 2: a person of the finished table offers a rematch (``offer``): everyone is told at once, and
+    each answer (``accept``, ``decline``) is told to everyone, the asker included; nothing is created until the
+    asker starts it, then with a bot in the seat of the person who declined (``bots``), whose seat gets no
+    invitation. A seat that is the asker's own, or a bot's, cannot be given to a bot."""
+    created = create_table(client, "holzwurm", ["person", "person", "person"], {"games": 1})
+    table_id, invited = created["table"]["id"], tokens(created)
+    with connect(client, token=invited[0]) as anna, connect(client, token=invited[1]) as bruno, \
+            connect(client, token=invited[2]) as clara:
+        bruno.send({"type": "offer"})  # not before the game's end
+        play_to_end({0: anna, 1: bruno, 2: clara}, [])
+        anna.send({"type": "offer"})
+        for peer in (anna, bruno, clara):
+            assert peer.until(lambda m: m["type"] == "offered")["by"] == 0
+        bruno.send({"type": "offer"})  # one offer: a second changes nothing
+        bruno.send({"type": "accept"})
+        clara.send({"type": "decline"})
+        for peer in (anna, bruno, clara):
+            assert peer.until(lambda m: m["type"] == "accepted")["seat"] == 1
+            assert peer.until(lambda m: m["type"] == "declined")["seat"] == 2
+        assert stored(client, table_id).row.rematch is None  # nothing started yet
+        for bots in ([0], [3]):
+            refused = client.post(f"/api/tables/{table_id}/rematch", json={"token": invited[0], "bots": bots})
+            assert refused.status_code == 422 and refused.json()["detail"]["code"] == "server.rematch_bots"
+        started = client.post(f"/api/tables/{table_id}/rematch", json={"token": invited[0], "bots": [2]})
+        assert started.status_code == 200, started.text
+        seats = started.json()["table"]["seats"]
+        assert [s["kind"] for s in seats] == ["person", "person", "bot"] and seats[2]["name"] == "Clara"
+        assert bruno.until(lambda m: m["type"] == "rematch")["token"]
+        assert clara.until(lambda m: m["type"] == "rematch")["token"] is None
+        for peer in (anna, bruno, clara):
+            peer.drain()
+            assert [m["by"] for m in peer.received if m["type"] == "offered"] == [0]

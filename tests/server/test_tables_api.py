@@ -298,6 +298,11 @@ def test_an_unknown_address_is_the_apps_page_for_a_browser_and_json_for_the_api(
         answer = api.get(path, headers=browser)
         assert answer.status_code == 404 and answer.json()["detail"]["code"] == "server.not_found", path
     assert api.get("/no/such/page").json()["detail"]["code"] == "server.not_found"
+    for path in ("/new/chess", "/games/chess/rules", "/learn/chess"):  # a game the server does not offer (issue 49)
+        answer = api.get(path, headers=browser)
+        assert answer.status_code == 404 and 'id="app"' in answer.text, path
+    for path in ("/new/knizia13", "/games/holzwurm/rules", "/learn/three-thirteen"):
+        assert api.get(path, headers=browser).status_code == 200, path
 
 
 def test_a_free_seat_is_taken_from_the_list_of_tables(api: TestClient) -> None:

@@ -31,6 +31,9 @@ from .kit import (
     tokens,
 )
 
+GERMAN = "Anna hat den Zug zurückgenommen, der hierauf folgte: Von hier ging es weiter."
+"""A take-back in German words, said after the last move that stands (issue 49 item 7)."""
+
 
 def _without_history(view: dict[str, Any] | None) -> dict[str, Any]:
     assert view is not None
@@ -79,9 +82,9 @@ def test_a_person_alone_with_bots_takes_back_their_move_and_the_bots_after_it(cl
         assert _without_history(anna.view) == _without_history(before)
         told = _last(anna, "taken_back")
         assert told == {"type": "taken_back", "seat": 0, "version": start, "count": after["version"] - start,
-                        "text": "Anna took back their last move."}
+                        "text": "Anna took back the move that came next: play went on from here."}
         watcher.until(lambda m: m["type"] == "taken_back")
-        assert _last(watcher, "taken_back")["text"] == "Anna hat den letzten Zug zurückgenommen."
+        assert _last(watcher, "taken_back")["text"] == GERMAN
         assert watcher.view is not None and watcher.view["version"] == start
 
         # stored: the log is the game that stands, and what was taken back is kept
@@ -168,7 +171,9 @@ def test_no_take_back_of_a_card_drawn_from_the_stock(client: TestClient) -> None
         drew = anna.until(lambda m: m["type"] == "update")
         assert any("card" in e["params"] for e in drew["events"])  # the person saw the card
         assert drew["undo"] is False
+        assert drew["undo_blocked"] == "server.undo_drawn"  # the page says why (issue 49 item 5)
         assert _undo(anna)["code"] == "server.undo_drawn"
+        assert _last(anna, "welcome")["undo_blocked"] is None  # nothing to take back: nothing to say
 
 
 def test_a_killed_server_rebuilds_the_position_after_the_take_back(processes: Callable[..., ServerProcess],
@@ -242,4 +247,4 @@ def test_who_comes_back_reads_the_take_backs_in_the_log(client: TestClient) -> N
     assert versions == [start + 2, start]
     with connect(client, token=tokens(created)[0], lang="de") as back:
         told = back.received[0]["taken_back"]
-    assert [(t["version"], t["text"]) for t in told] == [(start, "Anna hat den letzten Zug zurückgenommen.")]
+    assert [(t["version"], t["text"]) for t in told] == [(start, GERMAN)]

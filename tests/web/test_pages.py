@@ -3,11 +3,13 @@ moves by keyboard, an illegal attempt explained in words, and the hint."""
 
 from __future__ import annotations
 
+import re
+
 import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Route, expect
 
-from .kit import Server, Watched, create_table, new_context, version, watch
+from .kit import PHONE, SCREENSHOTS, Server, Watched, create_table, new_context, version, watch
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])
@@ -127,6 +129,8 @@ def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser
     ("de", "/play/no-such-invitation", "web.bad_link", "server.bad_token"),
     ("nl", "/watch/no-such-table/no-such-token", "web.bad_link", "server.bad_token"),
     ("en", "/no/such/page", "web.not_found", None),
+    ("de", "/new/chess", "web.not_found", None),
+    ("nl", "/games/chess/rules", "web.not_found", None),
 ])
 def test_a_dead_end_says_what_went_wrong_and_leads_back(lang: str, path: str, title: str, reason: str | None,
                                                         browser: Browser, contexts: list[BrowserContext],
@@ -186,3 +190,83 @@ def test_a_free_seat_is_taken_from_the_tables_page(browser: Browser, contexts: l
     carl.wait_for_selector(".table-page[data-version]")
     assert carl.url.endswith(f"/watch/{table}") and carl.get_attribute(".table-page", "data-seat") == ""
     expect(carl.locator(".hand button.card")).to_have_count(0)
+
+
+def test_a_double_click_on_create_makes_one_table(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                  watched: list[Watched]) -> None:
+    """Issue 49 item 3: "Create the table" clicked twice (or more) before the answer comes makes exactly one table."""
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    posted: list[str] = []
+    tables = re.compile(r"/api/tables(\?.*)?$")
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" and tables.search(r.url) else None)
+    held: list[Route] = []
+    page.goto("/new/knizia13")
+    page.fill("#my-name", "Anna")
+    page.route(tables, lambda route: held.append(route))  # the answer waits while the person clicks on
+    page.locator("#create").dblclick()
+    page.locator("#create").click(force=True)
+    expect(page.locator("#create")).to_be_disabled()
+    assert len(held) == 1, posted
+    held[0].continue_()
+    page.wait_for_selector(".table-page[data-version]")
+    assert len(posted) == 1, posted
+
+
+def test_the_best_arrangement_is_kept_over_a_reload(browser: Browser, contexts: list[BrowserContext],
+                                                    server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: the hand laid out in its best arrangement stays so after a reload of the tab."""
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(page, "three-thirteen", "Anna", ["me", "easy"], {"turn_limit": "20"})
+    page.wait_for_selector("[data-do=arrange]")
+    page.click("[data-do=arrange]")
+    page.wait_for_selector(".penalty[data-penalty]")
+    page.reload()
+    page.wait_for_selector(".table-page[data-version]")
+    page.wait_for_selector(".penalty[data-penalty]")
+    expect(page.locator("[data-do=arrange]")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_join_dialog_says_who_invited_and_with_whom(browser: Browser, contexts: list[BrowserContext],
+                                                        server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: the invitation's page asks the name and says who invited the person and with whom they
+    will play (a bot with its level in the reader's language)."""
+    words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
+    anna = watch(watched, new_context(browser, contexts, server), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "friend", "easy"])
+    bruno = watch(watched, new_context(browser, contexts, server, "de"), "Bruno").page
+    bruno.goto(anna.input_value("#invite-1"))
+    said = bruno.locator("#join-company")
+    expect(said).to_contain_text(words["web.join_invited"].replace("{player}", "Anna"))
+    expect(said).to_contain_text("Ada (Bot: leicht)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    bruno.set_viewport_size(PHONE)
+    bruno.screenshot(path=str(SCREENSHOTS / "join-de-phone.png"))
+
+
+def test_on_a_phone_the_players_bar_leaves_the_table_in_sight(browser: Browser, contexts: list[BrowserContext],
+                                                               server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: with four players, the players' bar takes at most a fifth of a phone's first screen (it took
+    40%)."""
+    page = watch(watched, new_context(browser, contexts, server, "de", phone=True), "Anna").page
+    create_table(page, "knizia13", "Anna", ["me", "easy", "medium", "hard"])
+    box = page.locator("ul.seats").bounding_box()
+    assert box is not None
+    assert box["height"] <= 0.2 * PHONE["height"], box
+    expect(page.locator("ul.seats li.seat")).to_have_count(4)
+    page.screenshot(path=str(SCREENSHOTS / "seats-de-phone.png"))
+
+
+def test_the_players_see_that_someone_watches(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                              watched: list[Watched]) -> None:
+    """Issue 49 item 7: a spectator's window opened is told to the players ("1 person watches"), and its closing."""
+    words = httpx2.get(f"{server.url}/api/words/nl").json()["templates"]
+    anna = watch(watched, new_context(browser, contexts, server, "nl"), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "easy"])
+    expect(anna.locator("#watchers")).to_have_count(0)
+    carl = watch(watched, new_context(browser, contexts, server), "Carl").page
+    carl.goto(anna.input_value("#spectator-link"))
+    carl.wait_for_selector(".table-page[data-version]")
+    expect(anna.locator("#watchers")).to_have_text(words["web.watchers"][0].replace("{n}", "1"))
+    anna.screenshot(path=str(SCREENSHOTS / "watchers-nl.png"))
+    carl.close()
+    expect(anna.locator("#watchers")).to_have_count(0)

@@ -80,6 +80,7 @@ def test_13_two_people_a_bot_and_a_spectator(browser: Browser, contexts: list[Br
     assert anna.locator(".dialog .standings tr.winner").count() >= 1
     old = anna.url
     anna.click("#rematch")  # the final standings offer a rematch: a new table with the same seats
+    bruno.click(".dialog.rematch #continue")  # asked at once; "Play again": every person said yes, so it begins
     anna.wait_for_url(lambda url: url != old and "/play/" in url)
     anna.wait_for_selector(".table-page[data-version='0']")
     assert spectator.page.locator(".hand [data-card]").count() == 0

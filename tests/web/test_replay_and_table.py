@@ -11,7 +11,19 @@ from typing import Any
 import httpx2
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
-from .kit import Server, Watched, create_table, invitation, join, move, new_context, start_server, version, watch
+from .kit import (
+    SCREENSHOTS,
+    Server,
+    Watched,
+    create_table,
+    invitation,
+    join,
+    move,
+    new_context,
+    start_server,
+    version,
+    watch,
+)
 
 COMMON = {"wire", "version", "game_id", "players", "options", "seat", "current_player", "is_over", "stage",
           "stage_scores", "history", "legal_actions", "hand"}
@@ -271,3 +283,55 @@ def test_the_table_says_when_a_bot_plays_for_someone_away_and_when_they_are_back
         anna.wait_for_timeout(1500)  # a presence notice or an update that came after says nothing again
         expect(anna.locator("#log li").filter(has_text="Bruno is back and plays again")).to_have_count(1)
         expect(anna.locator("#log li").filter(has_text="Bruno is away: a bot plays")).to_have_count(1)
+        # issue 49 item 7: a reload, and a spectator who comes late, read both lines too
+        carl = watch(watched, new_context(browser, contexts, quick), "Carl").page
+        carl.goto(anna.input_value("#spectator-link"))
+        anna.reload()
+        for page in (anna, carl):
+            page.wait_for_selector(".table-page[data-version]")
+            for said in ("Bruno is away: a bot plays", "Bruno is back and plays again"):
+                expect(page.locator("#log li").filter(has_text=said)).to_have_count(1)
+
+
+def test_the_replay_says_who_won_and_no_known_cards_beside_the_open_hands(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: the replay's header says who won; Holzwurm's board there lists no "known cards", since every
+    hand is shown open beside it."""
+    for _ in range(3):  # a game in which seat 0's view knows cards of seat 1 (a row taken: nearly always)
+        table = _bot_game(server, "holzwurm", {"games": 1})
+        replay = httpx2.get(f"{server.url}/api/tables/{table}/replay").json()
+        last = len(replay["steps"])
+        end = httpx2.get(f"{server.url}/api/tables/{table}/replay/{last}").json()["views"][0]
+        if end["known"][1]:
+            break
+    assert end["known"][1], "in three games seat 1 took no row"
+    winners = [replay["names"][seat] for seat in replay["table"]["winners"]]
+    page = watch(watched, new_context(browser, contexts, server, "de"), "Anna").page
+    page.goto(f"/replay/{table}")
+    page.wait_for_selector("#replay-position")
+    expect(page.locator("#replay-winner")).to_contain_text(winners[0])
+    expect(page.locator("#replay-winner")).to_contain_text("Gewonnen von")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-position")).to_contain_text(str(last))
+    expect(page.locator("#replay-board .reveal")).to_have_count(2)
+    expect(page.locator("#replay-board section.known")).to_have_count(0)
+
+
+def test_three_thirteens_end_shows_the_last_rounds_hands(browser: Browser, contexts: list[BrowserContext],
+                                                         server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 7: at the game's end (the replay's last step, and the table) Three Thirteen's board shows the
+    last round's hands as they were scored, each seat's melds and unmatched cards; it was empty."""
+    table = _bot_game(server, "three-thirteen", {"turn_limit": 3})
+    last = len(httpx2.get(f"{server.url}/api/tables/{table}/replay").json()["steps"])
+    end = httpx2.get(f"{server.url}/api/tables/{table}/replay/{last}").json()["views"][0]
+    cards = sorted(c for groups in end["previous_melds"] for m in groups for c in m) + sorted(
+        c for rest in end["previous_deadwood"] for c in rest)
+    assert cards
+    page = watch(watched, new_context(browser, contexts, server), "Anna").page
+    page.goto(f"/replay/{table}")
+    page.wait_for_selector("#replay-position")
+    page.keyboard.press("End")
+    expect(page.locator("#last-round")).to_be_visible()
+    shown = page.eval_on_selector_all("#last-round [data-card]", "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(cards)
+    page.screenshot(path=str(SCREENSHOTS / "three-thirteen-end-en.png"))

@@ -4,9 +4,14 @@ so; a page reloaded mid-game shows the whole game's log, a heading before each s
 
 from __future__ import annotations
 
+import httpx2
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .kit import Server, Watched, create_table, dismiss, move, new_context, play_out, version, watch
+from .kit import SCREENSHOTS, Server, Watched, create_table, dismiss, move, new_context, play_out, version, watch
+
+TAKEN_BACK = "Anna took back the move that came next: play went on from here."
+"""The log's line of a take-back, placed after the last move that stands (issue 49 item 7: "took back their last
+move" there read as if that move, a take from the pile, had been taken back)."""
 
 
 def _wait_my_turn(page: Page, after: int = -1) -> int:
@@ -38,11 +43,11 @@ def test_undo_against_bots_gives_the_position_before_the_move_back(
     anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) === {start}")
     _wait_my_turn(anna, start - 1)
     assert _hand(anna) == hand
-    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
+    expect(anna.locator("#log li").last).to_have_text(TAKEN_BACK)
     expect(anna.locator("#undo")).to_have_count(0)  # nothing further back in this game: her first move
     anna.reload()  # the log that comes back says so too
     anna.wait_for_selector(".table-page[data-version]")
-    expect(anna.locator("#log li").last).to_have_text("Anna took back their last move.")
+    expect(anna.locator("#log li").last).to_have_text(TAKEN_BACK)
 
     # the game goes on from there; the key U takes back as the button does
     move(anna)
@@ -90,3 +95,19 @@ def test_a_reload_mid_game_shows_the_whole_log_by_stage(
     # the first round's lines, as they were said while it was played: the log once kept only the last 40 lines
     said_first = said[said.index(rounds[0]) + 1:said.index(rounds[1])]
     assert first_round == said_first and any("Anna" in line for line in first_round)
+
+
+def test_where_undo_is_not_offered_the_page_says_why(browser: Browser, contexts: list[BrowserContext],
+                                                     server: Server, watched: list[Watched]) -> None:
+    """Issue 49 item 5: once a card drawn from the stock was seen, Undo is gone and the page says why where it was,
+    in the person's language; before any move of theirs it says nothing."""
+    words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
+    anna = watch(watched, new_context(browser, contexts, server, "de"), "Anna").page
+    create_table(anna, "three-thirteen", "Anna", ["me", "easy"], {"turn_limit": "20"})
+    start = _wait_my_turn(anna)
+    expect(anna.locator("#undo-blocked")).to_have_count(0)
+    anna.locator(".stock button.card.legal").click()  # a card from the stock: now seen
+    anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {start}")
+    expect(anna.locator("#undo-blocked")).to_have_text(words["web.undo_drawn"])
+    expect(anna.locator("#undo")).to_have_count(0)
+    anna.screenshot(path=str(SCREENSHOTS / "undo-blocked-de.png"))

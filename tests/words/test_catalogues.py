@@ -128,3 +128,15 @@ def test_every_level_is_named_in_the_browser_and_the_terminal(lang: str) -> None
     for domain in ("web", "tui"):
         named = _read(lang, domain)
         assert [level for level in LEVEL_NAMES if not any(named.get(f"{domain}.level.{level}", ()))] == []
+
+
+@pytest.mark.parametrize(("lang", "wrong"), [("de", "Wiederholung"), ("nl", "herhaling")])
+def test_a_finished_game_is_replayed_in_card_players_words(lang: str, wrong: str) -> None:
+    """Issue 49 item 7: a game played through again is "nachspielen" (German) and "naspelen" (Dutch), not a
+    television's "Wiederholung" or "herhaling"."""
+    said: list[str] = []
+    for domain in domains():
+        with catalogue_path(lang, domain).open("rb") as f:
+            said += [str(m.string) for m in read_po(f) if m.id]
+    assert not [text for text in said if wrong.lower() in text.lower()]
+    assert words(lang)("web.replay") == {"de": "Nachspielen", "nl": "Naspelen"}[lang]

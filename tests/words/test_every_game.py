@@ -5,6 +5,7 @@ players."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -38,3 +39,14 @@ def test_every_action_and_event_is_said(game_id: str, lang: str) -> None:
                 for seat in [*range(players), None]:
                     said(say_event(game, speaker, event.for_seat(seat), names))
     assert {"stage.scored", "game.over"} <= keys
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
+def test_a_description_leaves_the_number_of_players_to_the_home_card(game_id: str, lang: str) -> None:
+    """Issue 49 item 7: the home page's card says "for 2 to 6 players" beside the description (web.players_range),
+    so the description does not say it again."""
+    cls = dreizehn.game_class(game_id)
+    said = words(lang)(f"{game_id}.description")
+    low, high = cls.min_players, cls.max_players
+    assert not re.search(rf"\b{low}\b\D{{1,8}}\b{high}\b", said), said

@@ -231,3 +231,11 @@ def test_every_key_the_module_names_is_in_the_catalogue() -> None:
     for lang in LANGUAGES:
         own = catalogue(lang, "knizia13")
         assert not sorted(key for key in keys if key not in own), lang
+
+
+@pytest.mark.parametrize(("lang", "opening"), [("en", "Over 13!"), ("de", "Über 13!"), ("nl", "Over 13!")])
+def test_the_tutorials_step_on_a_target_taken_says_it_went_over(lang: str, opening: str) -> None:
+    """Issue 49 item 7: the step that shows a blue 7 taking the blue target from 12 to 19 opens by saying it went
+    over 13 (it opened with "Not over 13!", then told of a card that went over)."""
+    said = words(lang)("knizia13.tutorial.over")
+    assert said.startswith(opening) and "19" in said

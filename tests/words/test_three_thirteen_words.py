@@ -144,7 +144,7 @@ def test_a_view_says_the_round_the_melds_laid_and_the_turns_left() -> None:
         outs = [a for a in legal if a >= OUT]
         state.apply(outs[0] if outs else rng.choice(legal))
     laid = state.out_order[0]
-    for lang, wild in (("en", "are wild"), ("de", "sind Platzhalter"), ("nl", "zijn jokers")):
+    for lang, wild in (("en", "are wild"), ("de", "sind Joker"), ("nl", "zijn jokers")):
         lines = state.game.say_view(words(lang), state.view(state.current_player), NAMES[:3])
         text = "\n".join(lines)
         assert f"{state.round_no + 1} " in lines[3] and wild in lines[3]
@@ -193,7 +193,7 @@ def test_cards_in_three_languages() -> None:
 def test_the_rulebooks_terms() -> None:
     german, dutch = words("de"), words("nl")
     rules_de, rules_nl = german("three-thirteen.rules"), dutch("three-thirteen.rules")
-    for term in ("Ziehstapel", "Ablagestapel", "ausgehen", "Satz", "Sätze", "Läufe", "Platzhalter", "Runde", "Geber",
+    for term in ("Ziehstapel", "Ablagestapel", "ausgehen", "Satz", "Sätze", "Läufe", "Joker", "Runde", "Geber",
                  "Strafpunkte", "Kombination"):
         assert term in rules_de, term
     for term in ("trekstapel", "aflegstapel", "uitgaan", "groepen", "reeksen", "joker", "ronde", "gever",
@@ -210,17 +210,17 @@ def test_the_rulebooks_terms() -> None:
     assert german("three-thirteen.stage", n=2) == "Runden" and dutch("three-thirteen.stage", n=1) == "ronde"
 
 
-def test_the_cards_show_the_rulebooks_letters_and_the_german_wild_cards_are_platzhalter() -> None:
+def test_the_cards_show_the_rulebooks_letters_and_the_german_wild_cards_are_joker() -> None:
     """Issue 25: a card's face shows its rank in the reader's letters (German Bube, Dame, König, Ass: B, D, K, A;
-    Dutch boer, vrouw, heer, aas: B, V, H, A), not J/Q/K everywhere; the German words call the wild cards
-    "Platzhalter", as the German rulebook does (never "Joker")."""
+    Dutch boer, vrouw, heer, aas: B, V, H, A), not J/Q/K everywhere; issue 49: the German words call the wild cards
+    "Joker", as card players say (never "Platzhalter", the translated rulebook's word)."""
     game = ThreeThirteen(2)
     cards = [ThreeThirteenCard.parse(c) for c in ("JS", "QS", "KS", "AS", "7S")]
     faces = {lang: [game.card_face(words(lang), card)["value"] for card in cards] for lang in LANGUAGES}
     assert faces == {"en": ["J", "Q", "K", "A", "7"], "de": ["B", "D", "K", "A", "7"], "nl": ["B", "V", "H", "A", "7"]}
     german = catalogue("de", "three-thirteen")
-    assert not [key for key, text in german.items() if "Joker" in str(text)]
-    assert words("de")("web.tt.wild", ranks="Dreien") == "Dreien sind Platzhalter"
+    assert not [key for key, text in german.items() if "Platzhalter" in str(text)]
+    assert words("de")("web.tt.wild", ranks="Dreien") == "Dreien sind Joker"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -89,6 +89,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "server.bad_version": ("S5", "422 (GET .../replay/{version})", "a version the game does not have"),
     "server.rematch_issued": ("S1", "409 (POST .../rematch)", "a seat whose invitation to the rematch was given "
                                                               "already (in an answer or over its websocket)"),
+    "server.rematch_bots": ("S1", "422 (POST .../rematch)", "a seat in ``bots`` that is the asker's own, a bot's "
+                                                            "already, or none of the table's"),
     "server.not_stored": ("S7", "websocket (action; the answer holds the view before it)", "an action the database "
                                                                                      "could not store (down, "
                                                                                      "read-only, its disk full)"),

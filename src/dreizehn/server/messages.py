@@ -21,8 +21,10 @@ from dreizehn.server.protocol import (
     INT64_MAX,
     INT64_MIN,
     PROTOCOL,
+    Accepted,
     Declined,
     Hint,
+    Offered,
     Pong,
     Presence,
     Refusal,
@@ -102,14 +104,17 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
             seats: list[dict[str, Any]], history: list[str], recent: list[dict[str, Any]],
-            chat: list[dict[str, Any]], stages: int | None = None, undo: bool = False,
-            taken_back: list[dict[str, Any]] | None = None) -> str:
+            chat: list[dict[str, Any]], stages: int | None = None, undo: tuple[bool, str | None] = (False, None),
+            taken_back: list[dict[str, Any]] | None = None, watching: int = 0,
+            stand_ins: list[dict[str, Any]] | None = None) -> str:
     """A ``welcome`` (``kind``) or ``resync``: the whole view, the seats, the course so far, every action as told,
     the latest lines of chat the receiver may read, how many stages the game has, whether the receiver may take
-    back a move, and the moves taken back."""
+    back a move (and why not, ``undo_blocked``), and the moves taken back."""
     return _checked(Welcome, {"type": kind, "protocol": PROTOCOL, "table": table, "game": game, "seat": seat,
                               "lang": lang, "stages": stages, "view": view, "seats": seats, "history": history,
-                              "recent": recent, "chat": chat, "undo": undo, "taken_back": taken_back or []})
+                              "recent": recent, "chat": chat, "undo": undo[0], "undo_blocked": undo[1],
+                              "taken_back": taken_back or [], "watching": watching,
+                              "stand_ins": stand_ins or []})
 
 
 def said(line: dict[str, Any]) -> str:
@@ -137,7 +142,7 @@ def said_event(fields: dict[str, Any]) -> SaidEvent:
 
 
 def update(told: dict[str, Any], events: list[SaidEvent], view: dict[str, Any], checked: Seats,
-           whole: bool = True, undo: bool = False) -> str:
+           whole: bool = True, undo: tuple[bool, str | None] = (False, None)) -> str:
     """An ``update``: an action as told to its receiver (its ``events`` checked already, as ``events``), the
     receiver's new view and the seats (checked already: the model takes the instances of the parts checked before
     as they are, so what receivers share is checked once).
@@ -148,13 +153,15 @@ def update(told: dict[str, Any], events: list[SaidEvent], view: dict[str, Any], 
     room's work per action."""
     if whole:
         Update.__pydantic_validator__.validate_python(
-            {"type": "update", **told, "events": events, "view": view, "seats": checked.models, "undo": undo})
-    return dumps({"type": "update", **told, "view": view, "seats": checked.fields, "undo": undo})
+            {"type": "update", **told, "events": events, "view": view, "seats": checked.models, "undo": undo[0],
+             "undo_blocked": undo[1]})
+    return dumps({"type": "update", **told, "view": view, "seats": checked.fields, "undo": undo[0],
+                  "undo_blocked": undo[1]})
 
 
-def presence(seats: list[dict[str, Any]]) -> str:
-    """A ``presence``: the seats, after someone came or went."""
-    return _checked(Presence, {"type": "presence", "seats": seats})
+def presence(seats: list[dict[str, Any]], watching: int = 0) -> str:
+    """A ``presence``: the seats, after someone came or went, and how many spectators watch."""
+    return _checked(Presence, {"type": "presence", "seats": seats, "watching": watching})
 
 
 def hint(version: int, analysis: dict[str, Any]) -> str:
@@ -165,6 +172,16 @@ def hint(version: int, analysis: dict[str, Any]) -> str:
 def rematch(table: str, token: str | None, by: int | None = None) -> str:
     """A ``rematch``: the new table, this receiver's invitation to it, and the seat that asked."""
     return _checked(Rematch, {"type": "rematch", "table": table, "token": token, "by": by})
+
+
+def offered(by: int) -> str:
+    """An ``offered``: ``by``'s person asks the others for a rematch."""
+    return _checked(Offered, {"type": "offered", "by": by})
+
+
+def accepted(seat: int) -> str:
+    """An ``accepted``: ``seat``'s person wants the rematch."""
+    return _checked(Accepted, {"type": "accepted", "seat": seat})
 
 
 def declined(seat: int) -> str:

@@ -116,9 +116,27 @@ class Say(_FromClient):
     """A quick phrase, which each reader reads in their own language."""
 
 
+class Offer(_FromClient):
+    """Ask the other people of the finished table for a rematch: everyone there is told (``offered``) and each
+    answers (``accept`` or ``decline``); the asker's page starts it (``POST /api/tables/{id}/rematch``) once all
+    accepted, or at once with bots in the seats of those who declined. A spectator's, one before the game's end, or
+    one after another's offer, changes nothing."""
+
+    type: Literal["offer"]
+    """Every message names its type."""
+
+
+class Accept(_FromClient):
+    """Say yes to the rematch another seat asked for (its ``offered``): everyone at the finished table is told
+    (``accepted``). A spectator's, the asker's, or one with no rematch asked, changes nothing."""
+
+    type: Literal["accept"]
+    """Every message names its type."""
+
+
 class Decline(_FromClient):
-    """Say no to the rematch another seat asked for (its ``rematch`` message): everyone at the finished table is
-    told (``declined``). A spectator's, or one with no rematch asked, changes nothing."""
+    """Say no to the rematch another seat asked for (its ``offered``, or its ``rematch`` message): everyone at the
+    finished table is told (``declined``). A spectator's, or one with no rematch asked, changes nothing."""
 
     type: Literal["decline"]
     """Every message names its type."""
@@ -142,11 +160,12 @@ class Ping(_FromClient):
     """Every message names its type."""
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Undo | Ping,
+ClientMessage = Annotated[Hello | Act | AskHint | SetLanguage | Ready | Say | Offer | Accept | Decline | Undo | Ping,
                           Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | AskHint | SetLanguage | Ready | Say | Decline | Undo | Ping] = TypeAdapter(
+client_message: TypeAdapter[
+    Hello | Act | AskHint | SetLanguage | Ready | Say | Offer | Accept | Decline | Undo | Ping] = TypeAdapter(
     ClientMessage)
-CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "decline", "undo", "ping")
+CLIENT_TYPES = ("hello", "action", "hint", "lang", "ready", "say", "offer", "accept", "decline", "undo", "ping")
 """The types of the messages a client sends."""
 
 
@@ -218,9 +237,31 @@ class Welcome(_Message):
     """The latest lines said at the table that the receiver may read (up to 50), oldest first."""
     undo: bool = False
     """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
+    undo_blocked: Literal["server.undo_dealt", "server.undo_drawn"] | None = None
+    """Why the receiver, alone with bots on their turn, may not take back their latest move: cards were dealt (or
+    a stage scored) since, or a card hidden from them was shown to them since (the refusal ``undo`` would get);
+    ``null`` otherwise. The page says so where its Undo button would be."""
+    watching: int = 0
+    """How many spectators' windows are open at the table, the receiver's own included."""
+    stand_ins: list[StandInChange] = []
+    """When a bot began to play for someone away and when they came back, oldest first (while the server keeps the
+    table in memory): a page that comes back, or a late spectator, says so in the log where it happened."""
     taken_back: list[TakenBack] = []
     """The moves taken back in the game as it stands, oldest first, each as its ``taken_back`` told it (its
     ``version`` places it in the log; one that a later take-back went back before is left out)."""
+
+
+class StandInChange(BaseModel):
+    """A bot began to play for a person who was away, or the person came back and took their seat again."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    version: int
+    """The table's version when it happened (it is said in the log after that action)."""
+    seat: int
+    """The seat."""
+    playing: bool
+    """``true``: a bot began to play for the seat's person; ``false``: the person took their seat back."""
 
 
 class Told(BaseModel):
@@ -252,6 +293,10 @@ class Update(Told, _Message):
     """Every seat, seat 0 first."""
     undo: bool = False
     """Whether the receiver may take back a move now (``undo``: a person alone with bots, S8)."""
+    undo_blocked: Literal["server.undo_dealt", "server.undo_drawn"] | None = None
+    """Why the receiver, alone with bots on their turn, may not take back their latest move: cards were dealt (or
+    a stage scored) since, or a card hidden from them was shown to them since (the refusal ``undo`` would get);
+    ``null`` otherwise. The page says so where its Undo button would be."""
 
 
 class Refusal(_Message):
@@ -283,12 +328,14 @@ class Refused(Refusal):
 
 
 class Presence(_Message):
-    """Seats came, went, or were taken over by a bot."""
+    """Seats came, went, or were taken over by a bot; or a spectator came or went."""
 
     type: Literal["presence"]
     """Every message names its type."""
     seats: list[SeatInfo]
     """Every seat, seat 0 first."""
+    watching: int = 0
+    """How many spectators' windows are open at the table (the players' page says that someone watches)."""
 
 
 class HintRating(_Message):
@@ -371,8 +418,28 @@ class Rematch(_Message):
     """The seat that asked for it (its page goes there at once; the others are asked, and may ``decline``)."""
 
 
+class Offered(_Message):
+    """A person at the finished table asks the others for a rematch (their ``offer``); each answers with ``accept``
+    or ``decline``, told to everyone as ``accepted`` or ``declined``."""
+
+    type: Literal["offered"]
+    """Every message names its type."""
+    by: int
+    """The seat that asks."""
+
+
+class Accepted(_Message):
+    """A person at the finished table wants the rematch asked for (their ``accept``)."""
+
+    type: Literal["accepted"]
+    """Every message names its type."""
+    seat: int
+    """The seat whose person accepted."""
+
+
 class Declined(_Message):
-    """A person at the finished table does not want the rematch (their ``decline``); their seat of it stays free."""
+    """A person at the finished table does not want the rematch (their ``decline``); their seat of it stays free,
+    or is a bot's when the asker starts it without them (``bots`` of ``POST /api/tables/{id}/rematch``)."""
 
     type: Literal["declined"]
     """Every message names its type."""
@@ -432,8 +499,8 @@ class Pong(_Message):
     """``pong``."""
 
 
-ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver
-                          | TakenBack | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Offered | Accepted | Declined
+                          | Said | TakenOver | TakenBack | Pong, Field(discriminator="type")]
 server_message: TypeAdapter[
-    Welcome | Update | Refused | Presence | Hint | Rematch | Declined | Said | TakenOver | TakenBack | Pong] = (
-    TypeAdapter(ServerMessage))
+    Welcome | Update | Refused | Presence | Hint | Rematch | Offered | Accepted | Declined | Said | TakenOver
+    | TakenBack | Pong] = (TypeAdapter(ServerMessage))

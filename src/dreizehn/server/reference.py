@@ -24,17 +24,20 @@ from dreizehn.server import protocol, schemas
 from dreizehn.server.errors import REFUSALS, engine_refusals
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
-                                              protocol.Ready, protocol.Say, protocol.Decline,
+                                              protocol.Ready, protocol.Say, protocol.Offer, protocol.Accept,
+                                              protocol.Decline,
                                               protocol.Undo, protocol.Ping)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
-    protocol.Declined, protocol.Said, protocol.TakenOver, protocol.TakenBack, protocol.Pong, protocol.SeatInfo,
-    protocol.Told,
+    protocol.Offered, protocol.Accepted, protocol.Declined, protocol.Said, protocol.TakenOver, protocol.TakenBack,
+    protocol.Pong, protocol.SeatInfo,
+    protocol.Told, protocol.StandInChange,
     protocol.SaidEvent,
     protocol.HintAnalysis, protocol.HintRating,
 )
 API_MODELS: tuple[type[BaseModel], ...] = (
-    schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.AnalysisIn,
+    schemas.TableIn, schemas.SeatIn, schemas.JoinIn, schemas.NameIn, schemas.TokenIn, schemas.RematchIn,
+    schemas.AnalysisIn,
     schemas.LearnIn, schemas.TutorialOut,
     schemas.CreatedOut, schemas.TableOut, schemas.SeatOut, schemas.Invitation, schemas.JoinedOut, schemas.GameOut,
     schemas.OptionOut,

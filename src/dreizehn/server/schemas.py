@@ -4,7 +4,7 @@ docstring under each field is its description, from which docs/server.md's refer
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -94,6 +94,14 @@ class TokenIn(_In):
 
     token: str = Field(min_length=8, max_length=64)
     """The seat's invitation token to the finished table."""
+
+
+class RematchIn(TokenIn):
+    """A rematch asked for: the asker's token, and the seats to give to bots (those whose people declined)."""
+
+    bots: list[Annotated[int, Field(ge=0, le=63)]] = Field(default_factory=list, max_length=64)
+    """Seats of other people of the finished table that a bot plays in the rematch (at the stand-in's level,
+    ``DREIZEHN_STAND_IN``); none by default: every seat as it was."""
 
 
 class Invitation(_Out):

@@ -32,13 +32,24 @@ def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | N
         raise ServerError(err.code, rule=err.rule, **err.params) from None
 
 
-def may_undo(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> bool:
-    """Whether ``seat``'s person may take back a move now (:func:`undo_point` would not refuse)."""
+BLOCKED = frozenset(("server.undo_dealt", "server.undo_drawn"))
+"""The refusals that say why a move the person made cannot be taken back (the page says so where Undo would be)."""
+
+
+def undo_state(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None,
+               current: int) -> tuple[bool, str | None]:
+    """Whether ``seat``'s person may take back a move now (:func:`undo_point` would not refuse), and when they may
+    not because of chance or a card seen since their move, that refusal's code (one of :data:`BLOCKED`)."""
     try:
         undo_point(told, seats, seat, current)
-    except (ServerError, GameOverError):
-        return False
-    return True
+    except (ServerError, GameOverError) as err:
+        return False, err.code if err.code in BLOCKED else None
+    return True, None
+
+
+def may_undo(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> bool:
+    """Whether ``seat``'s person may take back a move now (:func:`undo_point` would not refuse)."""
+    return undo_state(told, seats, seat, current)[0]
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,15 @@ export const LANGUAGES = ["en", "de", "nl"];
 let templates = {};
 let current = "en";
 
-/** The language chosen: ?lang=, else the one kept from last time, else the browser's, else English. */
+/**
+ * The language chosen: ?lang=, else the one kept from last time, else the first of the browser's languages (in
+ * the order the person set, `navigator.languages`) that the app speaks, else English.
+ */
 export function chosenLanguage() {
   const asked = new URLSearchParams(location.search).get("lang");
   const kept = localStorage.getItem("dreizehn.lang");
-  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  const browser = wanted.map((l) => l.slice(0, 2).toLowerCase()).find((code) => LANGUAGES.includes(code));
   for (const code of [asked, kept, browser]) {
     if (code && LANGUAGES.includes(code)) return code;
   }

@@ -167,6 +167,13 @@ class RoomBase(ABC):
         """The moves taken back at this table, in order (the hub loads them with the room)."""
         self.rematch_asked = False
         """Whether a rematch was asked for at this table (while the room is in memory)."""
+        self.stand_in_changes: list[dict[str, Any]] = []
+        """When a stand-in began to play for an away person and when they came back (``version``, ``seat``,
+        ``playing``), in order, while the room is in memory: the welcome tells them."""
+        self.offered_by: int | None = None
+        """The seat whose person asked the others for a rematch (``offer``), while the room is in memory."""
+        self.rematch_answers: dict[int, bool] = {}
+        """Each answer to that offer, by seat (``True``: they play again)."""
         self.held_at: int | None = None
         """The version whose update ended a stage, while the bots wait for the people to read its scoring."""
         self.ready_seats: set[int] = set()

@@ -57,11 +57,13 @@ class Presence(Telling):
         if seat in self.stand_in:
             self.stand_in.discard(seat)
             self.table.replace(seat, None)
+            self.stand_in_changes.append({"version": self.table.version, "seat": seat, "playing": False})
 
     def _stand_in_for(self, seat: int) -> None:
         """A person is away: this process's stand-in plays their seat."""
         self.stand_in.add(seat)
         self.table.replace(seat, self.hub.settings.stand_in)
+        self.stand_in_changes.append({"version": self.table.version, "seat": seat, "playing": True})
 
     def start_away_timers(self) -> None:
         """After a start, or when another process is gone: every person who joined a table being played and is
@@ -96,8 +98,10 @@ class Presence(Telling):
         seat again."""
         self.conns.add(conn)
         self.last_used = time.monotonic()
+        self.retell_offer(conn)
         seat = conn.seat
-        if seat is None:
+        if seat is None:  # a spectator: the players see that someone watches
+            self.broadcast_presence()
             return
         timer = self.away.pop(seat, None)
         if timer is not None:
@@ -105,6 +109,15 @@ class Presence(Telling):
         self._take_back(seat)
         self.hub.publish_presence(self)
         self.broadcast_presence()
+
+    def retell_offer(self, conn: Conn) -> None:
+        """A page that comes to a finished table after a rematch was offered there (a reload) is told the offer and
+        each answer so far, after its welcome, as the others were told them."""
+        if self.offered_by is None:
+            return
+        conn.send(messages.offered(self.offered_by))
+        for seat, accept in self.rematch_answers.items():
+            conn.send(messages.accepted(seat) if accept else messages.declined(seat))
 
     def disconnect(self, conn: Conn) -> None:
         """A connection left; the grace period runs for a person with no other connection to their seat."""
@@ -114,6 +127,8 @@ class Presence(Telling):
         if self.held_at is not None:
             self.check_ready()  # the person who left waits no more
         seat = conn.seat
+        if seat is None and not self.stopped:  # a spectator left
+            self.broadcast_presence()
         if seat is None or any(c.seat == seat for c in self.conns) or self.table.is_over or self.stopped:
             return
         if self.seat_rows[seat].bot is None and seat not in self.away:

@@ -51,8 +51,10 @@ class Room(Bots):
         self.rename(seat, name)
 
     def offer_rematch(self, table_id: str, tokens: list[str | None], by: int | None = None) -> None:
-        """Tell each connected person of a rematch, with their own new invitation and the seat that asked."""
+        """Tell each connected person of a rematch, with their own new invitation and the seat that asked; the offer
+        is over (a page that comes later asks for its invitation, ``POST .../rematch``)."""
         self.rematch_asked = True
+        self.offered_by, self.rematch_answers = None, {}
         for conn in list(self.conns):
             conn.send(messages.rematch(table_id, tokens[conn.seat] if conn.seat is not None else None, by))
 
@@ -69,13 +71,31 @@ class Room(Bots):
                 tokens[seat] = token
         self.offer_rematch(table_id, tokens, by)
 
-    def decline(self, conn: Conn) -> None:
-        """A person does not want the rematch asked for: everyone at the table is told."""
-        if conn.seat is None or not self.rematch_asked:
+    def offer(self, conn: Conn) -> None:
+        """A person of the finished table asks the others for a rematch: everyone at the table is told, once (a
+        second offer, or one before the game's end or from a spectator, changes nothing)."""
+        if conn.seat is None or not self.table.is_over or self.offered_by is not None:
             return
-        message = messages.declined(conn.seat)
+        self.offered_by = conn.seat
+        self.rematch_asked = True
+        message = messages.offered(conn.seat)
         for other in list(self.conns):
             other.send(message)
+
+    def answer(self, conn: Conn, accept: bool) -> None:
+        """A person answers the rematch asked for (``accept``: they want it): everyone at the table is told (not the
+        asker's own answer, nor a spectator's, nor one with no rematch asked)."""
+        if conn.seat is None or not self.rematch_asked or (accept and conn.seat == self.offered_by):
+            return
+        if self.offered_by is not None:
+            self.rematch_answers[conn.seat] = accept
+        message = messages.accepted(conn.seat) if accept else messages.declined(conn.seat)
+        for other in list(self.conns):
+            other.send(message)
+
+    def decline(self, conn: Conn) -> None:
+        """A person does not want the rematch asked for: everyone at the table is told."""
+        self.answer(conn, accept=False)
 
     @staticmethod
     def well_said(text: str | None, phrase: str | None) -> bool:

@@ -14,7 +14,7 @@ from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
-from dreizehn.server.undo import TakeBack, may_undo, standing
+from dreizehn.server.undo import TakeBack, standing, undo_state
 from dreizehn.table import Update
 from dreizehn.words import words
 
@@ -97,11 +97,16 @@ class Telling(RoomBase):
                                 chat, stage_count(self.table.game), self.undo_open(seat),
                                 [messages.taken_back_fields(back.seat, back.version, back.count,
                                                             self.taken_back_words(back.seat, lang))
-                                 for back in standing(self.take_backs) if back.version <= self.table.version])
+                                 for back in standing(self.take_backs) if back.version <= self.table.version],
+                                self.watching(), [change for change in self.stand_in_changes
+                                                  if change["version"] <= self.table.version])
 
-    def undo_open(self, seat: int | None) -> bool:
-        """Whether ``seat``'s person may take back a move now (:func:`~dreizehn.server.undo.may_undo`)."""
-        return seat is not None and may_undo(self.told, self.seat_rows, seat, self.table.current_player)
+    def undo_open(self, seat: int | None) -> tuple[bool, str | None]:
+        """Whether ``seat``'s person may take back a move now, and if not, why, when it is chance or a card seen
+        (:func:`~dreizehn.server.undo.undo_state`)."""
+        if seat is None:
+            return False, None
+        return undo_state(self.told, self.seat_rows, seat, self.table.current_player)
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
@@ -142,7 +147,7 @@ class Telling(RoomBase):
         """Tell every connection of an applied action, each its own part, in its language. What receivers share
         (the action in words, the public events, the seats) is said once per language."""
         per_seat: dict[tuple[int | None, str], str] = {}
-        undo: dict[int | None, bool] = {}
+        undo: dict[int | None, tuple[bool, str | None]] = {}
         said = Said()
         for conn in list(self.conns):
             seat, lang = conn.seat, conn.lang
@@ -161,12 +166,17 @@ class Telling(RoomBase):
                     told, checked, self.view_doc(seat, lang, history=False), seats, whole, undo[seat])
             conn.send(message)
 
+    def watching(self) -> int:
+        """How many spectators' connections are open here."""
+        return sum(1 for conn in self.conns if conn.seat is None and not conn.closed)
+
     def broadcast_presence(self) -> None:
         per_lang: dict[str, str] = {}
+        watching = self.watching()
         for conn in list(self.conns):
             message = per_lang.get(conn.lang)
             if message is None:
-                message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang))
+                message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang), watching)
             conn.send(message)
 
     def tell_taken_back(self, back: TakeBack) -> None:
@@ -177,7 +187,8 @@ class Telling(RoomBase):
                                           self.taken_back_words(back.seat, conn.lang)))
 
     def taken_back_words(self, seat: int, lang: str) -> str:
-        """A take-back by ``seat``'s person in words (``Anna took back their last move.``)."""
+        """A take-back by ``seat``'s person in words, said after the last move that stands (``Anna took back the move
+        that came next: play went on from here.``)."""
         return str(words(lang)("server.taken_back", player=self.names(lang)[seat]))
 
     def resync_all(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from babel.core import negotiate_locale
 from fastapi import Depends, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -15,6 +16,7 @@ from dreizehn.server.errors import ServerError, http_status
 from dreizehn.server.messages import refusal
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
+from dreizehn.words import LANGUAGES
 
 
 def get_hub(request: Request) -> Hub:
@@ -27,14 +29,42 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
+def accepted_languages(header: str) -> list[str]:
+    """The language tags of an Accept-Language header, the most wanted first (by their weights, ``q``; in the
+    header's order among equals), those it refuses (``q=0``) and the wildcard left out.
+
+    >>> accepted_languages("en;q=0.1, de"), accepted_languages("nl-BE, fr;q=0.9, *;q=0.5, en;q=0")
+    (['de', 'en'], ['nl-BE', 'fr'])
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, *params = (p.strip() for p in part.split(";"))
+        weight = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if tag and tag != "*" and weight > 0:
+            ranked.append((-weight, i, tag))
+    return [tag for _, _, tag in sorted(ranked)]
+
+
+def browser_language(header: str) -> str:
+    """The language the project speaks that the browser wants most (Accept-Language, as Babel negotiates it:
+    ``de-AT`` is German), else English.
+
+    >>> browser_language("en;q=0.1, de"), browser_language("fr, nl-BE;q=0.8"), browser_language("fr")
+    ('de', 'nl', 'en')
+    """
+    found = negotiate_locale(accepted_languages(header), list(LANGUAGES), sep="-")
+    return found.lower() if found else "en"
+
+
 def _browser_lang(request: Request) -> str:
-    """The browser's first language the project speaks (Accept-Language), else English."""
-    header = request.headers.get("accept-language", "")
-    for part in header.split(","):
-        code = part.split(";")[0].strip().split("-")[0].lower()
-        if code in ("en", "de", "nl"):
-            return code
-    return "en"
+    return browser_language(request.headers.get("accept-language", ""))
 
 
 def get_lang(request: Request, lang: Annotated[str | None, Query(max_length=8)] = None) -> str:

@@ -29,6 +29,7 @@ from dreizehn.server.schemas import (
     JoinedOut,
     JoinIn,
     NameIn,
+    RematchIn,
     ReplayOut,
     ReplayStep,
     ReplayViewsOut,
@@ -36,7 +37,6 @@ from dreizehn.server.schemas import (
     TableIn,
     TableOut,
     TakeBackOut,
-    TokenIn,
 )
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
@@ -325,12 +325,14 @@ async def get_replay_step(table_id: TableId, version: Annotated[int, Path(ge=INT
 
 
 @router.post("/tables/{table_id}/rematch")
-async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDep, settings: SettingsDep,
+async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: HubDep, settings: SettingsDep,
                   lang: LangDep) -> CreatedOut:
-    """A new game with the same seats, asked by one of the people of a finished one. The answer holds the asker's
-    new invitation; the others connected to the table get theirs over their websockets, and whoever was not
-    connected gets theirs by asking too. An invitation is given once: asking again once it was given is refused
-    (``server.rematch_issued``), so the one given keeps working."""
+    """A new game with the same seats, asked by one of the people of a finished one (the browser asks the others
+    first over the websocket, ``offer``, and calls this once they accepted); ``bots``: the seats of other people
+    that a bot plays in it (those who declined). The answer holds the asker's new invitation; the others connected
+    to the table get theirs over their websockets, and whoever was not connected gets theirs by asking too. An
+    invitation is given once: asking again once it was given is refused (``server.rematch_issued``), so the one
+    given keeps working."""
     found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
     if found is None or found[0] != table_id:
         raise ServerError("server.bad_token", rule="S1", status=403)
@@ -338,9 +340,13 @@ async def rematch(table_id: TableId, body: TokenIn, request: Request, hub: HubDe
     seat = found[1]
     if stored.row.rematch is not None:
         return await _late_invitation(request, hub, settings, stored.row.rematch, seat)
+    for bot_seat in body.bots:
+        if bot_seat == seat or bot_seat >= len(stored.seats) or stored.seats[bot_seat].bot is not None:
+            raise ServerError("server.rematch_bots", rule="S1", seat=bot_seat)
     old = hub.rooms.get(table_id)
     told = {c.seat for c in old.conns if c.seat is not None and not c.closed} if old is not None else set()
-    seats = [(s.name, s.bot, True) for s in stored.seats]
+    seats = [(s.name, settings.stand_in, True) if s.seat in body.bots else (s.name, s.bot, True)
+             for s in stored.seats]
     row, seat_rows, tokens, spectator = _new_table(stored.row.game_id, stored.row.options, seats, stored.row.clock,
                                                    rematch_of=table_id)
     given = [t if i == seat or i in told else None for i, t in enumerate(tokens)]  # the others' are given later

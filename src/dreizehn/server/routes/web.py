@@ -19,7 +19,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from dreizehn.core.registry import game_class
+from dreizehn.core.registry import game_class, game_ids
 from dreizehn.server.errors import ServerError
 from dreizehn.server.routes.deps import LangDep, refused
 
@@ -98,16 +98,24 @@ def favicon() -> FileResponse:
 
 @router.api_route("/", methods=["GET", "HEAD"])
 @router.api_route("/tables", methods=["GET", "HEAD"])
-@router.api_route("/new/{game}", methods=["GET", "HEAD"])
 @router.api_route("/play/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}", methods=["GET", "HEAD"])
-@router.api_route("/games/{game}/rules", methods=["GET", "HEAD"])
 @router.api_route("/replay/{table}", methods=["GET", "HEAD"])
-@router.api_route("/learn/{game}", methods=["GET", "HEAD"])
 @router.api_route("/learn/{game}/{token}", methods=["GET", "HEAD"])
 def page() -> FileResponse:
     """The app's one page; the app routes by the path itself."""
+    return _page()
+
+
+@router.api_route("/new/{game}", methods=["GET", "HEAD"])
+@router.api_route("/games/{game}/rules", methods=["GET", "HEAD"])
+@router.api_route("/learn/{game}", methods=["GET", "HEAD"])
+def game_page(game: str) -> FileResponse:
+    """The app's page of a game the server offers; a game it does not offer (``/new/chess``) is not found (404: a
+    browser gets the app's page with the status, saying so and leading back)."""
+    if game not in game_ids():
+        raise HTTPException(404)
     return _page()
 
 

@@ -29,11 +29,13 @@ from dreizehn.server.homes import Elsewhere
 from dreizehn.server.protocol import (
     CLIENT_TYPES,
     PROTOCOL,
+    Accept,
     Act,
     AskHint,
     ClientMessage,
     Decline,
     Hello,
+    Offer,
     Ping,
     Ready,
     Say,
@@ -103,8 +105,8 @@ async def _say(room: Room, conn: Conn, message: Say, chat: Bucket) -> None:
 
 async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> None:
     """A message of a connection already admitted to ``room``: an action, a change of language, a hint asked, a
-    stage's scoring read, a rematch declined, a move taken back, a line of chat (at most as fast as ``chat`` lets),
-    a ping."""
+    stage's scoring read, a rematch asked, accepted or declined, a move taken back, a line of chat (at most as fast
+    as ``chat`` lets), a ping."""
     if isinstance(message, Act):
         await room.act(conn, message.version, message.action)
     elif isinstance(message, SetLanguage):
@@ -119,8 +121,10 @@ async def _dispatch(room: Room, conn: Conn, message: object, chat: Bucket) -> No
         await room.hint(conn)
     elif isinstance(message, Ready):
         room.ready(conn.seat, message.version)
-    elif isinstance(message, Decline):
-        room.decline(conn)
+    elif isinstance(message, Offer):
+        room.offer(conn)
+    elif isinstance(message, Accept | Decline):
+        room.answer(conn, isinstance(message, Accept))
     elif isinstance(message, Undo):
         await room.undo(conn, message.version)
     elif isinstance(message, Say):

@@ -93,7 +93,7 @@ export function draw(view, ctx) {
       },
     });
   }));
-  const known = view.known.map((cards, seat) => cards.length && seat !== view.seat
+  const known = view.known.map((cards, seat) => cards.length && seat !== view.seat && !ctx.open
     ? h("li", {}, t("holzwurm.view.known", { player: ctx.names[seat], cards: join(cards.map((c) => card("holzwurm", c).title)) }),
       h("div.pile", {}, cards.map((c) => card("holzwurm", c, { small: true }))))
     : null).filter(Boolean);

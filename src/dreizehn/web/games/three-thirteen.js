@@ -11,7 +11,8 @@ import { t } from "../i18n.js";
 /**
  * @typedef {View & {hand: string[], hand_sizes: number[], known: string[][], out_melds: string[][][],
  *   out_seats: number[], discard_pile: string[], wild_rank: number, round: number, stock_size: number,
- *   turns_left: number}} ThreeThirteenView Three Thirteen's view (docs/wire.md)
+ *   turns_left: number, previous_melds?: string[][][] | null, previous_deadwood?: string[][] | null}} ThreeThirteenView
+ *   Three Thirteen's view (docs/wire.md): `previous_*`, the last round's hands as they were scored
  */
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -96,12 +97,30 @@ export function draw(view, ctx) {
     outs.map((a) => h("button.primary", { type: "button", "data-action": a.text, onclick: () => ctx.act(a.text) }, a.words))) : null;
   const others = view.hand_sizes.map((n, seat) => {
     if (seat === view.seat) return null;
-    const known = view.known[seat] || [];
+    const known = ctx.open ? [] : view.known[seat] || [];
     const melds = view.out_melds[seat] || [];
     return h("li", { "data-seat": seat }, t("three-thirteen.view.seat", { player: ctx.names[seat], n }),
       known.length ? h("span.known-cards", {}, " ", t("web.known"), ": ", known.map((c) => card("three-thirteen", c, { small: true }))) : null,
       melds.length ? h("div.laid", {}, melds.map((m) => h("span.meld", {}, m.map((c) => card("three-thirteen", c, { small: true }))))) : null);
   }).filter(Boolean);
+  if (view.is_over) return h("div.game.three-thirteen", {}, lastRound(view, ctx));
   return h("div.game.three-thirteen", {}, banner, h("div.board-row", {}, stock, pile), goOut, tools, handView,
     others.length ? h("section.known", {}, h("h3", {}, t("web.others")), h("ul", {}, others)) : null);
+}
+
+/**
+ * The game over: the last round's hands as they were scored, each seat's melds and unmatched cards (the board had
+ * nothing left to show).
+ * @param {ThreeThirteenView} view
+ * @param {DrawContext} ctx
+ */
+function lastRound(view, ctx) {
+  const melds = view.previous_melds || [];
+  const rest = view.previous_deadwood || [];
+  const small = (/** @type {string} */ c) => card("three-thirteen", c, { small: true });
+  return h("section.last-round", { id: "last-round" }, h("h3", {}, t("web.tt.last_round")),
+    h("ul", {}, melds.map((groups, seat) => h("li", { "data-seat": seat }, h("strong", {}, ctx.names[seat] || ""),
+      h("div.laid", {}, groups.map((m) => h("span.meld", {}, m.map(small))),
+        (rest[seat] || []).length ? [h("span.deadwood-label", {}, `${t("web.tt.deadwood")}:`),
+          h("span.meld.deadwood", { "aria-label": t("web.tt.deadwood"), title: t("web.tt.deadwood") }, rest[seat].map(small))] : null)))));
 }

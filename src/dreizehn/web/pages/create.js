@@ -4,6 +4,7 @@
 import { games, post } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
+import { deadEnd } from "./dead-end.js";
 import { invitePanel } from "./table/invites.js";
 
 /** @typedef {HTMLInputElement | HTMLSelectElement} Field */
@@ -15,7 +16,7 @@ import { invitePanel } from "./table/invites.js";
  */
 export async function createPage(root, app, gameId) {
   const found = (await games()).find((g) => g.id === gameId);
-  if (!found) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
+  if (!found) { app.setTitle(t("web.not_found")); fill(root, deadEnd(t("web.not_found"))); return; }
   const game = found;
   app.setTitle(`${game.title}: ${t("web.new_table")}`);
   let players = game.min_players;
@@ -59,9 +60,14 @@ export async function createPage(root, app, gameId) {
     return out;
   }
 
+  const create = /** @type {HTMLButtonElement} */ (h("button.primary", { type: "submit", id: "create" }, t("web.create")));
+
   /** @param {Event} e */
   async function submit(e) {
     e.preventDefault();
+    // one table, however many clicks: the button stays disabled until the answer came (again usable after a refusal)
+    if (create.disabled) return;
+    create.disabled = true;
     const me = name.value.trim();
     const kinds = seatKinds.slice(0, players);
     // a bot is given no name: the server names it (Ada, Bruno…), and its level is shown beside it in each reader's
@@ -77,13 +83,16 @@ export async function createPage(root, app, gameId) {
       const mine = created.invitations.find((/** @type {{seat: number, token: string}} */ inv) => inv.seat === mySeat);
       if (mine) { app.go(`/play/${mine.token}`); return; }
       fill(root, h("h1", {}, t("web.table_made")), invitePanel(invites, null), h("p", {}, link("/", t("web.home"), "button")));
-    } catch (err) { fill(error, err instanceof Error ? err.message : String(err)); }
+    } catch (err) {
+      fill(error, err instanceof Error ? err.message : String(err));
+      create.disabled = false;
+    }
   }
 
   fill(root, h("form.create", { onsubmit: submit }, h("h1", {}, t("web.new_table"), ": ", game.title),
     h("div.field", {}, h("label", { for: "my-name" }, t("web.your_name")), name),
     h("div.field", {}, h("label", { for: "players" }, t("web.player_count")), count),
-    seatsBox, optionsBox, error, h("button.primary", { type: "submit", id: "create" }, t("web.create"))));
+    seatsBox, optionsBox, error, create));
 }
 
 /**

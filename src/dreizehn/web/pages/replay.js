@@ -4,14 +4,14 @@
 import { get, postWithStatus, Refused } from "../api.js";
 import { card } from "../cards.js";
 import { fill, h, link } from "../dom.js";
-import { percent, t } from "../i18n.js";
+import { join, percent, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 import { chatWords } from "./table/log.js";
 
 /**
  * @typedef {{key: string, text: string}} StepEvent an event of a step, in words
  * @typedef {{version: number, text: string, events?: StepEvent[]}} Step a move of a finished game, with its events
- * @typedef {{table: {game: string, totals?: number[] | null}, names: string[], steps: Step[],
+ * @typedef {{table: {game: string, totals?: number[] | null, winners?: number[] | null}, names: string[], steps: Step[],
  *   chat?: {seat: number, name: string, text: string | null, phrase: string | null, version: number}[],
  *   taken_back?: {version: number, seat: number, count: number}[]}} Replay a finished game's moves in words (GET
  *   /api/tables/{id}/replay), with the moves taken back during play
@@ -68,7 +68,7 @@ export async function replayPage(root, app, tableId) {
     if (wanted !== at || disposed) return;
     const names = replay.names;
     const first = seatViews[0];
-    const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {},
+    const ctx = { names, seat: null, legal: [], selected: null, canAct: false, prefs: {}, act() {}, select() {}, setPref() {}, arrange() {}, open: true,
       handRow: (/** @type {unknown[]} */ cards) => (cards.length ? h("div.hand", {}, cards) : null) };
     const decision = analysis && analysis.decisions.find((d) => d.version + 1 === at);  // the move that made this step
     fill(board, decision ? decisionNote(decision) : null, module.draw({ ...first, hand: [] }, ctx), hands(game, names, seatViews));
@@ -134,18 +134,24 @@ function layout(replay, tableId, parts) {
       h("section", {}, h("h2", {}, t("web.moves_played")), parts.steps))));
 }
 
-/** The replay's title, the players, their totals and the record to download. */
+/** The replay's title, who won, the players, their totals and the record to download. */
 /**
  * @param {Replay} replay
  * @param {string} tableId
  */
 function heading(replay, tableId) {
+  const winners = replay.table.winners || [];
   return [h("h1", {}, t(`${replay.table.game}.title`), " — ", t("web.replay")),
+    winners.length ? h("p.winner", { id: "replay-winner" }, h("img.trophy", { src: "/static/img/trophy.svg", alt: "", width: 18, height: 18 }), " ",
+      capital(t("web.won_by", { names: join(winners.map((seat) => replay.names[seat])) }))) : null,
     h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
       h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download"))),
     replay.taken_back && replay.taken_back.length
       ? h("p.muted", { id: "taken-back" }, t("web.taken_back_replay", { n: replay.taken_back.length })) : null];
 }
+
+/** @param {string} text */
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The replay's keys: → and ← a step forward and back, Home and End the deal and the end (`go` takes the step to
  * go to from the one shown). */

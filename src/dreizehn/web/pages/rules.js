@@ -4,6 +4,7 @@
 import { games } from "../api.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
+import { deadEnd } from "./dead-end.js";
 
 /**
  * @param {HTMLElement} root where the page goes
@@ -12,7 +13,7 @@ import { t } from "../i18n.js";
  */
 export async function rulesPage(root, app, gameId) {
   const game = (await games()).find((g) => g.id === gameId);
-  if (!game) { fill(root, h("p.error", {}, t("web.not_found"))); return; }
+  if (!game) { app.setTitle(t("web.not_found")); fill(root, deadEnd(t("web.not_found"))); return; }
   app.setTitle(`${game.title}: ${t("web.rules")}`);
   fill(root, h("article.rules", {}, h("h1", {}, game.title, " — ", t("web.rules")),
     h("img.picture", { src: `/static/img/${game.id}.svg`, alt: "", width: 320, height: 160 }),

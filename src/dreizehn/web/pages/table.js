@@ -20,7 +20,7 @@ import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
 import { drawLog } from "./table/log.js";
 import { drawHint, drawMoves, drawUndo } from "./table/moves.js";
-import { closeDialog, isMine, legalOf, newState, receive, say, sending, tell } from "./table/model.js";
+import { allAccepted, boardHeld, botToMove, closeDialog, isMine, legalOf, newState, receive, say, sending, showOffer, tell } from "./table/model.js";
 import { drawScoreSheet } from "./table/scoring.js";
 import { drawTakeOver } from "./table/takeover.js";
 import { Tutorial } from "./table/tutorial.js";
@@ -34,6 +34,9 @@ import { deadEnd } from "./dead-end.js";
  *   whose tutorial the seat's table is (table/tutorial.js)
  */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
+
+/** Milliseconds a bot may think before the head says "Bruno is thinking…" (a quick bot's move comes first). */
+export const THINKING_AFTER_MS = 1500;
 
 /** The page's parts, each drawn on its own. */
 function layout() {
@@ -80,6 +83,11 @@ class TablePage {
     this.arranging = null;
     /** @type {GameModule | null} the game's drawing module, once loaded (games/index.js) */
     this.module = null;
+    /** @type {{seat: number | null, timer: ReturnType<typeof setTimeout> | null, long: boolean}} the bot to move:
+     * its seat, the timer that says it thinks, whether it has thought long */
+    this.botWait = { seat: null, timer: null, long: false };
+    /** whether the asker's page is starting the rematch (its request on the way) */
+    this.starting = false;
     this.els = layout();
     const e = this.els;
     this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
@@ -113,12 +121,17 @@ class TablePage {
       return;
     }
     if (m.type === "refused" && !this.state.view && !m.view) { this.leadBack(m.message); return; }
+    if (m.type === "welcome" || m.type === "resync") {
+      const names = m.seats.map((/** @type {{name: string | null}} */ s) => s.name || t("web.free_seat"));
+      m.standInLines = (m.stand_ins || []).map((/** @type {{version: number, seat: number, playing: boolean}} */ c) => ({
+        version: c.version, text: t(c.playing ? "web.stand_in_plays" : "web.seat_back", { player: names[c.seat] || "" }) }));
+    }
     const effect = receive(this.state, m);
+    if (m.type === "welcome") this.loadPrefs();
     if (this.tutorial) this.tutorial.hear(m);
     this.sayStandIns(m.type === "welcome" || m.type === "resync");
-    if (m.type === "declined" && m.seat !== this.state.seat) {
-      tell(this.state, t("web.rematch_declined", { player: namesOf(this.state)[m.seat] || "" }));
-    }
+    this.sayRematch(m);
+    if (effect.go && this.state.rematch) { location.assign(this.state.rematch); return; }
     if ((m.type === "welcome" || m.type === "resync") && !this.module) {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
     }
@@ -159,20 +172,35 @@ class TablePage {
     this.app.setTitle(t(`${state.game}.title`));
     els.seats.setAttribute("aria-label", t("web.players"));
     const names = namesOf(state);
+    this.watchBot();
     keepingFocus(this.root, () => {
       if (this.tutorial) this.tutorial.draw(state);  // first: a step that waited for the person's turn ends
-      drawHead(els.head, state, view, this.spectator);
+      drawHead(els.head, state, view, this.spectator, this.botWait.long);
       if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
-      drawBoard(els.board, module, view, this.context(names), state.last);
+      if (!boardHeld(state)) drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, this.legal(), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
         act: (text) => this.act(text) });
-      drawUndo(els.undo, this.mayUndo(), () => this.undo());
+      drawUndo(els.undo, this.mayUndo(), this.spectator || this.tutorial ? null : state.undoBlocked, () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
-        close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline() });
+        close: () => this.closeDialog(), rematch: () => this.rematch(), decline: () => this.decline(),
+        start: () => this.startRematch(true) });
     });
+  }
+
+  /** A bot's turn began: after {@link THINKING_AFTER_MS} without its end, the head says the bot thinks. */
+  watchBot() {
+    const wait = this.botWait;
+    const seat = botToMove(this.state);
+    if (seat === wait.seat) return;
+    if (wait.timer !== null) clearTimeout(wait.timer);
+    Object.assign(wait, { seat, long: false, timer: seat === null ? null : setTimeout(() => {
+      wait.timer = null;
+      wait.long = true;
+      this.render();
+    }, THINKING_AFTER_MS) });
   }
 
   /** Close the window shown, and tell the server when it was a stage's scoring (its bots wait for the people). */
@@ -214,7 +242,7 @@ class TablePage {
       names, seat: state.seat, legal: this.legal(), selected: state.selected, canAct: !this.spectator, prefs: state.prefs,
       act: (text) => this.act(text),
       select: (card) => { state.selected = state.selected === card ? null : card; this.render(); },
-      setPref: (p) => { Object.assign(state.prefs, p); this.render(); },
+      setPref: (p) => { Object.assign(state.prefs, p); this.savePrefs(); this.render(); },
       arrange: state.game && gameFacts(state.game)?.arranges ? () => this.arrange() : undefined,
       handRow,
     };
@@ -262,9 +290,29 @@ class TablePage {
   /** Lay the hand out in its best arrangement, as its game does (POST /api/web/arrange), or back again. */
   async arrange() {
     const { state } = this;
-    if (state.prefs.arranged || !state.view) { state.prefs.arranged = false; this.render(); return; }
+    if (state.prefs.arranged || !state.view) { state.prefs.arranged = false; this.savePrefs(); this.render(); return; }
     state.prefs.arranged = true;
+    this.savePrefs();
     await this.arrangeNow();
+  }
+
+  /** Where the seat's choices of the hand's order are kept in the tab (a reload keeps them), or null (a spectator). */
+  prefsKey() {
+    return this.state.table && this.state.seat !== null ? `dreizehn.prefs.${this.state.table}.${this.state.seat}` : null;
+  }
+
+  /** Keep the hand's order chosen (a sort, the best arrangement) for a reload of the tab. */
+  savePrefs() {
+    const key = this.prefsKey();
+    const { sort, arranged } = this.state.prefs;
+    if (key) sessionStorage.setItem(key, JSON.stringify({ sort, arranged: !!arranged }));
+  }
+
+  /** The hand's order chosen before a reload, taken up again (the arrangement is asked for again). */
+  loadPrefs() {
+    const key = this.prefsKey();
+    const kept = key ? JSON.parse(sessionStorage.getItem(key) || "null") : null;
+    if (kept) Object.assign(this.state.prefs, { sort: kept.sort, arranged: !!kept.arranged });
   }
 
   /** The hand changed (a draw, a discard, a new deal) while laid out in its arrangement: arranged again. */
@@ -303,7 +351,7 @@ class TablePage {
   /** @param {string} table a game found over (a reload after its end): the server says who won, by its rules */
   async finalStandings(table) {
     const finished = await get(`/api/tables/${table}`);
-    this.state.final = { totals: finished.totals, winners: finished.winners };
+    this.state.final = { totals: finished.totals, winners: finished.winners, rematch: finished.rematch };
     this.render();
   }
 
@@ -323,6 +371,25 @@ class TablePage {
     this.standIns = now;
   }
 
+  /**
+   * The rematch's news in the log (an offer, each answer), and the asker's page starts it once every person asked
+   * said yes.
+   * @param {any} m a message of the server
+   */
+  sayRematch(m) {
+    const { state } = this;
+    const player = (/** @type {number} */ seat) => namesOf(state)[seat] || "";
+    if (m.type === "offered") say(state, [m.by === state.seat ? t("web.rematch_asked") : t("web.rematch_offer", { player: player(m.by) })]);
+    else if (m.type === "accepted" && m.seat !== state.seat) say(state, [t("web.rematch_accepted", { player: player(m.seat) })]);
+    else if (m.type === "declined" && m.seat !== state.seat) {
+      const words = t("web.rematch_declined", { player: player(m.seat) });
+      if (state.offer) say(state, [words]); else tell(state, words);
+    }
+    if (state.offer && state.offer.by === state.seat && (m.type === "accepted" || m.type === "offered") && allAccepted(state)) {
+      this.startRematch(false);
+    }
+  }
+
   /** Say no to the rematch offered: the server tells the table, and the offer's window closes. */
   decline() {
     this.socket.send({ type: "decline" });
@@ -330,16 +397,39 @@ class TablePage {
     this.render();
   }
 
-  async rematch() {
+  /** "Rematch" at the game's end, or "Play again" when asked: the rematch begun already, an offer, or a yes. */
+  rematch() {
     const state = this.state;
     if (state.rematch) { location.assign(state.rematch); return; }
+    if (!state.offer && state.final && state.final.rematch) { this.startRematch(false); return; }  // begun: its seat
+    if (!state.offer) { this.socket.send({ type: "offer" }); return; }  // its window opens with the server's answer
+    if (state.seat === null) return;
+    if (state.offer.by === state.seat || state.seat in state.offer.answers) { showOffer(state); this.render(); return; }
+    this.socket.send({ type: "accept" });
+  }
+
+  /**
+   * The asker starts the rematch: when everyone said yes, or at once (`now`), a bot in the seat of each person who
+   * said no; then the asker's page goes to its seat there (the others' pages are told over the websocket).
+   * @param {boolean} now
+   */
+  async startRematch(now) {
+    const state = this.state;
+    if (this.starting) return;
+    this.starting = true;
+    const bots = now && state.offer ? Object.entries(state.offer.answers).filter(([, yes]) => !yes).map(([seat]) => Number(seat)) : [];
     try {
-      const data = await post(`/api/tables/${state.table}/rematch`, { token: this.who.token });
+      const data = await post(`/api/tables/${state.table}/rematch`, { token: this.who.token, bots });
       location.assign(`/play/${data.invitations[0].token}`);
-    } catch (err) { tell(state, err instanceof Error ? err.message : String(err)); this.render(); }
+    } catch (err) {
+      this.starting = false;
+      tell(state, err instanceof Error ? err.message : String(err));
+      this.render();
+    }
   }
 
   dispose() {
+    if (this.botWait.timer !== null) clearTimeout(this.botWait.timer);
     this.socket.close();
     document.removeEventListener("keydown", this.onKey);
     this.attention.stop();

@@ -25,6 +25,8 @@ import { withMotion } from "./motion.js";
  * @property {(() => Promise<void>) | undefined} arrange lay the hand out in its best arrangement (only in a game
  *   that has one, its `arranges` in /api/games)
  * @property {(cards: unknown[]) => HTMLElement} handRow
+ * @property {boolean} [open] every hand is shown beside the drawing (the replay): the cards others are known to
+ *   hold are not listed again
  */
 
 /** @typedef {{draw: (view: View, ctx: DrawContext) => HTMLElement}} Drawing a game's drawing module */

@@ -3,8 +3,9 @@
 // with its "Continue", and the final standings with a rematch. A window is drawn once and left alone while it is
 // shown (its focus and what is typed in it stay).
 import { h, link, redraw } from "../../dom.js";
-import { lang, t } from "../../i18n.js";
-import { stageWords } from "./head.js";
+import { join, lang, t } from "../../i18n.js";
+import { botLevel, stageWords } from "./head.js";
+import { rematchAnswers } from "./model.js";
 import { standings } from "./scoring.js";
 
 /** @typedef {import("./model.js").TableState} TableState */
@@ -16,6 +17,7 @@ import { standings } from "./scoring.js";
  * @property {() => void} close close the window shown
  * @property {() => void} rematch
  * @property {() => void} decline say no to a rematch another seat asked for
+ * @property {() => void} start start the rematch the person asked for now (a bot for each who said no)
  * @property {boolean} spectator
  */
 
@@ -27,7 +29,8 @@ import { standings } from "./scoring.js";
  */
 export function drawOverlay(el, state, names, actions) {
   const dialog = state.dialogs[0];
-  const key = state.joinNeeded ? "join" : dialog ? JSON.stringify([lang(), dialog.id]) : "";
+  const key = state.joinNeeded ? "join"
+    : dialog ? JSON.stringify([lang(), dialog.id, dialog.kind === "offer" ? [state.offer, state.rematch] : null]) : "";
   const drawn = redraw(el, key, () => (state.joinNeeded ? joinForm(state, actions)
     : dialog ? h("div.overlay", {}, dialogBox(state, dialog, names, actions)) : null));
   if (!drawn) return;
@@ -50,9 +53,23 @@ function joinForm(state, actions) {
       await actions.join(input.value);
     } catch (err) { error.textContent = err instanceof Error ? err.message : String(err); }
   } }, h("h2", { id: "join-title" }, t("web.join_title", { game: t(`${state.game}.title`) })),
+  company(state),
   h("label", { for: "join-name" }, t("web.your_name")), input, error,
   h("button.primary", { type: "submit" }, t("web.take_seat")));
   return h("div.overlay", {}, form);
+}
+
+/**
+ * Who invited the person (the first person seated under a name) and with whom they will play, each bot with its
+ * level, a seat nobody took yet as free.
+ * @param {TableState} state
+ */
+function company(state) {
+  const others = state.seats.filter((s) => s.seat !== state.seat);
+  const inviter = others.find((s) => s.kind !== "bot" && s.joined && s.name);
+  const players = join(others.map((s) => (s.kind === "bot" ? `${s.name || t("web.bot")} (${botLevel(s.bot)})` : s.name || t("web.free_seat"))));
+  return h("p.company", { id: "join-company" }, inviter ? `${t("web.join_invited", { player: inviter.name })} ` : "",
+    t("web.join_with", { players }));
 }
 
 /**
@@ -64,7 +81,8 @@ function joinForm(state, actions) {
  */
 function dialogBox(state, dialog, names, actions) {
   const p = dialog.event.params;
-  if (dialog.kind === "offer") {
+  if (dialog.kind === "offer" && state.offer) return rematchBox(state, names, actions);
+  if (dialog.kind === "offer") {  // a rematch begun at once (asked without an offer): its invitation
     return h("div.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" },
       h("h2", { id: "dialog-title" }, t("web.rematch_offer", { player: names[p.by] || "" })),
       h("div.buttons", {}, h("button.primary", { type: "button", id: "continue", onclick: actions.rematch }, t("web.rematch_accept")),
@@ -80,4 +98,34 @@ function dialogBox(state, dialog, names, actions) {
         link(`/replay/${state.table}`, t("web.replay"), "button"))];
   const cont = h("button.primary", { type: "button", id: "continue", onclick: actions.close }, t("web.continue"));
   return h("div.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" }, body, cont);
+}
+
+/**
+ * A rematch asked for, over the standings: who asked, each person's answer, and what the reader may do: the asker
+ * starts it now (a bot for each who said no) or waits for every yes; another person says yes or no, or waits.
+ * @param {TableState} state
+ * @param {string[]} names
+ * @param {DialogActions} actions
+ */
+function rematchBox(state, names, actions) {
+  const offer = /** @type {import("./model.js").Offer} */ (state.offer);
+  const asker = offer.by === state.seat;
+  const answers = rematchAnswers(state);
+  const mine = answers.find((a) => a.seat === state.seat);
+  const no = answers.filter((a) => a.answer === false).map((a) => names[a.seat]);
+  const buttons = asker
+    ? [h("button.primary", { type: "button", id: "rematch-start", onclick: actions.start },
+      no.length ? t("web.rematch_start_bots", { players: no.join(", ") }) : t("web.rematch_start")),
+    h("button.secondary", { type: "button", id: "continue", onclick: actions.close }, t("web.close"))]
+    : mine && mine.answer === null
+      ? [h("button.primary", { type: "button", id: "continue", onclick: actions.rematch }, t("web.rematch_accept")),
+        h("button.secondary", { type: "button", id: "decline", onclick: actions.decline }, t("web.rematch_decline"))]
+      : [h("button.secondary", { type: "button", id: "continue", onclick: actions.close }, t("web.close"))];
+  return h("div.dialog.rematch", { role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" },
+    h("h2", { id: "dialog-title" }, asker ? t("web.rematch_asked") : t("web.rematch_offer", { player: names[offer.by] || "" })),
+    h("ul.rematch-answers", { "aria-live": "polite" }, answers.filter((a) => a.seat !== state.seat).map((a) => h("li", { "data-seat": a.seat, "data-answer": a.answer === null ? "none" : a.answer ? "yes" : "no" },
+      h("strong", {}, names[a.seat] || ""), " ",
+      a.answer === null ? t("web.rematch_waiting") : a.answer ? t("web.rematch_yes") : t("web.rematch_no")))),
+    h("p.help", {}, t("web.rematch_begins")),
+    h("div.buttons", {}, buttons));
 }

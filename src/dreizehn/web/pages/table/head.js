@@ -46,19 +46,24 @@ export function botLevel(level) {
  * @param {TableState} state
  * @param {View} view
  * @param {boolean} spectator
+ * @param {boolean} [thinking] whether the bot to move has been thinking a while: "Bruno is thinking…"
  */
-export function drawHead(el, state, view, spectator) {
+export function drawHead(el, state, view, spectator, thinking = false) {
   const mine = isMine(state);
+  const player = namesOf(state)[view.current_player] || "";
   const turn = view.is_over ? t("web.game_over")
     : mine ? t("web.your_turn")
-      : t("web.turn_of", { player: namesOf(state)[view.current_player] || "" });
+      : thinking ? t("web.bot_thinking", { player }) : t("web.turn_of", { player });
   const title = t(`${state.game}.title`);
   const stage = stageWords(state.game, view.stage, state.stages);
-  redraw(el, JSON.stringify([lang(), title, stage, turn, mine, view.is_over, spectator]), () => [
+  const watching = state.watching || 0;
+  redraw(el, JSON.stringify([lang(), title, stage, turn, mine, view.is_over, spectator, watching]), () => [
     h("h1", {}, title),
     h("span.stage", {}, stage),
-    h("span.turn", { id: "turn", "data-mine": mine ? "yes" : "no", "data-over": view.is_over ? "yes" : "no" }, turn),
+    h("span.turn", { id: "turn", "data-mine": mine ? "yes" : "no", "data-over": view.is_over ? "yes" : "no",
+      "data-thinking": thinking && !mine && !view.is_over ? "yes" : "no" }, turn),
     spectator ? h("span.badge", {}, t("web.spectator")) : null,
+    watching ? h("span.watchers", { id: "watchers" }, t("web.watchers", { n: watching })) : null,
   ]);
 }
 

@@ -22,8 +22,12 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
 /** @typedef {{text: string, events: Told[]}} Said an action in words, with its events */
 /**
  * @typedef {{id: number, kind: "stage" | "over" | "offer", event: Told, version: number}} Dialog a window between
- *   stages, the game's end, or a rematch another seat asked for (`event.params.by`); `version`: the update's that
- *   opened it
+ *   stages, the game's end, or a rematch asked for (`event.params.by`: the asker, the person themselves or another
+ *   seat; shown over the standings at once); `version`: the update's that opened it
+ */
+/**
+ * @typedef {{by: number, answers: Record<number, boolean>}} Offer a rematch asked for: the asker's seat and each
+ *   answer heard (true: they play again)
  */
 /** @typedef {{card: string, seat: number, version: number}} LastMove the card a move played: its seat, its version */
 /**
@@ -59,21 +63,26 @@ const CLOSING = new Set(["stage.scored", "game.over", "stage.dealt"]);
  * @property {string} conn the connection's state
  * @property {string | null} rematch the address of the rematch's seat
  * @property {number[]} declined the seats whose person declined the rematch
+ * @property {Offer | null} offer the rematch asked for at the finished table (its answers)
+ * @property {number} watching how many spectators' windows are open at the table
  * @property {Record<string, any>} prefs the drawing's own choices (a sort, an arrangement)
  * @property {boolean} joinNeeded whether the person must give a name first
- * @property {{totals: number[], winners: number[]} | null} final the game's end
+ * @property {{totals: number[], winners: number[], rematch?: string | null} | null} final the game's end (and the
+ *   id of its rematch, once one began, for a page that came back after it)
  * @property {number | null} sent the version an action was sent for, until the server answers it (a second click
  *   on the same version sends nothing: the first one is on its way)
  * @property {number | null} sentAt when the last action was sent (performance.now())
  * @property {boolean} undo whether the person may take back their latest move now (the server says so)
+ * @property {string | null} undoBlocked why they may not, when it is a deal or a card seen since their move (the
+ *   server's `undo_blocked`: the refusal's code)
  */
 
 /** @returns {TableState} */
 export function newState() {
   return {
     game: null, seat: null, table: null, stages: null, view: null, seats: [], log: [], said: 0, last: null, selected: null,
-    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], sentAt: null,
-    prefs: {}, joinNeeded: false, final: null, sent: null, undo: false,
+    hint: null, thinking: false, dialogs: [], dialogsMade: 0, message: "", messages: 0, conn: "connecting", rematch: null, declined: [], offer: null, watching: 0, sentAt: null,
+    prefs: {}, joinNeeded: false, final: null, sent: null, undo: false, undoBlocked: null,
   };
 }
 
@@ -214,12 +223,60 @@ export function isMine(state, view = state.view) {
 }
 
 /**
+ * The seat of the bot to move (a bot's seat, or a person's that a stand-in plays), or null when none is (a
+ * person's turn, the game over): the page says "Bruno is thinking…" when its turn lasts (a turn of several
+ * actions, a draw and a discard, counts as one).
+ * @param {TableState} state
+ * @returns {number | null}
+ */
+export function botToMove(state) {
+  const view = state.view;
+  if (!view || view.is_over) return null;
+  const seat = state.seats[view.current_player];
+  return seat && (seat.kind === "bot" || seat.stand_in) ? seat.seat : null;
+}
+
+/**
  * The person's legal actions now (none when it is not their turn).
  * @param {TableState} state
  * @returns {Action[]}
  */
 export function legalOf(state) {
   return state.view && isMine(state) ? state.view.legal_actions : [];
+}
+
+/**
+ * The people asked for the rematch offered (every person's seat but the asker's), each with their answer (null:
+ * none yet).
+ * @param {TableState} state
+ * @returns {{seat: number, answer: boolean | null}[]}
+ */
+export function rematchAnswers(state) {
+  const offer = state.offer;
+  if (!offer) return [];
+  return state.seats.filter((s) => s.kind !== "bot" && s.seat !== offer.by)
+    .map((s) => ({ seat: s.seat, answer: s.seat in offer.answers ? offer.answers[s.seat] : null }));
+}
+
+/**
+ * Show the window of the rematch offered first, over any other (the standings), unless it is shown already; none
+ * for a spectator.
+ * @param {TableState} state
+ */
+export function showOffer(state) {
+  const offer = state.offer;
+  if (!offer || state.seat === null) return;
+  state.dialogs = state.dialogs.filter((d) => d.kind !== "offer");
+  state.dialogs.unshift({ id: ++state.dialogsMade, kind: "offer", event: { key: "rematch", text: "", params: { by: offer.by } },
+    version: state.view ? state.view.version : 0 });
+}
+
+/**
+ * Whether every person asked for the rematch said yes (then it begins).
+ * @param {TableState} state
+ */
+export function allAccepted(state) {
+  return !!state.offer && rematchAnswers(state).every((a) => a.answer === true);
 }
 
 /**
@@ -230,6 +287,16 @@ export function legalOf(state) {
  */
 function openDialog(state, kind, event, version) {
   state.dialogs.push({ id: ++state.dialogsMade, kind, event, version });
+}
+
+/**
+ * Whether the board is held as it was while a stage's scoring is shown: the next deal (told with the update that
+ * ended the stage) is drawn, and its cards move into place, once the window closes, not behind it.
+ * @param {TableState} state
+ */
+export function boardHeld(state) {
+  const shown = state.dialogs[0];
+  return !!shown && shown.kind === "stage";
 }
 
 /**
@@ -257,10 +324,14 @@ function welcome(state, m) {
   const told = m.recent.map((/** @type {any} */ r) => [r.version, 0, () => sayAction(state, r)]);
   const chat = (m.chat || []).map((/** @type {ChatLine} */ c) => [c.version, 1 + c.id, () => hear(state, c)]);
   const backs = (m.taken_back || []).map((/** @type {{version: number, text: string}} */ b) => [b.version, 0.5, () => say(state, [b.text])]);
-  for (const [, , add] of [...told, ...backs, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
+  // a bot that began to play for someone away, and their coming back: said by the page (`standInLines`, table.js)
+  const stands = (m.standInLines || []).map((/** @type {{version: number, text: string}} */ s) => [s.version, 0.25, () => say(state, [s.text])]);
+  for (const [, , add] of [...told, ...backs, ...stands, ...chat].sort((a, b) => a[0] - b[0] || a[1] - b[1])) add();
   state.last = m.recent.length ? lastPlayed(m.recent[m.recent.length - 1]) : null;
   state.joinNeeded = m.seat !== null && !m.seats[m.seat].joined;
   state.undo = !!m.undo;
+  state.undoBlocked = m.undo_blocked || null;
+  state.watching = m.watching || 0;
   state.selected = null;
   state.hint = null;
   return { before: null, announce: !was, askFinal: m.view.is_over && !state.final };
@@ -274,7 +345,8 @@ function welcome(state, m) {
 function update(state, m) {
   const before = state.view;
   state.view = { ...m.view, history: before ? before.history : [] };
-  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null, undo: !!m.undo });
+  Object.assign(state, { seats: m.seats, selected: null, hint: null, sent: null, undo: !!m.undo,
+    undoBlocked: m.undo_blocked || null });
   if (state.message) tell(state, "");
   sayAction(state, m);
   state.last = lastPlayed(m);
@@ -290,12 +362,14 @@ function update(state, m) {
 
 /**
  * What a server message changes in the state, and what the page does besides drawing it: `announce` a turn that
- * became the person's (since `before`), `askFinal`: the standings of a game found over.
+ * became the person's (since `before`), `askFinal`: the standings of a game found over, `go`: to the rematch's seat
+ * (the person had accepted it, and it began).
  * @param {TableState} state
  * @param {any} m a message of the server (docs/server.md)
- * @returns {{before: View | null, announce: boolean, askFinal: boolean}}
+ * @returns {{before: View | null, announce: boolean, askFinal: boolean, go?: boolean}}
  */
 export function receive(state, m) {
+  /** @type {{before: View | null, announce: boolean, askFinal: boolean, go?: boolean}} */
   const nothing = { before: null, announce: false, askFinal: false };
   switch (m.type) {
     case "welcome": case "resync": return welcome(state, m);
@@ -308,23 +382,32 @@ export function receive(state, m) {
       return nothing;
     case "presence":
       state.seats = m.seats;
+      state.watching = m.watching || 0;
       if (state.seat !== null) state.joinNeeded = !m.seats[state.seat].joined;
       return nothing;
     case "hint":
       state.thinking = false;
       if (state.view && m.version === state.view.version) state.hint = m.analysis;
       return nothing;
-    case "rematch":
+    case "rematch":  // the rematch begins: this seat's invitation to it
       state.rematch = m.token ? `/play/${m.token}` : null;
-      if (m.token && m.by !== null && m.by !== undefined && m.by !== state.seat) {
+      if (m.token && m.by !== null && m.by !== undefined && m.by !== state.seat && !state.offer) {  // asked at once
         openDialog(state, "offer", { key: "rematch", text: "", params: { by: m.by } }, state.view ? state.view.version : 0);
       }
+      return { ...nothing, go: !!m.token && state.seat !== null && !!state.offer && state.offer.answers[state.seat] === true };
+    case "offered":  // a rematch asked for: its window over the standings at once (a spectator only reads the log)
+      state.offer = { by: m.by, answers: {} };
+      showOffer(state);
+      return nothing;
+    case "accepted":
+      if (state.offer) state.offer.answers[m.seat] = true;
       return nothing;
     case "taken_back":  // the resync before it showed the position before the move: the log says what happened
       say(state, [m.text]);
       return nothing;
     case "declined":
       state.declined = [...state.declined.filter((s) => s !== m.seat), m.seat];
+      if (state.offer) state.offer.answers[m.seat] = false;
       return nothing;
     default:
       return nothing;

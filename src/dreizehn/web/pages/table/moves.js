@@ -69,13 +69,16 @@ function hintNote(hint) {
 
 /**
  * The button that takes back the person's latest move, shown only while the server says it may be (a person alone
- * with bots, nothing dealt or drawn since).
+ * with bots, nothing dealt or drawn since); where it would be, why not, when a deal or a card seen since the move
+ * stops it (`blocked`: the server's refusal code), so that the button does not come and go without a word.
  * @param {HTMLElement} el
  * @param {boolean} shown
+ * @param {string | null} blocked
  * @param {() => void} undo
  */
-export function drawUndo(el, shown, undo) {
-  redraw(el, JSON.stringify([lang(), shown]), () => (shown ? h("button.secondary", { type: "button", id: "undo",
-    "aria-keyshortcuts": "U", onclick: undo }, t("web.undo")) : null));
-  el.hidden = !shown;
+export function drawUndo(el, shown, blocked, undo) {
+  const why = !shown && blocked ? `web.${blocked.replace(/^server\./, "")}` : null;
+  redraw(el, JSON.stringify([lang(), shown, why]), () => (shown ? h("button.secondary", { type: "button", id: "undo",
+    "aria-keyshortcuts": "U", onclick: undo }, t("web.undo")) : why ? h("p.undo-blocked", { id: "undo-blocked" }, t(why)) : null));
+  el.hidden = !shown && !why;
 }

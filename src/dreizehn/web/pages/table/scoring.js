@@ -32,6 +32,11 @@ export function drawScoreSheet(el, game, view, names) {
       h("tfoot", {}, h("tr", {}, h("th", {}, t("web.total")), totals.map((v) => h("th", {}, v)))))]);
 }
 
+/** The winner's trophy: a picture the app ships (an emoji shows as an empty box where no emoji font is installed). */
+function trophy() {
+  return h("img.trophy", { src: "/static/img/trophy.svg", alt: t("web.winner"), title: t("web.winner"), width: 18, height: 18 });
+}
+
 /**
  * The standings: the seats best first (by the game's `high_score_wins`), the winners marked when known, and the
  * stage's points when given.
@@ -46,6 +51,6 @@ export function standings(game, names, totals, winners, scores) {
   const won = (/** @type {number} */ i) => !!winners && winners.includes(i);
   return h("table.standings", {},
     h("thead", {}, h("tr", {}, h("th", {}, t("web.player")), scores ? h("th", {}, t("web.points")) : null, h("th", {}, t("web.total")))),
-    h("tbody", {}, order.map((i) => h(`tr${won(i) ? ".winner" : ""}`, {}, h("td", {}, names[i], won(i) ? " 🏆" : ""),
+    h("tbody", {}, order.map((i) => h(`tr${won(i) ? ".winner" : ""}`, {}, h("td", {}, names[i], won(i) ? trophy() : null),
       scores ? h("td", {}, scores[i]) : null, h("td", {}, totals[i])))));
 }
