@@ -222,7 +222,8 @@ def engine_codes() -> list[str]:
     catalogue = _templates()
     codes: list[str] = []
     for group, _ in engine_refusals():
-        codes += sorted(k for k in catalogue if k.startswith(group)) if group.endswith(".") else [group]
+        codes += sorted(k for k in catalogue if k.startswith(group) and ".person." not in k) \
+            if group.endswith(".") else [group]  # a code's sentence for people (<domain>.person.<rest>) is no code
     return codes
 
 
