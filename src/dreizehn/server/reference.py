@@ -220,11 +220,15 @@ def engine_codes() -> list[str]:
     """The engine's refusal codes a client may be sent, each group of :func:`engine_refusals` expanded from the
     catalogues (a group ending in ``.`` is every key under it)."""
     catalogue = _templates()
-    codes: list[str] = []
-    for group, _ in engine_refusals():
-        codes += sorted(k for k in catalogue if k.startswith(group) and ".person." not in k) \
-            if group.endswith(".") else [group]  # a code's sentence for people (<domain>.person.<rest>) is no code
-    return codes
+    return [code for group, _ in engine_refusals() for code in _group(group, catalogue)]
+
+
+def _group(group: str, catalogue: dict[str, Any]) -> list[str]:
+    """The codes of a group of :func:`engine_refusals`: itself, or every catalogue key under a group ending in ``.``
+    but the sentences for people (``<domain>.person.<rest>``), which are no codes."""
+    if not group.endswith("."):
+        return [group]
+    return sorted(k for k in catalogue if k.startswith(group) and ".person." not in k)
 
 
 def refusal_codes() -> set[str]:
@@ -243,8 +247,7 @@ def refusals_part() -> str:
     rows += ["", "The engine's codes a client may be sent (the rule is the game's or the engine's, in the refusal's "
              "`rule`):", "", "| code | where | parameters | English sentence |", "|---|---|---|---|"]
     for group, where in engine_refusals():
-        keys = sorted(k for k in catalogue if k.startswith(group)) if group.endswith(".") else [group]
-        for code in keys:
+        for code in _group(group, catalogue):
             template = catalogue[code]
             rows.append(f"| `{code}` | {_cell(where)} | {', '.join(f'`{p}`' for p in _params(template)) or '—'} | "
                         f"{_cell(_first(template))} |")
