@@ -270,3 +270,23 @@ def test_the_players_see_that_someone_watches(browser: Browser, contexts: list[B
     anna.screenshot(path=str(SCREENSHOTS / "watchers-nl.png"))
     carl.close()
     expect(anna.locator("#watchers")).to_have_count(0)
+
+
+def test_an_empty_name_makes_no_table_and_says_so(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                 watched: list[Watched]) -> None:
+    """Issue 49 item 4: an empty name was taken and shown to the others as "you". Now the form asks for a name,
+    in the page's language, and makes no table until it has one."""
+    page = watch(watched, new_context(browser, contexts, server, lang="de"), "Anna").page
+    posted: list[str] = []
+    tables = re.compile(r"/api/tables(\?.*)?$")
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" and tables.search(r.url) else None)
+    page.goto("/new/knizia13")
+    page.fill("#my-name", "   ")
+    page.locator("#create").click()
+    expect(page.locator("form.create")).to_contain_text("Bitte gib deinen Namen ein")
+    expect(page.locator("#my-name")).to_be_focused()
+    assert posted == []
+    page.fill("#my-name", "Anna")
+    page.locator("#create").click()
+    page.wait_for_selector(".table-page[data-version]")
+    assert len(posted) == 1

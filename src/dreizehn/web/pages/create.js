@@ -67,12 +67,19 @@ export async function createPage(root, app, gameId) {
     e.preventDefault();
     // one table, however many clicks: the button stays disabled until the answer came (again usable after a refusal)
     if (create.disabled) return;
-    create.disabled = true;
     const me = name.value.trim();
     const kinds = seatKinds.slice(0, players);
+    if (!me && kinds.includes("me")) {  // the others read this name at the table: none is no name ("you" was shown)
+      fill(error, t("web.name_needed"));
+      name.setAttribute("aria-invalid", "true");
+      name.focus();
+      return;
+    }
+    name.removeAttribute("aria-invalid");
+    create.disabled = true;
     // a bot is given no name: the server names it (Ada, Bruno…), and its level is shown beside it in each reader's
     // language
-    const seats = kinds.map((kind) => kind === "me" ? { kind: "person", name: me || t("web.you") }
+    const seats = kinds.map((kind) => kind === "me" ? { kind: "person", name: me }
       : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind });
     try {
       const created = await post("/api/tables", { game: game.id, options: options(), seats });
