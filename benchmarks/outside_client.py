@@ -663,8 +663,9 @@ async def ws_bad_input(server: Server, http: httpx2.AsyncClient, tally: Tally) -
         fresh = Peer(ws, None)
         await fresh.send(first)
         reply = await fresh.until({"refused", "welcome"}, 10)
+        code = reply.get("code") if reply else None
         tally.count(what, "clean" if reply is not None and reply["type"] == "refused" and refusal_shape(reply)
-                    else f"answered {reply and reply['type']}, closed {fresh.closed}", reply.get("code") if reply else None)
+                    else f"answered {reply and reply['type']}, closed {fresh.closed}", code)
         await fresh.close()
 
 
