@@ -307,6 +307,12 @@ async def play(peer: Peer, rng: random.Random, table: str, until: float, acks: A
                mischief: float = 0.0) -> None:
     """Play random legal actions for the peer's seat until the game is over, the connection closes, or the
     monotonic time ``until``; now and then (``mischief``) a stale action or a hint asked first."""
+    with contextlib.suppress(ConnectionClosed):  # the server went (a kill round): the peer reads its close
+        await _play(peer, rng, table, until, acks, mischief)
+
+
+async def _play(peer: Peer, rng: random.Random, table: str, until: float, acks: Acks | None,
+                mischief: float) -> None:
     acted_at: int | None = None
     steps = 0
     while time.monotonic() < until and steps < 100_000 and peer.closed is None:
@@ -322,8 +328,7 @@ async def play(peer: Peer, rng: random.Random, table: str, until: float, acks: A
             if rng.random() < mischief:
                 await peer.send({"type": "hint"})
             choice = rng.choice(view["legal_actions"])
-            with contextlib.suppress(ConnectionClosed):
-                await peer.send({"type": "action", "version": view["version"], "action": choice["index"]})
+            await peer.send({"type": "action", "version": view["version"], "action": choice["index"]})
             acted_at = view["version"]
         message = await peer.recv(min(30.0, max(0.01, until - time.monotonic())))
         if message is None:
@@ -334,8 +339,7 @@ async def play(peer: Peer, rng: random.Random, table: str, until: float, acks: A
             if acks is not None and message["seat"] == peer.receiver:
                 acks.done[(table, message["version"])] = (message["seat"], message["action"])
             if any(e["key"] == "stage.scored" for e in message["events"]):
-                with contextlib.suppress(ConnectionClosed):
-                    await peer.send({"type": "ready", "version": message["version"]})
+                await peer.send({"type": "ready", "version": message["version"]})
 
 
 async def watch(peer: Peer, until: float) -> None:
@@ -900,8 +904,8 @@ async def kill_round(server: Server, http: httpx2.AsyncClient, tables: list[Play
     peers = {f"{t.id}/{inv['seat']}": await open_peer(server, {"token": inv["token"]}, inv["seat"])
              for t in tables if not t.over for inv in t.created["invitations"]}
     until = time.monotonic() + seconds + 120
-    tasks = [asyncio.create_task(play(p, random.Random(f"{seed}/{key}"), key.split("/")[0], until, acks))
-             for key, p in peers.items()]
+    tasks = [asyncio.create_task(play(p, random.Random(f"{seed}/{i}"), key.split("/")[0], until, acks))
+             for i, (key, p) in enumerate(peers.items())]
     moved = await moves_on(tables, peers, seconds)
     for table in tables:
         if table.id not in moved:
@@ -950,8 +954,8 @@ async def kill_section(server: Server, rounds: int, seed: int, seconds: float, f
         peers = {f"{t.id}/{inv['seat']}": await open_peer(server, {"token": inv["token"]}, inv["seat"])
                  for t in live for inv in t.created["invitations"]}
         until = time.monotonic() + seconds + 120
-        tasks = [asyncio.create_task(play(p, random.Random(f"{seed}/last/{key}"), key.split("/")[0], until))
-                 for key, p in peers.items()]
+        tasks = [asyncio.create_task(play(p, random.Random(f"{seed}/last/{i}"), key.split("/")[0], until))
+                 for i, (key, p) in enumerate(peers.items())]
         moved = await moves_on(live, peers, seconds)
         for table in live:
             if table.id not in moved:
