@@ -973,7 +973,9 @@ async def kill_section(server: Server, rounds: int, seed: int, seconds: float, f
 # -- 4. a costly bot ---------------------------------------------------------------------------------------------
 
 
-COSTLY = ("ismcts:time=600", "ismcts:iterations=1000000000")
+COSTLY = ("ismcts:time=600", "ismcts:iterations=1000000000", "ismcts:time=600:iterations=100000")
+"""Costly bots: 600 s of thought (bounded by the 800 iterations it keeps), a tree of a billion nodes (more memory
+than there is), and 600 s over a hundred thousand iterations (longer than the bot's time, its tree in memory)."""
 
 
 async def workers_busy(sid: int, seconds: float = 3.0) -> float:
