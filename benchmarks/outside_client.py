@@ -18,8 +18,9 @@ one table of figures:
    first just before the server is killed (its process alone: its workers must end with it), the server started
    again at the same address; every action acknowledged (an ``update`` of the client's own action) must be in the
    table's log, every table must move on (the bot-first one too), and no worker of the killed server be left.
-4. **A costly bot**: a table asked for with the bot ``ismcts:time=600``, and with ``ismcts:iterations=1000000000``:
-   the status and code answered; if it was accepted, how long its first move took and how busy the workers stay.
+4. **A costly bot**: a table asked for with the bots of :data:`COSTLY` (``ismcts:time=600``,
+   ``ismcts:iterations=1000000000``, …): the status and code answered; if it was accepted, how long its first move
+   took and how busy the workers stay after it.
 
 Not a test: it prints what it finds (tests/server/test_outside_client.py runs it at its smallest size). Every wait
 has a timeout and every loop a bound.
