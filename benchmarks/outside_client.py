@@ -606,7 +606,10 @@ class Tally:
     """Every input sent: what, the outcome, the refusal's code (if refused)."""
 
     def count(self, what: str, outcome: str, code: str | None = None) -> None:
-        """``outcome``: ``clean``, ``5xx: …`` or anything else (described)."""
+        """``outcome``: ``clean``, ``5xx: …`` or anything else (described). A refusal for the database's failure
+        to store (``server.not_stored``) is no refusal of bad input: it counts as other."""
+        if outcome == "clean" and code is not None and code.endswith("server.not_stored"):
+            outcome = "refused only because the database could not store it (server.not_stored)"
         self.sent += 1
         self.items.append((what, outcome, code))
         if outcome == "clean":
