@@ -46,12 +46,17 @@ def test_every_model_of_the_protocol_and_the_api_is_in_the_reference() -> None:
                 assert value in listed, name
 
 
+RAISED = re.compile(r'(?:ServerError|TakeBackRefused)\(\s*"([a-z0-9_.-]+)"')
+"""A refusal of the server raised with its code: its own, or the take-back rule's that it shares with the terminal
+game (:mod:`dreizehn.undo`)."""
+
+
 def test_every_refusal_code_the_server_raises_is_listed_and_said_in_every_language() -> None:
-    """Each ``ServerError("code", ...)`` of the sources is in :data:`REFUSALS`, and each listed code (the engine's
-    too) has its sentence in English, German and Dutch with the same parameters."""
+    """Each ``ServerError("code", ...)`` (or ``TakeBackRefused``) of the sources is in :data:`REFUSALS`, and each
+    listed code (the engine's too) has its sentence in English, German and Dutch with the same parameters."""
     raised = set()
     for path in SOURCES.rglob("*.py"):
-        raised |= set(re.findall(r'ServerError\(\s*"([a-z0-9_.-]+)"', path.read_text(encoding="utf-8")))
+        raised |= set(RAISED.findall(path.read_text(encoding="utf-8")))
     assert raised, "no ServerError found: the pattern is wrong"
     assert raised - reference.refusal_codes() == set(), "raised but not listed in dreizehn.server.errors.REFUSALS"
     assert set(REFUSALS) - raised == set(), "listed but never raised"

@@ -22,14 +22,12 @@ def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | N
     """The sequence number of the action ``seat``'s person would take back (with every action after it), from the
     actions told (the whole game, in order) and the seat to move now (``current``, -1 once the game is over);
     raises the refusal when they may not: a spectator (``server.spectator_acts``), else those of
-    :func:`dreizehn.undo.take_back_point` (the rule shared with the terminal game), as a :class:`ServerError`."""
+    :func:`dreizehn.undo.take_back_point` (the rule shared with the terminal game: its
+    :class:`~dreizehn.undo.TakeBackRefused` carries the server's codes, ``server.undo_*``)."""
     if seat is None:
         raise ServerError("server.spectator_acts", rule="S1")
     people = [row.seat for row in seats if row.bot is None]
-    try:
-        return take_back_point(told, people, seat, current)
-    except TakeBackRefused as err:
-        raise ServerError(err.code, rule=err.rule, **err.params) from None
+    return take_back_point(told, people, seat, current)
 
 
 BLOCKED = frozenset(("server.undo_dealt", "server.undo_drawn"))
@@ -42,7 +40,7 @@ def undo_state(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | N
     not because of chance or a card seen since their move, that refusal's code (one of :data:`BLOCKED`)."""
     try:
         undo_point(told, seats, seat, current)
-    except (ServerError, GameOverError) as err:
+    except (ServerError, TakeBackRefused, GameOverError) as err:
         return False, err.code if err.code in BLOCKED else None
     return True, None
 
