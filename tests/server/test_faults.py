@@ -203,6 +203,7 @@ def test_rooms_catch_up_when_the_listening_connection_is_back(client: TestClient
     created = create_table(client, "holzwurm", ["person", "person"], quick("holzwurm"))
     table_id = created["table"]["id"]
     with connect(client, **spectator_hello(created)) as watcher:
+        watcher.until(lambda m: m["type"] == "presence")  # its own coming: the players are told that someone watches
         table = build_table(stored(client, table_id))
         seat = table.current_player
         action = table.game.action_to_text(table.view(seat).legal_actions[0])

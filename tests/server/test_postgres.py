@@ -198,6 +198,8 @@ def test_presence_notices_count_until_their_process_says_goodbye(tmp_path: Path)
         with connect(client, **spectator_hello(created)) as watcher:
             room = portal.call(the_hub.room, table_id)
             assert room is not None and not room.away
+            arrived = watcher.recv()  # the watcher's own coming: the players are told that someone watches
+            assert arrived["type"] == "presence" and arrived["watching"] == 1
             notice = {"process": "other", "number": 1, "table": table_id, "conns": {"1": 1}, "stand_in": []}
             portal.call(_hear, the_hub, notice)
             seen = watcher.recv()
@@ -372,7 +374,8 @@ def test_a_move_taken_back_on_one_server_is_taken_back_on_the_other(
     settle(watcher, {0}, after["version"] - 1)
     anna.send({"type": "undo", "version": after["version"]})
     told = watcher.until(lambda m: m["type"] == "taken_back", timeout=10)
-    assert told["version"] == before["version"] and told["text"] == "Anna heeft de laatste zet teruggenomen."
+    assert told["version"] == before["version"] and told["text"] == (
+        "Anna heeft de zet die hierna kwam teruggenomen: vanaf hier ging het verder.")
     assert watcher.view is not None and watcher.view["version"] == before["version"]
     assert anna.until(lambda m: m["type"] == "taken_back")["count"] == after["version"] - before["version"]
     assert len(_log(store, table_id)) == before["version"]
