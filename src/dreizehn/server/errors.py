@@ -82,7 +82,7 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                        "{seat}, /api/learn/{game}); websocket (say)",
                                  "a name or line of chat holding a control character, an invisible formatting "
                                  "character or one that shows as nothing (``field`` names which, ``char`` the "
-                                 "character as U+XXXX)"),
+                                 "character by its code point, as U+202E)"),
     "server.no_table": ("S1", "404 (GET and POST /api/tables/{id}...); websocket (hello with ``watch``)",
                         "a table that does not exist"),
     "server.not_finished": ("S5", "409 (record, replay)", "a game not over yet"),
