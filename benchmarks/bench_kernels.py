@@ -22,7 +22,7 @@ import dreizehn
 from benchmarks.bench_envs import alternate, anchor_tensor, play_decisions
 from dreizehn.core.kernel import load, make_keys
 from dreizehn.core.registry import game_class
-from dreizehn.vector import VectorGame
+from dreizehn.study.vector import VectorGame
 
 ROWS: tuple[tuple[str, int, dict[str, object], str], ...] = (
     # game, players, options, the OpenSpiel game it is compared with
@@ -127,7 +127,7 @@ def kernel_rates(game_id: str, players: int, options: dict[str, object], anchor:
 def gym_rate(game_id: str, players: int, options: dict[str, object], seconds: float) -> float:
     """Learner steps per second of Gymnasium's vector API over the kernel, 4,096 games, random opponents."""
     try:
-        from dreizehn.envs.vector import DreizehnVectorEnv
+        from dreizehn.envs.gymnasium_vector import DreizehnVectorEnv
     except ImportError:
         return float("nan")
     env = DreizehnVectorEnv(game_id, 4096, players, options=options)

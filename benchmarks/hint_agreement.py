@@ -3,7 +3,7 @@
 Run with ``python benchmarks/hint_agreement.py [--positions N] [--playouts P | --seconds S] [--game G ...]
 [--seed S] [--json FILE]``. One core.
 
-A hint (:func:`dreizehn.hints.hint`) marks the move of the game's hint level (``master`` in 13 and Holzwurm,
+A hint (:func:`dreizehn.play.hints.hint`) marks the move of the game's hint level (``master`` in 13 and Holzwurm,
 ``expert`` in Three Thirteen) and shows every move's chance to win with the expected final points. A player reads the
 numbers: where another move shows a better number than the marked one (a higher chance, or the same chance and
 better points), the hint contradicts itself unless it says why (``Analysis.note``, docs/bots.md "Hints").
@@ -37,8 +37,8 @@ if not os.environ.get("PYTHONPATH"):  # this tree's code, unless PYTHONPATH name
 
 import dreizehn
 from dreizehn.core.game import Game, State
-from dreizehn.hints import Rating, hint
-from dreizehn.sim import play, seating
+from dreizehn.play.hints import ActionRating, hint
+from dreizehn.study.sim import play, seating
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 PLAYERS = {"knizia13": 3, "holzwurm": 3, "three-thirteen": 2}
@@ -64,7 +64,7 @@ class Hinted:
     seconds: float
 
 
-def shown_best(ratings: list[Rating], high_score_wins: bool) -> Rating:
+def shown_best(ratings: list[ActionRating], high_score_wins: bool) -> ActionRating:
     """The rating with the best shown number: the highest chance, then the best points (the first such)."""
     sign = 1.0 if high_score_wins else -1.0
     return max(ratings, key=lambda r: (r.win, sign * r.points))

@@ -6,7 +6,8 @@ Run with ``python benchmarks/hint_calibration.py [--games N] [--positions K] [--
 
 For each game, ``--games`` games are played between bots (``heuristic`` in every seat unless ``--bots`` says
 otherwise; the seats rotate as in ``dreizehn simulate``); game ``i`` uses seed ``seed + i``. In each, ``--positions``
-decision points (two or more legal actions) are drawn at random, and :func:`dreizehn.hints.analyse` is asked for the
+decision points (two or more legal actions) are drawn at random, and :func:`dreizehn.play.hints.analyse` is asked for
+the
 view of the seat to move there, with the budget given. What is kept: the win chance the hint gave **the move the bot
 then played**, and that seat's share of the win at the end of the game (1, 1/k for a win shared by k, 0).
 
@@ -40,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import dreizehn
 from dreizehn.core.game import Game
 from dreizehn.games.three_thirteen.melds import warm_up
-from dreizehn.hints import analyse
-from dreizehn.sim import play, seating
+from dreizehn.play.hints import analyse
+from dreizehn.study.sim import play, seating
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 PLAYERS = {"knizia13": 4, "holzwurm": 4, "three-thirteen": 2}

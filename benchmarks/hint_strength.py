@@ -3,7 +3,7 @@
 Run with ``python benchmarks/hint_strength.py --game knizia13 --players 3 --playouts 400 --against expert --games 40
 --results benchmarks/results/hint_strength.jsonl``. One core.
 
-The hint bot plays the action :func:`dreizehn.hints.analyse` rates best (``--playouts`` playouts over all the
+The hint bot plays the action :func:`dreizehn.play.hints.analyse` rates best (``--playouts`` playouts over all the
 legal actions, every seat playing the rest of the game as the ``heuristic`` bot: a flat Monte-Carlo search with
 heuristic playouts), with its generator seeded per move; the other seats are the level or bot ``--against``. Game
 ``i`` uses seed ``seed + i`` for the deal and the bots, and seats the hint bot at seat ``i mod players`` (as
@@ -32,9 +32,9 @@ import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import Game
-from dreizehn.hints import analyse
-from dreizehn.saved import SOURCE, fingerprint
-from dreizehn.stats import wilson_interval
+from dreizehn.play.hints import analyse
+from dreizehn.study.saved import SOURCE, fingerprint
+from dreizehn.study.stats import wilson_interval
 
 
 def play(game: Game, against: str, playouts: int, seed: int, index: int) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def play(game: Game, against: str, playouts: int, seed: int, index: int) -> dict
 
 def code() -> str:
     """A hash of the source that decides how the games are played: the bots' and games'
-    (:func:`dreizehn.saved.fingerprint`) and the hints'."""
+    (:func:`dreizehn.study.saved.fingerprint`) and the hints'."""
     return hashlib.sha256(fingerprint().encode() + (SOURCE / "hints.py").read_bytes()).hexdigest()[:16]
 
 

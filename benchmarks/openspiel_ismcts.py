@@ -35,7 +35,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.envs.openspiel import short_name
-from dreizehn.stats import wilson_interval
+from dreizehn.study.stats import wilson_interval
 
 OURS, THEIRS = "dreizehn ismcts", "OpenSpiel ISMCTS"
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn
 from dreizehn.bots.levels import level_spec
-from dreizehn.jobs import play
+from dreizehn.study.jobs import play
 
 BASE = 1_000_000
 """Seed ``s`` plays the game's seed ``BASE + s`` (apart from the seeds of ``strength.py``)."""

@@ -22,7 +22,7 @@ same searches. ``--from FILE`` prints the tables of a saved file again; with ``-
 same positions (made again from the saved seed) with those bots, scores them by the saved oracle and writes the file
 back with them added, so a new bot is compared without searching the positions with the oracle again.
 
-The hint (:func:`dreizehn.hints.analyse`: every legal move played out to the end of the game by heuristic players,
+The hint (:func:`dreizehn.play.hints.analyse`: every legal move played out to the end of the game by heuristic players,
 rated by its chance to win) takes part as ``hint:N``, ``N`` playouts a move over all the moves: as a bot it plays the
 move it rates best; as the oracle (``--oracle hint:N``) its chances to win are the means, so the regret is in chances
 to win given away. Each oracle leans towards its own kind of search; two oracles of different kinds that agree on
@@ -49,7 +49,7 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import View
-from dreizehn.hints import analyse
+from dreizehn.play.hints import analyse
 
 KEEP = 0.08
 """The chance that a turn of the heuristic games becomes a position."""

@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import dreizehn
 from dreizehn.bots.levels import level_spec
-from dreizehn.saved import adopt, fingerprint, run_key
-from dreizehn.sim import GameResult, Run, run_saved, seating
-from dreizehn.stats import Z95, mean_sd
+from dreizehn.study.saved import adopt, fingerprint, run_key
+from dreizehn.study.sim import GameResult, Run, run_saved, seating
+from dreizehn.study.stats import Z95, mean_sd
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
 MATCHUPS = (("heuristic", "random"), ("ismcts", "heuristic"))

@@ -51,9 +51,9 @@ from dreizehn.bots.heuristic import HeuristicBot
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.heuristic import playout
-from dreizehn.saved import run_key, saved_games
-from dreizehn.sim import GameResult, run_games, seating
-from dreizehn.stats import wilson_interval
+from dreizehn.study.saved import run_key, saved_games
+from dreizehn.study.sim import GameResult, run_games, seating
+from dreizehn.study.stats import wilson_interval
 
 GAME = "three-thirteen"
 Z40 = statistics.NormalDist().inv_cdf(0.40)

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.envs.vector import DreizehnVectorEnv
+from dreizehn.core.encoding import encoder_of
+from dreizehn.envs.gymnasium_vector import DreizehnVectorEnv
 
 Array = npt.NDArray[np.float32]
 
@@ -114,7 +115,7 @@ def train(game: str, envs: int, steps: int, updates: int, every: int, seed: int,
     rng = np.random.default_rng(seed)
     env = DreizehnVectorEnv(game, envs, opponents=opponents, reward="score")
     obs, info = env.reset(seed=seed)
-    high = env.vector.game.encoder().observation_layout.bounds()[1]
+    high = encoder_of(env.vector.game).observation_layout.bounds()[1]
     policy = Policy.new(env.vector.obs_size, env.vector.num_actions, high, rng)
     fair = 1.0 / env.vector.players
     curve: list[tuple[int, int, float]] = []
@@ -152,7 +153,7 @@ def train(game: str, envs: int, steps: int, updates: int, every: int, seed: int,
 
 def win_share(final_obs: Array, env: DreizehnVectorEnv) -> Array:
     """The learner's share of the win from its final observations: the ``totals`` block (the learner first)."""
-    layout = env.vector.game.encoder().observation_layout
+    layout = encoder_of(env.vector.game).observation_layout
     block = next(b for b in layout.blocks if b.name == "totals")
     totals = final_obs[:, block.offset : block.offset + block.size]
     best = totals.max(axis=1) if env.vector.game.high_score_wins else totals.min(axis=1)

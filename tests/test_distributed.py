@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from dreizehn.cli.main import app
 from dreizehn.core.record import load as load_record
-from dreizehn.sim import BackendError, GameResult, run_games, seating, simulate, tournament
+from dreizehn.study.sim import BackendError, GameResult, run_games, seating, simulate, tournament
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ import pytest
 
 import dreizehn
 from dreizehn.server import reference
-from dreizehn.server.errors import REFUSALS
+from dreizehn.server.refusals import REFUSALS
 from dreizehn.words import words
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ def test_every_model_of_the_protocol_and_the_api_is_in_the_reference() -> None:
 
 RAISED = re.compile(r'(?:ServerError|TakeBackRefused)\(\s*"([a-z0-9_.-]+)"')
 """A refusal of the server raised with its code: its own, or the take-back rule's that it shares with the terminal
-game (:mod:`dreizehn.undo`)."""
+game (:mod:`dreizehn.play.undo`)."""
 
 
 def test_every_refusal_code_the_server_raises_is_listed_and_said_in_every_language() -> None:
@@ -58,7 +58,7 @@ def test_every_refusal_code_the_server_raises_is_listed_and_said_in_every_langua
     for path in SOURCES.rglob("*.py"):
         raised |= set(RAISED.findall(path.read_text(encoding="utf-8")))
     assert raised, "no ServerError found: the pattern is wrong"
-    assert raised - reference.refusal_codes() == set(), "raised but not listed in dreizehn.server.errors.REFUSALS"
+    assert raised - reference.refusal_codes() == set(), "raised but not listed in dreizehn.server.refusals.REFUSALS"
     assert set(REFUSALS) - raised == set(), "listed but never raised"
     catalogues = {lang: words(lang).catalogue() for lang in ("en", "de", "nl")}
     for code in reference.refusal_codes():

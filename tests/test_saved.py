@@ -1,4 +1,5 @@
-"""Runs that save their games as they finish (:mod:`dreizehn.saved`): played in parts they give the games of one run,
+"""Runs that save their games as they finish (:mod:`dreizehn.study.saved`): played in parts they give the games of one
+run,
 games of other code are left out, a file that is not of saved games is refused by line (C8)."""
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typer.testing import CliRunner
 
 from dreizehn.cli.main import app
 from dreizehn.core.errors import UsageError
-from dreizehn.saved import adopt, fingerprint, game_of, load, run_key
-from dreizehn.sim import GameResult, simulate, tournament
+from dreizehn.study.saved import adopt, fingerprint, game_of, load, run_key
+from dreizehn.study.sim import GameResult, simulate, tournament
 
 runner = CliRunner()
 BOTS = ["heuristic", "random", "heuristic:blunder=0.5"]

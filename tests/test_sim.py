@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dreizehn.sim import GameResult, pairings, run_games, seating, simulate, tournament
+from dreizehn.study.sim import GameResult, pairings, run_games, seating, simulate, tournament
 
 
 def test_seating_fills_and_rotates() -> None:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from dreizehn.stats import mean_sd, ranks, wilson_interval
+from dreizehn.study.stats import mean_sd, ranks, wilson_interval
 
 
 def test_wilson_hand_computed() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from benchmark_scripts import load
 
-from dreizehn.saved import fingerprint, run_key, save
-from dreizehn.sim import GameResult, Run
+from dreizehn.study.saved import fingerprint, run_key, save
+from dreizehn.study.sim import GameResult, Run
 
 strength = load("strength")
 

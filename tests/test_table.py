@@ -12,7 +12,7 @@ import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import LEVEL_NAMES, game_levels, level_name, level_spec
 from dreizehn.core.errors import GameOverError
-from dreizehn.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
+from dreizehn.play.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
 
 GAMES = dreizehn.game_ids()
 

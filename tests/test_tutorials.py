@@ -1,4 +1,4 @@
-"""Each game's tutorial (dreizehn.tutorial) matches its deal: played through the engine with its bots, every step's
+"""Each game's tutorial (dreizehn.play.tutorial) matches its deal: played through the engine with its bots, every step's
 condition is met in order, each wanted move is legal when asked for, and the person is never left with a move to make
 and none accepted; every step's words are there in each language. A change to the bots or the rules that breaks a
 tutorial fails here."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import dreizehn
-from dreizehn.tutorial import Tutorial, TutorialError, allows_moves, load_tutorial, matches, tutorial_path, walk
+from dreizehn.play.tutorial import Tutorial, TutorialError, allows_moves, load_tutorial, matches, tutorial_path, walk
 from dreizehn.words import LANGUAGES, words
 
 GAMES = [gid for gid in dreizehn.game_ids() if tutorial_path(gid).is_file()]

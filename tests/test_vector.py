@@ -1,4 +1,4 @@
-"""The batched environment (dreizehn.vector, docs/vector.md): determinism, auto-reset, rewards, records, and every
+"""The batched environment (dreizehn.study.vector, docs/vector.md): determinism, auto-reset, rewards, records, and every
 kind of bad input refused with the game's index and the rule, nothing changed."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dreizehn.core.errors import InvalidOptionError, UnknownGameError, VectorErr
 from dreizehn.core.kernel import HEURISTIC, RANDOM, load, make_keys
 from dreizehn.core.record import replay
 from dreizehn.core.registry import load_game
-from dreizehn.vector import VectorGame, play_record, win_shares
+from dreizehn.study.vector import VectorGame, play_record, win_shares
 from dreizehn.words import words
 
 KERNEL_GAMES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)]

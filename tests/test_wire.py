@@ -14,7 +14,7 @@ import pytest
 
 import dreizehn
 from dreizehn.core.events import Event
-from dreizehn.wire import ViewWriter, WireError, event_schema, from_wire, schema, to_wire
+from dreizehn.core.wire import ViewWriter, WireError, event_schema, from_wire, schema, to_wire
 
 CASES = [(game_id, players) for game_id in dreizehn.game_ids()
          for players in range(dreizehn.game_class(game_id).min_players, dreizehn.game_class(game_id).max_players + 1)]

@@ -13,16 +13,16 @@ import pytest
 from test_hints import decision
 from typer.testing import CliRunner
 
-import dreizehn.hints as hints
+import dreizehn.play.hints as hints
 from dreizehn.cli.main import app
 from dreizehn.core.game import View
 from dreizehn.core.record import dumps
-from dreizehn.hints import Analysis, Rating, analyse, hint
+from dreizehn.play.hints import ActionRating, Analysis, analyse, hint
 from dreizehn.tui.session import Session
 from dreizehn.words import words
 
 
-def shown_best(analysis: Analysis, high_score_wins: bool) -> Rating:
+def shown_best(analysis: Analysis, high_score_wins: bool) -> ActionRating:
     """The rating a player reads as the best: the highest chance, then the best points."""
     sign = 1.0 if high_score_wins else -1.0
     return max(analysis.ratings, key=lambda r: (r.win, sign * r.points))
@@ -56,7 +56,7 @@ def test_the_marked_move_shows_the_best_number_or_the_hint_says_why(game_id: str
 
 
 def test_a_lead_the_playouts_are_sure_of_is_told_apart_from_one_they_are_not() -> None:
-    """``note``: ``search`` where the rival leads by :data:`~dreizehn.hints.SURE` standard errors of the paired
+    """``note``: ``search`` where the rival leads by :data:`~dreizehn.play.hints.SURE` standard errors of the paired
     difference or more, ``level`` where it leads by less; nothing where the search's move leads."""
     state = decision("knizia13", 3, seed=1, stop=5)
     game, view = state.game, state.view(state.current_player)
@@ -108,7 +108,7 @@ def test_the_terminal_says_why_the_bots_move_comes_first(lang: str, tmp_path: Pa
     said = words(lang)
     legal = [int(a) for a in decision("knizia13", 3, 1, 5).legal_actions()]
     text = played.game.action_to_text
-    ratings = tuple(Rating(a, text(a), 0.3 + 0.01 * i, 0.05, 20.0, 2.0, 40) for i, a in enumerate(legal[:3]))
+    ratings = tuple(ActionRating(a, text(a), 0.3 + 0.01 * i, 0.05, 20.0, 2.0, 40) for i, a in enumerate(legal[:3]))
     first = Analysis("knizia13", 0, ratings, 120, 40, "heuristic", search="ismcts:iterations=30000",
                      choice=legal[0], level="master")
     assert len(played.hint_lines(first)) == 4

@@ -1,4 +1,5 @@
-"""Hints (:mod:`dreizehn.hints`): every legal action rated, best first, from the view alone; the ``hint`` command."""
+"""Hints (:mod:`dreizehn.play.hints`): every legal action rated, best first, from the view alone; the ``hint``
+command."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import pytest
 from typer.testing import CliRunner
 
 import dreizehn
+from dreizehn.bots.advice import Heuristic, heuristic
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.heuristics import Heuristic, heuristic
 from dreizehn.bots.levels import level_spec
 from dreizehn.cli.main import app
 from dreizehn.core.game import State
 from dreizehn.core.record import dumps
 from dreizehn.games.three_thirteen import OUT
-from dreizehn.hints import HINT_SEARCH, MIN_SAMPLES, Analysis, analyse, hint
+from dreizehn.play.hints import HINT_SEARCH, MIN_SAMPLES, Analysis, analyse, hint
 
 CASES = [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)]
 
@@ -218,7 +219,7 @@ def test_compiled_hints_rate_as_the_python_ones(game_id: str, players: int, move
     playouts of the same heuristic on the same view (Three Thirteen's from its ninth round on, where the Python
     playouts are short enough for a test), on worlds dealt the same way: by what the seat saw where the game infers
     (Three Thirteen, by default), else uniformly."""
-    import dreizehn.hints as hints
+    import dreizehn.play.hints as hints
 
     game = dreizehn.load_game(game_id, players)
     assert hints._compiled_rate(game, "heuristic") is not None
@@ -300,7 +301,7 @@ def test_hints_rate_a_capture_of_the_poisonous_thirteen_by_what_it_brings(player
 
 DEADLOCK = """
 import dreizehn
-from dreizehn.hints import analyse
+from dreizehn.play.hints import analyse
 game = dreizehn.load_game("three-thirteen", 2)
 state = game.new_state(5)
 for _ in range(150):

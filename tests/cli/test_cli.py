@@ -204,7 +204,7 @@ def test_replay_names_a_missing_shuffle(tmp_path: Path) -> None:
 
 def test_schema_prints_each_games_view_schema() -> None:
     """issue 12 item 3: ``dreizehn schema GAME`` publishes the schema that the wire tests validate against."""
-    from dreizehn.wire import schema
+    from dreizehn.core.wire import schema
 
     for game_id in dreizehn.game_ids():
         result = runner.invoke(app, ["schema", game_id])

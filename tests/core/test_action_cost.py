@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 import dreizehn
+from dreizehn.core.wire import to_wire
 from dreizehn.games.holzwurm.rules import CARD_POINTS, HolzwurmState
 from dreizehn.games.knizia13.rules import NASTY, Knizia13State
-from dreizehn.wire import to_wire
 
 
 def _positions(game_id: str, players: int, count: int) -> list[dreizehn.State]:

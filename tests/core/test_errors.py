@@ -22,7 +22,7 @@ from dreizehn.core.errors import (
     ShuffleNeeded,
 )
 from dreizehn.core.record import replay, to_record
-from dreizehn.table import NotYourTurnError, StaleVersionError
+from dreizehn.play.table import NotYourTurnError, StaleVersionError
 from dreizehn.words import Word, words
 
 SRC = Path(dreizehn.__file__).parent

@@ -12,7 +12,7 @@ import pytest
 import dreizehn
 from dreizehn.core.events import EVERYONE, Event, EventError
 from dreizehn.core.game import State, View
-from dreizehn.wire import to_wire
+from dreizehn.core.wire import to_wire
 
 CASES = [(game_id, players) for game_id in dreizehn.game_ids()
          for players in (dreizehn.game_class(game_id).min_players, dreizehn.game_class(game_id).max_players)]

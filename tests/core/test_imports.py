@@ -1,6 +1,6 @@
-"""The shape of the package, from its imports: no import circle, the words a leaf, and nothing below the games that
-imports a research adapter or an interface (issue 22, item 2). Imports made only for type checking
-(``if TYPE_CHECKING:``) are not imports at run time and are left out; imports inside functions count."""
+"""The shape of the package, from its imports: its rooms on floors, no import running up a floor and no circle, even
+through imports made only for type checking (``if TYPE_CHECKING:``); the words a leaf (issue 22, item 2; issue 44,
+item 2). Imports inside functions count."""
 
 from __future__ import annotations
 
@@ -10,11 +10,22 @@ from pathlib import Path
 import dreizehn
 
 SRC = Path(dreizehn.__file__).parent
-LOWER = ("dreizehn.cards", "dreizehn.core", "dreizehn.words", "dreizehn.games")
-"""The engine: the value types, the game protocol, the words and the games."""
-ABOVE = ("dreizehn.envs", "dreizehn.server", "dreizehn.cli", "dreizehn.tui", "dreizehn.sim", "dreizehn.distributed")
-"""What builds on the engine: the research adapters and the interfaces, which the engine never imports (a game's
-terminal drawing, ``games/<id>/terminal.py``, imports the terminal's helpers: it is loaded by the terminal, by name)."""
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("dreizehn.words",),
+    ("dreizehn", "dreizehn.core"),
+    ("dreizehn.bots",),
+    ("dreizehn.games",),
+    ("dreizehn.play",),
+    ("dreizehn.study",),
+    ("dreizehn.envs",),
+    ("dreizehn.tui", "dreizehn.server"),
+    ("dreizehn.cli",),
+)
+"""The house's floors, lowest first (docs/architecture.md): the words; the core (values, the game protocol, records,
+the wire, the kernels' and encoders' protocols, the terminal drawing's helpers); the bots; the games; one table being
+played; many games at once; the research adapters; the interfaces; the command line. A module imports only from its
+own floor or below. What is found by name at run time (a game's module, its kernel, heuristic, encoder and drawing)
+is no import."""
 
 
 def _name(path: Path) -> str:
@@ -31,13 +42,14 @@ def _type_only(tree: ast.Module) -> set[int]:
     return found
 
 
-def _graph() -> dict[str, set[str]]:
-    """Each module of the package -> the modules of the package it imports at run time."""
+def _graph(type_only: bool = False) -> dict[str, set[str]]:
+    """Each module of the package -> the modules of the package it imports at run time (and for type checking only,
+    with ``type_only``)."""
     modules = {_name(path): path for path in SRC.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_only(tree)
+        skip = set() if type_only else _type_only(tree)
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for node in ast.walk(tree):
             if id(node) in skip:
@@ -115,7 +127,29 @@ def test_the_words_are_a_leaf() -> None:
     assert words and all(target.startswith("dreizehn.words") for targets in words.values() for target in targets)
 
 
-def test_the_engine_imports_no_adapter_and_no_interface() -> None:
-    wrong = sorted(f"{name} -> {target}" for name, targets in GRAPH.items() for target in targets
-                   if name.startswith(LOWER) and not name.endswith(".terminal") and target.startswith(ABOVE))
+def _floor(module: str) -> int:
+    """The floor of a module: that of the longest room name it starts with."""
+    rooms = [(len(room), number) for number, rooms in enumerate(FLOORS) for room in rooms
+             if module == room or module.startswith(room + ".")]
+    assert rooms, f"{module} is on no floor: name its room in FLOORS"
+    return max(rooms)[1]
+
+
+def test_every_room_is_on_a_floor() -> None:
+    assert sorted({_floor(name) for name in GRAPH}) == list(range(len(FLOORS)))
+
+
+def test_no_import_runs_up_a_floor() -> None:
+    """Type-only imports count here too: a type that names a room above is an arrow up."""
+    wrong = sorted(f"{name} -> {target}" for name, targets in _graph(type_only=True).items() for target in targets
+                   if _floor(target) > _floor(name))
     assert wrong == []
+
+
+def test_no_circle_even_type_only() -> None:
+    assert _cycles(_graph(type_only=True)) == []
+
+
+def test_an_arrow_up_is_found() -> None:
+    assert _floor("dreizehn.core.game") < _floor("dreizehn.games.knizia13.rules") < _floor("dreizehn.play.table")
+    assert _floor("dreizehn.server.app") > _floor("dreizehn.study.sim")

@@ -14,7 +14,7 @@ import pytest
 
 from dreizehn.core.game import Game
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.envs.encoding import max_actions, max_seat_actions, research_players
+from dreizehn.envs.observations import max_actions, max_seat_actions, research_players
 from dreizehn.games.three_thirteen import RESEARCH_TURN_LIMIT
 
 pyspiel = pytest.importorskip("pyspiel")

@@ -17,7 +17,7 @@ import pytest
 import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.core.registry import game_ids
-from dreizehn.envs.encoding import encoder_for, with_defaults
+from dreizehn.envs.observations import encoder_of, with_defaults
 
 gymnasium = pytest.importorskip("gymnasium")
 env_checker = pytest.importorskip("gymnasium.utils.env_checker")
@@ -71,7 +71,7 @@ def test_registered_and_made_from_a_fresh_interpreter() -> None:
     code = ("import gymnasium; env = gymnasium.make('dreizehn.envs.gymnasium:dreizehn/Holzwurm-v0', games=1); "
             "obs, info = env.reset(seed=1); print(type(env.unwrapped).__name__, obs.shape, info['seed'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
-    size = encoder_for(dreizehn.load_game("holzwurm", 4, {"games": 1})).observation_layout.size
+    size = encoder_of(dreizehn.load_game("holzwurm", 4, {"games": 1})).observation_layout.size
     assert out.stdout.split() == ["DreizehnEnv", f"({size},)", "1"]
 
 
@@ -108,7 +108,7 @@ def test_full_game_matches_the_engine_and_the_bots(
     me = info["seat"]
     bot = make_bot(opponents, engine.game)
     rngs = {s: random.Random(f"{game_seed}:bot:{s}") for s in range(players) if s != me}
-    encoder = encoder_for(engine.game)
+    encoder = encoder_of(engine.game)
     sign = 1 if engine.game.high_score_wins else -1
     sent: list[int] = []
     rng = random.Random(5)

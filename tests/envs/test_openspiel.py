@@ -14,7 +14,7 @@ import pytest
 import dreizehn
 from dreizehn.core.game import State
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.envs.encoding import with_defaults
+from dreizehn.envs.observations import with_defaults
 
 pyspiel = pytest.importorskip("pyspiel")
 openspiel = pytest.importorskip("dreizehn.envs.openspiel")

@@ -16,7 +16,7 @@ import pytest
 import dreizehn
 from dreizehn.core.game import Game
 from dreizehn.core.registry import game_ids
-from dreizehn.envs.encoding import encoder_for, with_defaults
+from dreizehn.envs.observations import encoder_of, with_defaults
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 pz = pytest.importorskip("dreizehn.envs.pettingzoo")
@@ -118,7 +118,7 @@ def test_full_game_matches_the_engine(game_id: str, players: int, reward: str, o
     raw = aec.unwrapped
     aec.reset(seed=seed)
     engine = dreizehn.load_game(game_id, players, with_defaults(game_id, options)).new_state(seed)
-    encoder = encoder_for(engine.game)
+    encoder = encoder_of(engine.game)
     sign = 1 if engine.game.high_score_wins else -1
     choose = _policy(engine.game, random.Random(3))
     got = dict.fromkeys(raw.possible_agents, 0.0)
@@ -231,7 +231,7 @@ def test_seeds() -> None:
     aec.reset(seed=5)
     assert aec.unwrapped.game_seed == 5
     engine = dreizehn.new_game("holzwurm", players=3, seed=5)
-    assert np.array_equal(aec.observe("player_1")["observation"], encoder_for(engine.game).observation(engine.view(1)))
+    assert np.array_equal(aec.observe("player_1")["observation"], encoder_of(engine.game).observation(engine.view(1)))
     drawn = []
     for _ in range(2):
         aec.reset(seed=5)
@@ -252,7 +252,7 @@ def test_spaces_and_metadata() -> None:
     assert str(aec) == "dreizehn_three_thirteen_v0"
     assert aec.possible_agents == ["player_0", "player_1", "player_2"]
     space = aec.observation_space("player_2")
-    size = encoder_for(aec.game).information_state_layout.size
+    size = encoder_of(aec.game).information_state_layout.size
     assert space["observation"].shape == (size,) and space["observation"].dtype == np.float32
     assert space["action_mask"].shape == (aec.game.num_actions,) and space["action_mask"].dtype == np.int8
     assert aec.action_space("player_0").n == aec.game.num_actions
@@ -296,7 +296,7 @@ def test_observation_bounds_are_finite_and_hold(game_id: str) -> None:
     """Every block of both tensors has finite bounds; the random games above keep them (api_test checks every
     observation against its space), and the score bound is what the rules allow."""
     game = dreizehn.load_game(game_id, 3)
-    encoder = encoder_for(game)
+    encoder = encoder_of(game)
     for layout in (encoder.observation_layout, encoder.information_state_layout):
         low, high = layout.bounds()
         assert np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()

@@ -1,4 +1,5 @@
-"""Gymnasium's vector API over the kernels (dreizehn.envs.vector): the learner always to move, opponents played by
+"""Gymnasium's vector API over the kernels (dreizehn.envs.gymnasium_vector): the learner always to move, opponents
+played by
 the kernel, games that end scored for the learner and dealt anew in the same step."""
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ pytest.importorskip("gymnasium")
 
 from gymnasium.vector import AutoresetMode
 
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import InvalidOptionError, VectorError
 from dreizehn.core.kernel import GAME_OVER
-from dreizehn.envs.vector import DreizehnVectorEnv
+from dreizehn.envs.gymnasium_vector import DreizehnVectorEnv
 
 
 @pytest.mark.parametrize("opponents", ["random", "heuristic"])
@@ -68,7 +70,7 @@ def test_bad_parameters_and_actions() -> None:
 def test_final_obs_is_after_the_learners_own_last_move(game_id: str, players: int, seat: int) -> None:
     env = DreizehnVectorEnv(game_id, num_envs=32, players=players, seat=seat, opponents="heuristic")
     vec, kernel = env.vector, env.vector.kernel
-    layout = vec.game.encoder().observation_layout
+    layout = encoder_of(vec.game).observation_layout
     _, info = env.reset(seed=3)
     rng = np.random.default_rng(2)
     seats = np.full(32, seat, np.int64)

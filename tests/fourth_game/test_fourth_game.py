@@ -21,12 +21,12 @@ from starlette.testclient import TestClient
 import dreizehn
 from dreizehn.bots.levels import LEVEL_NAMES, game_levels
 from dreizehn.core import registry
+from dreizehn.core import terminal as render
 from dreizehn.core.conformance import check_game
 from dreizehn.core.record import replay, to_record
-from dreizehn.say import say_event
-from dreizehn.table import Seat, Table
-from dreizehn.tui import render
-from dreizehn.wire import event_schema, from_wire, schema, to_wire
+from dreizehn.core.wire import event_schema, from_wire, schema, to_wire
+from dreizehn.play.say import say_event
+from dreizehn.play.table import Seat, Table
 from dreizehn.words import LANGUAGES, words
 
 HERE = Path(__file__).parent

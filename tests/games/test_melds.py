@@ -26,7 +26,7 @@ from dreizehn.games.three_thirteen import melds
 from dreizehn.games.three_thirteen.melds import (
     ACES_LOW,
     ACES_LOW_OR_HIGH,
-    Arrangement,
+    MeldArrangement,
     arrange,
     card_value,
     go_out_discards,
@@ -150,7 +150,7 @@ class Brute:
         return tuple(sorted(out))
 
 
-def check_arrangement(got: Arrangement, hand: Sequence[int], wild_rank: int, aces_high: bool,
+def check_arrangement(got: MeldArrangement, hand: Sequence[int], wild_rank: int, aces_high: bool,
                       all_wild_melds: bool, expected_penalty: int) -> None:
     """A valid arrangement (brute force's meld check, runs listed in rank order) of exactly the hand, with the
     fewest penalty."""
@@ -340,7 +340,7 @@ def test_t11_forbidden_scores_a_hand_of_wild_cards_only() -> None:
             assert min_penalty(kinds, wild_rank, aces_high) == 0
             assert min_penalty(kinds, wild_rank, aces_high, all_wild_melds=False) == forbidden
             got = arrange(kinds, wild_rank, aces_high, all_wild_melds=False)
-            assert got == Arrangement(melds=(), deadwood=tuple(sorted(kinds)), penalty=forbidden)
+            assert got == MeldArrangement(melds=(), deadwood=tuple(sorted(kinds)), penalty=forbidden)
             check_arrangement(arrange(kinds, wild_rank, aces_high), kinds, wild_rank, aces_high, True, 0)
     assert min_penalty(cards("3C 3D"), 3, all_wild_melds=False) == min_penalty(cards("3C 3D"), 3) == 6
 
@@ -442,7 +442,7 @@ def test_t11_unmatched_wild_costs_its_rank() -> None:
     assert min_penalty(cards("7C 7D"), 7) == 14
     assert min_penalty(cards("QC QD"), 12) == 20
     assert min_penalty(cards("7C 7D 7H"), 7) == 0
-    assert arrange(cards("7C 2D"), 7) == Arrangement(melds=(), deadwood=tuple(sorted(cards("7C 2D"))), penalty=9)
+    assert arrange(cards("7C 2D"), 7) == MeldArrangement(melds=(), deadwood=tuple(sorted(cards("7C 2D"))), penalty=9)
 
 
 def test_t11_fewest_points_not_most_cards() -> None:
@@ -454,7 +454,7 @@ def test_t11_fewest_points_not_most_cards() -> None:
 def test_t11_empty_hand_and_bad_input() -> None:
     """T11: an empty hand costs nothing; kinds outside 0..51 and wild ranks outside 1..13 are errors."""
     assert min_penalty([], 5) == 0
-    assert arrange([], 5) == Arrangement(melds=(), deadwood=(), penalty=0)
+    assert arrange([], 5) == MeldArrangement(melds=(), deadwood=(), penalty=0)
     for bad in ([52], [-1], [0, 1, 99]):
         with pytest.raises(ValueError):
             min_penalty(bad, 5)

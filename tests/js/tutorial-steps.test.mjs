@@ -1,4 +1,4 @@
-// The tutorial's steps (pages/table/tutorial-steps.js), as dreizehn/tutorial.py reads them: when a step ends and which
+// The tutorial's steps (pages/table/tutorial-steps.js), as dreizehn/play/tutorial.py reads them: when a step ends and which
 // moves it accepts.
 import assert from "node:assert/strict";
 import test from "node:test";

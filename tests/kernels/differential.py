@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, State
 from dreizehn.core.kernel import FINISHED, GAME_OVER, ILLEGAL, OK, OUT_OF_RANGE, STAGE_OVER, Kernel, load, make_keys
 from dreizehn.core.registry import load_game
-from dreizehn.vector import win_shares
+from dreizehn.study.vector import win_shares
 
 
 class Pair:
@@ -33,7 +34,7 @@ class Pair:
         options = self.kernel.resolved_options(self.row)
         self.game = load_game(game.id, game.players, options)
         self.engine: State = self.game.new_state(seed, shuffles=[self.kernel.last_deal(self.row)])
-        self.encoder = self.game.encoder()
+        self.encoder = encoder_of(self.game)
         self.mask = np.zeros((1, self.game.num_actions), np.bool_)
         self.obs = np.zeros((1, self.kernel.obs_size), np.float32)
         self.status = np.zeros(1, np.int8)

@@ -13,6 +13,7 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.kernel import Kernel, load
 from dreizehn.games.holzwurm import HolzwurmView, heuristic
 from dreizehn.games.holzwurm.kernel import (
@@ -87,7 +88,7 @@ def test_a_determinization_shows_its_seat_what_the_view_shows(players: int, monk
     game, the totals and the known cards) are the view's; every card lies in one place, the known ones in their
     hands."""
     game = dreizehn.load_game("holzwurm", players)
-    kernel, encoder = load(game), game.encoder()
+    kernel, encoder = load(game), encoder_of(game)
     out = np.zeros((1, kernel.obs_size), np.float32)
     scores = np.empty(ACTIONS, np.float64)
     key = np.array([7], np.uint64)

@@ -11,6 +11,7 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.kernel import Kernel, load
 from dreizehn.games.knizia13 import Knizia13View
 from dreizehn.games.knizia13.kernel import HANDS, KINDS, STOCK, STOCK_N
@@ -33,7 +34,7 @@ def views(players: int, seeds: range) -> list[Knizia13View]:
 
 def test_a_determinization_shows_its_seat_what_the_view_shows() -> None:
     game = dreizehn.load_game("knizia13", 4)
-    kernel, encoder = load(game), game.encoder()
+    kernel, encoder = load(game), encoder_of(game)
     out = np.zeros((1, kernel.obs_size), np.float32)
     key = np.array([7], np.uint64)
     for view in views(4, range(30)):

@@ -17,6 +17,7 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.levels import level_spec
 from dreizehn.bots.random_bot import random_action
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.kernel import Kernel, load
 from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
@@ -66,7 +67,7 @@ def test_a_determinization_shows_its_seat_what_the_view_shows() -> None:
     reshuffles = 0
     for players in (2, 4):
         game = dreizehn.load_game("three-thirteen", players)
-        kernel, encoder = load(game), game.encoder()
+        kernel, encoder = load(game), encoder_of(game)
         out = np.zeros((1, kernel.obs_size), np.float32)
         key = np.array([7], np.uint64)
         after = [v for v in views(players, range(100, 110), most=400, stay=True) if v.reshuffled is not None][:4]

@@ -23,6 +23,8 @@ import jsonschema
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import dreizehn
+from dreizehn.core.wire import schema
+from dreizehn.play.table import Seat, Table
 from dreizehn.server.protocol import server_message
 from dreizehn.server.rooms import Hub, build_table
 from dreizehn.server.settings import Settings
@@ -38,8 +40,6 @@ from dreizehn.server.storage import (
     new_token,
     now,
 )
-from dreizehn.table import Seat, Table
-from dreizehn.wire import schema
 
 NAMES = ("Anna", "Bruno", "Clara", "Dora", "Emil", "Frida", "Gustav", "Hedwig")
 """People's names by seat (none of them reads as a card of any game)."""

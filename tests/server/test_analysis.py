@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 import dreizehn
 from dreizehn.core.game import View
 from dreizehn.core.registry import load_game
-from dreizehn.hints import hint
+from dreizehn.play.hints import hint
 from dreizehn.server.analysis import decisions, rate_decision
 from dreizehn.server.app import create_app
 from dreizehn.server.rooms import ServerError

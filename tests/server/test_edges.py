@@ -119,8 +119,8 @@ def test_every_refusal_of_a_body_has_the_documented_shape(module_server: TestCli
     NUL: for every route that takes a body, a 4xx answer ``{"detail": {"code", "rule", "params", "message"}}`` of
     a documented code, the message in the reader's language (never FastAPI's own ``{"detail": "There was an error
     parsing the body"}``, never a 500)."""
-    from dreizehn.server.errors import ServerError
     from dreizehn.server.messages import refusal
+    from dreizehn.server.refusals import ServerError
 
     created = create_table(module_server, "knizia13", ["person", "person", "medium"])
     for path in _body_routes(module_server, created["table"]["id"]):

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 
 from dreizehn.server.app import create_app
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import build_table
 from dreizehn.words import words
 

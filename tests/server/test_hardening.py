@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from dreizehn.play.table import Seat
 from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, make_engine, migrate
-from dreizehn.table import Seat
 
 from .kit import (
     NAMES,

@@ -17,7 +17,7 @@ import dreizehn
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import Event
 from dreizehn.core.game import Game
-from dreizehn.wire import to_wire
+from dreizehn.core.wire import to_wire
 
 from .kit import Peer, connect, create_table, play_to_end, quick, spectator_hello, stored, tokens
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from dreizehn.table import Seat, Table
-from dreizehn.tutorial import load_tutorial
-from dreizehn.wire import to_wire
+from dreizehn.core.wire import to_wire
+from dreizehn.play.table import Seat, Table
+from dreizehn.play.tutorial import load_tutorial
 
 from .kit import connect, stored
 

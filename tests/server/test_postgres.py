@@ -17,9 +17,9 @@ import psycopg
 import pytest
 from starlette.testclient import TestClient
 
+from dreizehn.play.table import Seat
 from dreizehn.server.app import create_app
 from dreizehn.server.storage import NOTIFY_CHANNEL, Append, Store, make_engine, migrate
-from dreizehn.table import Seat
 
 from .conftest import _unavailable, new_database
 from .kit import (

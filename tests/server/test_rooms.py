@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.server import messages
-from dreizehn.server.errors import ServerError
 from dreizehn.server.protocol import PROTOCOL
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms.base import seat_names
 from dreizehn.server.storage import SeatRow
 

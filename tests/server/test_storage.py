@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 import dreizehn
+from dreizehn.play.table import Seat, Table
 from dreizehn.server.rooms import build_table
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import (
@@ -25,7 +26,6 @@ from dreizehn.server.storage import (
     make_engine,
     migrate,
 )
-from dreizehn.table import Seat, Table
 
 from .kit import append, make_settings, store_table
 

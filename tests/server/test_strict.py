@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 
 import dreizehn
 from dreizehn.server import messages
-from dreizehn.server.errors import ServerError
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
+from dreizehn.server.refusals import ServerError
 
 from .kit import (
     TestPeer,

@@ -15,7 +15,7 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.record import replay
-from dreizehn.wire import to_wire
+from dreizehn.core.wire import to_wire
 
 from .kit import NAMES, connect, create_table, hub, play_to_end, table_body, tokens, view_validator, wait_finished
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from dreizehn.core.record import replay
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, TakenBack, make_engine
-from dreizehn.server.undo import TakeBack, standing, take_backs
+from dreizehn.server.takebacks import TakeBack, standing, take_backs
 
 from .kit import (
     Peer,

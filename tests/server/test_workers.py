@@ -18,10 +18,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from dreizehn.bots.base import make_bot
+from dreizehn.play.table import Seat
 from dreizehn.server.rooms import build_table
 from dreizehn.server.settings import Settings
 from dreizehn.server.workers import DeadlinePassed, Workers
-from dreizehn.table import Seat
 
 from .kit import ServerProcess, hub, make_settings, quick, store_table
 from .test_ops import metric, poll

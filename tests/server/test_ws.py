@@ -14,11 +14,11 @@ from starlette.testclient import TestClient
 
 import dreizehn
 from dreizehn.core.events import Event
-from dreizehn.say import say_event
+from dreizehn.core.wire import from_wire
+from dreizehn.play.say import say_event
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import build_table
 from dreizehn.server.storage import Stored
-from dreizehn.wire import from_wire
 from dreizehn.words import words
 
 from .kit import Closed, TestPeer, connect, create_table, settle, spectator_hello, stored, stored_table, tokens

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import dreizehn
+from dreizehn.core import terminal as render
 from dreizehn.games.three_thirteen.rules import ThreeThirteenCard, ThreeThirteenView
 from dreizehn.games.three_thirteen.words import say_card
-from dreizehn.tui import render
 from dreizehn.words import words
 
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 import dreizehn
-from dreizehn.tutorial import tutorial_path
+from dreizehn.play.tutorial import tutorial_path
 
 from .kit import Server, Watched, dismiss, move, new_context, watch
 

@@ -10,7 +10,7 @@ import re
 import pytest
 
 import dreizehn
-from dreizehn.say import say_event
+from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, words
 
 from .kit import NAMES, said

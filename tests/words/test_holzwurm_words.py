@@ -18,7 +18,7 @@ from dreizehn.core.registry import load_game
 from dreizehn.games import holzwurm
 from dreizehn.games.holzwurm import CARD_COLOUR, THIRTEEN, Holzwurm, HolzwurmCard, HolzwurmState, HolzwurmView
 from dreizehn.games.holzwurm import heuristic as holzwurm_heuristic
-from dreizehn.say import say_event
+from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, Word, catalogue, words
 
 from .kit import NAMES, said

@@ -14,7 +14,7 @@ from dreizehn.core.errors import DreizehnError, IllegalActionError
 from dreizehn.core.events import Event
 from dreizehn.games import knizia13
 from dreizehn.games.knizia13 import Knizia13Card, Knizia13State
-from dreizehn.say import say_event
+from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, catalogue, words
 
 from .kit import NAMES, said

@@ -22,7 +22,7 @@ from dreizehn.games.three_thirteen import (
     melds,
     say_card,
 )
-from dreizehn.say import say_event
+from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, catalogue, words
 
 from .kit import NAMES, said

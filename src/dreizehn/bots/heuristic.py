@@ -1,4 +1,4 @@
-"""``heuristic``: plays each game by its rulebook's own advice, from the view alone (see :mod:`.heuristics`).
+"""``heuristic``: plays each game by its rulebook's own advice, from the view alone (see :mod:`.advice`).
 
 13: never over 13 when a safe play exists, the cheapest take otherwise (majority rule in mind), nasty fours dumped
 where they hurt others. Three Thirteen: go out as soon as possible, take the top discard when it builds a meld,
@@ -22,8 +22,8 @@ import random
 from collections.abc import Mapping
 from typing import ClassVar
 
+from dreizehn.bots.advice import heuristic as heuristic_of
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.heuristics import heuristic as heuristic_of
 from dreizehn.core.errors import BotError
 from dreizehn.core.game import View
 

@@ -22,7 +22,7 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
 * **Playout** up to the horizon: the end of the stage being played at the root (``horizon=stage``, the 13 stage,
   the Three Thirteen round, the Holzwurm game of the match) or of the whole game (``horizon=game``). With
   ``playout=greedy`` (the default) a game whose heuristic module has a greedy ``playout`` plays it
-  (:mod:`~dreizehn.bots.heuristics`; Three Thirteen: go out, take what completes a meld, discard what builds
+  (:mod:`~dreizehn.bots.advice`; Three Thirteen: go out, take what completes a meld, discard what builds
   least); otherwise random legal actions, taking one of the game's ``eager_actions`` whenever legal (Three
   Thirteen's going out, as :mod:`~dreizehn.bots.random_bot` does, so that random play ends). Eager actions also
   bound the tree: where one is legal, only those are searched.
@@ -105,8 +105,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar, TypeVar
 
+from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.heuristics import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load as load_kernel

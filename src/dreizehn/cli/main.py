@@ -24,12 +24,12 @@ from dreizehn.core.game import Game, State
 from dreizehn.core.language import pick_language
 from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
-from dreizehn.plots import plot_ratings, plot_scores
-from dreizehn.say import say_course
-from dreizehn.sim import Rating, Run, Tournament, check_backend, play, seating
-from dreizehn.sim import simulate as sim_simulate
-from dreizehn.sim import tournament as sim_tournament
-from dreizehn.stats import mean_sd
+from dreizehn.play.say import say_course
+from dreizehn.study.plots import plot_ratings, plot_scores
+from dreizehn.study.sim import Rating, Run, Tournament, check_backend, play, seating
+from dreizehn.study.sim import simulate as sim_simulate
+from dreizehn.study.sim import tournament as sim_tournament
+from dreizehn.study.stats import mean_sd
 from dreizehn.words import Words, words
 
 GAMES = ", ".join(game_ids())
@@ -460,7 +460,7 @@ def schema(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
 ) -> None:
     """Print the JSON Schema of the game's view documents, with its events in $defs (docs/wire.md)."""
-    from dreizehn.wire import schema as wire_schema
+    from dreizehn.core.wire import schema as wire_schema
 
     cls = _class(game_id)
     print(json.dumps(wire_schema(cls.id), indent=1))
@@ -485,7 +485,7 @@ def hint(
     """Rate every move of SEAT where the record stops: the chance to win the game and the expected final points,
     from playouts of the rest of the game over deals sampled from what the seat can see, the move of the level
     --search first (docs/bots.md, Hints)."""
-    from dreizehn.hints import hint as hint_of
+    from dreizehn.play.hints import hint as hint_of
 
     try:
         state = load_record(file)

@@ -26,7 +26,7 @@ from dreizehn.core.game import Game, State
 from dreizehn.core.record import dumps as record_dumps
 from dreizehn.core.record import loads, to_record
 from dreizehn.core.registry import load_game
-from dreizehn.wire import to_wire
+from dreizehn.core.wire import to_wire
 from dreizehn.words import LANGUAGES, Word, words
 
 Policy = Callable[[State, random.Random], int]

@@ -1,9 +1,10 @@
 """The building blocks of a game's fixed-size tensors: named blocks laid out in a flat ``float32`` vector, and the
 :class:`Encoder` a game fills them with from a seat's :class:`~dreizehn.core.game.View` (never a state).
 
-Each game makes its own encoder (its ``encoder`` module, reached through :meth:`~dreizehn.core.game.Game.encoder`);
-the research adapters (:mod:`dreizehn.envs`) read them. Seats are counted *relative to the observer*: index 0 of
-every per-seat block is the observing seat, index 1 the next seat clockwise, and so on. Card multisets are counts per
+Each game makes its own encoder (in the ``encoder`` module its class names, :attr:`~dreizehn.core.game.Game.encoder`,
+reached through :func:`encoder_of`); the research adapters (:mod:`dreizehn.envs`) read them. Seats are counted
+*relative to the observer*: index 0 of every per-seat block is the observing seat, index 1 the next seat clockwise,
+and so on. Card multisets are counts per
 card kind (kinds in the order of the game's card type, see docs/notation.md). ``docs/envs.md`` prints every layout.
 
 The *information state* adds to the observation the last ``HISTORY`` actions of the game, oldest first, each as a
@@ -13,17 +14,17 @@ finished stages, the cards known to be in each hand, the table).
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from dreizehn.core.game import Game, State, View
+from dreizehn.core.errors import UnknownGameError
+from dreizehn.core.game import Game, State, View
 
 Vector = npt.NDArray[np.float32]
 
@@ -253,3 +254,13 @@ class Encoder:
 def limits(game: Game) -> tuple[tuple[float, float], tuple[float, float]]:
     """The bounds of a count of one card kind (0 to its copies in the game) and of a number of cards."""
     return (0.0, float(max(Counter(game.deck).values()))), (0.0, float(len(game.deck)))
+
+
+def encoder_of(game: Game) -> Encoder:
+    """The encoder of ``game`` (its player count and options), made by the module its class names
+    (:attr:`~dreizehn.core.game.Game.encoder`); a game without one cannot be played in the research adapters (rule E1).
+    """
+    if not game.encoder:
+        raise UnknownGameError("env.encoding", rule="E1", game=game.id)
+    made: Encoder = importlib.import_module(game.encoder).encoder(game)
+    return made

@@ -127,7 +127,7 @@ class SimulationError(DreizehnError):
 
 
 class BackendError(SimulationError):
-    """A backend that does not exist or cannot be reached (C4); also ``dreizehn.sim.BackendError``."""
+    """A backend that does not exist or cannot be reached (C4); also ``dreizehn.study.sim.BackendError``."""
 
 
 class UsageError(DreizehnError):
@@ -141,6 +141,7 @@ class EnvError(DreizehnError):
 
 
 class VectorError(DreizehnError):
-    """Input a batched environment cannot take (:mod:`dreizehn.vector`): actions of the wrong shape or type, or one
+    """Input a batched environment cannot take (:mod:`dreizehn.study.vector`): actions of the wrong shape or type, or
+    one
     that is no action or not legal in one of its games; it names that game's index and the rule (V1–V3 of
     docs/vector.md), and no game changed."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from dreizehn.cards import Token
+from dreizehn.core.cards import Token
 from dreizehn.core.errors import GameOverError, InvalidActionError, InvalidOptionError, RecordError, ShuffleNeeded
 from dreizehn.core.events import Event
 from dreizehn.words import Word
@@ -33,7 +33,6 @@ Option = Any
 """An option's value after validation: an int, a str or a bool."""
 
 if TYPE_CHECKING:
-    from dreizehn.core.encoding import Encoder
     from dreizehn.words import Words
 
 
@@ -205,7 +204,7 @@ class Game(ABC):
     order: ClassVar[int] = 100
     """Where the game stands among :func:`~dreizehn.core.registry.game_ids` (lower first, then by id)."""
     heuristic: ClassVar[str] = ""
-    """The module of the game's heuristic bot, written from its rulebook's advice (:mod:`dreizehn.bots.heuristics`):
+    """The module of the game's heuristic bot, written from its rulebook's advice (:mod:`dreizehn.bots.advice`):
     it defines ``act(view, rng)``, and where the game has them ``rank(view)`` (a decision's actions best first, for
     ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points of a
     stage cut off now)."""
@@ -213,8 +212,13 @@ class Game(ABC):
     """The module of the game's compiled kernel (:mod:`dreizehn.core.kernel`, docs/vector.md): it defines
     ``make(game)``, which returns the :class:`~dreizehn.core.kernel.Kernel` of a game's player count and options; none:
     the game has no batched environment."""
+    encoder: ClassVar[str] = ""
+    """The module of the game's fixed-size tensors for research (:mod:`dreizehn.core.encoding`): it defines
+    ``encoder(game)``, which returns the :class:`~dreizehn.core.encoding.Encoder` of a game's player count and options
+    (:func:`dreizehn.core.encoding.encoder_of`); none: the game cannot be played in the research adapters."""
     terminal: ClassVar[str] = ""
-    """The module of the game's drawing in the terminal game (:mod:`dreizehn.tui.render`); none: its view in words."""
+    """The module of the game's drawing in the terminal game (:mod:`dreizehn.core.terminal`); none: its view in
+    words."""
     levels: ClassVar[Mapping[str, str]] = {
         "easy": "heuristic:blunder=0.5",
         "medium": "heuristic",
@@ -226,7 +230,8 @@ class Game(ABC):
     declares it: a search measured to beat its ``expert`` at under a second a move (13 and Holzwurm; where a game
     has none, the name plays its ``expert``)."""
     hint_level: ClassVar[str] = "expert"
-    """The level whose move a hint puts first (:func:`dreizehn.hints.hint`): the strongest whose moves take well under
+    """The level whose move a hint puts first (:func:`dreizehn.play.hints.hint`): the strongest whose moves take well
+    under
     a hint's second (docs/bots.md, "Hints")."""
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {}
     """The levels that differ at a player count from :attr:`levels`, by player count (Three Thirteen's search is its
@@ -255,12 +260,10 @@ class Game(ABC):
         """The game's name in Gymnasium's registry (``dreizehn/<Name>-v0``): its class's name."""
         return cls.__name__
 
-    def encoder(self) -> Encoder:
-        """The fixed-size observation layout of this game (:mod:`dreizehn.core.encoding`); a game without one cannot
-        be played in the research adapters."""
-        from dreizehn.core.errors import UnknownGameError
-
-        raise UnknownGameError("env.encoding", rule="E1", game=self.id)
+    @property
+    def stages(self) -> int:
+        """The number of stages (rounds, games of a match) a whole game has; one unless the game says otherwise."""
+        return 1
 
     def arrange_hand(self, hand: Sequence[int], view: Mapping[str, Any]) -> Arrangement:
         """The best arrangement of ``hand`` (a seat's own cards) by the game's rules, given the other fields of the
@@ -282,7 +285,7 @@ class Game(ABC):
     def max_actions(self) -> int | None:
         """A bound on the number of player actions in a whole game, reached by some games; ``None`` where there is
         none. By default every action plays a card: at most the deck's size a stage."""
-        return self.encoder().stages * len(self.deck)
+        return self.stages * len(self.deck)
 
     def max_seat_actions(self) -> int | None:
         """A bound on the number of actions of one seat in a whole game; ``None`` where there is none (by default

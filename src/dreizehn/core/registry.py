@@ -43,10 +43,8 @@ def _load_builtin() -> None:
         import importlib
         import pkgutil
 
-        import dreizehn.games
-
-        _loaded = True
-        for module in pkgutil.iter_modules(dreizehn.games.__path__):
+        _loaded = True  # the games are found by name, as a game's kernel, heuristic and drawing are: above the core
+        for module in pkgutil.iter_modules(importlib.import_module("dreizehn.games").__path__):
             importlib.import_module(f"dreizehn.games.{module.name}")
         refresh()
 

@@ -1,6 +1,7 @@
 """Research adapters: the games in OpenSpiel, PettingZoo and Gymnasium (``pip install 'dreizehn[research]'``).
 
 The adapters only ever hand out what a seat may know: tensors and strings made from its
-:class:`~dreizehn.core.game.View` (:mod:`dreizehn.envs.encoding`). Each adapter module imports its library when it is
+:class:`~dreizehn.core.game.View` (:mod:`dreizehn.envs.observations`). Each adapter module imports its library when it
+is
 imported itself, so ``import dreizehn`` never needs them.
 """

@@ -14,7 +14,7 @@
 >>> reward, terminated, truncated
 (0.0, False, False)
 
-* **Observation**: the learning seat's tensor (:mod:`dreizehn.envs.encoding`), made from its view only: the
+* **Observation**: the learning seat's tensor (:mod:`dreizehn.envs.observations`), made from its view only: the
   observation (``observation_type="observation"``, the default) or the information state (``"information_state"``,
   which adds the last actions). A ``Box`` of ``float32`` with finite bounds that every observation keeps.
 * **Actions**: ``Discrete(game.num_actions)``, the engine's dense action numbers; ``info["action_mask"]`` (``int8``)
@@ -31,7 +31,8 @@
   ``illegal_reward`` (-1.0), the game unchanged and the engine's reason in ``info["illegal_action"]``; with
   ``illegal_action="raise"`` it raises the engine's :class:`~dreizehn.core.errors.IllegalActionError`.
 * **Length**: an episode ends by the game's end within :attr:`DreizehnEnv.max_steps` learner steps (Three Thirteen's
-  ``turn_limit`` defaults to 200 here, :func:`~dreizehn.envs.encoding.research_options`); ``truncated`` is never true.
+  ``turn_limit`` defaults to 200 here, :func:`~dreizehn.envs.observations.research_options`); ``truncated`` is never
+  true.
 * **Info**: ``action_mask`` and ``seat`` (the learning seat) always; ``seed`` (the game's seed:
   ``game.new_state(seed)`` deals the same game) after ``reset``; ``totals`` and ``returns`` once the game is over.
 """
@@ -59,18 +60,18 @@ from dreizehn.core.errors import (
 )
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.registry import game_class, game_ids, load_game
-from dreizehn.envs.encoding import (
+from dreizehn.core.wire import to_wire
+from dreizehn.envs.observations import (
     Encoder,
     Layout,
     Vector,
-    encoder_for,
+    encoder_of,
     max_seat_actions,
     research_players,
     with_defaults,
 )
-from dreizehn.table import Seat
-from dreizehn.table import Table as PlayTable
-from dreizehn.wire import to_wire
+from dreizehn.play.table import Seat
+from dreizehn.play.table import Table as PlayTable
 from dreizehn.words import Word
 
 Mask = npt.NDArray[np.int8]
@@ -87,7 +88,7 @@ RENDER_MODES: Final = ("human", "ansi")
 
 def make_game(game: str, players: int | None, options: dict[str, object]) -> Game:
     """The engine's game for an environment: ``players`` ``None`` means the game's default count, and options not
-    given take the research defaults (:func:`~dreizehn.envs.encoding.research_options`: Three Thirteen's
+    given take the research defaults (:func:`~dreizehn.envs.observations.research_options`: Three Thirteen's
     ``turn_limit`` is 200), else the engine's; the engine refuses bad counts and options with its own message.
 
     >>> make_game("holzwurm", None, {"games": 1}).players
@@ -186,7 +187,7 @@ def view_text(view: View, stages: int, title: str, stage_name: str) -> str:
     return "\n".join(lines)
 
 
-class Table:
+class AdapterGame:
     """What both adapters keep of the game being played: the engine's state, its seed, the sign that makes more
     points better, and the rendering of a view. Subclasses set ``game``, ``encoder`` and ``render_mode``."""
 
@@ -231,7 +232,7 @@ class Table:
 # -- the environment --------------------------------------------------------------------------------------------------
 
 
-class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
+class DreizehnEnv(AdapterGame, gymnasium.Env[Vector, ActionLike]):
     """One seat of a game against bots (see the module's documentation).
 
     ``game`` is a game id (``knizia13``, ``three-thirteen``, ``holzwurm``); ``players`` the player count (default 4,
@@ -281,7 +282,7 @@ class DreizehnEnv(Table, gymnasium.Env[Vector, ActionLike]):
             raise InvalidOptionError("env.seat", rule="E2", last=n - 1, value=seat)
         self.opponents: tuple[Bot, ...] = self._make_opponents(opponents)
         """The bots, clockwise from the seat after the learning seat."""
-        self.encoder = encoder_for(self.game)
+        self.encoder = encoder_of(self.game)
         box, _ = observation_box(self.encoder, self.observation_type)
         self.observation_space = cast("spaces.Space[Vector]", box)
         self.action_space = spaces.Discrete(self.game.num_actions)

@@ -14,7 +14,7 @@ Three Thirteen's ``turn_limit`` defaults to 200 here (:data:`~dreizehn.games.thr
 not to the engine's 0 (no limit), so that every game loaded with default parameters ends.
 
 * **Game length.** ``max_game_length`` is a true bound on the player actions of a game, reached by some games
-  (:func:`~dreizehn.envs.encoding.max_actions`): the deck once a stage in 13 and Holzwurm, ``11 * 2 * turn_limit``
+  (:func:`~dreizehn.envs.observations.max_actions`): the deck once a stage in 13 and Holzwurm, ``11 * 2 * turn_limit``
   in Three Thirteen (4,400 by default). Only Three Thirteen loaded with ``turn_limit=0`` (the printed rules) has no
   bound: it reports :data:`UNBOUNDED_LENGTH`.
 * **Chance nodes.** Every shuffle is dealt card by card: a chance node picks the next card of the shuffled order
@@ -23,7 +23,7 @@ not to the engine's 0 (no limit), so that every game loaded with default paramet
 * **Actions** are the engine's dense action numbers, ``0 .. num_distinct_actions - 1`` (docs/envs.md).
 * **Returns** are the engine's: 1 for a sole win, 1/k for a win shared by k players, 0 otherwise (a constant-sum
   game of utility sum 1), given at the end.
-* **Observations** are made from a seat's view only (:mod:`dreizehn.envs.encoding`): the information state is the
+* **Observations** are made from a seat's view only (:mod:`dreizehn.envs.observations`): the information state is the
   view with the whole history (string) or its last actions (tensor); the observation leaves the history out.
 * **Resampling.** ``state.resample_from_infostate(player, sampler)`` deals what ``player`` cannot see anew
   (:meth:`~dreizehn.core.game.Game.sample_state`); the resampled state's own ``history()`` is empty, as the hidden
@@ -43,8 +43,8 @@ import pyspiel
 from dreizehn.core.errors import EnvError, IllegalActionError, InvalidActionError, InvalidOptionError, ShuffleNeeded
 from dreizehn.core.game import Game, OptionSpec, State, View
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.envs.encoding import Encoder, Layout, encoder_for, max_actions, research_options, research_players
-from dreizehn.wire import to_wire
+from dreizehn.core.wire import to_wire
+from dreizehn.envs.observations import Encoder, Layout, encoder_of, max_actions, research_options, research_players
 
 PREFIX = "dreizehn_"
 UNBOUNDED_LENGTH = 1 << 20
@@ -89,7 +89,7 @@ def engine_game(game_id: str, params: Mapping[str, object]) -> Game:
 
 
 def max_game_length(game: Game) -> int:
-    """A bound on the number of player actions of a game (:func:`~dreizehn.envs.encoding.max_actions`), or
+    """A bound on the number of player actions of a game (:func:`~dreizehn.envs.observations.max_actions`), or
     :data:`UNBOUNDED_LENGTH` where there is none (Three Thirteen with ``turn_limit=0``)."""
     bound = max_actions(game)
     return UNBOUNDED_LENGTH if bound is None else bound
@@ -106,7 +106,7 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(params or {})
         game_type = self.game_type
         self.engine = engine_game(self.game_id, given)
-        self.encoder: Encoder = encoder_for(self.engine)
+        self.encoder: Encoder = encoder_of(self.engine)
         self.num_cards = len(self.engine.card_type.all())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,

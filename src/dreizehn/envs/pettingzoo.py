@@ -16,7 +16,7 @@
 :func:`raw_env` gives it bare.
 
 * **Observation** of an agent: ``{"observation": tensor, "action_mask": mask}``, both made from its seat's view only
-  (:mod:`dreizehn.envs.encoding`): the tensor is ``float32`` (the observation, or with
+  (:mod:`dreizehn.envs.observations`): the tensor is ``float32`` (the observation, or with
   ``observation_type="information_state"`` the information state) in a ``Box`` with finite bounds, the mask ``int8``
   with 1 at each legal action (all 0 for an agent not to move).
 * **Actions**: ``Discrete(game.num_actions)``, the engine's dense action numbers (Python or NumPy whole numbers, or
@@ -29,7 +29,7 @@
   a k-way tie, 0); ``reward="score"`` gives every agent each stage's points when the stage ends, signed so that more
   is better (minus the points in 13 and Three Thirteen). All agents terminate together when the game ends.
 * **Length**: a game ends within :attr:`DreizehnAEC.max_actions` actions (Three Thirteen's ``turn_limit`` defaults to
-  200 here, :func:`~dreizehn.envs.encoding.research_options`); no agent is ever truncated.
+  200 here, :func:`~dreizehn.envs.observations.research_options`); no agent is ever truncated.
 """
 
 from __future__ import annotations
@@ -44,12 +44,11 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[impo
 
 from dreizehn.core.errors import InvalidOptionError
 from dreizehn.core.game import Game
-from dreizehn.envs.encoding import encoder_for, max_actions
 from dreizehn.envs.gymnasium import (
     OBSERVATION_TYPES,
     RENDER_MODES,
     REWARDS,
-    Table,
+    AdapterGame,
     action_number,
     choose,
     encode_state,
@@ -57,8 +56,9 @@ from dreizehn.envs.gymnasium import (
     observation_box,
     state_mask,
 )
-from dreizehn.table import Seat
-from dreizehn.table import Table as PlayTable
+from dreizehn.envs.observations import encoder_of, max_actions
+from dreizehn.play.table import Seat
+from dreizehn.play.table import Table as PlayTable
 
 Observation = dict[str, np.ndarray[Any, Any]]
 
@@ -72,7 +72,7 @@ def env_name(game_id: str) -> str:
     return f"dreizehn_{game_id.replace('-', '_')}_v0"
 
 
-class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
+class DreizehnAEC(AdapterGame, AECEnv):  # type: ignore[misc]
     """A game with every seat an agent (see the module's documentation); made by :func:`env` or :func:`raw_env`.
 
     >>> aec = DreizehnAEC("holzwurm", players=2, reward="score", games=1)
@@ -101,7 +101,7 @@ class DreizehnAEC(Table, AECEnv):  # type: ignore[misc]
             choose("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "name": env_name(self.game.id)}
-        self.encoder = encoder_for(self.game)
+        self.encoder = encoder_of(self.game)
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(self.game.players)]
         self.agents: list[str] = []
         box, _ = observation_box(self.encoder, self.observation_type)

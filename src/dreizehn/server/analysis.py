@@ -3,7 +3,8 @@ background, each result stored as it comes.
 
 A *decision* is a position of the game where the seat was to move with more than one legal action; its *version* is
 the number of actions before it (the replay step ``/api/tables/{id}/replay/{version}`` shows it). The game is
-rebuilt from its stored log, and each decision is rated by :func:`dreizehn.hints.analyse` on the seat's view at that
+rebuilt from its stored log, and each decision is rated by :func:`dreizehn.play.hints.analyse` on the seat's view at
+that
 point (what the seat knew then, never the state), with ``DREIZEHN_ANALYSIS_PLAYOUTS`` playouts and a generator
 seeded by the version, so that the same game gives the same analysis. Each decision is one task of the hub's
 executor (worker processes, or threads when ``bot_workers`` is 0), so the progress advances decision by decision and
@@ -81,10 +82,10 @@ def _move(game: Game, rating: Any) -> dict[str, Any]:
 
 
 def rate_decision(view: View, version: int, played: int, playouts: int) -> DecisionRow:
-    """Rate one decision (in a worker): every legal action of ``view`` by :func:`dreizehn.hints.hint` with
+    """Rate one decision (in a worker): every legal action of ``view`` by :func:`dreizehn.play.hints.hint` with
     ``playouts`` playouts, its generator seeded by ``version``; the action ``played`` against the best one (the
     move of the game's hint level, so a loss is the chance to win given up against it)."""
-    from dreizehn.hints import hint
+    from dreizehn.play.hints import hint
 
     game = load_game(view.game_id, view.players, view.options)
     analysis = hint(view, playouts=playouts, rng=version, game=game)

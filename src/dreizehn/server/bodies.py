@@ -8,8 +8,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dreizehn.server.errors import ServerError
 from dreizehn.server.messages import refusal
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import request_lang
 
 

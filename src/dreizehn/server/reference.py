@@ -1,6 +1,6 @@
 """The reference parts of docs/server.md and docs/wire.md, written from the code: the websocket's messages and the
 HTTP API's bodies and answers (from their models: each field with its JSON type, bounds and description), the API's
-routes (from its OpenAPI document), every refusal code (from :data:`~dreizehn.server.errors.REFUSALS` and the
+routes (from its OpenAPI document), every refusal code (from :data:`~dreizehn.server.refusals.REFUSALS` and the
 catalogues: its rule, where it comes, its parameters and its English sentence), and every game's events (from their
 JSON Schemas).
 
@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from dreizehn.server import protocol, schemas
-from dreizehn.server.errors import REFUSALS, engine_refusals
+from dreizehn.server.refusals import REFUSALS, engine_refusals
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
                                               protocol.Ready, protocol.Say, protocol.Offer, protocol.Accept,
@@ -262,7 +262,7 @@ def _first(template: Any) -> str:
 
 
 def event_keys(game_id: str) -> list[str]:
-    from dreizehn.wire import schema
+    from dreizehn.core.wire import schema
 
     return [branch["properties"]["key"]["const"] for branch in schema(game_id)["$defs"]["event"]["oneOf"]]
 
@@ -271,7 +271,7 @@ def events_part() -> str:
     """Every game's events from its schema: each key with its parameters and their JSON types (``?``: sent only to
     some receivers, such as a drawn card to its drawer)."""
     import dreizehn
-    from dreizehn.wire import schema
+    from dreizehn.core.wire import schema
 
     parts = []
     for game_id in dreizehn.game_ids():

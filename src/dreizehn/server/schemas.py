@@ -76,7 +76,8 @@ class LearnIn(_In):
 
 
 class TutorialOut(_Out):
-    """A game's tutorial as the browser follows it (dreizehn.tutorial): the person's seat and the steps, without the
+    """A game's tutorial as the browser follows it (dreizehn.play.tutorial): the person's seat and the steps, without
+    the
     seed (though a step that wants a move names a card the deal gives the person)."""
 
     game: str

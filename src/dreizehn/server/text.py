@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 """Unicode's general categories refused: controls, formatting characters, surrogates, private use, and the line and

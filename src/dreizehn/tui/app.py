@@ -1,9 +1,9 @@
 """``dreizehn play``: the full-screen terminal game (Textual).
 
 The screen shows the viewer's view (:class:`~dreizehn.tui.session.Session`) and nothing else: the stage and whose
-turn it is, the table (drawn by :mod:`dreizehn.tui.render`), the hand in colour, the score sheet, the last moves in
+turn it is, the table (drawn by :mod:`dreizehn.core.terminal`), the hand in colour, the score sheet, the last moves in
 words, and the legal moves. A move is chosen with the arrow keys and Enter, by clicking it, or by typing its
-notation. The bots play in a worker (the table's own loop, :meth:`~dreizehn.table.Table.play_bots_async`) with a
+notation. The bots play in a worker (the table's own loop, :meth:`~dreizehn.play.table.Table.play_bots_async`) with a
 short pause, so the screen stays alive; a stage's scoring is explained on a screen of its own, and before another
 person's turn a "pass the device" screen hides everything.
 """
@@ -26,11 +26,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from dreizehn.core import terminal as render
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import say_view_head
-from dreizehn.hints import Analysis
-from dreizehn.table import Update
-from dreizehn.tui import render
+from dreizehn.play.hints import Analysis
+from dreizehn.play.table import Update
 from dreizehn.tui.session import Session
 
 SMALLEST = (80, 24)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from dreizehn.core.errors import DreizehnError
-from dreizehn.table import Update
+from dreizehn.play.table import Update
 from dreizehn.tui.session import Session
 
 LEAVING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -1,4 +1,5 @@
-"""The session behind ``dreizehn play``: one :class:`~dreizehn.table.Table` with its people and bots, what each person
+"""The session behind ``dreizehn play``: one :class:`~dreizehn.play.table.Table` with its people and bots, what each
+person
 may see, their moves, hints, saving and resuming.
 
 Both faces of the terminal game (the full-screen app, :mod:`dreizehn.tui.app`, and the line-by-line mode,
@@ -33,11 +34,11 @@ from dreizehn.core.events import Event
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.record import dumps, load, parse
 from dreizehn.core.registry import load_game
-from dreizehn.hints import Analysis, hint
-from dreizehn.say import tell
-from dreizehn.table import Seat, Table, Update
-from dreizehn.tui.render import card_label, drawing
-from dreizehn.undo import take_back_point
+from dreizehn.core.terminal import card_label, drawing
+from dreizehn.play.hints import Analysis, hint
+from dreizehn.play.say import tell
+from dreizehn.play.table import Seat, Table, Update
+from dreizehn.play.undo import take_back_point
 from dreizehn.words import Words, words
 
 DEFAULT_HINT_SECONDS = 1.0
@@ -65,7 +66,7 @@ def default_save_path(game_id: str, seed: int) -> Path:
 
 
 @dataclass
-class Line:
+class CourseLine:
     """A line of the game's course as the viewer may know it: ``kind`` is ``event``, ``scored`` (a stage scored),
     ``scoring`` (a line of its scoring explained) or ``over``."""
 
@@ -216,25 +217,25 @@ class Session:
         """``legal: A, B, C``: the line a script reads on each turn (never translated)."""
         return "legal: " + ", ".join(self.legal())
 
-    def say_update(self, update: Update) -> list[Line]:
+    def say_update(self, update: Update) -> list[CourseLine]:
         """An update as the viewer may know it, in words: each event, and a stage's scoring explained."""
         return self.say_events(update.for_seat(self.viewer).events)
 
-    def say_events(self, events: Sequence[Event]) -> list[Line]:
-        out: list[Line] = []
+    def say_events(self, events: Sequence[Event]) -> list[CourseLine]:
+        out: list[CourseLine] = []
         for event in events:
             told = tell(self.game, self.words, event, self.names, self.viewer)
-            out.append(Line(told.text, {"game.over": "over", "stage.scored": "scored"}.get(event.key, "event")))
-            out.extend(Line(line, "scoring") for line in told.lines)
+            out.append(CourseLine(told.text, {"game.over": "over", "stage.scored": "scored"}.get(event.key, "event")))
+            out.extend(CourseLine(line, "scoring") for line in told.lines)
         return out
 
-    def opening_lines(self) -> list[Line]:
+    def opening_lines(self) -> list[CourseLine]:
         """What the viewer is told as the session starts: the game and its players, then the deal."""
         title = self.words(f"{self.game.id}.title")
-        head = Line(self.words("tui.playing", game=title, players=self.words.join(self.names)))
+        head = CourseLine(self.words("tui.playing", game=title, players=self.words.join(self.names)))
         return [head, *self.say_events(self.opening)]
 
-    def course(self) -> list[Line]:
+    def course(self) -> list[CourseLine]:
         """Every line told to the viewer so far (filtered for the current viewer)."""
         out = self.opening_lines()
         for update in self.updates:
@@ -341,7 +342,7 @@ class Session:
 
     def take_back(self) -> int:
         """The viewer takes back their latest move and the bots' moves after it (rule S8, as in the browser:
-        :func:`dreizehn.undo.take_back_point`); returns how many actions were taken back. Refusals raise a
+        :func:`dreizehn.play.undo.take_back_point`); returns how many actions were taken back. Refusals raise a
         :class:`DreizehnError` and change nothing."""
         version = take_back_point(self.updates, self.person_seats, self.viewer, self.table.current_player)
         count = self.table.version - version

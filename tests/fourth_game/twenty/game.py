@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
-from dreizehn.cards import Token
+from dreizehn.core.cards import Token
 from dreizehn.core.encoding import BlockSpec, Encoder, Vector, counts, limits
 from dreizehn.core.errors import IllegalActionError
 from dreizehn.core.events import INTS, SEAT, Event, cards_schema, params_schema
@@ -68,6 +68,7 @@ class Twenty(Game):
     order: ClassVar[int] = 4
     high_score_wins: ClassVar[bool] = True
     heuristic: ClassVar[str] = "twenty.heuristic"
+    encoder: ClassVar[str] = "twenty.game"
     card_type: ClassVar[type[Token]] = TwentyCard
     action_type: ClassVar[type[Token]] = TwentyCard
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
@@ -107,26 +108,6 @@ class Twenty(Game):
         state.taken = [[int(card) for card in pile] for pile in view.taken]
         return state
 
-    def encoder(self) -> Encoder:
-        n, k = self.players, len(DECK)
-
-        def fill(enc: Encoder, any_view: View, out: Vector) -> None:
-            view = cast(TwentyView, any_view)
-            block = enc.observation_layout.block
-            counts(block(out, "hand"), view.hand)
-            counts(block(out, "pile"), view.pile)
-            block(out, "stock_size")[0] = view.stock_size
-            for i, seat in enumerate(enc.seats(view)):
-                block(out, "hand_sizes")[i] = view.hand_sizes[seat]
-                block(out, "taken")[i] = len(view.taken[seat])
-
-        count, size = limits(self)
-        blocks: list[BlockSpec] = [
-            ("hand", (k,), "the observer's cards", count), ("pile", (k,), "the pile's cards", count),
-            ("stock_size", (1,), "cards in the stock", size), ("hand_sizes", (n,), "cards in each hand", size),
-            ("taken", (n,), "cards each seat took", size),
-        ]
-        return Encoder(self, blocks, fill, 1, (-float(k), 0.0))
 
     # -- words (locale/<lang>.po in this folder) -------------------------------------------------------------------
 
@@ -245,3 +226,26 @@ class TwentyState(State):
         if self.turn < 0:
             return []
         return [*(k for h in self.hands for k in h), *self.stock, *self.pile, *(k for t in self.taken for k in t)]
+
+
+def encoder(game: Twenty) -> Encoder:
+    """The game's tensors for research (its class names this module as its ``encoder``)."""
+    n, k = game.players, len(DECK)
+
+    def fill(enc: Encoder, any_view: View, out: Vector) -> None:
+        view = cast(TwentyView, any_view)
+        block = enc.observation_layout.block
+        counts(block(out, "hand"), view.hand)
+        counts(block(out, "pile"), view.pile)
+        block(out, "stock_size")[0] = view.stock_size
+        for i, seat in enumerate(enc.seats(view)):
+            block(out, "hand_sizes")[i] = view.hand_sizes[seat]
+            block(out, "taken")[i] = len(view.taken[seat])
+
+    count, size = limits(game)
+    blocks: list[BlockSpec] = [
+        ("hand", (k,), "the observer's cards", count), ("pile", (k,), "the pile's cards", count),
+        ("stock_size", (1,), "cards in the stock", size), ("hand_sizes", (n,), "cards in each hand", size),
+        ("taken", (n,), "cards each seat took", size),
+    ]
+    return Encoder(game, blocks, fill, 1, (-float(k), 0.0))

@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from dreizehn.core.encoding import Encoder
 from dreizehn.core.game import Game
 from dreizehn.core.registry import register
-from dreizehn.games.holzwurm.encoder import encoder as make_encoder
 from dreizehn.games.holzwurm.rules import HolzwurmRules
 from dreizehn.games.holzwurm.words import HolzwurmWords
 
@@ -22,6 +20,7 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
     order: ClassVar[int] = 3
     heuristic: ClassVar[str] = "dreizehn.games.holzwurm.heuristic"
     kernel: ClassVar[str] = "dreizehn.games.holzwurm.compiled"
+    encoder: ClassVar[str] = "dreizehn.games.holzwurm.encoder"
     terminal: ClassVar[str] = "dreizehn.games.holzwurm.terminal"
     levels: ClassVar[Mapping[str, str]] = {
         **Game.levels,
@@ -33,6 +32,7 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
     research_players: ClassVar[int] = 4
 
-    def encoder(self) -> Encoder:
-        """The observation layout of this game for the research adapters (docs/envs.md)."""
-        return make_encoder(self)
+    @property
+    def stages(self) -> int:
+        """The games of a match (option ``games``)."""
+        return int(self.options["games"])

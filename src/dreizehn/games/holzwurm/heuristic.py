@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from dreizehn.bots.heuristics import pick_best
+from dreizehn.bots.advice import pick_best
 from dreizehn.core.game import View
 from dreizehn.games.holzwurm import BONUS, CARD_POINTS, CARD_VALUE, FATE_SIZE, NEW, HolzwurmView, hand_size
 

@@ -20,6 +20,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
 from dreizehn.core.kernel import (
     FINISHED,
@@ -620,7 +621,7 @@ class HolzwurmKernel(CompiledKernel):
         starter = game.options["starter"]
         self.game = game
         self.players = game.players
-        self.obs_size = game.encoder().observation_layout.size
+        self.obs_size = encoder_of(game).observation_layout.size
         self._header = np.zeros(SIZE, np.int16)
         self._header[PLAYERS] = game.players
         self._header[STAGES] = int(game.options["games"])

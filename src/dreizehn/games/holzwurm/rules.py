@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self
 
-from dreizehn.cards import Token
+from dreizehn.core.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidActionError
 from dreizehn.core.events import BOOL, INT, INTS, SEAT, Event, cards_schema, params_schema
 from dreizehn.core.game import Game, OptionSpec, State, View

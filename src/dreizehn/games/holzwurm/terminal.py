@@ -1,5 +1,5 @@
 """Der dreizehnte Holzwurm in the terminal game: its cards in their colours, the rows and the fate row
-(:mod:`dreizehn.tui.render`)."""
+(:mod:`dreizehn.core.terminal`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from dreizehn.core.game import Game, View
-from dreizehn.tui.render import BLUE, GREEN, PURPLE, RED, YELLOW, chips
+from dreizehn.core.terminal import BLUE, GREEN, PURPLE, RED, YELLOW, chips
 from dreizehn.words import Words
 
 _STYLES = {"Y": f"bold black on {YELLOW}", "R": f"bold white on {RED}", "G": f"bold white on {GREEN}",

@@ -92,7 +92,7 @@ class HolzwurmWords(Game):
         taken (``taken``, with its plural) and what is left of the fate row (``left``).
 
         >>> from dreizehn.words import words
-        >>> from dreizehn.say import say_event
+        >>> from dreizehn.play.say import say_event
         >>> took = Event("holzwurm.took", {"seat": 0, "card": "G5", "row": 3, "cards": ["G1", "G9", "G7", "G4", "G6",
         ...              "G5"], "fate": "N8", "fate_left": 4})
         >>> say_event(Holzwurm(3), words("en"), took, ["Anna", "Ben", "Cleo"])  # doctest: +NORMALIZE_WHITESPACE

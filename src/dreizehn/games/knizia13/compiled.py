@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
 from dreizehn.core.game import View
 from dreizehn.core.kernel import CompiledKernel
@@ -44,7 +45,7 @@ class Knizia13Kernel(CompiledKernel):
     def __init__(self, game: Knizia13Rules) -> None:
         self.game = game
         self.players = game.players
-        self.obs_size = game.encoder().observation_layout.size
+        self.obs_size = encoder_of(game).observation_layout.size
         self._header = np.zeros(SIZE, np.int16)
         self._header[PLAYERS] = game.players
         self._header[STAGES] = game.stages

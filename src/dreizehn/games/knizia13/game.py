@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from dreizehn.core.encoding import Encoder
 from dreizehn.core.game import Game
 from dreizehn.core.registry import register
-from dreizehn.games.knizia13.encoder import encoder as make_encoder
 from dreizehn.games.knizia13.rules import Knizia13Rules
 from dreizehn.games.knizia13.words import Knizia13Words
 
@@ -22,6 +20,7 @@ class Knizia13(Knizia13Words, Knizia13Rules):
     order: ClassVar[int] = 1
     heuristic: ClassVar[str] = "dreizehn.games.knizia13.heuristic"
     kernel: ClassVar[str] = "dreizehn.games.knizia13.compiled"
+    encoder: ClassVar[str] = "dreizehn.games.knizia13.encoder"
     terminal: ClassVar[str] = "dreizehn.games.knizia13.terminal"
     levels: ClassVar[Mapping[str, str]] = {
         **Game.levels,
@@ -32,7 +31,3 @@ class Knizia13(Knizia13Words, Knizia13Rules):
     hint_level: ClassVar[str] = "master"
     search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
     research_players: ClassVar[int] = 4
-
-    def encoder(self) -> Encoder:
-        """The observation layout of this game for the research adapters (docs/envs.md)."""
-        return make_encoder(self)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from dreizehn.bots.heuristics import pick_best
+from dreizehn.bots.advice import pick_best
 from dreizehn.core.game import View
 from dreizehn.games.knizia13 import CARD_VALUE, NASTY, Knizia13View, replay_plays, stage_plays
 

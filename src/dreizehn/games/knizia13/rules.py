@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from dreizehn.cards import Token
+from dreizehn.core.cards import Token
 from dreizehn.core.errors import IllegalActionError
 from dreizehn.core.events import INTS, SEAT, Event, cards_schema, params_schema
 from dreizehn.core.game import Game, OptionSpec, State, View

@@ -176,7 +176,7 @@ ISMCTS = {(policy, tree): compiled_iterations(policy, tree) for policy in (RANDO
 @nb.njit(cache=True)
 def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
                 wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64]) -> None:  # pragma: no cover
-    """Hints (:mod:`dreizehn.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
+    """Hints (:mod:`dreizehn.play.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
     is to move), every one of ``actions`` followed by the rest of the game with every seat playing the heuristic,
     all actions of a world on the same stream of random numbers; ``seat``'s share of the win and final total into
     ``wins[i, w]`` and ``points[i, w]``."""

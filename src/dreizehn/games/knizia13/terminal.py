@@ -1,4 +1,5 @@
-"""13 in the terminal game: its cards in their colours, the three targets side by side (:mod:`dreizehn.tui.render`)."""
+"""13 in the terminal game: its cards in their colours, the three targets side by side
+(:mod:`dreizehn.core.terminal`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from dreizehn.core.game import Game, View
+from dreizehn.core.terminal import BLUE, GREEN, RED, YELLOW, chips
 from dreizehn.games.knizia13.rules import CARD_VALUE, colour_word
-from dreizehn.tui.render import BLUE, GREEN, RED, YELLOW, chips
 from dreizehn.words import Words
 
 _STYLES = {"B": f"bold white on {BLUE}", "Y": f"bold black on {YELLOW}", "G": f"bold white on {GREEN}",

@@ -88,7 +88,7 @@ class Knizia13Words(Game):
         number of cards taken (it picks the plural form).
 
         >>> from dreizehn.words import words
-        >>> from dreizehn.say import say_event
+        >>> from dreizehn.play.say import say_event
         >>> game = Knizia13(players=3)
         >>> play = Event("knizia13.played", {"seat": 0, "card": "R4", "target": "yellow", "sum": 4,
         ...                                  "took": ["Y5", "Y2", "Y4"]})

@@ -9,11 +9,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from dreizehn.core.encoding import Encoder
 from dreizehn.core.errors import InvalidOptionError
 from dreizehn.core.game import Arrangement, State, View
 from dreizehn.core.registry import register
-from dreizehn.games.three_thirteen.encoder import encoder as make_encoder
 from dreizehn.games.three_thirteen.inference import inferred_state
 from dreizehn.games.three_thirteen.melds import arrange
 from dreizehn.games.three_thirteen.rules import RESEARCH_TURN_LIMIT, ThreeThirteenRules, ThreeThirteenView
@@ -49,6 +47,7 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
     order: ClassVar[int] = 2
     heuristic: ClassVar[str] = "dreizehn.games.three_thirteen.heuristic"
     kernel: ClassVar[str] = "dreizehn.games.three_thirteen.compiled"
+    encoder: ClassVar[str] = "dreizehn.games.three_thirteen.encoder"
     terminal: ClassVar[str] = "dreizehn.games.three_thirteen.terminal"
     levels: ClassVar[Mapping[str, str]] = {
         # The heuristic with fewer and fewer random blunders: the levels where no player count is given (every
@@ -74,9 +73,10 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
         assert isinstance(view, ThreeThirteenView)
         return inferred_state(self, view, rng)
 
-    def encoder(self) -> Encoder:
-        """The observation layout of this game for the research adapters (docs/envs.md)."""
-        return make_encoder(self)
+    @property
+    def stages(self) -> int:
+        """Eleven rounds, dealt 3 to 13 cards (T1)."""
+        return 11
 
     def arrange_hand(self, hand: Sequence[int], view: Mapping[str, Any]) -> Arrangement:
         """The best arrangement of a hand (T11) in the round of the view's ``wild_rank`` (T3): its melds, the cards

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from dreizehn.bots.heuristics import pick_best
+from dreizehn.bots.advice import pick_best
 from dreizehn.core.game import State, View
 from dreizehn.games.three_thirteen import DISCARD, DRAW, OUT, TAKE, ThreeThirteenState, ThreeThirteenView
 from dreizehn.games.three_thirteen.melds import arrange, card_value, min_penalty

@@ -28,6 +28,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
 from dreizehn.core.kernel import (
     FINISHED,
@@ -744,7 +745,7 @@ class ThreeThirteenKernel(CompiledKernel):
         self.game = game
         self.players = game.players
         self.state_size = size_of(game.decks)
-        self.obs_size = game.encoder().observation_layout.size
+        self.obs_size = encoder_of(game).observation_layout.size
         header = np.zeros(self.state_size, np.int16)
         header[PLAYERS] = game.players
         header[DECKS] = game.decks

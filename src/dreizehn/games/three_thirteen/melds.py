@@ -64,7 +64,7 @@ from dreizehn.core.errors import InvalidActionError
 __all__ = [
     "ACES_LOW",
     "ACES_LOW_OR_HIGH",
-    "Arrangement",
+    "MeldArrangement",
     "arrange",
     "card_value",
     "go_out_discards",
@@ -651,12 +651,12 @@ def _naturals(arr: npt.NDArray[np.int64], wild_rank: int, most: int) -> list[int
 
 
 @dataclass(frozen=True, slots=True)
-class Arrangement:
+class MeldArrangement:
     """One way to lay out a hand: ``melds`` (each a tuple of the hand's card kinds, runs in rank order, a wild card
     in the place it stands for), the unmatched ``deadwood`` (sorted) and its ``penalty`` (T11).
 
     >>> arrange([11, 12, 0, 5], wild_rank=4, aces_high=True)
-    Arrangement(melds=((11, 12, 0),), deadwood=(5,), penalty=6)
+    MeldArrangement(melds=((11, 12, 0),), deadwood=(5,), penalty=6)
     """
 
     melds: tuple[tuple[int, ...], ...]
@@ -666,14 +666,14 @@ class Arrangement:
 
 def arrange(
     hand: Sequence[int], wild_rank: int, aces_high: bool = False, all_wild_melds: bool = True
-) -> Arrangement:
+) -> MeldArrangement:
     """An arrangement of ``hand`` with the fewest penalty points (the same as :func:`min_penalty`).
 
     Melds and deadwood together are exactly the hand.  With ``all_wild_melds`` false every meld holds a natural card
     (T7); else spare wild cards may make a set of their own.
 
     >>> arrange([0, 1, 2, 10, 23, 36, 7], wild_rank=13)
-    Arrangement(melds=((0, 1, 2), (10, 23, 36)), deadwood=(7,), penalty=8)
+    MeldArrangement(melds=((0, 1, 2), (10, 23, 36)), deadwood=(7,), penalty=8)
     >>> arrange([0, 2, 12], wild_rank=13).melds    # the king of clubs stands for the two
     ((0, 12, 2),)
     """
@@ -687,14 +687,14 @@ def arrange(
         raise _bad_hand(hand)
     if penalty == 0 and not all_wild_melds and arr.shape[0] and not _naturals(arr, wild_rank, 1):
         dead = tuple(sorted(arr.tolist()))
-        return Arrangement(melds=(), deadwood=dead, penalty=len(dead) * _RANK_VALUE[wild_rank])
+        return MeldArrangement(melds=(), deadwood=dead, penalty=len(dead) * _RANK_VALUE[wild_rank])
     return _replay(arr, wild_rank, aces_high, bpath[: int(out[0])].tolist(), penalty, bool(all_wild_melds))
 
 
 def _replay(
     arr: npt.NDArray[np.int64], wild_rank: int, aces_high: bool, path: list[list[int]], penalty: int,
     all_wild_melds: bool = True,
-) -> Arrangement:
+) -> MeldArrangement:
     """Turn the kernel's recorded decisions into melds, placing the wild cards.  With ``all_wild_melds`` false, spare
     wild cards that would make a set of their own join a natural card of a run instead (module docstring)."""
     cnt = [[0] * 15 for _ in range(4)]
@@ -822,7 +822,7 @@ def _replay(
     total = sum(card_value(k, aces_high) for k in dead)
     if total != penalty:  # pragma: no cover - kernel/replay mismatch
         raise RuntimeError(f"meld solver replay found penalty {total}, kernel {penalty}")
-    return Arrangement(melds=tuple(melds), deadwood=dead, penalty=penalty)
+    return MeldArrangement(melds=tuple(melds), deadwood=dead, penalty=penalty)
 
 
 def go_out_discards(

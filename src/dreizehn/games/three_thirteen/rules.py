@@ -62,7 +62,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from dreizehn.cards import Token
+from dreizehn.core.cards import Token
 from dreizehn.core.errors import IllegalActionError, InvalidOptionError
 from dreizehn.core.events import BOOL, INTS, SEAT, Event, cards_schema, params_schema
 from dreizehn.core.game import Game, Option, OptionSpec, State, View

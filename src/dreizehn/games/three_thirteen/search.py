@@ -403,7 +403,7 @@ PLAYOUT_TURNS = 200
 def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
                 wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
                 sweeps: int) -> None:  # pragma: no cover
-    """Hints (:mod:`dreizehn.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
+    """Hints (:mod:`dreizehn.play.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
     is to move; the unseen cards dealt uniformly, as the game's ``sample_state`` deals them, then, with ``sweeps``,
     moved toward ``weights`` by :func:`reweigh`, as ``infer_state`` deals them), every one of
     ``actions`` followed by the rest of the game with every seat playing the heuristic bot (compiled,

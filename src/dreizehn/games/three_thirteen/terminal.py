@@ -1,4 +1,5 @@
-"""Three Thirteen in the terminal game: cards with their suits' symbols, red or black (:mod:`dreizehn.tui.render`)."""
+"""Three Thirteen in the terminal game: cards with their suits' symbols, red or black
+(:mod:`dreizehn.core.terminal`)."""
 
 from __future__ import annotations
 

@@ -174,7 +174,7 @@ class ThreeThirteenWords(Game):
         only where the event carries it, in the drawer's own sentence (:meth:`event_key`).
 
         >>> from dreizehn.words import words
-        >>> from dreizehn.say import say_event
+        >>> from dreizehn.play.say import say_event
         >>> event = Event("three-thirteen.drew", {"seat": 1}, private={1: {"card": "7H"}})
         >>> game, names = ThreeThirteen(2), ["Anna", "Ben"]
         >>> say_event(game, words("en"), event.for_seat(1), names)

@@ -1,4 +1,4 @@
-"""Live tables: each table being played in this process is a :class:`Room` holding a :class:`dreizehn.table.Table`
+"""Live tables: each table being played in this process is a :class:`Room` holding a :class:`dreizehn.play.table.Table`
 rebuilt from the database, its connections, its bots and its timers. The :class:`Hub` keeps the rooms.
 
 Every change of a table goes one way, under the room's lock: the engine checks and applies the action, the database
@@ -10,7 +10,7 @@ A room is made of parts, one concern each, every part a subclass of the one befo
 storing), :mod:`.bots` (bots and clocks), :mod:`.room` (hints, names, rematches, idleness); :mod:`.hub` keeps them.
 """
 
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms.base import Conn, build_table, seat_names
 from dreizehn.server.rooms.hub import Hub
 from dreizehn.server.rooms.room import Room

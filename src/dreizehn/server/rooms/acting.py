@@ -9,13 +9,13 @@ import time
 from dataclasses import replace
 
 from dreizehn.core.errors import DreizehnError
+from dreizehn.play.table import Update
 from dreizehn.server import metrics
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms.base import Conn, build_table
 from dreizehn.server.rooms.presence import Presence
 from dreizehn.server.storage import Append, Conflict, Stored, now
-from dreizehn.server.undo import take_backs
-from dreizehn.table import Update
+from dreizehn.server.takebacks import take_backs
 
 log = logging.getLogger("dreizehn.server")
 

@@ -16,13 +16,13 @@ from typing import Any, Protocol
 
 from dreizehn.bots.levels import LEVEL_NAMES
 from dreizehn.core.registry import load_game
+from dreizehn.core.wire import ViewWriter
+from dreizehn.play.table import BotRequest, Seat, Table, Update
 from dreizehn.server import metrics
 from dreizehn.server.chat import RECENT_LINES, Line
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Append, SeatRow, Store, Stored
-from dreizehn.server.undo import TakeBack
-from dreizehn.table import BotRequest, Seat, Table, Update
-from dreizehn.wire import ViewWriter
+from dreizehn.server.takebacks import TakeBack
 from dreizehn.words import words
 
 OUTBOX_LIMIT = 256
@@ -103,7 +103,7 @@ def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
     """The table of a stored game, its actions replayed through the engine; with ``told``, every action is
     replayed with its events into it, and so is every action applied afterwards: a welcome's ``recent`` is the whole
     game as it was told (a client that comes back shows every move in the sentences it showed them in live), and a
-    take-back looks in it for what was shown since the move (:mod:`dreizehn.server.undo`)."""
+    take-back looks in it for what was shown since the move (:mod:`dreizehn.server.takebacks`)."""
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     seats = tuple(Seat(s.name, bot=s.bot) for s in stored.seats)
     table = Table(game, seats, stored.row.seed, game.new_state(stored.row.seed))
@@ -159,7 +159,7 @@ class RoomBase(ABC):
         """When the latest action was told (``time.monotonic``): bots wait the bot pause after it."""
         self.writers: dict[str, ViewWriter] = {}
         """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
-        field as last written (:class:`~dreizehn.wire.ViewWriter`)."""
+        field as last written (:class:`~dreizehn.core.wire.ViewWriter`)."""
         self._names: dict[str, list[str]] = {}
         self.chat: deque[Line] = deque(maxlen=RECENT_LINES)
         """The latest lines of chat, every reader's (the hub loads them with the room)."""

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from dreizehn.bots.base import make_bot
+from dreizehn.play.table import BotRequest, decide_in_worker
 from dreizehn.server import metrics
 from dreizehn.server.chat import CHAT_CHANNEL, Line
 from dreizehn.server.chat import lines as chat_lines
@@ -28,9 +29,8 @@ from dreizehn.server.messages import dumps
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import PRESENCE_CHANNEL, Store, Writer
-from dreizehn.server.undo import take_backs
+from dreizehn.server.takebacks import take_backs
 from dreizehn.server.workers import Workers
-from dreizehn.table import BotRequest, decide_in_worker
 
 log = logging.getLogger("dreizehn.server")
 

@@ -9,14 +9,14 @@ import time
 from dataclasses import replace
 
 from dreizehn.core.errors import DreizehnError
+from dreizehn.play.table import StaleVersionError
 from dreizehn.server import messages, metrics
 from dreizehn.server.chat import store_line
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms.base import Conn
 from dreizehn.server.rooms.bots import Bots
 from dreizehn.server.storage import Stored, hash_token, new_token
-from dreizehn.server.undo import TakeBack, undo_point
-from dreizehn.table import StaleVersionError
+from dreizehn.server.takebacks import TakeBack, undo_point
 
 log = logging.getLogger("dreizehn.server")
 
@@ -119,7 +119,7 @@ class Room(Bots):
         self.hub.publish_line(line)
 
     async def undo(self, conn: Conn, version: int) -> None:
-        """``conn``'s person takes back their latest move and the bot moves after it (:mod:`dreizehn.server.undo`):
+        """``conn``'s person takes back their latest move and the bot moves after it (:mod:`dreizehn.server.takebacks`):
         stored first (the actions move to ``taken_back``), then the table is rebuilt from the log that stands and
         everyone is told (a ``resync``, then ``taken_back`` in their language); refused with the current view when
         it may not be, or when the database fails (``server.not_stored``: nothing is taken back)."""
@@ -161,7 +161,7 @@ class Room(Bots):
             return
         view, version = table.view(conn.seat), table.version
         loop = asyncio.get_running_loop()
-        from dreizehn.server.hints import hint_in_worker
+        from dreizehn.server.hinting import hint_in_worker
 
         try:
             analysis = await loop.run_in_executor(self.hub.executor, hint_in_worker, view,

@@ -6,16 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dreizehn import say
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import EVERYONE, Event
 from dreizehn.core.game import Game
+from dreizehn.play import say
+from dreizehn.play.table import Update
 from dreizehn.server import messages
 from dreizehn.server.chat import Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.base import Conn, RoomBase
-from dreizehn.server.undo import TakeBack, standing, undo_state
-from dreizehn.table import Update
+from dreizehn.server.takebacks import TakeBack, standing, undo_state
 from dreizehn.words import words
 
 
@@ -37,11 +37,8 @@ EventKey = tuple[str, int, int | None]
 
 
 def stage_count(game: Game) -> int | None:
-    """How many stages ``game`` has (its observation layout knows), or ``None`` for a game without one."""
-    try:
-        return game.encoder().stages
-    except DreizehnError:
-        return None
+    """How many stages ``game`` has."""
+    return game.stages
 
 
 def event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
@@ -54,7 +51,7 @@ def event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
 def said_event(game: Any, w: Any, event: Event, names: list[str], seat: int | None, *,
                whole: bool = False) -> dict[str, Any]:
     """An event as a client receives it, in ``w``'s language: its key and parameters as ``seat`` may know them (all
-    of them with ``whole``, a finished game's replay), told as ``seat`` is told it (:func:`dreizehn.say.tell`), and
+    of them with ``whole``, a finished game's replay), told as ``seat`` is told it (:func:`dreizehn.play.say.tell`), and
     for a scored stage the lines of its explanation."""
     told = say.tell(game, w, event, names, seat)
     entry = {**event.for_seat(EVERYONE if whole else seat).to_json(), "text": told.text}
@@ -103,7 +100,7 @@ class Telling(RoomBase):
 
     def undo_open(self, seat: int | None) -> tuple[bool, str | None]:
         """Whether ``seat``'s person may take back a move now, and if not, why, when it is chance or a card seen
-        (:func:`~dreizehn.server.undo.undo_state`)."""
+        (:func:`~dreizehn.server.takebacks.undo_state`)."""
         if seat is None:
             return False, None
         return undo_state(self.told, self.seat_rows, seat, self.table.current_player)

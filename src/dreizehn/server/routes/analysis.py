@@ -14,8 +14,8 @@ from fastapi import APIRouter, FastAPI, Path, Request, Response
 from dreizehn.core.errors import InvalidActionError
 from dreizehn.core.registry import load_game
 from dreizehn.server.analysis import Analyst, document, stored_decisions
-from dreizehn.server.errors import ServerError
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Hub
 from dreizehn.server.routes.deps import HubDep, LangDep
 from dreizehn.server.schemas import AnalysisIn, AnalysisOut

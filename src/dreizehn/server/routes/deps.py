@@ -12,8 +12,8 @@ from fastapi.responses import JSONResponse
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
-from dreizehn.server.errors import ServerError, http_status
 from dreizehn.server.messages import refusal
+from dreizehn.server.refusals import ServerError, http_status
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
 from dreizehn.words import LANGUAGES

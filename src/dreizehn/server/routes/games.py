@@ -12,11 +12,11 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
 from dreizehn.core.language import pick_language
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.server.errors import ServerError
+from dreizehn.play.tutorial import tutorial_path
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import LangDep
 from dreizehn.server.routes.web import WEB_DIR
 from dreizehn.server.schemas import CardFace, GameOut, OptionOut
-from dreizehn.tutorial import tutorial_path
 from dreizehn.words import words
 
 router = APIRouter(prefix="/api/games", tags=["games"])

@@ -1,4 +1,5 @@
-"""``/api/learn/{game}``: a game's tutorial (dreizehn.tutorial), a first game on a fixed deal that teaches its rules
+"""``/api/learn/{game}``: a game's tutorial (dreizehn.play.tutorial), a first game on a fixed deal that teaches its
+rules
 on the table page: its steps, and a new table on its deal with its bots."""
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from fastapi import APIRouter, Path, Request
 from dreizehn.bots.levels import bot_names
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.registry import load_game
-from dreizehn.server.errors import ServerError
+from dreizehn.play.tutorial import Tutorial, load_tutorial
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.routes.tables import _link, _new_table
 from dreizehn.server.schemas import Invitation, LearnIn, TutorialOut
 from dreizehn.server.storage import TUTORIAL_PREFIX, hash_token
 from dreizehn.server.text import person_text
-from dreizehn.tutorial import Tutorial, load_tutorial
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])
 GameId = Annotated[str, Path(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]

@@ -22,7 +22,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from dreizehn.server import metrics
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Hub
 from dreizehn.server.routes.deps import HubDep, SettingsDep
 from dreizehn.server.settings import Settings

@@ -17,9 +17,10 @@ from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import Game, OptionSpec
 from dreizehn.core.record import to_record
 from dreizehn.core.registry import game_class, load_game
+from dreizehn.core.wire import to_wire
 from dreizehn.server.chat import lines as chat_lines
-from dreizehn.server.errors import ServerError
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Room, build_table, said_event
 from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
 from dreizehn.server.schemas import (
@@ -40,9 +41,8 @@ from dreizehn.server.schemas import (
 )
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
+from dreizehn.server.takebacks import take_backs
 from dreizehn.server.text import person_text
-from dreizehn.server.undo import take_backs
-from dreizehn.wire import to_wire
 from dreizehn.words import words
 
 router = APIRouter(prefix="/api", tags=["tables"])

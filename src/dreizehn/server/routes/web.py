@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dreizehn.core.registry import game_class, game_ids
-from dreizehn.server.errors import ServerError
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import LangDep, refused
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"

@@ -24,7 +24,6 @@ from pydantic import ValidationError
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
 from dreizehn.server import messages
-from dreizehn.server.errors import ServerError
 from dreizehn.server.homes import Elsewhere
 from dreizehn.server.protocol import (
     CLIENT_TYPES,
@@ -43,6 +42,7 @@ from dreizehn.server.protocol import (
     Undo,
     client_message,
 )
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.relay import MOVED, relay
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings

@@ -1,5 +1,5 @@
 // @ts-check
-// A game's tutorial (GET /api/learn/{game}; dreizehn/tutorial.py says the steps' form): which step is shown, when it
+// A game's tutorial (GET /api/learn/{game}; dreizehn/play/tutorial.py says the steps' form): which step is shown, when it
 // ends, and which moves it lets the person make. Pure: no page, no words (tests/js/tutorial-steps.test.mjs).
 
 /**

@@ -23,7 +23,7 @@ export class Tutorial {
    */
   constructor(game, token, page, render) {
     this.game = game;
-    this.kept = `dreizehn.tutorial.${token}`;
+    this.kept = `dreizehn.play.tutorial.${token}`;
     const kept = JSON.parse(sessionStorage.getItem(this.kept) || "[0, 0]");
     /** the step shown */
     this.index = Number(kept[0]) || 0;

@@ -1,5 +1,6 @@
 """One batch of a simulation, as a worker plays it: the games of the batch at tables of bots, their results and
-records. The local processes of :mod:`dreizehn.sim` and the Ray tasks of :mod:`dreizehn.distributed` both play
+records. The local processes of :mod:`dreizehn.study.sim` and the Ray tasks of :mod:`dreizehn.study.distributed` both
+play
 batches through here, so both give the same games for the same seed.
 """
 
@@ -13,8 +14,8 @@ from dreizehn.core.errors import SimulationError
 from dreizehn.core.game import Game, State
 from dreizehn.core.record import save as save_record
 from dreizehn.core.registry import load_game
-from dreizehn.stats import ranks
-from dreizehn.table import Seat, Table
+from dreizehn.play.table import Seat, Table
+from dreizehn.study.stats import ranks
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
 
 
 def play(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> tuple[GameResult, State]:
-    """Play one game at a :class:`~dreizehn.table.Table` of bots; each seat's bot gets only its view and its own
+    """Play one game at a :class:`~dreizehn.play.table.Table` of bots; each seat's bot gets only its view and its own
     random generator."""
     table = Table(game, tuple(Seat(spec, bot=spec) for spec in seats), seed, game.new_state(seed), events=False)
     table.play_bots()

@@ -7,7 +7,7 @@ shown to them since (a card drawn from the stock: undone, the person would know 
 person learns nothing by taking back that they had not seen already, and the bots' hands are those of the position
 before the move. It is asked on the person's own turn, once the bots have answered their move.
 
-The server (:mod:`dreizehn.server.undo`) and the terminal game (:mod:`dreizehn.tui.session`) both ask
+The server (:mod:`dreizehn.server.takebacks`) and the terminal game (:mod:`dreizehn.tui.session`) both ask
 :func:`take_back_point`; each goes back in its own way (the server rebuilds its table from the actions stored, the
 terminal from the state it kept before the move).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Reversible, Sequence
 
 from dreizehn.core.errors import DreizehnError, GameOverError
-from dreizehn.table import Update
+from dreizehn.play.table import Update
 
 CHANCE = frozenset(("stage.scored", "stage.dealt", "game.over"))
 """The events after which nothing before them is taken back: a stage ended, a new deal, the game's end."""

@@ -2,7 +2,8 @@
 
 A file of saved games holds one JSON line per game: the ``key`` of its run (:func:`run_key`: the game, the players,
 the options, the bots and the seed), the ``code`` that played it (:func:`fingerprint`) and its result
-(:class:`~dreizehn.jobs.GameResult`). A run reads back the games saved under its key by this code and plays only the
+(:class:`~dreizehn.study.jobs.GameResult`). A run reads back the games saved under its key by this code and plays only
+the
 missing ones, so the parts add up to the games of one run; games played by other code are left out, never counted
 with this code's.
 
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dreizehn.core.errors import UsageError
-from dreizehn.jobs import GameResult, play, seating
+from dreizehn.study.jobs import GameResult, play, seating
 
 SOURCE = Path(__file__).resolve().parent
 """The installed package, whose source :func:`fingerprint` hashes."""

@@ -4,7 +4,7 @@ number of processes.
 Game ``i`` of a run uses the seed ``seed + i`` for its deal and for every bot's random generator, and seats the bots
 rotated by ``i`` places, so the same seed gives the same games for the same bots and budgets (in iteration mode),
 whether they are played on one process, on many, or on a Ray cluster (``backend="ray"``, see
-:mod:`dreizehn.distributed`).
+:mod:`dreizehn.study.distributed`).
 
 >>> result = simulate("knizia13", 3, ["heuristic", "random"], games=3, seed=1, jobs=1)
 >>> [len(g.seats) for g in result.games], result.games[1].seats
@@ -23,17 +23,17 @@ from pathlib import Path
 from typing import TypedDict, Unpack
 
 from dreizehn.bots.base import make_bot
-from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.sim.BackendError
+from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.study.sim.BackendError
 from dreizehn.core.errors import SimulationError, UsageError
 from dreizehn.core.registry import load_game
 
-# GameResult, play and seating are dreizehn.sim's too
-from dreizehn.jobs import GameResult as GameResult
-from dreizehn.jobs import Job, run_job, split
-from dreizehn.jobs import play as play
-from dreizehn.jobs import seating as seating
-from dreizehn.saved import fingerprint, load, run_key, save
-from dreizehn.stats import mean_sd, wilson_interval
+# GameResult, play and seating are dreizehn.study.sim's too
+from dreizehn.study.jobs import GameResult as GameResult
+from dreizehn.study.jobs import Job, run_job, split
+from dreizehn.study.jobs import play as play
+from dreizehn.study.jobs import seating as seating
+from dreizehn.study.saved import fingerprint, load, run_key, save
+from dreizehn.study.stats import mean_sd, wilson_interval
 
 BACKENDS = ("processes", "ray")
 """Where :func:`run_games` plays: on local processes (the default) or as tasks on a Ray cluster."""
@@ -75,7 +75,7 @@ class Run:
     seed: int
     games: list[GameResult]
     resumed: int = 0
-    """Games of ``games`` read back from a file of saved games (:mod:`dreizehn.saved`) rather than played."""
+    """Games of ``games`` read back from a file of saved games (:mod:`dreizehn.study.saved`) rather than played."""
     left_out: int = 0
     """Games of this run saved by other code: not counted."""
 
@@ -153,7 +153,7 @@ def run_games(
 
     ``backend`` is ``"processes"`` (``jobs`` local processes, all cores by default) or ``"ray"``: the games are
     played as tasks on the Ray cluster at ``address`` (a local Ray instance when no address is given), at most
-    ``jobs`` batches at a time (all the cluster's CPUs by default); see :func:`dreizehn.distributed.run_on_ray`.
+    ``jobs`` batches at a time (all the cluster's CPUs by default); see :func:`dreizehn.study.distributed.run_on_ray`.
     Both give the same games for the same seed. ``progress`` is called with the number of games just finished."""
     check_backend(backend, address)
     options = dict(options or {})
@@ -169,7 +169,7 @@ def run_games(
                 from None
     tasks = list(enumerate(plan, start))
     if backend == "ray":
-        from dreizehn.distributed import run_on_ray
+        from dreizehn.study.distributed import run_on_ray
 
         return run_on_ray(game_id, players, options, seed, tasks, address=address, jobs=jobs, records=records,
                           progress=progress)
@@ -221,7 +221,7 @@ def run_saved(
     **how: Unpack[PlayOptions],
 ) -> tuple[list[GameResult], int, int]:
     """Games ``0 .. games - 1`` of a run, game ``i`` seated ``seats(i)``, saved to the file ``results`` under
-    ``key`` as they finish (:mod:`dreizehn.saved`): those this code saved there before are read back, not played.
+    ``key`` as they finish (:mod:`dreizehn.study.saved`): those this code saved there before are read back, not played.
     No new part starts after ``deadline`` (a :func:`time.time`). Returns the games so far in order, how many were
     read back, and how many other code saved under ``key`` (left out); ``how`` as for :func:`run_games`."""
     path = None if results is None else Path(results)

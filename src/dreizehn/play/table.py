@@ -326,7 +326,8 @@ class Table:
             self._rngs.setdefault(seat, bot_rng(self.seed, seat))
 
     def rewind(self, state: State) -> None:
-        """Go back to ``state``, a state this game was in before (a take-back, :mod:`dreizehn.undo`): the game goes on
+        """Go back to ``state``, a state this game was in before (a take-back, :mod:`dreizehn.play.undo`): the game
+        goes on
         from it, with the same seats, bots and listeners."""
         self._state = state
 

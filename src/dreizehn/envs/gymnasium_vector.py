@@ -2,7 +2,7 @@
 kernel plays the others, at random or by the game's heuristic (docs/vector.md).
 
 >>> import numpy as np
->>> from dreizehn.envs.vector import DreizehnVectorEnv
+>>> from dreizehn.envs.gymnasium_vector import DreizehnVectorEnv
 >>> env = DreizehnVectorEnv("knizia13", num_envs=4, opponents="heuristic")
 >>> observation, info = env.reset(seed=1)
 >>> observation.shape, info["action_mask"].shape
@@ -15,7 +15,7 @@ kernel plays the others, at random or by the game's heuristic (docs/vector.md).
 The learning seat is ``seat`` (0 by default) in every game. A game that ends is dealt anew in the same step
 (``AutoresetMode.SAME_STEP``): its row of ``terminated`` is true, its reward is the learner's, the observation is the
 new game's, and ``info["final_obs"]`` holds the learner's observation of the game's end, after the move that ended it
-(rows marked by ``info["_final_obs"]``). Actions are checked as :class:`dreizehn.vector.VectorGame` checks them.
+(rows marked by ``info["_final_obs"]``). Actions are checked as :class:`dreizehn.study.vector.VectorGame` checks them.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import InvalidOptionError
 from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER, make_keys
-from dreizehn.vector import VectorGame, seed_value, win_shares
+from dreizehn.study.vector import VectorGame, seed_value, win_shares
 
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
 
@@ -40,7 +41,7 @@ POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
 class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64],
                                                    npt.NDArray[Any]]):
     """``num_envs`` games of ``game``: the learner at ``seat``, the kernel's ``opponents`` (``"random"`` or
-    ``"heuristic"``) at the others. Rewards as :class:`~dreizehn.vector.VectorGame`'s, for the learner."""
+    ``"heuristic"``) at the others. Rewards as :class:`~dreizehn.study.vector.VectorGame`'s, for the learner."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (as Gymnasium declares it)
 
@@ -57,7 +58,7 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
         self.seat = seat
         self.policy = POLICIES[opponents]
         self.num_envs = self.vector.num_envs
-        low, high = self.vector.game.encoder().observation_layout.bounds()
+        low, high = encoder_of(self.vector.game).observation_layout.bounds()
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(self.vector.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

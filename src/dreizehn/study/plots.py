@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dreizehn.sim import Run, Tournament
+    from dreizehn.study.sim import Run, Tournament
 
 
 def plot_scores(run: Run, path: str | Path) -> None:

@@ -1,4 +1,4 @@
-"""Taking back a move at the server: the rule (S8) is :mod:`dreizehn.undo`'s, shared with the terminal game; here
+"""Taking back a move at the server: the rule (S8) is :mod:`dreizehn.play.undo`'s, shared with the terminal game; here
 the refusals become the server's, and the take-backs of a table are read back from its store.
 
 It is asked on the person's own turn: the bots have answered their move, and no process of the server has a move of
@@ -10,10 +10,10 @@ from collections.abc import Iterable, Reversible, Sequence
 from dataclasses import dataclass
 
 from dreizehn.core.errors import GameOverError
-from dreizehn.server.errors import ServerError
+from dreizehn.play.table import Update
+from dreizehn.play.undo import CHANCE, TakeBackRefused, take_back_point
+from dreizehn.server.refusals import ServerError
 from dreizehn.server.storage import SeatRow, TakenBack
-from dreizehn.table import Update
-from dreizehn.undo import CHANCE, TakeBackRefused, take_back_point
 
 __all__ = ["CHANCE", "TakeBack", "may_undo", "standing", "take_backs", "undo_point"]
 
@@ -22,8 +22,8 @@ def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | N
     """The sequence number of the action ``seat``'s person would take back (with every action after it), from the
     actions told (the whole game, in order) and the seat to move now (``current``, -1 once the game is over);
     raises the refusal when they may not: a spectator (``server.spectator_acts``), else those of
-    :func:`dreizehn.undo.take_back_point` (the rule shared with the terminal game: its
-    :class:`~dreizehn.undo.TakeBackRefused` carries the server's codes, ``server.undo_*``)."""
+    :func:`dreizehn.play.undo.take_back_point` (the rule shared with the terminal game: its
+    :class:`~dreizehn.play.undo.TakeBackRefused` carries the server's codes, ``server.undo_*``)."""
     if seat is None:
         raise ServerError("server.spectator_acts", rule="S1")
     people = [row.seat for row in seats if row.bot is None]

@@ -10,9 +10,10 @@ from dreizehn.words import words
 
 
 def hint_in_worker(view: View, seconds: float, lang: str) -> dict[str, Any]:
-    """The hint of ``view`` (:func:`dreizehn.hints.hint`: the move of the game's hint level first, every legal action
+    """The hint of ``view`` (:func:`dreizehn.play.hints.hint`: the move of the game's hint level first, every legal
+    action
     rated), each action said in ``lang``."""
-    from dreizehn.hints import hint
+    from dreizehn.play.hints import hint
 
     analysis = hint(view, seconds=seconds)
     doc: dict[str, Any] = analysis.to_json()

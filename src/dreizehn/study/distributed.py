@@ -1,4 +1,5 @@
-"""Play the games of a simulation or tournament as tasks on a Ray cluster (``backend="ray"`` in :mod:`dreizehn.sim`).
+"""Play the games of a simulation or tournament as tasks on a Ray cluster (``backend="ray"`` in
+:mod:`dreizehn.study.sim`).
 
 Ray is an optional dependency (the ``research`` extra): it is imported only when the ray backend is used, so the rest
 of the package never needs it.
@@ -26,7 +27,7 @@ from typing import Any
 
 from dreizehn.core.errors import BackendError
 from dreizehn.core.record import dumps
-from dreizehn.jobs import GameResult, Job, played, record_file, split
+from dreizehn.study.jobs import GameResult, Job, played, record_file, split
 
 
 def _ray() -> ModuleType:
@@ -40,7 +41,8 @@ def _ray() -> ModuleType:
 def connect(address: str | None = None) -> None:
     """Connect this process to Ray (see the module's description), unless it is connected already.
 
-    Raises :class:`~dreizehn.sim.BackendError` when Ray is not installed, when no cluster answers at ``address``, or
+    Raises :class:`~dreizehn.study.sim.BackendError` when Ray is not installed, when no cluster answers at ``address``,
+    or
     when this process is already connected to a different cluster than the ``HOST:PORT`` asked for.
     """
     ray = _ray()
@@ -81,7 +83,7 @@ def run_on_ray(
 ) -> list[GameResult]:
     """Play ``tasks`` (game index and seating) as Ray tasks, at most ``jobs`` batches at a time (default: the
     cluster's CPUs); results in game order. Records, if asked for, are written here into ``records``. The input is
-    expected to be checked already (:func:`dreizehn.sim.run_games` does)."""
+    expected to be checked already (:func:`dreizehn.study.sim.run_games` does)."""
     ray = _ray()
     connect(address)
     if not tasks:

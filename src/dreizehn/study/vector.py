@@ -7,7 +7,7 @@ docs/envs.md), their legal-action masks, every seat's rewards and which games en
 in the same step (Gymnasium's ``SAME_STEP`` autoreset), so every row always holds a game in progress. The same seed
 gives the same games, whatever ``num_envs`` is: game ``i`` draws its chance from its own key.
 
->>> from dreizehn.vector import VectorGame
+>>> from dreizehn.study.vector import VectorGame
 >>> env = VectorGame("knizia13", num_envs=3, players=4)
 >>> first = env.reset(seed=1)
 >>> first.observation.shape, first.action_mask.shape, first.current_player.tolist()

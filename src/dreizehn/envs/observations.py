@@ -1,5 +1,5 @@
 """Fixed-size tensors of what a seat may know, as the research adapters use them: the player counts and options of an
-environment made without them, bounds on a game's length, and each game's encoder (:func:`encoder_for`). The
+environment made without them, bounds on a game's length, and each game's encoder (:func:`encoder_of`). The
 building blocks (:class:`Encoder`, :class:`Layout`) are :mod:`dreizehn.core.encoding`'s, named here too.
 
 An :class:`Encoder` turns a seat's :class:`~dreizehn.core.game.View` (never a state) into a flat ``float32`` vector
@@ -13,9 +13,9 @@ one-hot seat (relative) and a one-hot action: everything before is summed up in 
 finished stages, the cards known to be in each hand, the table).
 
 >>> import dreizehn
->>> from dreizehn.envs.encoding import encoder_for
+>>> from dreizehn.envs.observations import encoder_of
 >>> state = dreizehn.new_game("knizia13", players=4, seed=7)
->>> encoder = encoder_for(state.game)
+>>> encoder = encoder_of(state.game)
 >>> vector = encoder.observation(state.view(0))
 >>> vector.shape == (encoder.observation_layout.size,)
 True
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dreizehn.core.encoding import FLAG, HISTORY, Block, BlockSpec, Encoder, Layout, Vector, counts, limits
+from dreizehn.core.encoding import FLAG, HISTORY, Block, BlockSpec, Encoder, Layout, Vector, counts, encoder_of, limits
 from dreizehn.core.game import Game
 
 __all__ = [
-    "FLAG", "HISTORY", "Block", "BlockSpec", "Encoder", "Layout", "Vector", "counts", "encoder_for", "limits",
+    "FLAG", "HISTORY", "Block", "BlockSpec", "Encoder", "Layout", "Vector", "counts", "encoder_of", "limits",
     "max_actions", "max_seat_actions", "research_options", "research_players", "with_defaults",
 ]
 
@@ -90,7 +90,3 @@ def max_seat_actions(game: Game) -> int | None:
     """
     return game.max_seat_actions()
 
-
-def encoder_for(game: Game) -> Encoder:
-    """The encoder of ``game`` (its player count and options): the game's own (:meth:`Game.encoder`)."""
-    return game.encoder()

@@ -102,11 +102,11 @@ ALLOCATIONS = ("even", "halving")
 
 
 @dataclass(frozen=True)
-class Rating:
+class ActionRating:
     """One legal action, rated: its chance to win the game and the seat's expected final total, each with its
     standard error, over ``samples`` playouts.
 
-    >>> Rating(3, "B5", 0.25, 0.05, 41.5, 2.25, 60).to_json()["win"]
+    >>> ActionRating(3, "B5", 0.25, 0.05, 41.5, 2.25, 60).to_json()["win"]
     0.25
     """
 
@@ -139,7 +139,7 @@ class Analysis:
 
     game_id: str
     seat: int
-    ratings: tuple[Rating, ...]
+    ratings: tuple[ActionRating, ...]
     playouts: int
     worlds: int
     policy: str
@@ -162,11 +162,11 @@ class Analysis:
     """The move showing the best number where :attr:`note` is set, else ``None``."""
 
     @property
-    def best(self) -> Rating:
+    def best(self) -> ActionRating:
         """The first rating: the action the analysis thinks best (the search's move where there is one)."""
         return self.ratings[0]
 
-    def rating(self, action: int) -> Rating:
+    def rating(self, action: int) -> ActionRating:
         """The rating of ``action`` (an :class:`~dreizehn.core.errors.InvalidActionError` if it was not rated)."""
         for r in self.ratings:
             if r.action == action:
@@ -442,18 +442,18 @@ class _Playouts:
             return None, None
         return ("search" if self.sure(best, choice) else "level"), best
 
-    def ratings(self, actions: list[int]) -> list[Rating]:
+    def ratings(self, actions: list[int]) -> list[ActionRating]:
         """The ratings of ``actions``, in their order."""
         rated = []
         for action in actions:
             win, win_sd = mean_se(self.wins[action])
             mean_points, points_sd = mean_se(self.points[action])
-            rated.append(Rating(action, self.game.action_to_text(action), win, win_sd, mean_points, points_sd,
+            rated.append(ActionRating(action, self.game.action_to_text(action), win, win_sd, mean_points, points_sd,
                                 len(self.wins[action])))
         return rated
 
     @staticmethod
-    def rating(rated: list[Rating], action: int) -> Rating:
+    def rating(rated: list[ActionRating], action: int) -> ActionRating:
         """The rating of ``action`` among ``rated``."""
         return next(r for r in rated if r.action == action)
 

@@ -30,7 +30,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Union
 
-from dreizehn.cards import Token
+from dreizehn.core.cards import Token
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, OptionSpec, View
 from dreizehn.core.registry import game_class

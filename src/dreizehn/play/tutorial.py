@@ -115,7 +115,7 @@ def walk(tutorial: Tutorial) -> list[int]:
     medium bot's move), pressing Next only when the bots wait for them (the slowest reader: what the bots do
     meanwhile is no step's to wait for). Answers the version at which each step ended, up to the last (``"end"``);
     raises :class:`TutorialError` where the deal and the steps part."""
-    from dreizehn.table import Seat, Table
+    from dreizehn.play.table import Seat, Table
 
     seats = [Seat("person") if i == tutorial.seat else Seat(f"bot {i}", bot=tutorial.level)
              for i in range(tutorial.players)]
