@@ -28,11 +28,15 @@ class _Writer:
 
 
 class _Hub:
-    """What a room asks of the hub while acting: the writer (storing costs nothing here) and the settings."""
+    """What a room asks of the hub while acting: the writer (storing costs nothing here), the settings, and telling
+    other processes (there are none)."""
 
     def __init__(self) -> None:
         self.settings = Settings()
         self.writer = _Writer()
+
+    def publish_presence(self, room: Any) -> None:
+        return None
 
 
 def _room(hub: Any, game_id: str, players: int, seed: int) -> Room:
@@ -52,8 +56,9 @@ async def _play(game_id: str, players: int, actions: int, langs: list[str]) -> t
 
     def connect(room: Room) -> None:
         for conn in conns:
+            room.presence.connect(conn)
+        for conn in conns:  # what connecting told is not an action's work
             conn.outbox = asyncio.Queue()
-            room.conns.add(conn)
 
     connect(room)
     written = 0

@@ -191,7 +191,7 @@ def test_a_home_lost_past_the_lease_stops_the_room_and_closes_its_connections(pg
             with pytest.raises(Closed):  # what was sent before, then the close
                 anna.until(lambda m: False, timeout=5)
             room.after_change()
-            assert room.bot_task is None or room.bot_task.done()
+            assert room.bots.task is None or room.bots.task.done()
 
 
 def test_a_home_released_late_is_claimed_again_by_its_room(pg_database: str, tmp_path: Path) -> None:

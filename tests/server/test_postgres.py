@@ -197,7 +197,7 @@ def test_presence_notices_count_until_their_process_says_goodbye(tmp_path: Path)
         assert portal is not None
         with connect(client, **spectator_hello(created)) as watcher:
             room = portal.call(the_hub.room, table_id)
-            assert room is not None and not room.away
+            assert room is not None and not room.presence.away
             arrived = watcher.recv()  # the watcher's own coming: the players are told that someone watches
             assert arrived["type"] == "presence" and arrived["watching"] == 1
             notice = {"process": "other", "number": 1, "table": table_id, "conns": {"1": 1}, "stand_in": []}
@@ -206,11 +206,12 @@ def test_presence_notices_count_until_their_process_says_goodbye(tmp_path: Path)
             assert seen["type"] == "presence" and [s["connected"] for s in seen["seats"]] == [False, True, False]
             portal.call(_hear, the_hub, {"process": the_hub.process, "gone": True})  # its own: not heard
             portal.call(_hear, the_hub, {"process": "other", "alive": True})
-            assert "other" in the_hub.heard_at and "other" in room.elsewhere
+            assert "other" in the_hub.heard_at and "other" in room.presence.elsewhere
             portal.call(_hear, the_hub, {"process": "other", "gone": True})
             seen = watcher.recv()
             assert seen["type"] == "presence" and not any(s["connected"] for s in seen["seats"])
-            assert "other" not in the_hub.heard_at and not room.elsewhere and set(room.away) == {0, 1, 2}
+            assert "other" not in the_hub.heard_at and not room.presence.elsewhere
+            assert set(room.presence.away) == {0, 1, 2}
 
 
 async def _hear(the_hub: Any, notice: dict[str, Any]) -> None:

@@ -73,7 +73,7 @@ class Hub:
                 taken = await self._claim(table_id)
                 room = await self._load(table_id)
                 if taken and room is not None:  # its process went silent or stopped: its bots go on here, and
-                    room.start_away_timers()  # the grace period runs for the people connected nowhere
+                    room.presence.start_away_timers()  # the grace period runs for the people connected nowhere
                     room.after_change()
         return room
 
@@ -98,9 +98,7 @@ class Hub:
             return None
         said = await asyncio.to_thread(chat_lines, self.store, table_id, True)
         kept = await asyncio.to_thread(self.store.taken_back, table_id)
-        room = self.rooms[table_id] = Room(self, stored)
-        room.chat.extend(said)
-        room.take_backs = take_backs(kept)
+        room = self.rooms[table_id] = Room(self, stored, said, take_backs(kept))
         if self.store.postgres:  # an action another process stored while this one loaded it: its NOTIFY
             self.notified(table_id)  # found no room, so catch up once now
             self._send_presence({"table": table_id, "ask": True})  # and who is connected to it elsewhere
@@ -170,7 +168,7 @@ class Hub:
             except Elsewhere:
                 continue
             if room is not None:
-                room.start_away_timers()
+                room.presence.start_away_timers()
                 room.after_change()
 
     async def keep_homes(self) -> None:
@@ -241,7 +239,7 @@ class Hub:
     def publish_presence(self, room: Room) -> None:
         """PostgreSQL: tell the other processes this one's presence at ``room``'s table."""
         if self.store.postgres:
-            self._send_presence({"table": room.id, **room.presence_here()})
+            self._send_presence({"table": room.id, **room.presence.here()})
 
     def publish_line(self, line: Line) -> None:
         """PostgreSQL: tell the other processes of a line of chat stored here (they tell their connections)."""
@@ -261,7 +259,7 @@ class Hub:
             return
         room = self.rooms.get(line.table_id)
         if room is not None:
-            room.tell_line(line)
+            room.telling.tell_line(line)
 
     def seat_taken(self, table_id: str, seat: int, name: str, drop: bool) -> None:
         """A person took ``seat`` of ``table_id`` (:meth:`Room.seat_taken`): told to the table's room here, or
@@ -274,7 +272,7 @@ class Hub:
 
     def publish_rematch(self, table_id: str, rematch: str, by: int) -> None:
         """PostgreSQL: a rematch of ``table_id`` asked here by ``by``, whose room is not here: the process that
-        serves the table offers it to the people connected there (:meth:`Room.offer_rematch_asked_elsewhere`)."""
+        serves the table offers it to the people connected there (:meth:`Rematches.made_elsewhere`)."""
         if self.store.postgres:
             self._send_presence({"table": table_id, "rematch": rematch, "by": by})
 
@@ -303,7 +301,7 @@ class Hub:
     async def keep_presence(self) -> None:
         """PostgreSQL: give the other processes a sign of life every presence interval, renew this process's homes
         and take up those left (:meth:`keep_homes`), and forget a process not heard of for three
-        (:meth:`Room.forget`)."""
+        (:meth:`Presence.forget`)."""
         every = self.settings.presence_interval
         while True:
             self._send_presence({"alive": True})
@@ -317,7 +315,7 @@ class Hub:
         """Another process is gone: no room counts its connections any more."""
         self.heard_at.pop(process, None)
         for room in list(self.rooms.values()):
-            room.forget(process)
+            room.presence.forget(process)
 
     def presence_heard(self, payload: str) -> None:
         """A presence notice (PostgreSQL): another process's presence at a table, its question for ours, a seat
@@ -345,17 +343,17 @@ class Hub:
             self.publish_presence(room)
             return
         if "take_over" in message:
-            room.taken_over(int(message["take_over"]))
+            room.presence.taken_over(int(message["take_over"]))
             return
         if "rematch" in message:
-            self._spawn(room.offer_rematch_asked_elsewhere(str(message["rematch"]), int(message["by"])),
+            self._spawn(room.rematches.made_elsewhere(str(message["rematch"]), int(message["by"])),
                         "offering a rematch asked through another process")
             return
         if "seat_taken" in message:
             room.seat_taken(int(message["seat_taken"]), str(message["name"]), bool(message.get("drop")))
             return
         counts = {int(seat): int(n) for seat, n in message.get("conns", {}).items()}
-        room.heard_presence(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
+        room.presence.heard(process, int(message["number"]), counts, {int(s) for s in message.get("stand_in", [])})
 
     async def close(self) -> None:
         metrics.unwatch(self)

@@ -354,7 +354,7 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
                             hash_token(spectator))
     await asyncio.to_thread(hub.store.set_rematch, table_id, row.id)
     if old is not None:
-        old.offer_rematch(row.id, given, seat)
+        old.rematches.made(row.id, given, seat)
     else:  # the table is served elsewhere (or no one is connected): its home offers it to those connected there
         hub.publish_rematch(table_id, row.id, seat)
     room = await hub.room(row.id)

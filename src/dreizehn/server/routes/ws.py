@@ -324,13 +324,13 @@ def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
         return
     mine = [c for c in room.conns if c.seat == seat and not c.closed]
     others = [c for c in mine if hello.window is None or c.window != hello.window]
-    elsewhere = room.connected_elsewhere(seat)
+    elsewhere = room.presence.connected_elsewhere(seat)
     if hello.takeover == "ask" and (others or elsewhere):
         raise ServerError("server.seat_open", rule="S1")
     for c in mine:
         if c not in others:
             c.close()  # the same window's older connection: the page came back
-    room.taken_over(seat, others)
+    room.presence.taken_over(seat, others)
     if elsewhere:
         hub.publish_take_over(room, seat)
 
