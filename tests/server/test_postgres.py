@@ -204,22 +204,22 @@ def test_presence_notices_count_until_their_process_says_goodbye(tmp_path: Path)
             portal.call(_hear, the_hub, notice)
             seen = watcher.recv()
             assert seen["type"] == "presence" and [s["connected"] for s in seen["seats"]] == [False, True, False]
-            portal.call(_hear, the_hub, {"process": the_hub.process, "gone": True})  # its own: not heard
+            portal.call(_hear, the_hub, {"process": the_hub.peers.process, "gone": True})  # its own: not heard
             portal.call(_hear, the_hub, {"process": "other", "alive": True})
-            assert "other" in the_hub.heard_at and "other" in room.presence.elsewhere
+            assert "other" in the_hub.peers.heard_at and "other" in room.presence.elsewhere
             portal.call(_hear, the_hub, {"process": "other", "gone": True})
             seen = watcher.recv()
             assert seen["type"] == "presence" and not any(s["connected"] for s in seen["seats"])
-            assert "other" not in the_hub.heard_at and not room.presence.elsewhere
+            assert "other" not in the_hub.peers.heard_at and not room.presence.elsewhere
             assert set(room.presence.away) == {0, 1, 2}
 
 
 async def _hear(the_hub: Any, notice: dict[str, Any]) -> None:
-    the_hub.presence_heard(json.dumps(notice))
+    the_hub.peers.presence_heard(json.dumps(notice))
 
 
 async def _notify(the_hub: Any, table_id: str, seq: int) -> None:
-    the_hub.notified(table_id, seq)
+    the_hub.peers.notified(table_id, seq)
     await asyncio.sleep(0)  # the catch-up task (if any) starts
 
 

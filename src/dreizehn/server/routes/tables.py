@@ -191,7 +191,7 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     if not await asyncio.to_thread(hub.store.take_seat, table_id, seat, name):  # taken once: never renamed later
         stored = await _stored(hub, table_id)
         raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
-    hub.seat_taken(table_id, seat, name, drop=False)  # told where the table is served
+    hub.peers.seat_taken(table_id, seat, name, drop=False)  # told where the table is served
     return JoinedOut(table=table_id, seat=seat)
 
 
@@ -210,7 +210,7 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
     if stored.row.status == "finished" or not 0 <= seat < len(stored.seats) or not await asyncio.to_thread(
             hub.store.take_free_seat, table_id, seat, name, hash_token(token)):
         raise ServerError("server.seat_not_free", rule="S2", status=409)
-    hub.seat_taken(table_id, seat, name, drop=True)  # the old invitation's windows closed where the table is served
+    hub.peers.seat_taken(table_id, seat, name, drop=True)  # the old invitation's windows closed where it is served
     return Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))
 
 
@@ -356,7 +356,7 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
     if old is not None:
         old.rematches.made(row.id, given, seat)
     else:  # the table is served elsewhere (or no one is connected): its home offers it to those connected there
-        hub.publish_rematch(table_id, row.id, seat)
+        hub.peers.publish_rematch(table_id, row.id, seat)
     room = await hub.room(row.id)
     if room is not None:
         room.after_change()

@@ -332,7 +332,7 @@ def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
             c.close()  # the same window's older connection: the page came back
     room.presence.taken_over(seat, others)
     if elsewhere:
-        hub.publish_take_over(room, seat)
+        hub.peers.publish_take_over(room, seat)
 
 
 async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
