@@ -16,10 +16,12 @@ import datetime as dt
 import time
 from typing import Any
 
+import sqlalchemy as sa
+
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import SeatRow, Stored, TableRow
+from dreizehn.server.storage import SeatRow, Store, Stored, TableRow
 
 
 class _Writer:
@@ -34,6 +36,7 @@ class _Hub:
     def __init__(self) -> None:
         self.settings = Settings()
         self.writer = _Writer()
+        self.store = Store(sa.create_engine("sqlite://"))  # never asked: acting reads nothing back here
 
     def publish_presence(self, room: Any) -> None:
         return None

@@ -83,7 +83,7 @@ def refused_unstored(peers: dict[int, Peer]) -> dict[str, Any]:
 
 def _writer_pragma(client: TestClient, pragma: str) -> None:
     """Run a pragma on the connection the server stores actions on (from the server's event loop)."""
-    raw = hub(client).store._raw
+    raw = hub(client).store.actions._raw
     assert raw is not None
     portal = client.portal
     assert portal is not None

@@ -45,9 +45,8 @@ class Writes(Protocol):
 
 
 class Log(Protocol):
-    """Where acting reads a table's log and takes moves back (each one short transaction, called from a thread)."""
-
-    def load(self, table_id: str) -> Stored | None: ...
+    """Where acting reads a table's actions and takes moves back (:class:`~dreizehn.server.storage.Actions`; each
+    one short transaction, called from a thread)."""
 
     def actions_from(self, table_id: str, seq: int) -> list[tuple[int, str, str]]: ...
 
@@ -68,15 +67,18 @@ class Pace(Protocol):
 
 
 class Acting:
-    """A room's actions: applied, stored, told. ``stand_in`` says the seats this process's stand-in plays (kept
+    """A room's actions: applied, stored, told. ``load`` reads a table as stored
+    (:meth:`~dreizehn.server.storage.Tables.load`), ``stand_in`` says the seats this process's stand-in plays (kept
     when the table is rebuilt), ``level`` the stand-in's bot."""
 
-    def __init__(self, state: TableState, lock: asyncio.Lock, writer: Writes, log: Log, tells: Tells, pace: Pace,
-                 stand_in: Callable[[], Iterable[int]], level: str) -> None:
+    def __init__(self, state: TableState, lock: asyncio.Lock, writer: Writes, log: Log,
+                 load: Callable[[str], Stored | None], tells: Tells, pace: Pace, stand_in: Callable[[], Iterable[int]],
+                 level: str) -> None:
         self._state = state
         self._lock = lock
         self._writer = writer
-        self._store = log
+        self._log = log
+        self._load = load
         self._tells = tells
         self._pace = pace
         self._stand_in = stand_in
@@ -134,7 +136,7 @@ class Acting:
     async def _reload(self) -> None:
         """The table as stored (another process took the turn, or the database failed): rebuilt, and every
         connection resynced."""
-        stored = await asyncio.to_thread(self._store.load, self._state.id)
+        stored = await asyncio.to_thread(self._load, self._state.id)
         if stored is not None:
             self._rebuild(stored)
 
@@ -142,7 +144,7 @@ class Acting:
         """The latest action known here is no longer stored: another process took it back (S8). The table as
         stored, every connection resynced, then told of the latest take-back."""
         await self._reload()
-        backs = take_backs(await asyncio.to_thread(self._store.taken_back, self._state.id))
+        backs = take_backs(await asyncio.to_thread(self._log.taken_back, self._state.id))
         if backs:
             self._state.set_take_backs(backs)
             self._pace.told()
@@ -154,7 +156,7 @@ class Acting:
         async with self._lock:
             table = self._state.table
             known = table.version
-            fresh = await asyncio.to_thread(self._store.actions_from, self._state.id, max(0, known - 1))
+            fresh = await asyncio.to_thread(self._log.actions_from, self._state.id, max(0, known - 1))
             last = table.state.log[-1] if known else None
             if last is not None and (not fresh or fresh[0][:2] != (last[0], table.game.action_to_text(last[1]))):
                 await self._taken_back_elsewhere()
@@ -184,7 +186,7 @@ class Acting:
                 return
             seat, count = int(conn.seat or 0), table.version - seq
             try:
-                done = await asyncio.to_thread(self._store.take_back, state.id, seq, table.version, seat)
+                done = await asyncio.to_thread(self._log.take_back, state.id, seq, table.version, seat)
             except Exception:  # the database failed: nothing is taken back
                 log.warning("taking back moves at table %s failed", state.id, exc_info=True)
                 metrics.STORE_FAILURES.inc()

@@ -66,11 +66,11 @@ class Hub:
 
     async def _load(self, table_id: str) -> Room | None:
         """A table's room, rebuilt from its stored log."""
-        stored = await asyncio.to_thread(self.store.load, table_id)
+        stored = await asyncio.to_thread(self.store.tables.load, table_id)
         if stored is None:
             return None
         said = await asyncio.to_thread(chat_lines, self.store, table_id, True)
-        kept = await asyncio.to_thread(self.store.taken_back, table_id)
+        kept = await asyncio.to_thread(self.store.actions.taken_back, table_id)
         room = self.rooms[table_id] = Room(self, stored, said, take_backs(kept))
         self.peers.loaded(table_id)
         return room
@@ -136,7 +136,7 @@ class Hub:
         period run for its people (PostgreSQL: those of the tables whose home this process claims; first the homes
         an earlier process at this address held, taken back at once, :meth:`Peers.take_back_own`)."""
         taken = await self.peers.take_back_own()
-        playing = await asyncio.to_thread(self.store.playing)
+        playing = await asyncio.to_thread(self.store.tables.playing)
         await self.resume([*taken, *sorted(set(playing) - set(taken))])
 
     async def resume(self, table_ids: list[str]) -> None:

@@ -12,7 +12,7 @@ from dreizehn.server.storage import hash_token, new_token
 
 IssueToken = Callable[[str, int, str], bool]
 """Give a seat of a table its token's hash if it has none yet; whether it was given now
-(:meth:`~dreizehn.server.storage.Store.issue_token`)."""
+(:meth:`~dreizehn.server.storage.Tables.issue_token`)."""
 
 
 class Rematches:

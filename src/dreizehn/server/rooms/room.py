@@ -69,10 +69,11 @@ class Room:
         self.bots = Bots(self.state, self.lock, self.hold, lambda request, game: hub.decide(request, game),
                          self._store_and_tell,
                          self.presence.stand_in_here, settings.bot_pause, settings.stage_hold)
-        self.acting = Acting(self.state, self.lock, hub.writer, hub.store, self.telling, self._pace(),
-                             self.presence.stand_in_here, settings.stand_in)
+        store = hub.store
+        self.acting = Acting(self.state, self.lock, hub.writer, store.actions, store.tables.load, self.telling,
+                             self._pace(), self.presence.stand_in_here, settings.stand_in)
         self.rematches = Rematches(self.presence.conns, lambda: self.state.table.is_over, len(stored.seats),
-                                   lambda *seat: hub.store.issue_token(*seat))
+                                   store.tables.issue_token)
 
     def _pace(self) -> _Pace:
         return _Pace(self.bots, self.hold)

@@ -338,7 +338,7 @@ def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
 async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
     """The room and seat a hello opens (a spectator's seat is ``None``)."""
     if hello.token is not None:
-        found = await asyncio.to_thread(hub.store.seat_of_token, hello.token)
+        found = await asyncio.to_thread(hub.store.tables.seat_of_token, hello.token)
         if found is None:
             raise ServerError("server.bad_token", rule="S1")
         table_id, seat = found
@@ -347,7 +347,7 @@ async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
             raise ServerError("server.bad_token", rule="S1")
         return room, seat
     if hello.table is not None and hello.spectator is not None:
-        if not await asyncio.to_thread(hub.store.spectator_ok, hello.table, hello.spectator):
+        if not await asyncio.to_thread(hub.store.tables.spectator_ok, hello.table, hello.spectator):
             raise ServerError("server.bad_token", rule="S1")
         room = await hub.room(hello.table)
         if room is None:
