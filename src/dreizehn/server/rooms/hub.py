@@ -80,6 +80,9 @@ class Hub:
     def held(self) -> dict[str, Room]:
         return dict(self.rooms)
 
+    def get(self, table_id: str) -> Room | None:
+        return self.rooms.get(table_id)
+
     def drop(self, table_id: str, room: Room) -> None:
         if self.rooms.get(table_id) is room:
             del self.rooms[table_id]

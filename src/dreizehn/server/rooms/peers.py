@@ -31,7 +31,10 @@ class Rooms(Protocol):
     """What the cross-process part asks of this process's rooms (:class:`~dreizehn.server.rooms.hub.Hub`)."""
 
     def held(self) -> dict[str, Room]:
-        """The rooms in memory, by table."""
+        """The rooms in memory, by table (a copy)."""
+
+    def get(self, table_id: str) -> Room | None:
+        """The room of ``table_id``, if it is in memory."""
 
     async def resume(self, table_ids: list[str]) -> None:
         """Take up tables being played (their rooms loaded, their homes claimed)."""
@@ -116,7 +119,7 @@ class Peers:
             log.warning("the homes of this process were not renewed", exc_info=True)
             return
         for table_id, room in held.items():
-            if table_id not in kept and self._rooms.held().get(table_id) is room:
+            if table_id not in kept and self._rooms.get(table_id) is room:
                 await self._home_lost(table_id, room)
         if expired:
             await self._rooms.resume(expired)
@@ -153,7 +156,7 @@ class Peers:
     def seat_taken(self, table_id: str, seat: int, name: str, drop: bool) -> None:
         """A person took ``seat`` of ``table_id`` (:meth:`Room.seat_taken`): told to the table's room here, or
         (PostgreSQL) to the process that serves the table, by a presence notice."""
-        room = self._rooms.held().get(table_id)
+        room = self._rooms.get(table_id)
         if room is not None:
             room.seat_taken(seat, name, drop)
         elif self._store.postgres:
@@ -229,7 +232,7 @@ class Peers:
     def notified(self, table_id: str, seq: int | None = None) -> None:
         """A process (another, or this one: PostgreSQL tells every listener) stored action ``seq`` of ``table_id``;
         a room that has it already (its own action, or one caught up with) has nothing to fetch."""
-        room = self._rooms.held().get(table_id)
+        room = self._rooms.get(table_id)
         if room is not None and (seq is None or seq >= room.table.version):
             task = asyncio.create_task(room.catch_up())
             self.tasks.add(task)
@@ -250,7 +253,7 @@ class Peers:
         except (ValueError, KeyError, TypeError):
             log.warning("a chat notice not understood: %r", payload[:200])
             return
-        room = self._rooms.held().get(line.table_id)
+        room = self._rooms.get(line.table_id)
         if room is not None:
             room.telling.tell_line(line)
 
@@ -279,7 +282,7 @@ class Peers:
         except (ValueError, KeyError, TypeError):
             log.warning("a presence notice not understood: %r", payload[:200])
             return
-        room = self._rooms.held().get(table_id)
+        room = self._rooms.get(table_id)
         if room is not None:
             self._tell_room(room, process, message)
 
