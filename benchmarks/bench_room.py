@@ -16,10 +16,12 @@ import datetime as dt
 import time
 from typing import Any
 
+import sqlalchemy as sa
+
 from dreizehn.core.registry import game_class, game_ids
 from dreizehn.server.rooms import Conn, Room
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import SeatRow, Stored, TableRow
+from dreizehn.server.storage import SeatRow, Store, Stored, TableRow
 
 
 class _Writer:
@@ -28,11 +30,16 @@ class _Writer:
 
 
 class _Hub:
-    """What a room asks of the hub while acting: the writer (storing costs nothing here) and the settings."""
+    """What a room asks of the hub while acting: the writer (storing costs nothing here), the settings, and telling
+    other processes (there are none)."""
 
     def __init__(self) -> None:
         self.settings = Settings()
         self.writer = _Writer()
+        self.store = Store(sa.create_engine("sqlite://"))  # never asked: acting reads nothing back here
+
+    def publish_presence(self, room: Any) -> None:
+        return None
 
 
 def _room(hub: Any, game_id: str, players: int, seed: int) -> Room:
@@ -52,8 +59,9 @@ async def _play(game_id: str, players: int, actions: int, langs: list[str]) -> t
 
     def connect(room: Room) -> None:
         for conn in conns:
+            room.presence.connect(conn)
+        for conn in conns:  # what connecting told is not an action's work
             conn.outbox = asyncio.Queue()
-            room.conns.add(conn)
 
     connect(room)
     written = 0

@@ -52,7 +52,7 @@ def _create(store: Store, seed: int) -> str:
                    package_version=dreizehn.__version__, status="open", clock=0.0, rematch_of=None, rematch=None,
                    created_at=now(), finished_at=None)
     seats = [SeatRow(0, "Anna", None, True), SeatRow(1, "Bruno", None, True)]
-    store.create(row, seats, [hash_token(new_token()), hash_token(new_token())], hash_token(new_token()))
+    store.tables.create(row, seats, [hash_token(new_token()), hash_token(new_token())], hash_token(new_token()))
     return row.id
 
 

@@ -315,7 +315,7 @@ def hub(client: TestClient) -> Hub:
 
 def stored(client: TestClient, table_id: str) -> Stored:
     """A table as the database holds it."""
-    found = hub(client).store.load(table_id)
+    found = hub(client).store.tables.load(table_id)
     assert found is not None
     return found
 
@@ -334,7 +334,7 @@ def store_table(store: Store, game_id: str, seats: list[Seat], seed: int = 7,
                    created_at=now(), finished_at=None)
     seat_rows = [SeatRow(i, s.name, s.bot, s.bot is not None) for i, s in enumerate(seats)]
     tokens = [None if s.bot else new_token() for s in seats]
-    store.create(row, seat_rows, [t and hash_token(t) for t in tokens], hash_token("watch-" + row.id))
+    store.tables.create(row, seat_rows, [t and hash_token(t) for t in tokens], hash_token("watch-" + row.id))
     return row, tokens
 
 
@@ -519,5 +519,5 @@ class ServerProcess:
 def append(store: Store, table_id: str, seq: int, seat: int, action: str, by: str, *, finished: bool = False) -> None:
     """Store action ``seq`` of a table as the server does (one row of a group); raises :class:`Conflict` if that
     number is taken."""
-    if not store.append_many([Append(table_id, seq, seat, action, by, finished)])[0]:
+    if not store.actions.append_many([Append(table_id, seq, seat, action, by, finished)])[0]:
         raise Conflict(f"action {seq} of table {table_id} is taken")

@@ -234,7 +234,7 @@ def test_an_analysis_survives_a_restart_and_goes_on_after_a_kill(tmp_path: Path,
                 status="running", done=2, updated_at=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)))
     with TestClient(create_app(settings)) as third:
         assert _until_done(third, table_id, 1)[-1] == whole
-        assert hub(third).store.load_analysis(table_id, 1) is not None
+        assert hub(third).store.analyses.load(table_id, 1) is not None
 
 
 def test_two_processes_share_the_analyses_one_works_on_each(
@@ -265,7 +265,7 @@ def test_two_processes_share_the_analyses_one_works_on_each(
             while time.monotonic() - begun < 2.5 * lease:  # the second's keeper sweeps, and finds it alive
                 assert first.app.state.analyst.jobs and not second.app.state.analyst.jobs  # type: ignore[attr-defined]
                 time.sleep(0.1)
-            left = hub(first).store.load_analysis(table_id, 0)
+            left = hub(first).store.analyses.load(table_id, 0)
             assert left is not None and left.status == "running" and 0 < left.done < left.total
         monkeypatch.setattr(analysis, "rate_decision", rate)
         ended = _until_done(second, table_id, 0)[-1]
@@ -345,7 +345,7 @@ def test_a_database_of_the_first_revision_is_migrated_and_its_games_analysed(tmp
     engine = storage.make_engine(settings.database, settings.data_dir)
     try:
         config = Config()
-        config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+        config.set_main_option("script_location", str(storage.MIGRATIONS))
         with engine.begin() as connection:
             config.attributes["connection"] = connection
             command.downgrade(config, "0001")

@@ -83,7 +83,7 @@ def refused_unstored(peers: dict[int, Peer]) -> dict[str, Any]:
 
 def _writer_pragma(client: TestClient, pragma: str) -> None:
     """Run a pragma on the connection the server stores actions on (from the server's event loop)."""
-    raw = hub(client).store._raw
+    raw = hub(client).store.actions._raw
     assert raw is not None
     portal = client.portal
     assert portal is not None
@@ -211,7 +211,7 @@ def test_rooms_catch_up_when_the_listening_connection_is_back(client: TestClient
         assert watcher.drain() == []
         portal = client.portal
         assert portal is not None
-        portal.call(hub(client).heard_again)
+        portal.call(hub(client).peers.heard_again)
         update = watcher.until(lambda m: m["type"] == "update")
         assert (update["version"], update["seat"], update["action"]) == (1, seat, action)
 

@@ -140,7 +140,7 @@ def test_a_dropped_room_gives_its_home_up(pg_database: str, tmp_path: Path) -> N
         the_hub, portal = hub(client), client.portal
         assert portal is not None
         other = Homes(the_hub.store.engine, "other", "127.0.0.1:2", lease=60)
-        assert other.claim(table_id) == Home(the_hub.process, "127.0.0.1:1")
+        assert other.claim(table_id) == Home(the_hub.peers.process, "127.0.0.1:1")
         assert portal.call(_evict, the_hub) == [table_id]
         assert _holder(pg_database, table_id) is None
         assert other.claim(table_id) is False  # a new home: the other's now
@@ -164,7 +164,7 @@ async def _evict(the_hub: Any) -> list[str]:
         await asyncio.sleep(0.02)
     for _ in range(50):  # the release runs in a thread
         await asyncio.sleep(0.02)
-        if not the_hub._tasks:
+        if not the_hub.peers.tasks:
             break
     return dropped
 
@@ -186,12 +186,12 @@ def test_a_home_lost_past_the_lease_stops_the_room_and_closes_its_connections(pg
             with the_hub.store.engine.begin() as c:  # as if this process had been silent past the lease
                 c.execute(homes.update().values(renewed_at=sa.text("now() - interval '1 hour'")))
             assert Homes(the_hub.store.engine, "other", "127.0.0.1:2", lease=60).claim(table_id) is True
-            portal.call(the_hub.keep_homes)
+            portal.call(the_hub.peers.keep_homes)
             assert table_id not in the_hub.rooms and room.stopped
             with pytest.raises(Closed):  # what was sent before, then the close
                 anna.until(lambda m: False, timeout=5)
             room.after_change()
-            assert room.bot_task is None or room.bot_task.done()
+            assert room.bots.task is None or room.bots.task.done()
 
 
 def test_a_home_released_late_is_claimed_again_by_its_room(pg_database: str, tmp_path: Path) -> None:
@@ -207,9 +207,9 @@ def test_a_home_released_late_is_claimed_again_by_its_room(pg_database: str, tmp
             room = portal.call(the_hub.room, table_id)
             with the_hub.store.engine.begin() as c:
                 c.execute(homes.delete().where(homes.c.table_id == table_id))
-            portal.call(the_hub.keep_homes)
+            portal.call(the_hub.peers.keep_homes)
             assert the_hub.rooms.get(table_id) is room and room is not None and not room.stopped
-            assert _holder(pg_database, table_id).process == the_hub.process
+            assert _holder(pg_database, table_id).process == the_hub.peers.process
             anna.drain()
 
 
@@ -239,5 +239,5 @@ def test_a_websocket_whose_home_cannot_be_reached_is_told_to_connect_again(pg_da
         with the_hub.store.engine.begin() as c:  # the other is killed: its home of the table, open, expires
             status = c.execute(sa.text("SELECT status FROM tables WHERE id = :t"), {"t": table_id}).scalar()
             c.execute(homes.update().values(renewed_at=sa.text("now() - interval '1 hour'")))
-        assert status == "open" and the_hub.homes is not None and the_hub.homes.expired() == [table_id]
+        assert status == "open" and the_hub.peers.homes is not None and the_hub.peers.homes.expired() == [table_id]
         assert _holder(pg_database, table_id).process == "other"  # left for the sweep to claim, not removed

@@ -73,7 +73,7 @@ def pair(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 def _log(store: Store, table_id: str) -> tuple[tuple[int, str, str], ...]:
-    stored = store.load(table_id)
+    stored = store.tables.load(table_id)
     assert stored is not None
     return stored.actions
 
@@ -197,28 +197,29 @@ def test_presence_notices_count_until_their_process_says_goodbye(tmp_path: Path)
         assert portal is not None
         with connect(client, **spectator_hello(created)) as watcher:
             room = portal.call(the_hub.room, table_id)
-            assert room is not None and not room.away
+            assert room is not None and not room.presence.away
             arrived = watcher.recv()  # the watcher's own coming: the players are told that someone watches
             assert arrived["type"] == "presence" and arrived["watching"] == 1
             notice = {"process": "other", "number": 1, "table": table_id, "conns": {"1": 1}, "stand_in": []}
             portal.call(_hear, the_hub, notice)
             seen = watcher.recv()
             assert seen["type"] == "presence" and [s["connected"] for s in seen["seats"]] == [False, True, False]
-            portal.call(_hear, the_hub, {"process": the_hub.process, "gone": True})  # its own: not heard
+            portal.call(_hear, the_hub, {"process": the_hub.peers.process, "gone": True})  # its own: not heard
             portal.call(_hear, the_hub, {"process": "other", "alive": True})
-            assert "other" in the_hub.heard_at and "other" in room.elsewhere
+            assert "other" in the_hub.peers.heard_at and "other" in room.presence.elsewhere
             portal.call(_hear, the_hub, {"process": "other", "gone": True})
             seen = watcher.recv()
             assert seen["type"] == "presence" and not any(s["connected"] for s in seen["seats"])
-            assert "other" not in the_hub.heard_at and not room.elsewhere and set(room.away) == {0, 1, 2}
+            assert "other" not in the_hub.peers.heard_at and not room.presence.elsewhere
+            assert set(room.presence.away) == {0, 1, 2}
 
 
 async def _hear(the_hub: Any, notice: dict[str, Any]) -> None:
-    the_hub.presence_heard(json.dumps(notice))
+    the_hub.peers.presence_heard(json.dumps(notice))
 
 
 async def _notify(the_hub: Any, table_id: str, seq: int) -> None:
-    the_hub.notified(table_id, seq)
+    the_hub.peers.notified(table_id, seq)
     await asyncio.sleep(0)  # the catch-up task (if any) starts
 
 
@@ -234,22 +235,23 @@ def test_a_group_is_stored_with_its_notices_and_a_broken_storing_connection_is_r
     plain = pg_database.replace("postgresql+psycopg://", "postgresql://", 1)
     with psycopg.connect(plain, autocommit=True) as listener:
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-        assert store.append_many([Append(row.id, 0, 0, "Y1>new", "person"), Append(row.id, 0, 1, "Y2>new", "person"),
-                                  Append(row.id, 1, 1, "Y3>new", "person")]) == [True, False, True]
+        assert store.actions.append_many([Append(row.id, 0, 0, "Y1>new", "person"),
+                                          Append(row.id, 0, 1, "Y2>new", "person"),
+                                          Append(row.id, 1, 1, "Y3>new", "person")]) == [True, False, True]
         heard = [note.payload for note in listener.notifies(timeout=2, stop_after=2)]
         assert heard == [f"{row.id}:0", f"{row.id}:1"]
-        stored = store.load(row.id)
+        stored = store.tables.load(row.id)
         assert stored is not None and stored.row.status == "playing"
         assert stored.actions == ((0, "Y1>new", "person"), (1, "Y3>new", "person"))
 
-        kept = store._raw.driver_connection.info.backend_pid
+        kept = store.actions._raw.driver_connection.info.backend_pid
         listener.execute("SELECT pg_terminate_backend(%s)", [kept])
         with pytest.raises(Exception):  # noqa: B017 - the driver's error of a closed connection
-            store.append_many([Append(row.id, 2, 0, "Y4>new", "person")])
-        assert store.append_many([Append(row.id, 2, 0, "Y4>new", "person", finished=True)]) == [True]
-        assert store._raw.driver_connection.info.backend_pid != kept
+            store.actions.append_many([Append(row.id, 2, 0, "Y4>new", "person")])
+        assert store.actions.append_many([Append(row.id, 2, 0, "Y4>new", "person", finished=True)]) == [True]
+        assert store.actions._raw.driver_connection.info.backend_pid != kept
         assert [note.payload for note in listener.notifies(timeout=2, stop_after=1)] == [f"{row.id}:2"]
-    stored = store.load(row.id)
+    stored = store.tables.load(row.id)
     assert stored is not None and stored.row.status == "finished" and len(stored.actions) == 3
     store.close()
     engine.dispose()
@@ -379,6 +381,6 @@ def test_a_move_taken_back_on_one_server_is_taken_back_on_the_other(
     assert watcher.view is not None and watcher.view["version"] == before["version"]
     assert anna.until(lambda m: m["type"] == "taken_back")["count"] == after["version"] - before["version"]
     assert len(_log(store, table_id)) == before["version"]
-    assert [row.seq for row in store.taken_back(table_id)] == list(range(before["version"], after["version"]))
+    assert [row.seq for row in store.actions.taken_back(table_id)] == list(range(before["version"], after["version"]))
     anna.act(before["legal_actions"][-1]["index"], before["version"])  # and the game goes on on both
     watcher.until(lambda m: m["type"] == "update" and m["version"] == before["version"] + 1, timeout=10)

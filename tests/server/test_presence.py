@@ -166,7 +166,7 @@ def test_a_person_who_comes_back_while_the_stand_in_thinks_keeps_the_move(
             ANSWER.set()  # its answer comes: too late
             room = hub(client).rooms[table_id]
             deadline = time.monotonic() + 10
-            while not (room.bot_task is not None and room.bot_task.done()) and time.monotonic() < deadline:
+            while not (room.bots.task is not None and room.bots.task.done()) and time.monotonic() < deadline:
                 time.sleep(0.01)
             assert all(m["type"] == "presence" for m in back.drain())  # no update: nothing was played for them
             assert len(stored(client, table_id).actions) == version

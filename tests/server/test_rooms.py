@@ -15,7 +15,7 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.server import messages
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.refusals import ServerError
-from dreizehn.server.rooms.base import seat_names
+from dreizehn.server.rooms.state import seat_names
 from dreizehn.server.storage import SeatRow
 
 from .kit import connect, create_table, hub, settle, spectator_hello, stored, table_body, tokens
@@ -114,13 +114,13 @@ def test_a_room_with_a_connection_a_grace_period_or_a_bot_to_move_is_kept(client
         settle(peer, {0}, -1)
         assert table_id not in _idle(client)
     room = hub(client).rooms[table_id]
-    assert room.away  # the person left: their grace period runs
+    assert room.presence.away  # the person left: their grace period runs
     assert table_id not in _idle(client)
 
     async def back() -> None:  # as if the grace period were over and the person's seat theirs again
-        for task in room.away.values():
+        for task in room.presence.away.values():
             task.cancel()
-        room.away.clear()
+        room.presence.away.clear()
 
     assert client.portal is not None
     client.portal.call(back)

@@ -56,7 +56,7 @@ def test_migrations_make_the_schema_on_an_empty_sqlite_file_in_wal_mode(tmp_path
         migrate(engine)  # again: nothing changes, nothing is lost
         with engine.connect() as c:
             assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == ["0005"]
-        stored = store.load(row.id)
+        stored = store.tables.load(row.id)
         assert stored is not None and stored.actions == ((0, "Y1>new", "person"),)
     finally:
         engine.dispose()
@@ -75,7 +75,7 @@ def test_migrations_run_twice_without_harm(engine: Engine) -> None:
     assert {"tables", "seats", "actions", "alembic_version"} <= names
     columns = {c["name"] for c in sa.inspect(engine).get_columns("actions")}
     assert columns == {"table_id", "seq", "seat", "action", "by", "at"}
-    assert store.load(row.id) is not None
+    assert store.tables.load(row.id) is not None
 
 
 def test_the_table_and_seq_key_refuses_a_second_action_with_the_same_number(engine: Engine) -> None:
@@ -92,14 +92,14 @@ def test_the_table_and_seq_key_refuses_a_second_action_with_the_same_number(engi
     append(store, row.id, 1, 1, "Y3>new", "bot", finished=True)
     with pytest.raises(Conflict):
         append(store, row.id, 1, 0, "Y4>new", "person")
-    stored = store.load(row.id)
+    stored = store.tables.load(row.id)
     assert stored is not None
     assert stored.actions == ((0, "Y1>new", "person"), (1, "Y3>new", "bot"))
     assert stored.row.status == "finished" and stored.row.finished_at is not None
-    assert store.actions_from(row.id, 1) == [(1, "Y3>new", "bot")]
-    second = store.load(other.id)
+    assert store.actions.actions_from(row.id, 1) == [(1, "Y3>new", "bot")]
+    second = store.tables.load(other.id)
     assert second is not None and second.row.status == "playing"
-    assert store.load("no-such-table") is None
+    assert store.tables.load("no-such-table") is None
 
 
 def test_the_writer_stores_groups_of_actions_and_refuses_taken_numbers(engine: Engine) -> None:
@@ -124,7 +124,7 @@ def test_the_writer_stores_groups_of_actions_and_refuses_taken_numbers(engine: E
 
     results = asyncio.run(race())
     assert results[0] is None and isinstance(results[1], Conflict) and list(results[2:]) == [None, None]
-    first, second = store.load(row.id), store.load(other.id)
+    first, second = store.tables.load(row.id), store.tables.load(other.id)
     assert first is not None and first.actions == ((0, "Y1>new", "person"),) and first.row.status == "playing"
     assert second is not None and len(second.actions) == 2 and second.row.status == "finished"
 
@@ -134,14 +134,14 @@ def test_on_sqlite_the_writer_stores_on_the_loop_and_checkpoints_from_a_thread(
     """Item 2 and 11: on SQLite an action is committed on the event loop before its caller goes on (no thread: one
     turn of the loop's actions, one commit); every ``CHECKPOINT_EVERY`` commits the write-ahead log is copied into
     the database file from another thread, and the log starts over instead of growing."""
-    from dreizehn.server import storage
+    from dreizehn.server.storage import writer as writing
 
     settings = make_settings(tmp_path / "inline")
     engine = make_engine(settings.database, settings.data_dir)
     migrate(engine)
     store = Store(engine)
     row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
-    monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 5)
+    monkeypatch.setattr(writing, "CHECKPOINT_EVERY", 5)
     threads: list[str] = []
     checkpoint = store.checkpoint
 
@@ -173,7 +173,7 @@ def test_on_sqlite_the_writer_stores_on_the_loop_and_checkpoints_from_a_thread(
     assert max(sizes) < 64 * 4096, sizes
     assert len(threads) == 30 // 5 and all(name != threading.main_thread().name for name in threads)
     assert max(sizes) < 64 * 4096  # the log started over (it would hold about 30 commits of pages without)
-    stored = store.load(row.id)
+    stored = store.tables.load(row.id)
     assert stored is not None and [a for _, a, _ in stored.actions] == [f"Y{s % 5 + 1}>new" for s in range(30)]
     store.close()
     engine.dispose()
@@ -186,7 +186,7 @@ def test_a_database_that_fails_fails_every_caller_of_the_group_and_the_next_grou
     migrate(engine)
     store = Store(engine)
     row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("Ben")])
-    real = store.append_many
+    real = store.actions.append_many
     failures = [RuntimeError("disk full")]
 
     def flaky(rows: list[Append]) -> list[bool]:
@@ -194,7 +194,7 @@ def test_a_database_that_fails_fails_every_caller_of_the_group_and_the_next_grou
             raise failures.pop()
         return real(rows)
 
-    monkeypatch.setattr(store, "append_many", flaky)
+    monkeypatch.setattr(store.actions, "append_many", flaky)
 
     async def play() -> tuple[BaseException | None, ...]:
         writer = Writer(store)
@@ -209,7 +209,7 @@ def test_a_database_that_fails_fails_every_caller_of_the_group_and_the_next_grou
 
     first = asyncio.run(play())
     assert all(isinstance(err, RuntimeError) for err in first)
-    stored = store.load(row.id)
+    stored = store.tables.load(row.id)
     assert stored is not None and stored.actions == ((0, "Y3>new", "person"),)
 
 
@@ -220,14 +220,14 @@ def test_one_group_answers_each_row_even_when_two_rows_want_one_number(engine: E
     store = Store(engine)
     row, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
     other, _ = store_table(store, "holzwurm", [Seat("Anna"), Seat("bot", bot="random")])
-    assert store.append_many([Append(row.id, 0, 0, "Y1>new", "person")]) == [True]
-    assert store.append_many([
+    assert store.actions.append_many([Append(row.id, 0, 0, "Y1>new", "person")]) == [True]
+    assert store.actions.append_many([
         Append(row.id, 0, 0, "Y2>new", "person"),  # taken before
         Append(other.id, 0, 0, "Y1>new", "person"),
         Append(other.id, 0, 0, "Y3>new", "person"),  # taken by the row above
         Append(row.id, 1, 1, "Y4>new", "bot"),
     ]) == [False, True, False, True]
-    first, second = store.load(row.id), store.load(other.id)
+    first, second = store.tables.load(row.id), store.tables.load(other.id)
     assert first is not None and first.actions == ((0, "Y1>new", "person"), (1, "Y4>new", "bot"))
     assert second is not None and second.actions == ((0, "Y1>new", "person"),)
 
@@ -243,26 +243,26 @@ def test_tokens_are_stored_hashed_and_open_their_seat(engine: Engine) -> None:
     with engine.connect() as c:
         stored_hashes = set(c.execute(sa.text("SELECT token_hash FROM seats")).scalars())
     assert first not in stored_hashes and hash_token(first) in stored_hashes
-    assert store.seat_of_token(first) == (row.id, 0)
-    assert store.seat_of_token(second) == (row.id, 1)
-    assert store.seat_of_token("not a token") is None
-    assert store.spectator_ok(row.id, "watch-" + row.id)
-    assert not store.spectator_ok(row.id, "watch-other")
-    assert not store.spectator_ok("no-such-table", "watch-" + row.id)
-    assert store.join(row.id, 0, "Anna") is False
-    assert store.join(row.id, 1, "Bruno") is True
-    stored = store.load(row.id)
+    assert store.tables.seat_of_token(first) == (row.id, 0)
+    assert store.tables.seat_of_token(second) == (row.id, 1)
+    assert store.tables.seat_of_token("not a token") is None
+    assert store.tables.spectator_ok(row.id, "watch-" + row.id)
+    assert not store.tables.spectator_ok(row.id, "watch-other")
+    assert not store.tables.spectator_ok("no-such-table", "watch-" + row.id)
+    assert store.tables.join(row.id, 0, "Anna") is False
+    assert store.tables.join(row.id, 1, "Bruno") is True
+    stored = store.tables.load(row.id)
     assert stored is not None and [s.name for s in stored.seats[:2]] == ["Anna", "Bruno"]
-    store.set_token(row.id, 0, hash_token("fresh token"))
-    assert store.seat_of_token(first) is None
-    assert store.seat_of_token("fresh token") == (row.id, 0)
+    store.tables.set_token(row.id, 0, hash_token("fresh token"))
+    assert store.tables.seat_of_token(first) is None
+    assert store.tables.seat_of_token("fresh token") == (row.id, 0)
     other, _ = store_table(store, "knizia13", [Seat(""), Seat(""), Seat("bot", bot="random")])
-    assert store.take_seat(other.id, 0, "Clara") is True  # issue 27: a seat is taken once
-    assert store.take_seat(other.id, 0, "Mallory") is False
-    assert store.take_seat(other.id, 2, "Mallory") is False  # a bot's seat is taken from the start
-    assert store.issue_token(other.id, 1, hash_token("second")) is False  # it has its invitation already
-    assert store.issue_token(other.id, 2, hash_token("bot")) is False  # a bot has none
-    again = store.load(other.id)
+    assert store.tables.take_seat(other.id, 0, "Clara") is True  # issue 27: a seat is taken once
+    assert store.tables.take_seat(other.id, 0, "Mallory") is False
+    assert store.tables.take_seat(other.id, 2, "Mallory") is False  # a bot's seat is taken from the start
+    assert store.tables.issue_token(other.id, 1, hash_token("second")) is False  # it has its invitation already
+    assert store.tables.issue_token(other.id, 2, hash_token("bot")) is False  # a bot has none
+    again = store.tables.load(other.id)
     assert again is not None and [s.name for s in again.seats[:2]] == ["Clara", ""]
 
 
@@ -283,7 +283,7 @@ def test_a_table_rebuilt_from_its_log_equals_the_table_played(engine: Engine, ga
         append(store, row.id, update.version - 1, update.seat, update.action, "bot", finished=played.is_over)
         if update.version % 17 == 0:
             checkpoints[update.version] = played.state.copy()
-    stored = store.load(row.id)
+    stored = store.tables.load(row.id)
     assert stored is not None and stored.row.status == "finished"
     rebuilt = build_table(stored)
     assert rebuilt.state.history == played.state.history

@@ -89,7 +89,7 @@ def test_a_person_alone_with_bots_takes_back_their_move_and_the_bots_after_it(cl
 
         # stored: the log is the game that stands, and what was taken back is kept
         assert stored(client, table_id).actions == log_before
-        kept = hub(client).store.taken_back(table_id)
+        kept = hub(client).store.actions.taken_back(table_id)
         assert {(row.undo, row.undo_seat) for row in kept} == {(0, 0)} and kept[0].seq == start
         assert len(kept) == after["version"] - start and kept[0].seat == 0 and kept[0].by == "person"
         assert all(row.by == "bot" for row in kept[1:])
@@ -195,8 +195,8 @@ def test_a_killed_server_rebuilds_the_position_after_the_take_back(processes: Ca
     assert _without_history(back.view) == _without_history(before)
     table_id = created["table"]["id"]
     store = Store(make_engine(make_settings(data).database))
-    kept = store.taken_back(table_id)
-    loaded = store.load(table_id)
+    kept = store.actions.taken_back(table_id)
+    loaded = store.tables.load(table_id)
     assert loaded is not None and len(loaded.actions) == before["version"]
     assert len(kept) == after["version"] - before["version"] and kept[0].seq == before["version"]
     back.act(before["legal_actions"][0]["index"])  # the person plays on from there

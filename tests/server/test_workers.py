@@ -86,7 +86,7 @@ def test_a_killed_worker_has_the_heuristic_play_and_comes_back(serve: Callable[[
     restarts = metric(client, "dreizehn_worker_restarts_total")
     row, _ = store_table(the_hub.store, "holzwurm", [Seat("a", bot="medium"), Seat("b", bot="medium")],
                          options=quick("holzwurm"))
-    stored = the_hub.store.load(row.id)
+    stored = the_hub.store.tables.load(row.id)
     assert stored is not None
     table = build_table(stored)
     request = table.bot_request()
@@ -214,6 +214,6 @@ def test_a_table_of_a_bot_past_its_deadline_plays_on(serve: Callable[[Settings],
         room.after_change()
 
     the_hub_room.call(wake)
-    assert poll(lambda: len(the_hub.store.load(row.id).actions) >= 3 and workers.restarts >= 3,  # type: ignore[union-attr]
+    assert poll(lambda: len(the_hub.store.tables.load(row.id).actions) >= 3 and workers.restarts >= 3,  # type: ignore[union-attr]
                 timeout=60)
     assert client.get("/health").json()["workers"]["ok"]

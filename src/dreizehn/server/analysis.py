@@ -149,7 +149,7 @@ class Analyst:
 
     async def take_up(self, table_id: str, seat: int) -> bool:
         """Work on an analysis that failed or that nobody works on; whether this process got it."""
-        if not await asyncio.to_thread(self.store.claim_analysis, table_id, seat, self.lease):
+        if not await asyncio.to_thread(self.store.analyses.claim, table_id, seat, self.lease):
             return False
         self.start(table_id, seat)
         return True
@@ -161,7 +161,7 @@ class Analyst:
             self._keeper = asyncio.create_task(self._keep(), name="analyses kept")
 
     async def _sweep(self) -> None:
-        for table_id, seat in await asyncio.to_thread(self.store.running_analyses, self.lease):
+        for table_id, seat in await asyncio.to_thread(self.store.analyses.running, self.lease):
             if (table_id, seat) not in self.jobs:
                 await self.take_up(table_id, seat)
 
@@ -171,7 +171,7 @@ class Analyst:
         while True:
             await asyncio.sleep(beat)
             try:
-                await asyncio.to_thread(self.store.touch_analyses, list(self.jobs))
+                await asyncio.to_thread(self.store.analyses.touch, list(self.jobs))
                 if time.monotonic() - last_sweep >= sweep:
                     last_sweep = time.monotonic()
                     await self._sweep()
@@ -190,8 +190,8 @@ class Analyst:
 
     async def _run(self, table_id: str, seat: int) -> None:
         try:
-            stored = await asyncio.to_thread(self.store.load, table_id)
-            row = await asyncio.to_thread(self.store.load_analysis, table_id, seat)
+            stored = await asyncio.to_thread(self.store.tables.load, table_id)
+            row = await asyncio.to_thread(self.store.analyses.load, table_id, seat)
             if stored is None or row is None or row.status != "running":
                 return
             have = {d.version for d in row.decisions}
@@ -201,10 +201,10 @@ class Analyst:
                 async with self.slots:
                     rated = await loop.run_in_executor(self.executor, rate_decision, view, version, played,
                                                        row.playouts)
-                await asyncio.to_thread(self.store.add_decision, table_id, seat, rated)
+                await asyncio.to_thread(self.store.analyses.add_decision, table_id, seat, rated)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the analysis of seat %s of table %s failed", seat, table_id)
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.store.set_analysis_status, table_id, seat, "failed")
+                await asyncio.to_thread(self.store.analyses.set_status, table_id, seat, "failed")

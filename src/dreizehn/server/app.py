@@ -53,17 +53,17 @@ async def _listen(hub: Hub, url: str) -> None:
                 await connection.execute(f"LISTEN {CHAT_CHANNEL}")
                 if broke:  # what was said while it was broken was missed
                     log.warning("listening again")
-                    hub.heard_again()
+                    hub.peers.heard_again()
                     broke = False
                 async for note in connection.notifies():
                     if note.channel == PRESENCE_CHANNEL:
-                        hub.presence_heard(note.payload)
+                        hub.peers.presence_heard(note.payload)
                         continue
                     if note.channel == CHAT_CHANNEL:
-                        hub.line_heard(note.payload)
+                        hub.peers.line_heard(note.payload)
                         continue
                     table_id, _, seq = note.payload.partition(":")
-                    hub.notified(table_id, int(seq) if seq.isdigit() else None)
+                    hub.peers.notified(table_id, int(seq) if seq.isdigit() else None)
             broke = True  # the notices ended: the connection was closed
         except asyncio.CancelledError:
             raise
@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
-            tasks.append(asyncio.create_task(hub.keep_presence()))
+            tasks.append(asyncio.create_task(hub.peers.keep_presence()))
         tasks.append(asyncio.create_task(hub.keep_tidy()))
         await hub.resume_all()
         try:

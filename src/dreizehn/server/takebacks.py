@@ -60,7 +60,7 @@ class TakeBack:
 
 
 def take_backs(rows: Iterable[TakenBack]) -> list[TakeBack]:
-    """The take-backs of a table, in order, from its actions taken back (:meth:`~dreizehn.server.storage.Store.
+    """The take-backs of a table, in order, from its actions taken back (:meth:`~dreizehn.server.storage.Actions.
     taken_back`, in the order of the take-backs and of the game)."""
     found: dict[int, TakeBack] = {}
     for row in rows:

@@ -5,15 +5,18 @@ Every change of a table goes one way, under the room's lock: the engine checks a
 stores it (the unique (table, sequence) key settles races with other processes), and only then is anyone told:
 each connection gets its own update, filtered for its seat and said in its language.
 
-A room is made of parts, one concern each, every part a subclass of the one before: :mod:`.base` (what they share),
-:mod:`.telling` (the messages), :mod:`.presence` (who is connected, here and elsewhere), :mod:`.acting` (acting and
-storing), :mod:`.bots` (bots and clocks), :mod:`.room` (hints, names, rematches, idleness); :mod:`.hub` keeps them.
+A room holds its parts, each an object that owns its own state and is handed what it needs of the others:
+:mod:`.state` (the table), :mod:`.presence` (who is connected, here and elsewhere; grace periods and stand-ins),
+:mod:`.telling` (the messages), :mod:`.hold` (the wait for a stage's scoring), :mod:`.bots` (bots and the turn
+clock), :mod:`.acting` (acting, storing, take-backs), :mod:`.rematch`; :mod:`.room` makes and joins them, and
+:mod:`.hub` keeps the rooms.
 """
 
 from dreizehn.server.refusals import ServerError
-from dreizehn.server.rooms.base import Conn, build_table, seat_names
+from dreizehn.server.rooms.conn import Conn
 from dreizehn.server.rooms.hub import Hub
 from dreizehn.server.rooms.room import Room
+from dreizehn.server.rooms.state import build_table, seat_names
 from dreizehn.server.rooms.telling import Said, said_event
 
 __all__ = ["Conn", "Hub", "Room", "Said", "ServerError", "build_table", "said_event", "seat_names"]

@@ -1,10 +1,12 @@
 """Telling: what each connection of a room is sent, its own part in its language, through the message writer
-(:mod:`dreizehn.server.messages`)."""
+(:mod:`dreizehn.server.messages`). It knows the table (:class:`~.state.TableState`) and asks who is there of an
+:class:`Audience` (the room's presence); of its own it keeps the latest lines of chat."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.events import EVERYONE, Event
@@ -12,9 +14,10 @@ from dreizehn.core.game import Game
 from dreizehn.play import say
 from dreizehn.play.table import Update
 from dreizehn.server import messages
-from dreizehn.server.chat import Line, readable
+from dreizehn.server.chat import RECENT_LINES, Line, readable
 from dreizehn.server.protocol import SaidEvent
-from dreizehn.server.rooms.base import Conn, RoomBase
+from dreizehn.server.rooms.conn import Conn
+from dreizehn.server.rooms.state import TableState
 from dreizehn.server.takebacks import TakeBack, standing, undo_state
 from dreizehn.words import words
 
@@ -36,8 +39,8 @@ EventKey = tuple[str, int, int | None]
 ``None``)."""
 
 
-def stage_count(game: Game) -> int | None:
-    """How many stages ``game`` has."""
+def stage_count(game: Game) -> int:
+    """How many stages ``game`` has (:attr:`~dreizehn.core.game.Game.stages`)."""
     return game.stages
 
 
@@ -60,72 +63,98 @@ def said_event(game: Any, w: Any, event: Event, names: list[str], seat: int | No
     return entry
 
 
-class Telling(RoomBase):
-    """The messages of a room: welcomes, updates, presence, refusals."""
+class Audience(Protocol):
+    """Who is at a table, as the messages tell it (:class:`~dreizehn.server.rooms.presence.Presence`)."""
+
+    def conns(self) -> list[Conn]:
+        """Every connection of this process to the table."""
+
+    def seats_connected(self) -> set[int]:
+        """The seats a connection holds, here or in another process."""
+
+    def seats_stand_in(self) -> set[int]:
+        """The seats a stand-in plays, here or in another process."""
+
+    def watching(self) -> int:
+        """How many spectators' connections are open here."""
+
+    def changes(self) -> list[dict[str, Any]]:
+        """When a stand-in began to play for a person and when they came back, in order."""
+
+
+class Telling:
+    """The messages of a room: welcomes, updates, presence, refusals, chat."""
+
+    def __init__(self, state: TableState, audience: Audience, chat: list[Line] | None = None) -> None:
+        self._state = state
+        self._audience = audience
+        self._chat: deque[Line] = deque(chat or (), maxlen=RECENT_LINES)
+        """The latest lines of chat, every reader's."""
 
     def seats_info(self, lang: str) -> list[dict[str, Any]]:
         """Every seat as everyone sees it, names said in ``lang``: who sits there, who is connected here or in
         another process, and which seats a stand-in plays."""
-        connected = {c.seat for c in self.conns if c.seat is not None and not c.closed}
-        stand_in = set(self.stand_in)
-        for _, counts, played in self.elsewhere.values():
-            connected.update(seat for seat, n in counts.items() if n > 0)
-            stand_in |= played
-        names = self.names(lang)
+        connected = self._audience.seats_connected()
+        stand_in = self._audience.seats_stand_in()
+        names = self._state.names(lang)
         return [
             {"seat": s.seat, "name": names[s.seat], "kind": "bot" if s.bot else "person", "bot": s.bot,
              "joined": s.joined, "connected": s.seat in connected, "stand_in": s.seat in stand_in}
-            for s in self.seat_rows
+            for s in self._state.seats
         ]
 
     def history_words(self, lang: str) -> list[str]:
         """The course so far, an action a line: public plays only (a card drawn by another seat stays unsaid)."""
-        w, game, names = words(lang), self.table.game, self.names(lang)
+        w, game, names = words(lang), self._state.table.game, self._state.names(lang)
         return [game.say_action(w, action, names[s] if 0 <= s < len(names) else None)
-                for s, action in self.table.state.history]
+                for s, action in self._state.table.state.history]
 
     def welcome(self, conn: Conn, kind: str = "welcome") -> str:
         """The whole of the table for ``conn``: a ``welcome`` after its hello, a ``resync`` later."""
         seat, lang = conn.seat, conn.lang
-        chat = [line.to_json() for line in readable(self.chat, seat is None)]
-        return messages.welcome(kind, self.id, self.table.game.id, seat, lang,
-                                self.view_doc(seat, lang, history=True), self.seats_info(lang),
-                                self.history_words(lang), [self.said_update(u, seat, lang) for u in self.told],
-                                chat, stage_count(self.table.game), self.undo_open(seat),
+        state = self._state
+        table = state.table
+        chat = [line.to_json() for line in readable(self._chat, seat is None)]
+        return messages.welcome(kind, state.id, table.game.id, seat, lang,
+                                state.view_doc(seat, lang, history=True), self.seats_info(lang),
+                                self.history_words(lang), [self.said_update(u, seat, lang) for u in state.told],
+                                chat, stage_count(table.game), self.undo_open(seat),
                                 [messages.taken_back_fields(back.seat, back.version, back.count,
                                                             self.taken_back_words(back.seat, lang))
-                                 for back in standing(self.take_backs) if back.version <= self.table.version],
-                                self.watching(), [change for change in self.stand_in_changes
-                                                  if change["version"] <= self.table.version])
+                                 for back in standing(state.take_backs) if back.version <= table.version],
+                                self._audience.watching(), [change for change in self._audience.changes()
+                                                            if change["version"] <= table.version])
 
     def undo_open(self, seat: int | None) -> tuple[bool, str | None]:
         """Whether ``seat``'s person may take back a move now, and if not, why, when it is chance or a card seen
         (:func:`~dreizehn.server.takebacks.undo_state`)."""
         if seat is None:
             return False, None
-        return undo_state(self.told, self.seat_rows, seat, self.table.current_player)
+        state = self._state
+        return undo_state(state.told, state.seats, seat, state.table.current_player)
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
         this process and from the database's notice, is told once)."""
-        if any(known.id == line.id for known in self.chat):
+        if any(known.id == line.id for known in self._chat):
             return
-        self.chat.append(line)
+        self._chat.append(line)
         message = messages.said(line.to_json())
-        for conn in list(self.conns):
+        for conn in self._audience.conns():
             if conn.seat is None or not line.spectators_only:
                 conn.send(message)
 
     def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> str:
         """A ``refused`` for ``conn``; for an action, with the current view."""
-        view = self.view_doc(conn.seat, conn.lang, history=True) if with_view else None
-        return messages.refused(err, conn.lang, view, self.table.version, self.names(conn.lang))
+        state = self._state
+        view = state.view_doc(conn.seat, conn.lang, history=True) if with_view else None
+        return messages.refused(err, conn.lang, view, state.table.version, state.names(conn.lang))
 
     def said_update(self, update: Update, seat: int | None, lang: str, said: Said | None = None) -> dict[str, Any]:
         """An applied action as ``seat`` (``None``: a spectator) is told of it in ``lang``: its version, seat,
         notation, the action in words, and its events filtered for that receiver and said (``said`` keeps what the
         receivers of one update share)."""
-        game, names = self.table.game, self.names(lang)
+        game, names = self._state.table.game, self._state.names(lang)
         w = words(lang)
         said = Said() if said is None else said
         text = said.texts.get(lang)
@@ -146,7 +175,7 @@ class Telling(RoomBase):
         per_seat: dict[tuple[int | None, str], str] = {}
         undo: dict[int | None, tuple[bool, str | None]] = {}
         said = Said()
-        for conn in list(self.conns):
+        for conn in self._audience.conns():
             seat, lang = conn.seat, conn.lang
             message = per_seat.get((seat, lang))
             if message is None:
@@ -160,17 +189,14 @@ class Telling(RoomBase):
                 if seat not in undo:
                     undo[seat] = self.undo_open(seat)
                 message = per_seat[(seat, lang)] = messages.update(
-                    told, checked, self.view_doc(seat, lang, history=False), seats, whole, undo[seat])
+                    told, checked, self._state.view_doc(seat, lang, history=False), seats, whole, undo[seat])
             conn.send(message)
 
-    def watching(self) -> int:
-        """How many spectators' connections are open here."""
-        return sum(1 for conn in self.conns if conn.seat is None and not conn.closed)
-
     def broadcast_presence(self) -> None:
+        """Tell every connection who is at the table, and how many watch."""
         per_lang: dict[str, str] = {}
-        watching = self.watching()
-        for conn in list(self.conns):
+        watching = self._audience.watching()
+        for conn in self._audience.conns():
             message = per_lang.get(conn.lang)
             if message is None:
                 message = per_lang[conn.lang] = messages.presence(self.seats_info(conn.lang), watching)
@@ -179,15 +205,21 @@ class Telling(RoomBase):
     def tell_taken_back(self, back: TakeBack) -> None:
         """Tell every connection of a take-back (after the resync that shows the position before it), each in its
         language."""
-        for conn in list(self.conns):
+        for conn in self._audience.conns():
             conn.send(messages.taken_back(back.seat, back.version, back.count,
                                           self.taken_back_words(back.seat, conn.lang)))
 
     def taken_back_words(self, seat: int, lang: str) -> str:
         """A take-back by ``seat``'s person in words, said after the last move that stands (``Anna took back the move
         that came next: play went on from here.``)."""
-        return str(words(lang)("server.taken_back", player=self.names(lang)[seat]))
+        return str(words(lang)("server.taken_back", player=self._state.names(lang)[seat]))
 
     def resync_all(self) -> None:
-        for conn in list(self.conns):
+        """Send every connection the whole table again (a ``resync``)."""
+        for conn in self._audience.conns():
             conn.send(self.welcome(conn, "resync"))
+
+    def tell_all(self, message: str) -> None:
+        """Send every connection the same message."""
+        for conn in self._audience.conns():
+            conn.send(message)

@@ -48,7 +48,7 @@ def _analyst(request: Request) -> Analyst:
 
 async def _finished_seat(hub: Hub, table_id: str, seat: int) -> Stored:
     """The stored game of ``table_id``, if it has ``seat`` and is over; refused otherwise."""
-    stored = await asyncio.to_thread(hub.store.load, table_id)
+    stored = await asyncio.to_thread(hub.store.tables.load, table_id)
     if stored is None:
         raise ServerError("server.no_table", rule="S1", table=table_id, status=404)
     players = stored.row.players
@@ -72,17 +72,17 @@ async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, re
     or ``200`` with the one asked before (a failed one is taken up again)."""
     stored = await _finished_seat(hub, table_id, body.seat)
     analyst = _analyst(request)
-    row = await asyncio.to_thread(hub.store.load_analysis, table_id, body.seat)
+    row = await asyncio.to_thread(hub.store.analyses.load, table_id, body.seat)
     if row is None:
         total = len(await asyncio.to_thread(stored_decisions, stored, body.seat))
-        if await asyncio.to_thread(hub.store.create_analysis, table_id, body.seat, total, analyst.playouts):
+        if await asyncio.to_thread(hub.store.analyses.create, table_id, body.seat, total, analyst.playouts):
             analyst.start(table_id, body.seat)
             begun = AnalysisRow(table_id, body.seat, "running" if total else "done", 0, total, analyst.playouts, ())
             return _out(stored, begun, lang)
     elif row.status == "failed" and await analyst.take_up(table_id, body.seat):
         return _out(stored, replace(row, status="running"), lang)
     response.status_code = 200  # asked before (or just now by someone else): the analysis as it stands
-    row = await asyncio.to_thread(hub.store.load_analysis, table_id, body.seat)
+    row = await asyncio.to_thread(hub.store.analyses.load, table_id, body.seat)
     assert row is not None
     return _out(stored, row, lang)
 
@@ -93,7 +93,7 @@ async def get_analysis(table_id: TableId, seat: Annotated[int, Path(ge=INT64_MIN
     """The analysis of a finished game for ``seat``: its status, its progress (``done`` of ``total`` decisions) and
     the decisions rated so far, each action said in the language asked."""
     stored = await _finished_seat(hub, table_id, seat)
-    row = await asyncio.to_thread(hub.store.load_analysis, table_id, seat)
+    row = await asyncio.to_thread(hub.store.analyses.load, table_id, seat)
     if row is None:
         raise ServerError("server.no_analysis", rule="S5", seat=seat, status=404)
     return _out(stored, row, lang)

@@ -58,7 +58,7 @@ async def learn(game: GameId, body: LearnIn, request: Request, hub: HubDep, sett
     options = dict(load_game(game, found.players, found.options).options)
     row, seat_rows, tokens, spectator = _new_table(game, options, seats, 0)
     row = dataclasses.replace(row, id=TUTORIAL_PREFIX + row.id, seed=found.seed)  # not listed among the tables
-    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
+    await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
     room = await hub.room(row.id)
     if room is not None:

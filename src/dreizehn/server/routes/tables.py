@@ -163,7 +163,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
     seats = [((name or bot) if bot else (name or ""), bot, s.name is not None)
              for s, name, bot in zip(body.seats, named, bots, strict=True)]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
-    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in tokens],
+    await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
     room = await hub.room(row.id)
     if room is not None:
@@ -181,17 +181,17 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
 async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
     """Take the seat an invitation opens, under a name; once (a seat taken already is refused, and keeps its
     name)."""
-    found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
+    found = await asyncio.to_thread(hub.store.tables.seat_of_token, body.token)
     if found is None:
         raise ServerError("server.bad_token", rule="S1", status=404)
     table_id, seat = found
     name = person_text(body.name, "name")
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
-    if not await asyncio.to_thread(hub.store.take_seat, table_id, seat, name):  # taken once: never renamed later
+    if not await asyncio.to_thread(hub.store.tables.take_seat, table_id, seat, name):  # taken once: never renamed later
         stored = await _stored(hub, table_id)
         raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
-    hub.seat_taken(table_id, seat, name, drop=False)  # told where the table is served
+    hub.peers.seat_taken(table_id, seat, name, drop=False)  # told where the table is served
     return JoinedOut(table=table_id, seat=seat)
 
 
@@ -208,9 +208,9 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
     stored = await _stored(hub, table_id)
     token = new_token()
     if stored.row.status == "finished" or not 0 <= seat < len(stored.seats) or not await asyncio.to_thread(
-            hub.store.take_free_seat, table_id, seat, name, hash_token(token)):
+            hub.store.tables.take_free_seat, table_id, seat, name, hash_token(token)):
         raise ServerError("server.seat_not_free", rule="S2", status=409)
-    hub.seat_taken(table_id, seat, name, drop=True)  # the old invitation's windows closed where the table is served
+    hub.peers.seat_taken(table_id, seat, name, drop=True)  # the old invitation's windows closed where it is served
     return Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))
 
 
@@ -220,7 +220,7 @@ async def list_tables(hub: HubDep, status: Literal["open", "playing", "finished"
     """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished`` (each with its totals
     and winners), newest first; at most ``limit`` (1 to 200)."""
     wanted = ("open", "playing") if status in ("open", "playing") else ("finished",)
-    rows = await asyncio.to_thread(hub.store.listing, wanted, limit)
+    rows = await asyncio.to_thread(hub.store.tables.listing, wanted, limit)
     out = []
     for row, seat_rows in rows:
         free = any(not s.joined for s in seat_rows)
@@ -241,7 +241,7 @@ async def _final(hub: HubDep, table_id: str) -> tuple[list[int], list[int]] | No
     """A finished game's totals and winners (its stored actions replayed once, then kept)."""
     found = _FINALS.get(table_id)
     if found is None:
-        stored = await asyncio.to_thread(hub.store.load, table_id)
+        stored = await asyncio.to_thread(hub.store.tables.load, table_id)
         if stored is None or stored.row.status != "finished":
             return None
         state = (await asyncio.to_thread(build_table, stored)).state
@@ -253,7 +253,7 @@ async def _final(hub: HubDep, table_id: str) -> tuple[list[int], list[int]] | No
 
 
 async def _stored(hub: HubDep, table_id: str) -> Stored:
-    stored = await asyncio.to_thread(hub.store.load, table_id)
+    stored = await asyncio.to_thread(hub.store.tables.load, table_id)
     if stored is None:
         raise ServerError("server.no_table", rule="S1", table=table_id, status=404)
     return stored
@@ -303,7 +303,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
     chat = [ChatLineOut(seat=line.seat, name=line.name, text=line.text, phrase=line.phrase, version=line.version)
             for line in said if line.seat is not None]
-    kept = take_backs(await asyncio.to_thread(hub.store.taken_back, table_id))
+    kept = take_backs(await asyncio.to_thread(hub.store.actions.taken_back, table_id))
     taken_back = [TakeBackOut(version=back.version, seat=back.seat, count=back.count) for back in kept]
     return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
                      names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
@@ -333,7 +333,7 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
     to the table get theirs over their websockets, and whoever was not connected gets theirs by asking too. An
     invitation is given once: asking again once it was given is refused (``server.rematch_issued``), so the one
     given keeps working."""
-    found = await asyncio.to_thread(hub.store.seat_of_token, body.token)
+    found = await asyncio.to_thread(hub.store.tables.seat_of_token, body.token)
     if found is None or found[0] != table_id:
         raise ServerError("server.bad_token", rule="S1", status=403)
     stored = await _finished(hub, table_id)
@@ -350,13 +350,13 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
     row, seat_rows, tokens, spectator = _new_table(stored.row.game_id, stored.row.options, seats, stored.row.clock,
                                                    rematch_of=table_id)
     given = [t if i == seat or i in told else None for i, t in enumerate(tokens)]  # the others' are given later
-    await asyncio.to_thread(hub.store.create, row, seat_rows, [t and hash_token(t) for t in given],
+    await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in given],
                             hash_token(spectator))
-    await asyncio.to_thread(hub.store.set_rematch, table_id, row.id)
+    await asyncio.to_thread(hub.store.tables.set_rematch, table_id, row.id)
     if old is not None:
-        old.offer_rematch(row.id, given, seat)
+        old.rematches.made(row.id, given, seat)
     else:  # the table is served elsewhere (or no one is connected): its home offers it to those connected there
-        hub.publish_rematch(table_id, row.id, seat)
+        hub.peers.publish_rematch(table_id, row.id, seat)
     room = await hub.room(row.id)
     if room is not None:
         room.after_change()
@@ -376,7 +376,7 @@ async def _late_invitation(request: Request, hub: HubDep, settings: SettingsDep,
     it was given one (``server.rematch_issued``). No spectators' link: it was the first asker's to share."""
     new = await _stored(hub, new_id)
     token = new_token()
-    if not await asyncio.to_thread(hub.store.issue_token, new.row.id, seat, hash_token(token)):
+    if not await asyncio.to_thread(hub.store.tables.issue_token, new.row.id, seat, hash_token(token)):
         raise ServerError("server.rematch_issued", rule="S1", status=409)
     return CreatedOut(table=table_out(new.row, new.seats), invitations=[
         Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))],

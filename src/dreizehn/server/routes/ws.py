@@ -324,21 +324,21 @@ def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
         return
     mine = [c for c in room.conns if c.seat == seat and not c.closed]
     others = [c for c in mine if hello.window is None or c.window != hello.window]
-    elsewhere = room.connected_elsewhere(seat)
+    elsewhere = room.presence.connected_elsewhere(seat)
     if hello.takeover == "ask" and (others or elsewhere):
         raise ServerError("server.seat_open", rule="S1")
     for c in mine:
         if c not in others:
             c.close()  # the same window's older connection: the page came back
-    room.taken_over(seat, others)
+    room.presence.taken_over(seat, others)
     if elsewhere:
-        hub.publish_take_over(room, seat)
+        hub.peers.publish_take_over(room, seat)
 
 
 async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
     """The room and seat a hello opens (a spectator's seat is ``None``)."""
     if hello.token is not None:
-        found = await asyncio.to_thread(hub.store.seat_of_token, hello.token)
+        found = await asyncio.to_thread(hub.store.tables.seat_of_token, hello.token)
         if found is None:
             raise ServerError("server.bad_token", rule="S1")
         table_id, seat = found
@@ -347,7 +347,7 @@ async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
             raise ServerError("server.bad_token", rule="S1")
         return room, seat
     if hello.table is not None and hello.spectator is not None:
-        if not await asyncio.to_thread(hub.store.spectator_ok, hello.table, hello.spectator):
+        if not await asyncio.to_thread(hub.store.tables.spectator_ok, hello.table, hello.spectator):
             raise ServerError("server.bad_token", rule="S1")
         room = await hub.room(hello.table)
         if room is None:

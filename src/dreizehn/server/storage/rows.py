@@ -1,0 +1,126 @@
+"""What the stores read and write: the rows of tables, seats, actions and analyses as Python values, and the
+tokens and ids they are keyed by."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Append:
+    """An action to store: its table, sequence number, seat, text, who chose it, and whether it ended the game."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    by: str
+    finished: bool = False
+
+
+def hash_token(token: str) -> str:
+    """How a token is stored: its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """An unguessable token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_table_id() -> str:
+    """A short random table id."""
+    return secrets.token_urlsafe(9)
+
+
+TUTORIAL_PREFIX = "learn-"
+"""How the id of a tutorial's table begins (``/api/learn``): a first game on a practice deal, which the lists of
+tables leave out."""
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    bot: str | None
+    joined: bool
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    package_version: str
+    status: str
+    clock: float
+    rematch_of: str | None
+    rematch: str | None
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A table as stored: its row, its seats, its actions ``(seat, action text, by)`` in order."""
+
+    row: TableRow
+    seats: tuple[SeatRow, ...]
+    actions: tuple[tuple[int, str, str], ...]
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """An action taken back: the take-back's number at its table, the action's sequence number, seat, text and who
+    chose it, and the seat whose person took it back."""
+
+    undo: int
+    seq: int
+    seat: int
+    action: str
+    by: str
+    undo_seat: int
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """A rated decision: its version, the number of legal actions, the action played and the best one (each
+    ``{"action", "chance", "chance_low", "chance_high", "points"}``, the action in notation) and the chance lost."""
+
+    version: int
+    options: int
+    played: dict[str, Any]
+    best: dict[str, Any]
+    loss: float
+
+
+@dataclass(frozen=True)
+class AnalysisRow:
+    """An analysis as stored: its status, its progress and the decisions rated so far, in game order."""
+
+    table_id: str
+    seat: int
+    status: str
+    done: int
+    total: int
+    playouts: int
+    decisions: tuple[DecisionRow, ...]
+
+
+def table_row(found: Any) -> TableRow:
+    return TableRow(
+        id=found["id"], game_id=found["game_id"], players=found["players"], options=dict(found["options"]),
+        seed=int(found["seed"]), package_version=found["package_version"], status=found["status"],
+        clock=float(found["clock"]), rematch_of=found["rematch_of"], rematch=found["rematch"],
+        created_at=found["created_at"], finished_at=found["finished_at"],
+    )
