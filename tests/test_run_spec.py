@@ -96,3 +96,23 @@ def test_the_other_refusals() -> None:
         RunSpec("knizia13", 3, ["random"], 1, address="10.0.0.1:6379")
     with pytest.raises(UnknownGameError):
         RunSpec("skat", 3, ["random"], 1)
+
+
+def test_the_commands_save_under_the_keys_they_saved_under_before(tmp_path: Path) -> None:
+    """``dreizehn simulate`` and ``dreizehn tournament`` build their run from their options: the keys are the
+    strings the commands wrote before (taken from a file the earlier code saved), so their runs resume."""
+    from typer.testing import CliRunner
+
+    from dreizehn.cli.main import app
+
+    runner = CliRunner()
+    simulated, played = tmp_path / "s.jsonl", tmp_path / "t.jsonl"
+    result = runner.invoke(app, ["simulate", "holzwurm", "-p", "2", "-n", "1", "-j", "1", "--bots", "heuristic,random",
+                                 "-o", "games=1", "--results", str(simulated)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["tournament", "knizia13", "-n", "1", "-j", "1", "--bots", "random, heuristic,random",
+                                 "-s", "4", "--results", str(played)])
+    assert result.exit_code == 0, result.output
+    keys = [json.loads(path.read_text().splitlines()[0])["key"] for path in (simulated, played)]
+    assert keys == ['["holzwurm", 2, {"games": 1, "starter": 0}, ["heuristic", "random"], 0]',
+                    '["tournament", "knizia13", 3, {"dealer": 0, "open_piles": false}, ["random", "heuristic"], 4]']

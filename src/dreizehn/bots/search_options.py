@@ -81,20 +81,29 @@ class SearchOptions:
     c: float = 0.7
     """The exploration constant of the upper confidence bound (rewards lie in [0, 1])."""
     horizon: Horizon = "stage"
+    """How far a playout goes: to the end of the root's ``stage`` or of the ``game``."""
     reward: Reward = "margin"
+    """The points against the mean of the others' squashed by a logistic (``margin``), or the share of the ``win``."""
     scale: float | None = None
     """Points of the margin reward's logistic, above 0; ``None``: the game's."""
     cutoff: int = 4
     """Playout actions before a Three Thirteen round is scored by its hands; 0: never."""
     playout: Playout = "greedy"
+    """Who plays the playouts: the game's ``greedy`` player, ``random`` actions, or its ``heuristic``."""
     tree: Switch = "auto"
     """Whether the tree grows below the root; ``auto``: not with ``playout=heuristic``."""
     root: Root = "auto"
+    """How the root is searched: ``ucb``, or ``paired`` (every root action on each sampled world)."""
     prune: int | Literal["auto"] = "auto"
     """How many of the heuristic's best root actions are searched, where it ranks them; 0: all."""
     infer: Switch = "auto"
+    """Whether the determinizations are weighted by what the seat saw (where the game's compiled search infers)."""
     potential: float = 0.0
+    """Points a cut-off hand counts less per unit of meld potential (compiled Three Thirteen)."""
     value: Value = "points"
+    """How a cut-off hand is valued: ``points``, as it stands; ``learned`` (fitted at 2 to 4 players) or
+    ``learned-large`` (at 5 to 8), by the points that network expects it to be left with (compiled Three Thirteen,
+    :mod:`dreizehn.games.three_thirteen.value`)."""
     lead: float = 0.0
     """The mean reward by which a move must beat the heuristic's own to be played instead; 0: none."""
 
