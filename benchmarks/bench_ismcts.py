@@ -87,7 +87,7 @@ def speed_table(count: int = 20) -> list[tuple[str, int, int, float, float, floa
         views = positions(game, count)
         rate = iterations_per_second(game, views)
         mean, worst = move_times(game, views)
-        default = IsmctsBot(game).iterations
+        default = IsmctsBot(game).settings.iterations
         rows.append((game_id, players, default, rate, mean, worst))
     return rows
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import dreizehn
 from dreizehn.bots.levels import level_spec
 from dreizehn.study.saved import adopt, fingerprint, run_key
-from dreizehn.study.sim import GameResult, Run, run_saved, seating
+from dreizehn.study.sim import GameResult, Run, RunSpec, run_saved, seating
 from dreizehn.study.stats import Z95, mean_sd
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
@@ -45,9 +45,10 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
     """Play (or resume) one match-up; the run holds the games played so far, in order, and the count left out."""
     # a level is saved under its specification, so that games played before a level's budget changed never count
     specs = (level_spec(bots[0], game_id, players), level_spec(bots[1], game_id, players))
+    spec = RunSpec(game_id, players, bots, games, seed=seed, options=options, jobs=jobs, results=results,
+                   deadline=deadline)
     key = run_key(game_id, players, options, specs, seed)
-    played, _, other = run_saved(game_id, players, lambda i: seating(list(bots), players, i), games, key=key,
-                                 results=results, deadline=deadline, seed=seed, options=options, jobs=jobs)
+    played, _, other = run_saved(spec, lambda i: seating(bots, players, i), key=key)
     return Run(game_id, players, options, bots, seed, played), other
 
 

@@ -52,7 +52,7 @@ from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.heuristic import playout
 from dreizehn.study.saved import run_key, saved_games
-from dreizehn.study.sim import GameResult, run_games, seating
+from dreizehn.study.sim import GameResult, RunSpec, run_games, seating
 from dreizehn.study.stats import wilson_interval
 
 GAME = "three-thirteen"
@@ -156,7 +156,7 @@ def _shares_and_margins(results: list[GameResult], seats: list[int]) -> tuple[li
 def margins(bot: str, games: int, seed: int, jobs: int | None) -> tuple[list[float], list[float]]:
     """The shares won and point margins of ``bot`` against ``heuristic``."""
     plan = [seating([bot, "heuristic"], 2, i) for i in range(games)]
-    results = run_games(GAME, 2, plan, seed=seed, jobs=jobs)
+    results = run_games(RunSpec(GAME, 2, [bot, "heuristic"], games, seed=seed, jobs=jobs), plan)
     return _shares_and_margins(results, [r.index % 2 for r in results])  # seating() rotates the seats by the index
 
 

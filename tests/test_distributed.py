@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from dreizehn.cli.main import app
 from dreizehn.core.record import load as load_record
-from dreizehn.study.sim import BackendError, GameResult, run_games, seating, simulate, tournament
+from dreizehn.study.sim import BackendError, GameResult, RunSpec, run_games, seating, simulate, tournament
 
 runner = CliRunner()
 
@@ -61,8 +61,9 @@ def test_simulate_on_ray_plays_the_same_games(
     ray_address: str, game_id: str, players: int, bots: list[str], options: dict[str, object]
 ) -> None:
     done: list[int] = []
-    on_ray = simulate(game_id, players, bots, games=5, seed=21, options=options, backend="ray", progress=done.append)
-    local = simulate(game_id, players, bots, games=5, seed=21, options=options, jobs=2)
+    on_ray = simulate(RunSpec(game_id, players, bots, games=5, seed=21, options=options, backend="ray"),
+                      progress=done.append)
+    local = simulate(RunSpec(game_id, players, bots, games=5, seed=21, options=options, jobs=2))
     assert _games(on_ray.games) == _games(local.games)
     assert [g.index for g in on_ray.games] == [0, 1, 2, 3, 4]
     assert sum(done) == 5 and all(k > 0 for k in done)
@@ -71,8 +72,8 @@ def test_simulate_on_ray_plays_the_same_games(
 
 def test_tournament_on_ray_plays_the_same_games(ray_address: str) -> None:
     bots = ["heuristic", "random", "ismcts:iterations=20"]
-    on_ray = tournament("knizia13", 3, bots, games=6, seed=8, backend="ray", jobs=1)
-    local = tournament("knizia13", 3, bots, games=6, seed=8, jobs=1)
+    on_ray = tournament(RunSpec("knizia13", 3, bots, games=6, seed=8, backend="ray", jobs=1))
+    local = tournament(RunSpec("knizia13", 3, bots, games=6, seed=8, jobs=1))
     assert _games(on_ray.run.games) == _games(local.run.games)
     assert on_ray.head_to_head() == local.head_to_head()
     assert [(r.bot, r.mu) for r in on_ray.ratings()] == [(r.bot, r.mu) for r in local.ratings()]
@@ -80,16 +81,16 @@ def test_tournament_on_ray_plays_the_same_games(ray_address: str) -> None:
 
 def test_a_run_in_parts_on_ray_matches_one_local_run(ray_address: str) -> None:
     bots = ["heuristic", "random"]
-    whole = simulate("holzwurm", 3, bots, games=6, seed=4, jobs=1, options={"games": 1}).games
-    later = run_games("holzwurm", 3, [seating(bots, 3, i) for i in range(3, 6)], seed=4, start=3,
-                      options={"games": 1}, backend="ray")
+    whole = simulate(RunSpec("holzwurm", 3, bots, games=6, seed=4, jobs=1, options={"games": 1})).games
+    on_ray = RunSpec("holzwurm", 3, bots, 3, seed=4, options={"games": 1}, backend="ray")
+    later = run_games(on_ray, [seating(bots, 3, i) for i in range(3, 6)], start=3)
     assert _games(later) == _games(whole[3:])
-    assert run_games("holzwurm", 3, [], seed=4, backend="ray") == []
+    assert run_games(on_ray, []) == []
 
 
 def test_records_on_ray_are_written_here_and_equal_the_local_ones(ray_address: str, tmp_path: Path) -> None:
-    simulate("knizia13", 4, ["heuristic", "random"], games=4, seed=30, backend="ray", records=tmp_path / "ray")
-    simulate("knizia13", 4, ["heuristic", "random"], games=4, seed=30, jobs=2, records=tmp_path / "local")
+    simulate(RunSpec("knizia13", 4, ["heuristic", "random"], games=4, seed=30, backend="ray", records=tmp_path / "ray"))
+    simulate(RunSpec("knizia13", 4, ["heuristic", "random"], games=4, seed=30, jobs=2, records=tmp_path / "local"))
     names = [p.name for p in sorted((tmp_path / "ray").iterdir())]
     assert names == [f"knizia13-{seed:06d}.json" for seed in range(30, 34)]
     for name in names:
@@ -129,16 +130,16 @@ def test_cli_simulate_connects_to_a_running_cluster_by_address(ray_address: str,
 
 def test_a_second_cluster_is_refused_while_connected(ray_address: str) -> None:
     with pytest.raises(BackendError, match=f"already connected to the Ray cluster at {ray_address}, not 10.9.8.7:6379"):
-        simulate("knizia13", 3, ["random"], games=1, backend="ray", address="10.9.8.7:6379")
-    same = simulate("knizia13", 3, ["random"], games=1, backend="ray", address=ray_address)
+        simulate(RunSpec("knizia13", 3, ["random"], games=1, backend="ray", address="10.9.8.7:6379"))
+    same = simulate(RunSpec("knizia13", 3, ["random"], games=1, backend="ray", address=ray_address))
     assert len(same.games) == 1
 
 
 def test_unknown_backend_and_stray_address_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown backend 'threads'; choose 'processes' or 'ray'"):
-        simulate("knizia13", 3, ["random"], games=1, backend="threads")
+        simulate(RunSpec("knizia13", 3, ["random"], games=1, backend="threads"))
     with pytest.raises(BackendError, match=r"an address \(10.0.0.1:6379\) names a Ray cluster; give it together"):
-        tournament("knizia13", 3, ["random", "heuristic"], games=2, address="10.0.0.1:6379")
+        tournament(RunSpec("knizia13", 3, ["random", "heuristic"], games=2, address="10.0.0.1:6379"))
     result = runner.invoke(app, ["simulate", "knizia13", "-p", "3", "-n", "1", "--address", "10.0.0.1:6379"])
     assert result.exit_code == 2 and "give it together with the ray backend" in _said(result.output)
     result = runner.invoke(app, ["tournament", "knizia13", "--bots", "random,heuristic", "--backend", "threads"])
@@ -149,7 +150,7 @@ def test_the_ray_backend_without_ray_installed(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setitem(sys.modules, "ray", None)  # makes "import ray" fail as if it were not installed
     message = "the ray backend needs the research extra: pip install 'dreizehn[research]'"
     with pytest.raises(BackendError, match=r"needs the research extra: pip install 'dreizehn\[research\]'"):
-        simulate("knizia13", 3, ["random"], games=2, backend="ray")
+        simulate(RunSpec("knizia13", 3, ["random"], games=2, backend="ray"))
     result = runner.invoke(app, ["simulate", "knizia13", "-p", "3", "-n", "2", "--backend", "ray"])
     assert result.exit_code == 2 and message in _said(result.output)
-    assert simulate("knizia13", 3, ["random"], games=2, jobs=1).games  # the process backend needs no ray
+    assert simulate(RunSpec("knizia13", 3, ["random"], games=2, jobs=1)).games  # the process backend needs no ray

@@ -1,10 +1,10 @@
 """Runs that save their games as they finish (:mod:`dreizehn.study.saved`): played in parts they give the games of one
-run,
-games of other code are left out, a file that is not of saved games is refused by line (C8)."""
+run, games of other code are left out, a file that is not of saved games is refused by line (C8)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from dreizehn.cli.main import app
 from dreizehn.core.errors import UsageError
 from dreizehn.study.saved import adopt, fingerprint, game_of, load, run_key
-from dreizehn.study.sim import GameResult, simulate, tournament
+from dreizehn.study.sim import GameResult, RunSpec, simulate, tournament
 
 runner = CliRunner()
 BOTS = ["heuristic", "random", "heuristic:blunder=0.5"]
@@ -25,28 +25,29 @@ def _outcomes(games: list[GameResult]) -> list[tuple[int, int, tuple[str, ...], 
 
 def test_a_tournament_resumed_plays_only_the_missing_games_and_adds_up_to_one_run(tmp_path: Path) -> None:
     saved = tmp_path / "games.jsonl"
-    first = tournament("knizia13", 3, BOTS, games=4, seed=5, jobs=1, results=saved)
+    first = tournament(RunSpec("knizia13", 3, BOTS, games=4, seed=5, jobs=1, results=saved))
     assert first.run.resumed == 0 and len(saved.read_text().splitlines()) == 4
-    second = tournament("knizia13", 3, BOTS, games=9, seed=5, jobs=2, results=saved)
+    second = tournament(RunSpec("knizia13", 3, BOTS, games=9, seed=5, jobs=2, results=saved))
     assert second.run.resumed == 4 and len(saved.read_text().splitlines()) == 9  # five new games, none twice
-    whole = tournament("knizia13", 3, BOTS, games=9, seed=5, jobs=1)
+    whole = tournament(RunSpec("knizia13", 3, BOTS, games=9, seed=5, jobs=1))
     assert _outcomes(second.run.games) == _outcomes(whole.run.games)
     assert [(r.bot, r.mu) for r in second.ratings()] == [(r.bot, r.mu) for r in whole.ratings()]
 
 
 def test_a_run_stopped_by_its_deadline_goes_on_where_it_stopped(tmp_path: Path) -> None:
     saved = tmp_path / "games.jsonl"
-    stopped = simulate("holzwurm", 2, ["heuristic", "random"], games=3, seed=2, jobs=1, results=saved, deadline=0.0)
+    spec = RunSpec("holzwurm", 2, ["heuristic", "random"], games=3, seed=2, jobs=1, results=saved)
+    stopped = simulate(replace(spec, deadline=0.0))
     assert stopped.games == [] and not saved.exists()
-    done = simulate("holzwurm", 2, ["heuristic", "random"], games=3, seed=2, jobs=1, results=saved)
-    again = simulate("holzwurm", 2, ["heuristic", "random"], games=3, seed=2, jobs=1, results=saved, deadline=0.0)
+    done = simulate(spec)
+    again = simulate(replace(spec, deadline=0.0))
     assert again.resumed == 3 and _outcomes(again.games) == _outcomes(done.games)
 
 
 def test_a_simulation_and_a_tournament_of_the_same_bots_never_share_games(tmp_path: Path) -> None:
     saved = tmp_path / "games.jsonl"
-    tournament("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved)
-    run = simulate("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved)
+    tournament(RunSpec("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved))
+    run = simulate(RunSpec("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved))
     assert run.resumed == 0 and run.left_out == 0 and len(saved.read_text().splitlines()) == 4
     keys = {json.loads(line)["key"] for line in saved.read_text().splitlines()}
     assert keys == {run_key("knizia13", 3, run.options, BOTS[:2], 0),
@@ -56,9 +57,9 @@ def test_a_simulation_and_a_tournament_of_the_same_bots_never_share_games(tmp_pa
 
 def test_games_of_other_code_are_left_out_until_adopted(tmp_path: Path) -> None:
     saved = tmp_path / "games.jsonl"
-    simulate("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved)
+    simulate(RunSpec("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved))
     saved.write_text(saved.read_text().replace(fingerprint(), "0123456789abcdef"))
-    replayed = simulate("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved)
+    replayed = simulate(RunSpec("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved))
     assert replayed.resumed == 0 and replayed.left_out == 2 and len(replayed.games) == 2
     saved.write_text("".join(line + "\n" for line in saved.read_text().splitlines()[:2]))  # the old code's only
     assert adopt(saved, "0123456789abcdef", ["holzwurm"]) == 0  # other games only: none adopted
@@ -69,13 +70,13 @@ def test_games_of_other_code_are_left_out_until_adopted(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_of_saved_games_is_refused_by_line(tmp_path: Path) -> None:
     saved = tmp_path / "games.jsonl"
-    simulate("knizia13", 3, BOTS[:2], games=1, seed=0, jobs=1, results=saved)
+    simulate(RunSpec("knizia13", 3, BOTS[:2], games=1, seed=0, jobs=1, results=saved))
     saved.write_text(saved.read_text() + "\n{\"key\": 1}\n")
     with pytest.raises(UsageError) as caught:
-        simulate("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved)
+        simulate(RunSpec("knizia13", 3, BOTS[:2], games=2, seed=0, jobs=1, results=saved))
     assert caught.value.rule == "C8" and caught.value.params["line"] == 3
     with pytest.raises(UsageError) as unreadable:
-        simulate("knizia13", 3, BOTS[:2], games=1, seed=0, jobs=1, results=tmp_path)  # a folder
+        simulate(RunSpec("knizia13", 3, BOTS[:2], games=1, seed=0, jobs=1, results=tmp_path))  # a folder
     assert unreadable.value.rule == "C5"
 
 

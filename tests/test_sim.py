@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dreizehn.study.sim import GameResult, pairings, run_games, seating, simulate, tournament
+from dreizehn.study.sim import GameResult, RunSpec, pairings, run_games, seating, simulate, tournament
 
 
 def test_seating_fills_and_rotates() -> None:
@@ -25,15 +25,15 @@ def test_pairings_cover_every_pair_and_both_seats() -> None:
 
 
 def test_same_seed_same_results_whatever_the_jobs() -> None:
-    one = simulate("holzwurm", 3, ["heuristic", "random"], games=6, seed=5, jobs=1, options={"games": 1})
-    two = simulate("holzwurm", 3, ["heuristic", "random"], games=6, seed=5, jobs=2, options={"games": 1})
+    one = simulate(RunSpec("holzwurm", 3, ["heuristic", "random"], games=6, seed=5, jobs=1, options={"games": 1}))
+    two = simulate(RunSpec("holzwurm", 3, ["heuristic", "random"], games=6, seed=5, jobs=2, options={"games": 1}))
     assert [(g.seats, g.totals) for g in one.games] == [(g.seats, g.totals) for g in two.games]
-    other = simulate("holzwurm", 3, ["heuristic", "random"], games=6, seed=6, jobs=1, options={"games": 1})
+    other = simulate(RunSpec("holzwurm", 3, ["heuristic", "random"], games=6, seed=6, jobs=1, options={"games": 1}))
     assert [g.totals for g in other.games] != [g.totals for g in one.games]
 
 
 def test_summaries_add_up() -> None:
-    run = simulate("knizia13", 3, ["heuristic", "random"], games=6, seed=1, jobs=1)
+    run = simulate(RunSpec("knizia13", 3, ["heuristic", "random"], games=6, seed=1, jobs=1))
     summaries = {s.bot: s for s in run.summaries()}
     assert summaries["heuristic"].games == 6 and summaries["random"].games == 6
     assert len(summaries["heuristic"].scores) == 6 and len(summaries["random"].scores) == 12
@@ -45,7 +45,7 @@ def test_summaries_add_up() -> None:
 
 
 def test_tournament_ratings_and_head_to_head() -> None:
-    result = tournament("knizia13", 3, ["heuristic", "random"], games=8, seed=2, jobs=1)
+    result = tournament(RunSpec("knizia13", 3, ["heuristic", "random"], games=8, seed=2, jobs=1))
     ratings = result.ratings()
     assert {r.bot for r in ratings} == {"heuristic", "random"}
     assert all(r.sigma > 0 for r in ratings)
@@ -56,9 +56,10 @@ def test_tournament_ratings_and_head_to_head() -> None:
 
 def test_a_run_played_in_parts_gives_the_same_games() -> None:
     bots = ["heuristic", "random"]
-    whole = simulate("holzwurm", 3, bots, games=7, seed=4, jobs=1).games
-    first = run_games("holzwurm", 3, [seating(bots, 3, i) for i in range(3)], seed=4, jobs=1)
-    rest = run_games("holzwurm", 3, [seating(bots, 3, i) for i in range(3, 7)], seed=4, jobs=2, start=3)
+    whole = simulate(RunSpec("holzwurm", 3, bots, games=7, seed=4, jobs=1)).games
+    first = run_games(RunSpec("holzwurm", 3, bots, 3, seed=4, jobs=1), [seating(bots, 3, i) for i in range(3)])
+    rest = run_games(RunSpec("holzwurm", 3, bots, 4, seed=4, jobs=2), [seating(bots, 3, i) for i in range(3, 7)],
+                     start=3)
     assert [r.index for r in first + rest] == list(range(7))
     def key(games: list[GameResult]) -> list[tuple[object, ...]]:
         return [(g.index, g.seed, g.seats, g.totals, g.shares, g.actions) for g in games]

@@ -74,7 +74,7 @@ def test_options_give_legal_actions(game_id: str, horizon: str, reward: str) -> 
 def test_search_variants_give_legal_actions(game_id: str, root: str, playout: str, cutoff: int) -> None:
     game = dreizehn.load_game(game_id, 2 if game_id == "three-thirteen" else 3)
     bot = IsmctsBot(game, iterations=20, root=root, playout=playout, cutoff=cutoff)
-    assert bot.root == root
+    assert bot.settings.root == root
     for view in random_views(game, 4, seed=12):
         assert bot.act(view, random.Random(0)) in view.legal_actions
 
@@ -110,9 +110,9 @@ def test_prune_defaults_per_game() -> None:
 
     game = dreizehn.load_game("three-thirteen", 2)
     bot, whole = IsmctsBot(game, iterations=30), IsmctsBot(game, iterations=30, prune=0)
-    assert (bot.prune, whole.prune) == (1, 0)
-    assert IsmctsBot(dreizehn.load_game("knizia13", 4)).prune == 0
-    assert IsmctsBot(dreizehn.load_game("holzwurm", 4), prune="auto").prune == 0
+    assert (bot.settings.prune, whole.settings.prune) == (1, 0)
+    assert IsmctsBot(dreizehn.load_game("knizia13", 4)).settings.prune == 0
+    assert IsmctsBot(dreizehn.load_game("holzwurm", 4), prune="auto").settings.prune == 0
     discards = draws = 0
     for view in random_views(game, 40, seed=8):
         assert isinstance(view, ThreeThirteenView)
@@ -140,9 +140,9 @@ def test_prune_leaves_a_game_without_ranking_alone() -> None:
 
 
 def test_root_defaults_per_game() -> None:
-    assert IsmctsBot(dreizehn.load_game("three-thirteen", 2)).root == "paired"
-    assert IsmctsBot(dreizehn.load_game("knizia13", 4)).root == "ucb"
-    assert IsmctsBot(dreizehn.load_game("holzwurm", 4), root="paired").root == "paired"
+    assert IsmctsBot(dreizehn.load_game("three-thirteen", 2)).settings.root == "paired"
+    assert IsmctsBot(dreizehn.load_game("knizia13", 4)).settings.root == "ucb"
+    assert IsmctsBot(dreizehn.load_game("holzwurm", 4), root="paired").settings.root == "paired"
 
 
 def test_goes_out_without_searching() -> None:
@@ -193,7 +193,7 @@ def test_deterministic_for_a_seed(game_id: str) -> None:
         assert a == b
         assert first.last_stats == second.last_stats
         assert sum(s.visits for s in first.last_stats) == first.last_iterations
-        if first.root == "paired":  # whole determinizations, every root action on each
+        if first.settings.root == "paired":  # whole determinizations, every root action on each
             assert 60 <= first.last_iterations < 60 + len(view.legal_actions)
             assert len({s.visits for s in first.last_stats}) == 1
         else:
@@ -343,7 +343,7 @@ def test_found_by_name() -> None:
     bot = make_bot("ismcts:iterations=50:c=0.5:horizon=game", game)
     assert isinstance(bot, IsmctsBot)
     assert bot.spec == "ismcts:iterations=50:c=0.5:horizon=game"
-    assert (bot.iterations, bot.c, bot.horizon) == (50, 0.5, "game")
-    assert IsmctsBot(game).iterations > 0
+    assert (bot.settings.iterations, bot.settings.c, bot.settings.horizon) == (50, 0.5, "game")
+    assert IsmctsBot(game).settings.iterations > 0
     with pytest.raises(ValueError, match="iterations"):
         make_bot("ismcts:iterations=-1", game)

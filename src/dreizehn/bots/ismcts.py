@@ -107,6 +107,9 @@ from typing import ClassVar, TypeVar
 
 from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.search_options import GENERAL as GENERAL  # re-exported: dreizehn.bots.ismcts.GENERAL
+from dreizehn.bots.search_options import SearchOptions
+from dreizehn.bots.search_options import search_default as search_default
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load as load_kernel
@@ -119,29 +122,6 @@ COMPILED_OPTIONS: Mapping[str, object] = {"root": ("ucb",), "playout": ("random"
 """The options a kernel's search implements where its kernel lists none (``search_options``): ``root=ucb``, random
 playouts, no cutoff and no pruning (each game's kernel lists its own)."""
 
-GENERAL: dict[str, object] = {"iterations": 500, "scale": 10.0, "root": "ucb", "prune": 0, "infer": "off"}
-"""The defaults of a game that does not set its own in :attr:`~dreizehn.core.game.Game.search`: ``iterations`` per
-move when neither ``iterations`` nor ``time`` is given (see the module docstring); ``scale``, about one standard
-deviation of a seat's point advantage over the mean of the others in one stage of random play at 4 players (the
-games' own, measured: 13 4.3-6.1 points for 3-6 players, Holzwurm 22-32, Three Thirteen 22-29); ``root``, how the
-root is searched (Three Thirteen's ``paired``); ``prune``, how many of the heuristic's best actions are searched (0:
-all; Three Thirteen plays the heuristic's discard and searches its draws); ``infer``, whether determinizations are
-weighted by what the seat saw (only where the game's kernel search infers: Three Thirteen)."""
-
-
-def search_default(game: Game, name: str) -> object:
-    """The game's default for one of the search's options (its :attr:`~dreizehn.core.game.Game.search`, else
-    :data:`GENERAL`).
-
-    >>> import dreizehn
-    >>> search_default(dreizehn.load_game("three-thirteen", 2), "root")
-    'paired'
-    >>> search_default(dreizehn.load_game("knizia13", 4), "root")
-    'ucb'
-    """
-    return game.search.get(name, GENERAL[name])
-
-
 A = TypeVar("A", bound=int)
 
 
@@ -150,18 +130,6 @@ def searched(legal: Sequence[A], eager: frozenset[int]) -> Sequence[A]:
     if eager and not eager.isdisjoint(legal):
         return [a for a in legal if a in eager]
     return legal
-
-
-def _whole(value: object) -> int:
-    """An option that :class:`Bot` converted to a whole number already (its default being one)."""
-    assert isinstance(value, int)
-    return value
-
-
-def _real(value: object) -> float:
-    """An option that :class:`Bot` converted to a number already (its default being one)."""
-    assert isinstance(value, int | float)
-    return float(value)
 
 
 class _Node:
@@ -248,98 +216,46 @@ class IsmctsBot(Bot):
     instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
-    what the seat saw, where the game's compiled search infers).
+    what the seat saw, where the game's compiled search infers). They are one checked value,
+    :class:`~dreizehn.bots.search_options.SearchOptions` (:attr:`asked`), which the game resolves into
+    :attr:`settings` (:class:`~dreizehn.bots.search_options.SearchSettings`: no ``auto`` left).
     """
 
     name: ClassVar[str] = "ismcts"
-    option_defaults: ClassVar[Mapping[str, float | int | str | None]] = {
-        "iterations": 0,
-        "time": None,
-        "c": 0.7,
-        "horizon": "stage",
-        "reward": "margin",
-        "scale": None,
-        "cutoff": 4,
-        "playout": "greedy",
-        "tree": "auto",
-        "root": "auto",
-        "prune": "auto",
-        "infer": "auto",
-        "potential": 0.0,
-        "value": "points",
-        "lead": 0.0,
-    }
+    option_defaults: ClassVar[Mapping[str, float | int | str | None]] = SearchOptions.defaults()
 
     def __init__(self, game: Game, **options: object) -> None:
         super().__init__(game, **options)
-        opts = self.options
+        self.asked = SearchOptions.from_mapping(self.options)
+        """The options as given (:class:`~dreizehn.bots.search_options.SearchOptions`)."""
+        self.settings = self.asked.resolve(game)
+        """The options as this game's search plays them (every ``auto`` the game's own)."""
         gid = game.id
-        self.iterations = _whole(opts["iterations"]) or _whole(search_default(game, "iterations"))
-        """Iterations per move (``iterations``; 0 or not given: the game's default)."""
-        budget = opts["time"]
-        self.time_budget: float | None = None if budget is None else _real(budget)
-        self.c = _real(opts["c"])
-        self.horizon = self._choice("horizon", ("stage", "game"))
-        self.reward = self._choice("reward", ("margin", "win"))
-        scale = opts["scale"]
-        self.scale = _real(search_default(game, "scale") if scale is None else scale)
-        if not self.scale > 0:
-            raise BotSpecError("bot.option_scale", rule="B4", value=scale)
         self.estimate: Estimate | None = estimate(gid)
-        self.cutoff = _whole(opts["cutoff"]) if self.estimate else 0
         self.eager = game.eager_actions
-        self.playout = self._choice("playout", ("greedy", "random", "heuristic"))
-        root = self._choice("root", ("auto", "ucb", "paired"))
-        self.root = str(search_default(game, "root")) if root == "auto" else root
-        self.policy: Policy | None = playout(gid) if self.playout == "greedy" else None
-        if self.playout == "heuristic":
-            act = heuristic(gid)
-            if act is None:  # pragma: no cover - every game has a heuristic
-                raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
-                                   choices="greedy, random", value=opts["playout"])
-            self.policy = _heuristic_policy(act)
-        tree = self._choice("tree", ("auto", "on", "off"))
-        self.tree = tree == "on" or (tree == "auto" and self.playout != "heuristic")
-        """Whether the tree grows below the root (``tree``; ``auto``: not with ``playout=heuristic``, whose rollouts
-        judge each root action)."""
-        self.lead = _real(opts["lead"])
-        """The mean reward a root action must beat the heuristic's own action by to be played (``lead``; 0: the
-        best mean is played)."""
+        self.policy: Policy | None = self._policy()
         self.own: Heuristic | None = heuristic(gid)
-        self.potential = _real(opts["potential"])
-        """Points a cut-off hand counts less per unit of meld potential (``potential``, compiled Three Thirteen)."""
-        self.value = self._choice("value", ("points", "learned", "learned-large"))
-        """How a cut-off hand is valued (``value``): ``points``, as it stands; ``learned`` (fitted at 2 to 4 players)
-        or ``learned-large`` (at 5 to 8), by the points that network expects it to be left with (compiled Three
-        Thirteen, :mod:`dreizehn.games.three_thirteen.value`)."""
-        prune = str(opts["prune"]).lower()
-        if prune == "auto":
-            self.prune = _whole(search_default(game, "prune"))
-        elif prune.isdigit():
-            self.prune = int(prune)
-        else:
-            raise BotSpecError("bot.option_prune", rule="B4", value=opts["prune"])
         self.ranking: Ranking | None = ranking(gid)
         self.last_stats: tuple[RootStat, ...] = ()
         """The root statistics of the latest search, in action order."""
         self.last_iterations = 0
         """The number of iterations of the latest search."""
         self._kernel: object | None = None
-        infer = self._choice("infer", ("auto", "on", "off"))
-        self.infer = (str(search_default(game, "infer")) if infer == "auto" else infer) == "on"
-        """Whether the determinizations are weighted by what the seat saw (``infer``; a game whose kernel's search
-        infers, :mod:`dreizehn.games.three_thirteen.inference`)."""
-        if self.infer and not self._infers():
+        if self.settings.infer and not self._infers():
             raise BotSpecError("bot.option_infer", rule="B4", game=gid)
-        if self.value != "points" and self._compiled_search(frozenset()) is None:
+        if self.settings.value != "points" and self._compiled_search(frozenset()) is None:
             raise BotSpecError("bot.option_value", rule="B4", game=gid)
 
-    def _choice(self, key: str, choices: tuple[str, ...]) -> str:
-        value = str(self.options[key]).lower()
-        if value not in choices:
-            raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key=key, choices=", ".join(choices),
-                               value=self.options[key])
-        return value
+    def _policy(self) -> Policy | None:
+        """The playout policy of ``playout``: the game's greedy playout, its heuristic, or none (random actions)."""
+        chosen = self.settings.playout
+        if chosen == "greedy":
+            return playout(self.game.id)
+        act = heuristic(self.game.id) if chosen == "heuristic" else None
+        if chosen == "heuristic" and act is None:  # pragma: no cover - every game has a heuristic
+            raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
+                               choices="greedy, random", value=chosen)
+        return None if act is None else _heuristic_policy(act)
 
     # -- the search -----------------------------------------------------------------------------------------------
 
@@ -356,10 +272,10 @@ class IsmctsBot(Bot):
             return only
         stats = self._search(view, rng, kept)
         best = max(stats, key=lambda s: (s.visits, s.mean, -s.action))
-        if self.lead and self.own is not None:  # the heuristic's own action, unless another beats it by ``lead``
+        if self.settings.lead and self.own is not None:  # the heuristic's own, unless another beats it by ``lead``
             own = self.own(view, random.Random(0))
             mine = next((s for s in stats if s.action == own), None)
-            if mine is not None and best.mean <= mine.mean + self.lead:
+            if mine is not None and best.mean <= mine.mean + self.settings.lead:
                 return mine.action
         return best.action
 
@@ -375,19 +291,21 @@ class IsmctsBot(Bot):
         action on the same world, each followed by the same stream of random numbers)."""
         compiled = self._compiled_search(keep)
         if compiled is not None:
-            stats, done = compiled(view, self.iterations, self.c, self.scale, rng.getrandbits(64), self.time_budget)
+            settings = self.settings
+            stats, done = compiled(view, settings.iterations, settings.c, settings.scale, rng.getrandbits(64),
+                                   settings.time)
             self.last_iterations = done
             self.last_stats = tuple(RootStat(a, visits, avail, mean) for a, visits, avail, mean in stats)
             return self.last_stats
         sample = self.game.sample_state
         root = _Node()
         iterate = self._iteration(view.stage, root, keep)
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        deadline = None if self.settings.time is None else time.perf_counter() + self.settings.time
         seat = view.seat
         done = 0
-        while (done < self.iterations) if deadline is None else (not done or time.perf_counter() < deadline):
+        while (done < self.settings.iterations) if deadline is None else (not done or time.perf_counter() < deadline):
             state = sample(view, rng)
-            if self.root != "paired":
+            if self.settings.root != "paired":
                 done += 1
                 iterate(state, root, [], [], rng.randrange, rng.random)
                 continue
@@ -419,10 +337,10 @@ class IsmctsBot(Bot):
         state at ``node``, reached by ``path`` (the nodes below the root) whose actions ``movers`` chose, it selects
         and expands (:func:`_select`; none below the root without :attr:`tree`), plays out
         (:meth:`_playout`) and backs up each node's reward from its mover's side."""
-        whole_game = self.horizon == "game"
-        stop_at_root = not self.tree
+        whole_game = self.settings.horizon == "game"
+        stop_at_root = not self.settings.tree
         eager, score, players = self.eager, self._score, self.game.players
-        select = partial(_select, c=self.c)
+        select = partial(_select, c=self.settings.c)
         playout = self._playout
 
         def iterate(state: State, node: _Node, path: list[_Node], movers: list[int],
@@ -452,9 +370,9 @@ class IsmctsBot(Bot):
         """Plays ``state`` on to the end of its stage (of the game with ``horizon=game``) by the playout policy, or
         uniformly at random; with a ``cutoff``, stops after that many actions where :attr:`estimate` values the
         position, and answers its points (else ``None``)."""
-        whole_game = self.horizon == "game"
+        whole_game = self.settings.horizon == "game"
         estimate, policy, eager = self.estimate, self.policy, self.eager
-        cutoff = self.cutoff if estimate is not None else 0
+        cutoff = self.settings.cutoff if estimate is not None else 0
         steps = 0
         while state.turn >= 0 and (whole_game or state.stage == root_stage):
             if cutoff and steps >= cutoff:
@@ -477,7 +395,7 @@ class IsmctsBot(Bot):
         ``keep``, ``cutoff`` and ``playout`` as keywords); a tree below the root or none as :attr:`tree` says where
         they say ``tree`` (the search takes it as a keyword), else only as ``tree=auto`` does. A kernel without
         ``search_options`` searches as :data:`COMPILED_OPTIONS` says."""
-        if not self.game.kernel or self.horizon != "stage" or self.reward != "margin":
+        if not self.game.kernel or self.settings.horizon != "stage" or self.settings.reward != "margin":
             return None
         if self._kernel is None:
             self._kernel = load_kernel(self.game)  # once per bot, not once a move
@@ -485,29 +403,30 @@ class IsmctsBot(Bot):
         found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(kernel, "search", None)
         supported: Mapping[str, object] | None = getattr(kernel, "search_options", None)
         options = COMPILED_OPTIONS if supported is None else supported
-        playout = self.playout if self.policy is not None else "random"
+        playout = self.settings.playout if self.policy is not None else "random"
         roots, playouts, cutoffs = options["root"], options["playout"], options["cutoff"]
         assert isinstance(roots, Container) and isinstance(playouts, Container) and isinstance(cutoffs, Container)
-        if found is None or self.root not in roots or playout not in playouts or self.cutoff not in cutoffs:
+        settings = self.settings
+        if found is None or settings.root not in roots or playout not in playouts or settings.cutoff not in cutoffs:
             return None
-        if (keep and not options["prune"]) or (self.potential and not options.get("potential")):
+        if (keep and not options["prune"]) or (self.settings.potential and not options.get("potential")):
             return None
-        if self.value != "points" and not options.get("value"):
+        if self.settings.value != "points" and not options.get("value"):
             return None
-        if not options.get("tree") and self.tree != (playout != "heuristic"):
+        if not options.get("tree") and self.settings.tree != (playout != "heuristic"):
             return None
         if supported is None:
             return found
-        extra: dict[str, object] = {"tree": self.tree} if options.get("tree") else {}
-        if self.infer:
+        extra: dict[str, object] = {"tree": self.settings.tree} if options.get("tree") else {}
+        if self.settings.infer:
             extra["infer"] = True
-        if self.potential:
-            extra["potential"] = self.potential
-        if self.value != "points":
-            extra["value"] = self.value
+        if self.settings.potential:
+            extra["potential"] = self.settings.potential
+        if self.settings.value != "points":
+            extra["value"] = self.settings.value
         if extra:
-            return partial(found, keep=keep, cutoff=self.cutoff, playout=playout, **extra)
-        return partial(found, keep=keep, cutoff=self.cutoff, playout=playout)
+            return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout, **extra)
+        return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout)
 
     def _infers(self) -> bool:
         """Whether this bot's search runs in the game's kernel (:meth:`_compiled_search`) and that search weighs its
@@ -520,19 +439,19 @@ class IsmctsBot(Bot):
     def _kept(self, view: View) -> frozenset[int]:
         """The root actions left by ``prune``: the heuristic's best ``prune`` where it ranks the decision and there
         are more, else none (no pruning)."""
-        if not self.prune or self.ranking is None:
+        if not self.settings.prune or self.ranking is None:
             return frozenset()
         ranked = self.ranking(view)
-        if ranked is None or len(ranked) <= self.prune:
+        if ranked is None or len(ranked) <= self.settings.prune:
             return frozenset()
-        return frozenset(int(a) for a in ranked[: self.prune])
+        return frozenset(int(a) for a in ranked[: self.settings.prune])
 
     def _score(self, state: State, root_stage: int, partial: Sequence[int] | None, players: int) -> list[float]:
         """The reward vector of a playout that ended in ``state`` (``partial``: the estimated points of a stage cut
         off in the middle)."""
         stage_scores = state.stage_scores
-        whole_game = self.horizon == "game"
-        if self.reward == "win" and whole_game and state.turn < 0:
+        whole_game = self.settings.horizon == "game"
+        if self.settings.reward == "win" and whole_game and state.turn < 0:
             return list(state.returns())
         points = [0] * players
         for scores in stage_scores[root_stage:] if whole_game else stage_scores[root_stage : root_stage + 1]:
@@ -542,12 +461,12 @@ class IsmctsBot(Bot):
             for seat in range(players):
                 points[seat] += partial[seat]
         high = self.game.high_score_wins
-        if self.reward == "win":
+        if self.settings.reward == "win":
             best = max(points) if high else min(points)
             winners = points.count(best)
             return [1.0 / winners if p == best else 0.0 for p in points]
         spanned = max(1, len(stage_scores) - root_stage + (partial is not None)) if whole_game else 1
-        scale = self.scale * math.sqrt(spanned) * (players - 1)
+        scale = self.settings.scale * math.sqrt(spanned) * (players - 1)
         total = sum(points)
         rewards: list[float] = []
         for p in points:

@@ -26,7 +26,7 @@ from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.play.say import say_course
 from dreizehn.study.plots import plot_ratings, plot_scores
-from dreizehn.study.sim import Rating, Run, Tournament, check_backend, play, seating
+from dreizehn.study.sim import Rating, Run, RunSpec, Tournament, check_backend, play, seating
 from dreizehn.study.sim import simulate as sim_simulate
 from dreizehn.study.sim import tournament as sim_tournament
 from dreizehn.study.stats import mean_sd
@@ -206,6 +206,16 @@ def _deadline(minutes: float | None) -> float | None:
     return None if minutes is None else time.time() + minutes * 60
 
 
+def _run_spec(game_id: str, game: Game, bots: str, count: int, seed: int, jobs: int | None, backend: Backend,
+              address: str | None, results: Path | None, minutes: float | None, records: Path | None = None) -> RunSpec:
+    """The run a command's arguments describe (:class:`~dreizehn.study.sim.RunSpec`); a refusal is printed (exit 2)."""
+    try:
+        return RunSpec(game_id, game.players, bots, count, seed=seed, options=game.options, jobs=jobs, records=records,
+                       backend=backend.value, address=address, results=results, deadline=_deadline(minutes))
+    except DreizehnError as err:
+        raise _fail(err) from None
+
+
 def _print_saved(run: Run, count: int, results: Path | None) -> None:
     """What a run read back from its file of saved games, left out, and left to play."""
     if run.resumed:
@@ -259,16 +269,13 @@ def simulate(
     """Play GAMES games between bots and summarise each bot: win rate with its 95% interval, scores, move times."""
     _check_backend(backend, address)
     game = _load(game_id, players, option)
-    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    spec = _run_spec(game_id, game, bots, count, seed, jobs, backend, address, results, minutes, records)
     _prepare_dir(records)
     try:
-        seating(specs, players, 0)
+        seating(spec.bots, players, 0)
         with _progress() as progress:
             task = progress.add_task(f"{game_id}, {players} players", total=count)
-            run = sim_simulate(game_id, players, specs, games=count, seed=seed, options=game.options, jobs=jobs,
-                               records=records, progress=lambda k: progress.advance(task, k),
-                               backend=backend.value, address=address, results=results,
-                               deadline=_deadline(minutes))
+            run = sim_simulate(spec, progress=lambda k: progress.advance(task, k))
     except (DreizehnError, ValueError) as err:
         raise _fail(err) from None
     _print_run(run, game)
@@ -351,14 +358,11 @@ def tournament(
     _check_backend(backend, address)
     cls = _class(game_id)
     game = _load(game_id, players or cls.min_players, option)
-    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    spec = _run_spec(game_id, game, bots, count, seed, jobs, backend, address, results, minutes)
     try:
         with _progress() as progress:
             task = progress.add_task(f"{game_id} tournament", total=count)
-            result = sim_tournament(game_id, game.players, specs, games=count, seed=seed, options=game.options,
-                                    jobs=jobs, progress=lambda k: progress.advance(task, k),
-                                    backend=backend.value, address=address, results=results,
-                                    deadline=_deadline(minutes))
+            result = sim_tournament(spec, progress=lambda k: progress.advance(task, k))
     except (DreizehnError, ValueError) as err:
         raise _fail(err) from None
     ratings, pairs = _print_tournament(result)

@@ -6,7 +6,10 @@ rotated by ``i`` places, so the same seed gives the same games for the same bots
 whether they are played on one process, on many, or on a Ray cluster (``backend="ray"``, see
 :mod:`dreizehn.study.distributed`).
 
->>> result = simulate("knizia13", 3, ["heuristic", "random"], games=3, seed=1, jobs=1)
+What to play is one value, a :class:`RunSpec` (checked as it is made), which :func:`simulate`, :func:`tournament`,
+:func:`run_games` and the command line share:
+
+>>> result = simulate(RunSpec("knizia13", 3, ["heuristic", "random"], games=3, seed=1, jobs=1))
 >>> [len(g.seats) for g in result.games], result.games[1].seats
 ([3, 3, 3], ('random', 'heuristic', 'random'))
 """
@@ -18,14 +21,14 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TypedDict, Unpack
+from typing import Any
 
 from dreizehn.bots.base import make_bot
 from dreizehn.core.errors import BackendError as BackendError  # re-exported: dreizehn.study.sim.BackendError
 from dreizehn.core.errors import SimulationError, UsageError
-from dreizehn.core.registry import load_game
+from dreizehn.core.registry import game_class, load_game
 
 # GameResult, play and seating are dreizehn.study.sim's too
 from dreizehn.study.jobs import GameResult as GameResult
@@ -128,52 +131,140 @@ def check_backend(backend: str, address: str | None = None) -> None:
         raise BackendError("backend.address", rule="C4", address=address)
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """What a simulation or tournament plays, and where: one value that :func:`simulate`, :func:`tournament`,
+    :func:`run_games`, :func:`run_saved` and the commands ``dreizehn simulate`` and ``dreizehn tournament`` share.
+    Every field is checked as the value is made (rules C2, C4 and C9 of docs/cli.md; an unknown game as
+    :func:`~dreizehn.core.registry.game_class` refuses it), each refusal naming its field.
+
+    >>> spec = RunSpec("holzwurm", 3, "heuristic, random", games=6, options={"games": 1})
+    >>> spec.bots, spec.key()
+    (('heuristic', 'random'), '["holzwurm", 3, {"games": 1}, ["heuristic", "random"], 0]')
+    >>> RunSpec.from_json(spec.to_json()) == spec
+    True
+    >>> RunSpec("holzwurm", 3, ["random"], games=-1)
+    Traceback (most recent call last):
+    ...
+    dreizehn.core.errors.SimulationError: a run's games must be a whole number of 0 or more, not -1 (C9)
+    """
+
+    game: str
+    """The game's id."""
+    players: int
+    bots: Sequence[str]
+    """The bots' specifications (a tuple once made), seat by seat (:func:`seating`) or the tournament's field
+    (:func:`pairings`); text is read as the command line writes it, comma-separated."""
+    games: int
+    """How many games (game ``i`` with the seed ``seed + i``)."""
+    seed: int = 0
+    options: Mapping[str, object] = field(default_factory=dict)
+    """The game's options, as :func:`~dreizehn.core.registry.load_game` takes them."""
+    jobs: int | None = None
+    """Processes (all cores where ``None``); with ``backend="ray"``, the most batches running at once."""
+    records: Path | None = None
+    """A folder to write one record per game into."""
+    backend: str = "processes"
+    """``processes`` or ``ray`` (:data:`BACKENDS`)."""
+    address: str | None = None
+    """The Ray cluster (``backend="ray"`` only)."""
+    results: Path | None = None
+    """A file that saves each game as it finishes and resumes the run (:func:`run_saved`)."""
+    deadline: float | None = None
+    """No new part starts after this :func:`time.time` (:func:`run_saved`)."""
+
+    def __post_init__(self) -> None:
+        game_class(str(self.game))
+        self._set("players", _count("players", self.players, 1))
+        bots = self.bots
+        names = bots.split(",") if isinstance(bots, str) else bots
+        if not all(isinstance(name, str) for name in names):
+            raise SimulationError("sim.run_bots", rule="C2", value=bots)
+        self._set("bots", tuple(name.strip() for name in names if name.strip()))
+        if not self.bots:
+            raise SimulationError("sim.no_bots", rule="C2")
+        self._set("games", _count("games", self.games, 0))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise SimulationError("sim.run_seed", rule="C9", value=self.seed)
+        if not isinstance(self.options, Mapping):
+            raise SimulationError("sim.run_options", rule="C9", value=self.options)
+        self._set("options", dict(self.options))
+        self._set("jobs", None if self.jobs is None else _count("jobs", self.jobs, 1))
+        self._set("records", None if self.records is None else Path(self.records))
+        self._set("results", None if self.results is None else Path(self.results))
+        check_backend(self.backend, self.address)
+        if self.deadline is not None:
+            self._set("deadline", float(self.deadline))
+
+    def _set(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)  # a frozen value converts its own fields as it is made
+
+    def key(self, *, tournament: bool = False) -> str:
+        """The key the run's games are saved under (:func:`~dreizehn.study.saved.run_key`); a tournament's names each
+        bot once."""
+        bots = tuple(dict.fromkeys(self.bots)) if tournament else self.bots
+        return run_key(self.game, self.players, self.options, bots, self.seed, tournament=tournament)
+
+    def to_json(self) -> dict[str, Any]:
+        """The value as JSON data (paths as text), which :meth:`from_json` reads back."""
+        doc = {f.name: getattr(self, f.name) for f in fields(self)}
+        doc.update(bots=list(self.bots), options=dict(self.options),
+                   records=None if self.records is None else str(self.records),
+                   results=None if self.results is None else str(self.results))
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> RunSpec:
+        """The value that :meth:`to_json` wrote."""
+        return cls(**doc)
+
+
+def _count(name: str, value: object, least: int) -> int:
+    """``value``, a whole number of ``least`` or more; anything else is refused naming the field ``name`` (C9)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise SimulationError("sim.run_count", rule="C9", field=name, least=least, value=value)
+    return value
+
+
 def default_jobs() -> int:
     """All the cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def run_games(
-    game_id: str,
-    players: int,
+    spec: RunSpec,
     plan: Sequence[tuple[str, ...]],
     *,
-    seed: int = 0,
-    options: Mapping[str, object] | None = None,
-    jobs: int | None = None,
-    records: str | Path | None = None,
-    progress: Callable[[int], None] | None = None,
     start: int = 0,
-    backend: str = "processes",
-    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
-    """Play one game per entry of ``plan`` (its seating), the ``i``-th as game ``start + i`` with seed
-    ``seed + start + i``; results in game order. ``start`` lets a long run be played in parts that add up to the
-    same games as one run.
+    """Play one game per entry of ``plan`` (its seating) as ``spec`` says (its game, players, seed, options, jobs,
+    records, backend and address; not its bots, games, results or deadline), the ``i``-th as game ``start + i`` with
+    seed ``spec.seed + start + i``; results in game order. ``start`` lets a long run be played in parts that add up
+    to the same games as one run.
 
-    ``backend`` is ``"processes"`` (``jobs`` local processes, all cores by default) or ``"ray"``: the games are
+    ``spec.backend`` is ``"processes"`` (``jobs`` local processes, all cores by default) or ``"ray"``: the games are
     played as tasks on the Ray cluster at ``address`` (a local Ray instance when no address is given), at most
     ``jobs`` batches at a time (all the cluster's CPUs by default); see :func:`dreizehn.study.distributed.run_on_ray`.
     Both give the same games for the same seed. ``progress`` is called with the number of games just finished."""
-    check_backend(backend, address)
-    options = dict(options or {})
+    game_id, players, seed, options, records = spec.game, spec.players, spec.seed, dict(spec.options), spec.records
     game = load_game(game_id, players, options)  # refuse bad input before starting processes
     for seats in plan:
-        for spec in dict.fromkeys(seats):
-            make_bot(spec, game)
+        for bot in dict.fromkeys(seats):
+            make_bot(bot, game)
     if records is not None:
         try:
-            Path(records).mkdir(parents=True, exist_ok=True)
+            records.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise UsageError("cli.cannot_create", rule="C5", path=str(records), reason=str(err.strerror or err)) \
                 from None
     tasks = list(enumerate(plan, start))
-    if backend == "ray":
+    if spec.backend == "ray":
         from dreizehn.study.distributed import run_on_ray
 
-        return run_on_ray(game_id, players, options, seed, tasks, address=address, jobs=jobs, records=records,
-                          progress=progress)
-    jobs = max(1, min(jobs or default_jobs(), len(tasks) or 1))
+        return run_on_ray(game_id, players, options, seed, tasks, address=spec.address, jobs=spec.jobs,
+                          records=records, progress=progress)
+    jobs = max(1, min(spec.jobs or default_jobs(), len(tasks) or 1))
     record_dir = None if records is None else str(records)
     if jobs == 1:
         results = []
@@ -197,48 +288,31 @@ PART = 10
 """Games a process plays between two saves of a run that saves its games (:func:`run_saved`)."""
 
 
-class PlayOptions(TypedDict, total=False):
-    """How :func:`run_games` plays, as :func:`run_saved` passes it on."""
-
-    seed: int
-    options: Mapping[str, object] | None
-    jobs: int | None
-    records: str | Path | None
-    progress: Callable[[int], None] | None
-    backend: str
-    address: str | None
-
-
 def run_saved(
-    game_id: str,
-    players: int,
+    spec: RunSpec,
     seats: Callable[[int], tuple[str, ...]],
-    games: int,
     *,
     key: str,
-    results: str | Path | None,
-    deadline: float | None = None,
-    **how: Unpack[PlayOptions],
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[list[GameResult], int, int]:
-    """Games ``0 .. games - 1`` of a run, game ``i`` seated ``seats(i)``, saved to the file ``results`` under
-    ``key`` as they finish (:mod:`dreizehn.study.saved`): those this code saved there before are read back, not played.
-    No new part starts after ``deadline`` (a :func:`time.time`). Returns the games so far in order, how many were
-    read back, and how many other code saved under ``key`` (left out); ``how`` as for :func:`run_games`."""
-    path = None if results is None else Path(results)
+    """Games ``0 .. spec.games - 1`` of a run, game ``i`` seated ``seats(i)``, saved to the file ``spec.results``
+    under ``key`` as they finish (:mod:`dreizehn.study.saved`): those this code saved there before are read back, not
+    played. No new part starts after ``spec.deadline`` (a :func:`time.time`). Returns the games so far in order, how
+    many were read back, and how many other code saved under ``key`` (left out); played as for :func:`run_games`."""
+    path, deadline, games = spec.results, spec.deadline, spec.games
     code = "" if path is None else fingerprint()  # the source is hashed only where games are saved
     done, left_out = load(path, key, code)
     # a game is named by this run's names for its seats, whatever names it was saved under with the same key
     done = {i: replace(r, seats=seats(i)) for i, r in done.items() if i < games}
     resumed = len(done)
-    progress = how.get("progress")
     if progress and resumed:
         progress(resumed)
     missing = [i for i in range(games) if i not in done]
-    part = len(missing) if path is None and deadline is None else PART * (how.get("jobs") or default_jobs())
+    part = len(missing) if path is None and deadline is None else PART * (spec.jobs or default_jobs())
     while missing and (deadline is None or time.time() < deadline):
         batch, missing = missing[:part], missing[part:]
         for indices in _consecutive(batch):
-            played = run_games(game_id, players, [seats(i) for i in indices], start=indices[0], **how)
+            played = run_games(spec, [seats(i) for i in indices], start=indices[0], progress=progress)
             if path is not None:
                 save(path, key, code, played)
             done.update((r.index, r) for r in played)
@@ -260,31 +334,15 @@ def _consecutive(indices: Sequence[int]) -> list[list[int]]:
     return runs
 
 
-def simulate(
-    game_id: str,
-    players: int,
-    bots: Sequence[str],
-    *,
-    games: int,
-    seed: int = 0,
-    options: Mapping[str, object] | None = None,
-    jobs: int | None = None,
-    records: str | Path | None = None,
-    progress: Callable[[int], None] | None = None,
-    backend: str = "processes",
-    address: str | None = None,
-    results: str | Path | None = None,
-    deadline: float | None = None,
-) -> Run:
-    """Play ``games`` games between ``bots`` (seats filled and rotated by :func:`seating`); ``jobs``, ``backend``
-    and ``address`` as for :func:`run_games`, ``results`` (a file that saves the games and resumes the run) and
-    ``deadline`` as for :func:`run_saved`."""
+def simulate(spec: RunSpec, *, progress: Callable[[int], None] | None = None) -> Run:
+    """Play ``spec.games`` games between ``spec.bots`` (seats filled and rotated by :func:`seating`), as
+    :func:`run_games` plays and :func:`run_saved` saves and resumes them; ``progress`` is called with the number of
+    games just finished (or read back)."""
+    bots, players = spec.bots, spec.players
     seating(bots, players, 0)  # refuse a list of bots that does not fit before reading any file
-    key = run_key(game_id, players, dict(options or {}), bots, seed)
-    played, resumed, left_out = run_saved(
-        game_id, players, lambda i: seating(bots, players, i), games, key=key, results=results, deadline=deadline,
-        seed=seed, options=options, jobs=jobs, records=records, progress=progress, backend=backend, address=address)
-    return Run(game_id, players, dict(options or {}), tuple(bots), seed, played, resumed, left_out)
+    played, resumed, left_out = run_saved(spec, lambda i: seating(bots, players, i), key=spec.key(),
+                                          progress=progress)
+    return Run(spec.game, players, dict(spec.options), tuple(bots), spec.seed, played, resumed, left_out)
 
 
 def pairings(bots: Sequence[str], players: int, games: int) -> Iterator[tuple[str, ...]]:
@@ -370,28 +428,10 @@ class Tournament:
         return out
 
 
-def tournament(
-    game_id: str,
-    players: int,
-    bots: Sequence[str],
-    *,
-    games: int,
-    seed: int = 0,
-    options: Mapping[str, object] | None = None,
-    jobs: int | None = None,
-    records: str | Path | None = None,
-    progress: Callable[[int], None] | None = None,
-    backend: str = "processes",
-    address: str | None = None,
-    results: str | Path | None = None,
-    deadline: float | None = None,
-) -> Tournament:
-    """Every bot meets every other in rotated seatings (:func:`pairings`), ``games`` games in all; ``jobs``,
-    ``backend`` and ``address`` as for :func:`run_games`, ``results`` and ``deadline`` as for :func:`run_saved`."""
-    plan = list(pairings(bots, players, games))
-    distinct = tuple(dict.fromkeys(bots))
-    key = run_key(game_id, players, dict(options or {}), distinct, seed, tournament=True)
-    played, resumed, left_out = run_saved(
-        game_id, players, plan.__getitem__, games, key=key, results=results, deadline=deadline, seed=seed,
-        options=options, jobs=jobs, records=records, progress=progress, backend=backend, address=address)
-    return Tournament(Run(game_id, players, dict(options or {}), distinct, seed, played, resumed, left_out))
+def tournament(spec: RunSpec, *, progress: Callable[[int], None] | None = None) -> Tournament:
+    """Every bot of ``spec.bots`` meets every other in rotated seatings (:func:`pairings`), ``spec.games`` games in
+    all, played, saved and resumed as for :func:`simulate`."""
+    plan = list(pairings(spec.bots, spec.players, spec.games))
+    played, resumed, left_out = run_saved(spec, plan.__getitem__, key=spec.key(tournament=True), progress=progress)
+    distinct = tuple(dict.fromkeys(spec.bots))
+    return Tournament(Run(spec.game, spec.players, dict(spec.options), distinct, spec.seed, played, resumed, left_out))
