@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -29,14 +30,19 @@ SLOW_FOLDERS = frozenset({"web", "server", "kernels", "tui", "envs", "fourth_gam
 """The folders of tests that start servers, browsers or terminal pilots, or compile kernels: marked ``slow`` and left
 out of ``make test-quick`` (``make test`` runs them all)."""
 
+SLOW_FILES = "test_kernel*.py"
+"""The files, in any folder, of a game's compiled kernel, search, heuristic and value tests (``tests/games/<name>/``,
+beside the game's other tests): marked ``slow`` as :data:`SLOW_FOLDERS` are."""
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test of :data:`SLOW_FOLDERS` ``slow`` (a test elsewhere may carry the mark itself)."""
+    """Mark every test of :data:`SLOW_FOLDERS` and :data:`SLOW_FILES` ``slow`` (a test elsewhere may carry the mark
+    itself)."""
     root = Path(__file__).parent
     for item in items:
         try:
             folder = item.path.relative_to(root).parts[0]
         except ValueError:  # a doctest of the package
             continue
-        if folder in SLOW_FOLDERS:
+        if folder in SLOW_FOLDERS or fnmatch(item.path.name, SLOW_FILES):
             item.add_marker(pytest.mark.slow)

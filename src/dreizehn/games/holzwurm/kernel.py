@@ -9,7 +9,8 @@ reads of the history), the running totals, and the order of the latest shuffle (
 record). Every shuffle, and a random starting seat, draws from the game's own ``uint64`` key.
 
 The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties broken by the key instead of a
-``random.Random``; ``tests/kernels`` checks both against the reference engine and the Python heuristic.
+``random.Random``; ``tests/kernels`` checks both against the reference engine, and
+``tests/games/holzwurm/test_kernel.py`` against the Python heuristic.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ were played, the stock with its top last (as :mod:`.rules` keeps it), the runnin
 latest deal (so that a kernel's game becomes a record). Every shuffle draws from the game's own ``uint64`` key.
 
 The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties broken by the key instead of a
-``random.Random``; ``tests/kernels`` checks both against the reference engine and the Python heuristic.
+``random.Random``; ``tests/kernels`` checks both against the reference engine, and
+``tests/games/knizia13/test_kernel_heuristic.py`` against the Python heuristic.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ the hand to move are cached in the row until that hand changes, as the engine ca
 
 The random policy takes a way out whenever one is legal (``Game.eager_actions``, as the ``random`` bot does), so
 random games end. The heuristic policy is the greedy player of :func:`.heuristic.playout` (the one the search's
-playouts use), its random draws taken from the key instead of a ``random.Random``; ``tests/kernels`` checks it
-against the Python function, fed the same numbers.
+playouts use), its random draws taken from the key instead of a ``random.Random``;
+``tests/games/three_thirteen/test_kernel.py`` checks it against the Python function, fed the same numbers.
 """
 
 from __future__ import annotations

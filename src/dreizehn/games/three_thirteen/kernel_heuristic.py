@@ -10,8 +10,8 @@
   someone has gone out), plus a thousandth of the card's value.
 
 :func:`choices` writes the actions the Python heuristic ties between (it draws one of them with its ``rng``);
-:func:`action` draws one of them from the kernel's key. ``tests/kernels`` checks the choices against the Python
-functions over many decisions of many games.
+:func:`action` draws one of them from the kernel's key. ``tests/games/three_thirteen/test_kernel_heuristic.py``
+checks the choices against the Python functions over many decisions of many games.
 """
 
 from __future__ import annotations

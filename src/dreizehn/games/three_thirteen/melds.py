@@ -109,7 +109,7 @@ def card_value(kind: int, aces_high: bool = False) -> int:
 # numba kernels.  Natural cards are counted in ``cnt[suit * 16 + position]``; position 1..13 is the rank, and 14
 # holds aces set aside (under aces high) to end a run above the king.
 #
-# Why the search is exact (the brute force in tests/games/test_melds.py checks it):
+# Why the search is exact (the brute force in tests/games/three_thirteen/test_melds.py checks it):
 # * Cards of the wild rank are interchangeable jokers: one used as itself is a wild card standing for itself.  An
 #   arrangement is then fixed, up to where its wild cards sit, by the natural cards of each meld.  A set of k
 #   naturals needs max(0, 3 - k) wild cards; a run needs one for each gap between its lowest and highest natural

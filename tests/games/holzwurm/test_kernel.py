@@ -9,14 +9,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
+from kernels.differential import Pair
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.kernel import HEURISTIC, ILLEGAL, RANDOM, below, load, make_keys, pick_legal
 from dreizehn.core.registry import load_game
 from dreizehn.games.holzwurm import CARD_POINTS, CARD_VALUE, NEW, heuristic
 from dreizehn.games.holzwurm import kernel as hk
-
-from .differential import Pair
 
 GAMES: list[tuple[int, dict[str, object]]] = [
     (2, {}), (3, {"starter": "random"}), (4, {}), (5, {"games": 2}), (6, {"starter": "random"}),

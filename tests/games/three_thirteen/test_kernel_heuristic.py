@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from kernels.differential import Pair
 
 from dreizehn.core.kernel import make_keys
 from dreizehn.core.registry import load_game
@@ -16,8 +17,6 @@ from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen import kernel_heuristic as kh
 from dreizehn.games.three_thirteen.kernel import ACTIONS
 from dreizehn.games.three_thirteen.rules import DISCARD, OUT, RESEARCH_TURN_LIMIT
-
-from .differential import Pair
 
 
 def python_choices(view: ThreeThirteenView) -> list[int]:

@@ -10,6 +10,7 @@ from random import Random
 from typing import Any
 
 import pytest
+from words.kit import NAMES, said
 
 import dreizehn
 from dreizehn.core.errors import DreizehnError, IllegalActionError, InvalidActionError
@@ -20,8 +21,6 @@ from dreizehn.games.holzwurm import CARD_COLOUR, THIRTEEN, Holzwurm, HolzwurmCar
 from dreizehn.games.holzwurm import heuristic as holzwurm_heuristic
 from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, Word, catalogue, words
-
-from .kit import NAMES, said
 
 Course = list[tuple[HolzwurmState, list[Event]]]
 

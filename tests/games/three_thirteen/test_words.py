@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 import pytest
+from words.kit import NAMES, said
 
 import dreizehn
 from dreizehn.core.errors import DreizehnError
@@ -24,8 +25,6 @@ from dreizehn.games.three_thirteen import (
 )
 from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, catalogue, words
-
-from .kit import NAMES, said
 
 Course = list[tuple[ThreeThirteenState, int, list[Event]]]
 

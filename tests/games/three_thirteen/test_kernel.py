@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 import pytest
+from kernels.differential import Pair
 
 from dreizehn.core.kernel import HEURISTIC, RANDOM, make_keys, next_u64, pick_legal
 from dreizehn.core.registry import load_game
@@ -17,8 +18,6 @@ from dreizehn.games.three_thirteen import heuristic
 from dreizehn.games.three_thirteen import kernel as tk
 from dreizehn.games.three_thirteen.melds import go_out_discards, min_penalty
 from dreizehn.games.three_thirteen.rules import OUT, RESEARCH_TURN_LIMIT, ThreeThirteenRules, ThreeThirteenState
-
-from .differential import Pair
 
 
 def _kernel(players: int, options: dict[str, object]) -> tk.ThreeThirteenKernel:

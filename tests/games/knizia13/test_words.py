@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from words.kit import NAMES, said
 
 import dreizehn
 from dreizehn.core.errors import DreizehnError, IllegalActionError
@@ -16,8 +17,6 @@ from dreizehn.games import knizia13
 from dreizehn.games.knizia13 import Knizia13Card, Knizia13State
 from dreizehn.play.say import say_event
 from dreizehn.words import LANGUAGES, catalogue, words
-
-from .kit import NAMES, said
 
 
 def play_games(players: int, seed: int, **options: object) -> list[tuple[Knizia13State, list[Event]]]:

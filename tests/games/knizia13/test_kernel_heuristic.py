@@ -4,12 +4,11 @@ compiled opponents and playouts play as the ``heuristic`` bot does, ties apart (
 from __future__ import annotations
 
 import numpy as np
+from kernels.differential import Pair
 
 from dreizehn.core.registry import load_game
 from dreizehn.games.knizia13 import Knizia13View, heuristic
 from dreizehn.games.knizia13.kernel import ACTIONS, heuristic_action, heuristic_scores
-
-from .differential import Pair
 
 
 def test_knizia13_heuristic_scores_every_decision_alike() -> None:

@@ -669,7 +669,7 @@ def test_kernels_load_from_the_disk_cache() -> None:
         assert not any("Literal" in str(sig) for sig in kernel.signatures)
     code = "import time; t=time.perf_counter(); from dreizehn.games.three_thirteen.melds import warm_up; warm_up(); " \
            "print(time.perf_counter()-t)"
-    src = str(Path(__file__).resolve().parents[2] / "src")
+    src = str(Path(__file__).resolve().parents[3] / "src")
     started = time.perf_counter()
     env = {**os.environ, "PYTHONPATH": src}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env,

@@ -1,0 +1,1 @@
+"""Der dreizehnte Holzwurm (holzwurm): its rules, words, compiled kernel and search, and its independent replayer."""
