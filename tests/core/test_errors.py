@@ -34,8 +34,8 @@ BARE = {"ValueError", "TypeError", "KeyError", "RuntimeError", "Exception", "Ind
 ALLOWED_BARE: dict[tuple[str, str], str] = {
     ("server/workers.py", "_put"): "a task handed to worker processes that were shut down is a mistake of the "
                                    "server's own code (it stops them last); no input reaches it",
-    ("core/wire.py", "_type_schema"): "a view class field of a type with no JSON form is a mistake in a game module's code, "
-                                 "found by the schema tests; no input reaches it",
+    ("core/wire.py", "_type_schema"): "a view class field of a type with no JSON form is a mistake in a game "
+                                      "module's code, found by the schema tests; no input reaches it",
     ("games/three_thirteen/melds.py", "_replay"): "the meld solver's replay disagreeing with its kernel is a bug of "
                                                   "the solver (no input reaches it: 'pragma: no cover'), not a refusal",
 }

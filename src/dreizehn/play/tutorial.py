@@ -15,7 +15,7 @@ condition (``until``); the browser shows the step now beside the table and moves
 ``"free": true`` lets the person play any move while the step is shown (else only the wanted one, or none).
 
 :func:`walk` plays a tutorial through the engine with its bots as the browser would, and says where each step
-ended; tests/test_tutorials.py checks with it that every step's condition is reached in order on the deal.
+ended; tests/play/test_tutorials.py checks with it that every step's condition is reached in order on the deal.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ catalogues: its rule, where it comes, its parameters and its English sentence), 
 JSON Schemas).
 
 Each part stands in its page between ``<!-- reference: NAME -->`` and ``<!-- /reference -->``.
-``python -m dreizehn.server.reference`` writes them in place; ``--check`` says which are stale (tests/test_reference.py
-fails then, and when a field has no description or a code no entry).
+``python -m dreizehn.server.reference`` writes them in place; ``--check`` says which are stale
+(tests/server/test_reference.py fails then, and when a field has no description or a code no entry).
 """
 
 from __future__ import annotations

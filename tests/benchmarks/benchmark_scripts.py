@@ -10,7 +10,7 @@ from types import ModuleType
 
 def load(name: str) -> ModuleType:
     """``benchmarks/<name>.py`` as a module (registered as ``<name>_benchmark``)."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"{name}_benchmark", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

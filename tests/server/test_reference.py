@@ -15,7 +15,7 @@ from dreizehn.server import reference
 from dreizehn.server.refusals import REFUSALS
 from dreizehn.words import words
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "src" / "dreizehn"
 
 
