@@ -236,9 +236,11 @@ async def test_the_terminal_app_plays_it_to_its_end(twenty: type[dreizehn.Game],
     assert (tmp_path / "g.json").exists()
 
 
-def test_simulate_and_tournament_on_the_command_line(site: list[str], tmp_path: Path) -> None:
+def test_simulate_and_tournament_on_the_command_line(twenty: type[dreizehn.Game], site: list[str],
+                                                     tmp_path: Path) -> None:
     """``dreizehn simulate`` and ``dreizehn tournament`` in a process of their own, finding Twenty through the entry
-    point on ``PYTHONPATH``, their games played in worker processes."""
+    point on ``PYTHONPATH``, their games played in worker processes (this process reads the records back); ``dreizehn
+    games`` says it has no options."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([*site, *filter(None, [os.environ.get("PYTHONPATH")])])}
     command = [sys.executable, "-m", "dreizehn.cli.main"]
     simulated = subprocess.run([*command, "simulate", "twenty", "-p", "3", "-n", "4", "-b", "easy,medium", "-j", "2",
@@ -252,6 +254,8 @@ def test_simulate_and_tournament_on_the_command_line(site: list[str], tmp_path: 
                             env=env, capture_output=True, text=True, timeout=300, check=False)
     assert toured.returncode == 0, toured.stderr
     assert "6 games of twenty, 2 players: ratings" in toured.stdout and "head to head" in toured.stdout
+    listed = subprocess.run([*command, "games"], env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert "twenty: Twenty, 2 to 4 players; no options" in listed.stdout.splitlines()  # no empty table
 
 
 def test_hints_for_a_view_of_it(twenty: type[dreizehn.Game]) -> None:
