@@ -276,7 +276,8 @@ def test_hints_for_a_view_of_it(twenty: type[dreizehn.Game]) -> None:
 
 def test_a_game_without_a_picture_gets_the_general_one(twenty: type[dreizehn.Game], tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from dreizehn.server.routes.games import WEB_DIR, picture
+    from dreizehn.server.routes.games import picture
+    from dreizehn.server.routes.web import WEB_DIR
 
     monkeypatch.setattr(twenty, "folder", classmethod(lambda cls: tmp_path))
     assert picture(twenty) == "/static/img/game.svg" and (WEB_DIR / "img" / "game.svg").is_file()
