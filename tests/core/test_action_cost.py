@@ -1,7 +1,8 @@
 """What a play takes, told before it is made (issue 25, item 2): ``Game.action_cost`` of a legal action, from the
 mover's view alone, is exactly what the play then takes: in 13 the cards of a target pushed over 13 (K11) and their
-minus points (K14); in Holzwurm a row whose count the card does not beat, with the fate row's top card (H12), and
-the points they bring (H3). A play it says nothing of takes nothing."""
+minus points (K14); in Holzwurm a row whose count the card does not beat, with the fate row's top card (H12): the
+row's cards counted as the log counts them (the card played among them), and the points the hand changes by (H3). A
+play it says nothing of takes nothing."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def test_holzwurms_costs_are_what_a_play_takes(players: int) -> None:
         for action in view.legal_actions:
             cost = state.game.action_cost(view, action)
             after = state.copy()
-            after.apply(action)
+            events = after.apply_with_events(action)
             assert isinstance(after, HolzwurmState)
             if after.stage != stage:
                 continue  # the game of the match ended: the hands were scored and dealt anew
@@ -70,8 +71,12 @@ def test_holzwurms_costs_are_what_a_play_takes(players: int) -> None:
                 gained[action // 6] += 1  # the card played left the hand (a row taken brings it back)
             cards = list(gained.elements())
             assert all(n >= 0 for n in gained.values())
-            got = (len(cards), sum(CARD_POINTS[c] for c in cards)) if cards else None
+            # the row's cards as the log counts them (the card played among them, issue 49 item 7), and the points
+            # the hand changes by
+            took = [event.params["cards"] for event in events if event.key == "holzwurm.took"]
+            got = (len(took[0]), sum(CARD_POINTS[c] for c in cards)) if took else None
             assert cost == got, (view.rows, action)
+            assert (cost is None) == (not cards)
             takes += cost is not None
     assert takes > 20
 

@@ -278,7 +278,7 @@ def test_games_and_the_openapi_page(api: TestClient) -> None:
 def test_the_catalogues_of_each_language(api: TestClient) -> None:
     """Clients that say things themselves get every template of a language; an unknown language is refused (C7)."""
     german = api.get("/api/words/de").json()
-    assert german["lang"] == "de" and german["templates"]["web.title"].startswith("dreizehn: drei")
+    assert german["lang"] == "de" and german["templates"]["web.title"].startswith("dreizehn: Kartenspiele")
     assert german["templates"]["knizia13.stage"] == ["Durchgang", "Durchgänge"]
     assert set(german["templates"]) == set(api.get("/api/words/nl").json()["templates"])
     refused = api.get("/api/words/fr")

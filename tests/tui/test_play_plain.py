@@ -184,3 +184,27 @@ def test_help_shows_no_type_after_a_flag() -> None:
     result = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "120"})
     assert result.exit_code == 0 and "--plain" in result.output and "--no-save" in result.output
     assert "<bool>" not in result.output and "<int>" in result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_holzwurm_says_what_a_move_takes_as_its_log_counts_it(lang: str, tmp_path: Path) -> None:
+    """Issue 49, item 7: a move that takes a row is marked with the row's cards counted as the log then counts them
+    (the card played among them) and the fate card named apart, in Holzwurm's words, not "takes 2 cards"."""
+    session = Session.create("holzwurm", ["Ann"], ["random"], 2, 3, options={"games": 1}, lang=lang,
+                             path=tmp_path / "g.json", saving=False)
+    rng = random.Random(3)
+    w = words(lang)
+    while not session.table.is_over:
+        session.play_bots()
+        taking = [a for a in session.view().legal_actions if session.takes(a)]
+        if taking:
+            break
+        session.submit(rng.choice(session.legal()))
+    action = taking[0]
+    n, points = session.game.action_cost(session.view(), action) or (0, 0)
+    marked = session.takes(action)
+    assert marked == w("holzwurm.takes", n=n, points=f"+{points}" if points > 0 else f"−{-points}" if points else "±0")
+    told = [line.text for line in session.say_update(session.submit(action))]
+    cards = next(event.params["cards"] for event in session.updates[-1].events if event.key == "holzwurm.took")
+    row = w("holzwurm.took.cards", n=len(cards), cards="…").removesuffix(" (…)")
+    assert row in marked and any(row in line for line in told), (marked, told)

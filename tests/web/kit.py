@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,14 +41,17 @@ class Server:
 
 
 @contextlib.contextmanager
-def start_server(data_dir: Path, **settings: str) -> Iterator[Server]:
+def start_server(data_dir: Path, paths: Sequence[str] = (), **settings: str) -> Iterator[Server]:
     """``dreizehn serve`` on a free port with a temporary data folder, bots quick and in threads; ``settings`` (as
-    ``GRACE_PERIOD="1"``) set other ``DREIZEHN_`` variables."""
+    ``GRACE_PERIOD="1"``) set other ``DREIZEHN_`` variables; ``paths`` go before ``PYTHONPATH`` (a game installed for
+    the test only, tests/fourth_game)."""
     port = free_port()
     env = {**os.environ, "DREIZEHN_DATA_DIR": str(data_dir), "DREIZEHN_BOT_PAUSE": "0.05", "DREIZEHN_BOT_WORKERS": "0",
            "DREIZEHN_STAGE_HOLD": "0",
            "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4"}
     env.update({f"DREIZEHN_{name}": value for name, value in settings.items()})
+    if paths:
+        env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [os.environ.get("PYTHONPATH")])])
     env.pop("DATABASE_URL", None)
     command = [str(Path(sys.executable).parent / "dreizehn"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     log = (data_dir / "server.log").open("wb")

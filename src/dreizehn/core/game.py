@@ -277,9 +277,11 @@ class Game(ABC):
     @classmethod
     def action_cost(cls, view: View, action: int) -> tuple[int, int] | None:
         """What a legal action of ``view`` takes into its player's hand or pile, as that seat can tell from its view:
-        ``(cards, points)`` (the cards taken, and the points they change by the game's count, before any
-        end-of-stage rule such as 13's majority), or ``None`` for a play that takes nothing (every play of a game
-        without captures). The wire's legal actions carry it (``takes``), so that a page can warn before the play."""
+        ``(cards, points)`` (the cards taken, counted as the game's log counts them, and the points the hand or pile
+        changes by the game's count, before any end-of-stage rule such as 13's majority), or ``None`` for a play that
+        takes nothing (every play of a game without captures). The wire's legal actions carry it (``takes``), so that
+        a page can warn before the play; a game whose catalogue has ``<id>.takes`` says it so (with ``n``, the cards,
+        and ``points``, signed), else ``web.takes`` / ``tui.takes`` ("takes 4 cards: −9")."""
         return None
 
     def max_actions(self) -> int | None:

@@ -317,7 +317,8 @@ def _field_schema(cls: type[Game], name: str, hint: Any) -> dict[str, Any]:
                            "text": {"enum": actions}, "words": {"type": "string"},
                            "takes": {"type": "object", "required": ["cards", "points"], "additionalProperties": False,
                                      "description": "what the play takes (13's K11, Holzwurm's H12): the cards, "
-                                                    "and the points they count",
+                                                    "counted as the game's log counts them, and the points the "
+                                                    "hand or pile changes by",
                                      "properties": {"cards": {"type": "integer", "minimum": 1},
                                                     "points": {"type": "integer"}}}},
         }}

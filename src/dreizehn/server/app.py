@@ -149,7 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="dreizehn",
         version=__version__,
-        summary="Three card games built on the number 13: tables over websockets, stored in SQL.",
+        summary="Card games built on the number 13: tables over websockets, stored in SQL.",
         lifespan=lifespan,
         docs_url=None, redoc_url=None, openapi_url=None,  # the operators' (routes.ops): not public
     )

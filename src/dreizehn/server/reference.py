@@ -190,8 +190,10 @@ def routes_part() -> str:
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
             status, answer = next((code, value) for code, value in operation["responses"].items()
                                   if code.startswith("2"))
-            answer_schema = answer.get("content", {}).get("application/json", {}).get("schema", {})
-            said = f"{status}: {json_type(answer_schema)}"
+            content = answer.get("content", {})
+            media = [kind for kind in content if kind != "application/json"]  # a file's (a picture: image/svg+xml)
+            answer_schema = content.get("application/json", {}).get("schema", {})
+            said = f"{status}: {', '.join(media) if media else json_type(answer_schema)}"
             rows.append(f"| `{method.upper()} {path}` | {_cell(params) or '—'} | "
                         f"{json_type(body) if body else '—'} | {_cell(said)} | "
                         f"{_cell(operation.get('description', ''))} |")

@@ -252,6 +252,9 @@ class GameOut(_Out):
     """Whether the game lays a hand out in its best arrangement (``POST /api/web/arrange``; Three Thirteen's melds)."""
     tutorial: bool = False
     """Whether the game has a tutorial, a first game that teaches its rules (``/api/learn/{game}``)."""
+    picture: str = "/static/img/game.svg"
+    """The address of its picture (320 by 160): the app's own (``/static/img/<id>.svg``), one the game brings in its
+    folder (``/api/games/<id>/picture.svg``), else the picture of a game in general."""
 
 
 class ReplayStep(_Out):

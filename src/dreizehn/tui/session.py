@@ -283,14 +283,16 @@ class Session:
         return lines
 
     def takes(self, action: int) -> str:
-        """What a legal move of the viewer takes, in words (``takes 4 cards: −9``, as the browser marks it), or
-        nothing for a move that takes no cards."""
+        """What a legal move of the viewer takes, in words (``takes 4 cards: −9``, or the game's own sentence
+        ``<id>.takes`` where its catalogue has one, as the browser marks it), or nothing for a move that takes no
+        cards."""
         cost = self.game.action_cost(self.view(), action) if self.game.captures else None
         if cost is None:
             return ""
         cards, points = cost
         signed = f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "±0"
-        return self.words("tui.takes", n=cards, points=signed)
+        own = f"{self.game.id}.takes"
+        return self.words(own if self.words.has(own) else "tui.takes", n=cards, points=signed)
 
     def takes_line(self) -> str:
         """The viewer's moves that take cards, each with what it takes, on one line (``--plain``); nothing if none."""

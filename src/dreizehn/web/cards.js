@@ -29,6 +29,15 @@ export function describe(game, text) {
 }
 
 /**
+ * Whether `text` is the notation of a card of `game` (one of its faces).
+ * @param {string} game
+ * @param {unknown} text
+ */
+export function isCard(game, text) {
+  return typeof text === "string" && faces.get(game)?.[text] !== undefined;
+}
+
+/**
  * A card: a button when `onclick` is given (marked legal or not), else a plain face.
  * @param {string} game the game id
  * @param {string} text the card's notation

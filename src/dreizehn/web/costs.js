@@ -2,16 +2,20 @@
 // What a play takes, said before it is made (the wire's `takes` of a legal action: 13's target pushed over 13,
 // Holzwurm's row taken with the fate card): in the move list, on the place it goes and on the card.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** @typedef {{cards: number, points: number}} Takes */
 
 /**
- * What a play takes, in words: "takes 4 cards: −9" (the points as the game counts them, signed).
+ * What a play takes, in words: the game's own sentence where its catalogue has one (`<game>.takes`: Holzwurm's
+ * "takes the row's 3 cards and the top card of the fate row: −9 in hand", counted as its log counts them), else
+ * "takes 4 cards: −9" (the points as the game counts them, signed).
  * @param {Takes} takes
+ * @param {string} [game] the game's id
  */
-export function costWords(takes) {
-  return t("web.takes", { n: takes.cards, points: signed(takes.points) });
+export function costWords(takes, game) {
+  const own = game ? `${game}.takes` : "";
+  return t(own && has(own) ? own : "web.takes", { n: takes.cards, points: signed(takes.points) });
 }
 
 /**
@@ -25,9 +29,10 @@ export function signed(points) {
 /**
  * The badge of a place or a card whose play takes cards: the points it brings, the words as its title.
  * @param {Takes} takes
+ * @param {string} [game] the game's id
  */
-export function costBadge(takes) {
-  return h("span.cost-badge", { title: costWords(takes), "aria-hidden": "true" }, signed(takes.points));
+export function costBadge(takes, game) {
+  return h("span.cost-badge", { title: costWords(takes, game), "aria-hidden": "true" }, signed(takes.points));
 }
 
 /**

@@ -59,6 +59,14 @@ export function t(key, params = {}) {
 }
 
 /**
+ * Whether the page's catalogue has `key` (a game's own words where it has them, else the app's).
+ * @param {string} key
+ */
+export function has(key) {
+  return templates[key] !== undefined;
+}
+
+/**
  * A list said like the server says it: "a, b and c".
  * @param {unknown[]} items
  */

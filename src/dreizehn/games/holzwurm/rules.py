@@ -291,15 +291,17 @@ class HolzwurmRules(Game):
     @classmethod
     def action_cost(cls, view: View, action: int) -> tuple[int, int] | None:
         """A card whose value is not greater than the number of cards in its row takes the row (the card played
-        with it) and the fate row's top card (H12): the cards gained (the row's and the fate card), and the points
-        the hand changes by (H3)."""
+        with it) and the fate row's top card (H12): the row's cards, the card played counted as the log counts them
+        (``holzwurm.took``: "takes the row's 6 cards"; the fate card is said apart, ``holzwurm.takes``), and the
+        points the hand changes by (H3: the row's cards before the play and the fate card; the card played was in
+        the hand already)."""
         assert isinstance(view, HolzwurmView)
         card, dest = action // 6, action % 6
         row = view.rows[dest] if dest != NEW else None
         if row is None or CARD_VALUE[card] > len(row.cards):
             return None
         gained = [*row.cards, *view.fate[-1:]]
-        return len(gained), sum(CARD_POINTS[c] for c in gained)
+        return len(row.cards) + 1, sum(CARD_POINTS[c] for c in gained)
 
     def new_state(self, seed: int, *, shuffles: Sequence[Sequence[int]] | None = None) -> HolzwurmState:
         state = HolzwurmState.__new__(HolzwurmState)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse
 
 from dreizehn.bots.levels import game_levels
 from dreizehn.core.errors import DreizehnError
@@ -20,6 +21,8 @@ from dreizehn.server.schemas import CardFace, GameOut, OptionOut
 from dreizehn.words import words
 
 router = APIRouter(prefix="/api/games", tags=["games"])
+PICTURE = "picture.svg"
+"""The name of the picture a game may bring in its own folder (docs/adding-a-game.md)."""
 words_router = APIRouter(prefix="/api/words", tags=["words"])
 
 
@@ -44,14 +47,34 @@ def describe(cls: type[Game], lang: str) -> GameOut:
         min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(game_levels(gid)),
         high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
         drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(), arranges=cls.arranges,
-        tutorial=tutorial_path(gid).is_file(),
+        tutorial=tutorial_path(gid).is_file(), picture=picture(cls),
     )
+
+
+def picture(cls: type[Game]) -> str:
+    """The address of the game's picture: the browser app's (``web/img/<id>.svg``), else the one in the game's own
+    folder (``picture.svg``, served by :func:`folder_picture`), else the picture of a game in general."""
+    if (WEB_DIR / "img" / f"{cls.id}.svg").is_file():
+        return f"/static/img/{cls.id}.svg"
+    if (cls.folder() / PICTURE).is_file():
+        return f"/api/games/{cls.id}/{PICTURE}"
+    return "/static/img/game.svg"
 
 
 @router.get("")
 def list_games(lang: LangDep) -> list[GameOut]:
     """Every game, with its options and rules summary."""
     return [describe(game_class(gid), lang) for gid in game_ids()]
+
+
+@router.get(f"/{{game}}/{PICTURE}", response_class=FileResponse,
+            responses={200: {"content": {"image/svg+xml": {}}, "description": "The picture (SVG)."}})
+def folder_picture(game: str) -> FileResponse:
+    """The picture a game brings in its own folder (``picture.svg``, docs/adding-a-game.md), as SVG; 404
+    ``server.not_found`` for a game without one."""
+    if game not in game_ids() or not (path := game_class(game).folder() / PICTURE).is_file():
+        raise HTTPException(404)
+    return FileResponse(path, media_type="image/svg+xml")
 
 
 @words_router.get("/{lang}")

@@ -1,7 +1,9 @@
 // @ts-check
-// The generic drawing of a game without a module of its own: the view's public fields in a readable list, the hand
-// as cards (when the view has a `hand`), and the legal moves as buttons (the table page's move list, kept open).
-import { card } from "../cards.js";
+// The generic drawing of a game without a module of its own: the view's public fields in a readable list (each
+// named by the game's words `<id>.field.<name>` where it has them, else by its name; cards drawn as cards, a list of
+// cards per seat with the seats' names), the hand as cards (when the view has a `hand`), and the legal moves as
+// buttons (the table page's move list, kept open).
+import { card, isCard } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
@@ -45,12 +47,50 @@ function readable(value) {
 }
 
 /**
+ * A field's name in the game's words (`<id>.field.<name>`), else the name itself.
+ * @param {string} game
+ * @param {string} key
+ */
+export function fieldName(game, key) {
+  const said = t(`${game}.field.${key}`);
+  return said === `${game}.field.${key}` ? key : said;
+}
+
+/**
+ * Whether `value` is a list of cards of `game` (empty or not).
+ * @param {string} game
+ * @param {unknown} value
+ * @returns {value is string[]}
+ */
+const cards = (game, value) => Array.isArray(value) && value.every((c) => isCard(game, c));
+
+/**
+ * A field's value as it is drawn: cards as small cards, a list of cards per seat as each seat's name with its cards,
+ * anything else in words.
+ * @param {View} view
+ * @param {DrawContext} ctx
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function fieldValue(view, ctx, value) {
+  const game = view.game_id;
+  const row = (/** @type {string[]} */ list) => (list.length ? h("span.cards", {}, list.map((c) => card(game, c, { small: true }))) : "—");
+  if (cards(game, value) && value.length) return row(value);
+  if (Array.isArray(value) && value.length === view.players && value.every((v) => cards(game, v))) {
+    return h("ul.per-seat", {}, value.map((v, seat) => h("li", {}, h("span.name", {}, ctx.names[seat] ?? String(seat + 1)), " ",
+      row(/** @type {string[]} */ (v)))));
+  }
+  return readable(value);
+}
+
+/**
  * @param {View} view
  * @param {DrawContext} ctx
  */
 export function draw(view, ctx) {
   const fields = Object.entries(view).filter(([key]) => !COMMON.has(key));
-  const parts = [h("dl.fields", {}, fields.map(([key, value]) => [h("dt", {}, key), h("dd", { "data-field": key }, readable(value))]))];
+  const parts = [h("dl.fields", {}, fields.map(([key, value]) => [h("dt", { "data-field": key }, fieldName(view.game_id, key)),
+    h("dd", { "data-field": key }, fieldValue(view, ctx, value))]))];
   if (Array.isArray(view.hand)) {
     parts.push(ctx.handRow(view.hand.map((c) => {
       const mine = ctx.legal.filter((a) => names(a.text, c));

@@ -70,9 +70,9 @@ export function draw(view, ctx) {
     ];
     const cls = `row.r-${row.colour || "open"}`;
     if (choice) {
-      const words = choice.takes ? `${choice.words} — ${costWords(choice.takes)}` : choice.words;
+      const words = choice.takes ? `${choice.words} — ${costWords(choice.takes, "holzwurm")}` : choice.words;
       return h(`button.${cls}.legal${choice.takes ? ".takes" : ""}`, { type: "button", "data-row": slot, title: words,
-        "aria-label": words, onclick: () => ctx.act(choice.text) }, body, choice.takes ? costBadge(choice.takes) : null);
+        "aria-label": words, onclick: () => ctx.act(choice.text) }, body, choice.takes ? costBadge(choice.takes, "holzwurm") : null);
     }
     return h(`section.${cls}`, { "data-row": slot }, body);
   }));
@@ -86,7 +86,7 @@ export function draw(view, ctx) {
     const cost = cardCost(mine);
     return card("holzwurm", c, {
       legal: mine.length > 0, selected: ctx.selected === c, extra: cost ? "takes" : "",
-      badge: cost ? costBadge(cost) : null, note: cost ? costWords(cost) : undefined, onclick: () => {
+      badge: cost ? costBadge(cost, "holzwurm") : null, note: cost ? costWords(cost, "holzwurm") : undefined, onclick: () => {
         if (mine.length === 1) ctx.act(mine[0].text);
         else if (mine.length > 1) ctx.select(c);
         else ctx.act(attempt(c));

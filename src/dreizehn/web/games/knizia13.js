@@ -49,9 +49,9 @@ export function draw(view, ctx) {
     ];
     const cls = `target.t-${colour}${sum > 13 - 1 ? ".hot" : ""}`;
     if (choice) {
-      const words = choice.takes ? `${choice.words} — ${costWords(choice.takes)}` : choice.words;
+      const words = choice.takes ? `${choice.words} — ${costWords(choice.takes, "knizia13")}` : choice.words;
       return h(`button.${cls}.legal${choice.takes ? ".takes" : ""}`, { type: "button", "data-target": colour, title: words,
-        "aria-label": words, onclick: () => ctx.act(choice.text) }, body, choice.takes ? costBadge(choice.takes) : null);
+        "aria-label": words, onclick: () => ctx.act(choice.text) }, body, choice.takes ? costBadge(choice.takes, "knizia13") : null);
     }
     return h(`section.${cls}`, { "data-target": colour, "aria-label": t(`knizia13.colour.${colour}.noun`) }, body);
   }));
@@ -62,8 +62,8 @@ export function draw(view, ctx) {
     const legal = plays.length > 0;
     const cost = cardCost(plays);
     return card("knizia13", c, {
-      legal, selected: ctx.selected === c, extra: cost ? "takes" : "", badge: cost ? costBadge(cost) : null,
-      note: cost ? costWords(cost) : undefined, onclick: () => {
+      legal, selected: ctx.selected === c, extra: cost ? "takes" : "", badge: cost ? costBadge(cost, "knizia13") : null,
+      note: cost ? costWords(cost, "knizia13") : undefined, onclick: () => {
         const mine = ctx.legal.filter((a) => a.text === c || a.text.startsWith(`${c}>`));
         if (mine.length === 1) ctx.act(mine[0].text);
         else if (mine.length > 1) ctx.select(c);

@@ -16,7 +16,7 @@ export async function rulesPage(root, app, gameId) {
   if (!game) { app.setTitle(t("web.not_found")); fill(root, deadEnd(t("web.not_found"))); return; }
   app.setTitle(`${game.title}: ${t("web.rules")}`);
   fill(root, h("article.rules", {}, h("h1", {}, game.title, " — ", t("web.rules")),
-    h("img.picture", { src: `/static/img/${game.id}.svg`, alt: "", width: 320, height: 160 }),
+    h("img.picture", { src: game.picture, alt: "", width: 320, height: 160 }),
     game.rules.split("\n\n").map((/** @type {string} */ p) => h("p", {}, p)),
     h("h2", {}, t("web.options")),
     h("dl.options", {}, game.options.map((/** @type {{label: string, help: string}} */ o) => [h("dt", {}, o.label), h("dd", {}, o.help)])),

@@ -181,7 +181,7 @@ class TablePage {
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
       if (!boardHeld(state)) drawBoard(els.board, module, view, this.context(names), state.last);
       drawMoves(els.moves, this.legal(), { selected: state.selected, hint: state.hint, open: !!module.openMoves,
-        act: (text) => this.act(text) });
+        game: view.game_id, act: (text) => this.act(text) });
       drawUndo(els.undo, this.mayUndo(), this.spectator || this.tutorial ? null : state.undoBlocked, () => this.undo());
       this.drawSide(view, names);
       if (!this.takeover) drawOverlay(els.overlay, state, names, { spectator: this.spectator, join: (name) => this.join(name),
@@ -218,7 +218,7 @@ class TablePage {
   drawSide(view, names) {
     const { state, els } = this;
     drawHint(els.hint, !this.spectator && isMine(state), { thinking: state.thinking, hint: state.hint,
-      moves: legalOf(state), ask: () => this.askHint(), act: (text) => this.act(text) });
+      moves: legalOf(state), game: view.game_id, ask: () => this.askHint(), act: (text) => this.act(text) });
     const invites = JSON.parse(localStorage.getItem(`dreizehn.invites.${state.table}`) || "null");
     const open = invites && !view.is_over;
     redraw(els.invites, JSON.stringify([lang(), open ? invites : null, open ? state.seats.map((s) => s.joined) : null]),

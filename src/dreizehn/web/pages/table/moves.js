@@ -13,8 +13,9 @@ import { lang, percent, t } from "../../i18n.js";
 /**
  * @param {HTMLElement} el
  * @param {Action[]} moves the legal moves
- * @param {{selected: string | null, hint: Hint | null, open: boolean, act: (text: string) => void}} how the card
- *   chosen (only its moves are listed), the hint, whether the list stays open (the game's choice), and how to act
+ * @param {{selected: string | null, hint: Hint | null, open: boolean, game?: string, act: (text: string) => void}} how
+ *   the card chosen (only its moves are listed), the hint, whether the list stays open (the game's choice), the game
+ *   (whose words say what a move takes), and how to act
  */
 export function drawMoves(el, moves, how) {
   const { selected, hint } = how;
@@ -27,7 +28,7 @@ export function drawMoves(el, moves, how) {
     h("ol", {}, shown.map((a, i) => h("li", {}, h(`button.move${a.text === best ? ".best" : ""}${a.takes ? ".takes" : ""}`, {
       type: "button", "data-action": a.text, onclick: () => how.act(a.text),
       "aria-keyshortcuts": i < 9 ? String(i + 1) : undefined,
-    }, i < 9 ? h("kbd", {}, i + 1) : null, a.words, a.takes ? h("span.cost", {}, " — ", costWords(a.takes)) : null))))) : null));
+    }, i < 9 ? h("kbd", {}, i + 1) : null, a.words, a.takes ? h("span.cost", {}, " — ", costWords(a.takes, how.game)) : null))))) : null));
 }
 
 
@@ -35,8 +36,8 @@ export function drawMoves(el, moves, how) {
  * The hint box, shown on the person's turn.
  * @param {HTMLElement} el
  * @param {boolean} shown whether it is the person's turn
- * @param {{thinking: boolean, hint: Hint | null, moves: Action[], ask: () => void, act: (text: string) => void}} how
- *   the legal moves tell what each rated move takes
+ * @param {{thinking: boolean, hint: Hint | null, moves: Action[], game?: string, ask: () => void,
+ *   act: (text: string) => void}} how the legal moves tell what each rated move takes (in the game's words)
  */
 export function drawHint(el, shown, how) {
   const { thinking, hint } = how;
@@ -48,7 +49,7 @@ export function drawHint(el, shown, how) {
     hint ? h("ol.hint", {}, hint.ratings.slice(0, 3).map((r) => h("li", {},
       h("button.link", { type: "button", onclick: () => how.act(r.action) }, r.words),
       hint.choice === r.action && hint.level ? h("span.choice", {}, " (", t("web.hint_search", { level: t(`web.level.${hint.level}`) }), ")") : null,
-      takes.get(r.action) ? h("span.cost", {}, " — ", costWords(/** @type {import("../../costs.js").Takes} */ (takes.get(r.action)))) : null, " ",
+      takes.get(r.action) ? h("span.cost", {}, " — ", costWords(/** @type {import("../../costs.js").Takes} */ (takes.get(r.action)), how.game)) : null, " ",
       h("span.chance", {}, t("web.win_chance", { chance: percent(r.win), spread: percent(r.win_sd) }), " · ",
         t("web.hint_points", { points: Math.round(r.points) }))))) : null,
     hint ? hintNote(hint) : null) : null));
