@@ -5,6 +5,7 @@ between a person and bots run to their end over the websocket."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from dreizehn.bots.base import Bot, register_bot
 from dreizehn.core.game import View
 from dreizehn.core.record import replay
 from dreizehn.server.rooms import acting, bots
+from dreizehn.server.rooms import hub as hub_module
 from dreizehn.server.settings import Settings
 
 from .kit import connect, create_table, fake_clock, hub, make_settings, play_to_end, quick, settle, stored, tokens
@@ -91,17 +93,22 @@ def test_bots_play_after_the_pause(serve: Callable[[Settings], TestClient], tmp_
 
 @pytest.mark.parametrize("bot", ["test-failing", "test-sleepy", "test-cheating"])
 def test_a_bot_that_fails_is_replaced_by_the_heuristic_for_that_move(
-        serve: Callable[[Settings], TestClient], tmp_path: Path, bot: str) -> None:
+        serve: Callable[[Settings], TestClient], tmp_path: Path, bot: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
     """Item 5: a bot that raises, thinks past ``bot_timeout`` or answers an illegal action is replaced by the
-    heuristic for each such move; the game goes on to its end."""
+    heuristic for each such move (each said in the server's log); the game goes on to its end. Without the slack
+    the server gives a bot in a thread beyond its time, the sleepy bot's 0.3 s are past its 0.1 s."""
+    monkeypatch.setattr(hub_module, "DEADLINE_SLACK", 0.0)
     client = serve(make_settings(tmp_path / "data", bot_timeout=0.1))
     created = create_table(client, "holzwurm", ["person", bot], {"games": 1})
-    with connect(client, token=tokens(created)[0]) as person:
+    with caplog.at_level(logging.WARNING, "dreizehn.server"), connect(client, token=tokens(created)[0]) as person:
         play_to_end({0: person}, rng=random.Random(5))
     log = stored(client, created["table"]["id"])
     assert log.row.status == "finished"
     bot_moves = [by for seat, _, by in log.actions if seat == 1]
     assert bot_moves and set(bot_moves) == {"bot"}
+    replaced = [r for r in caplog.records if "the heuristic plays" in r.getMessage() and bot in r.getMessage()]
+    assert len(replaced) == len(bot_moves), [r.getMessage() for r in caplog.records]
     replay(client.get(f"/api/tables/{created['table']['id']}/record").json())
 
 
