@@ -96,10 +96,13 @@ OPS_HEADERS = {"authorization": f"Bearer {OPS_TOKEN}"}
 
 def make_settings(data_dir: Path, database_url: str | None = None, **overrides: Any) -> Settings:
     """Settings for a test: no ``.env`` file, no bot pause, bots in threads, no rate limit to speak of, no wait
-    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`."""
+    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`, and two minutes for a hello
+    to be welcomed (a busy machine took more than the default ten seconds to build a table; the test of that time
+    sets its own)."""
     values: dict[str, Any] = {
         "data_dir": data_dir, "bot_pause": 0.0, "bot_workers": 0, "rate_per_second": 100_000.0,
         "rate_burst": 100_000, "hint_seconds": 0.05, "stage_hold": 0.0, "ops_token": OPS_TOKEN,
+        "hello_timeout": 120.0,
     }
     values.update(overrides)
     if database_url is not None:
@@ -453,6 +456,7 @@ class ServerProcess:
         self.port = port or free_port()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("DREIZEHN_") and k != "DATABASE_URL"}
         self.env["DREIZEHN_STAGE_HOLD"] = "0"  # test clients never close a stage's scoring: the bots go on at once
+        self.env["DREIZEHN_HELLO_TIMEOUT"] = "120"  # a busy machine may welcome a hello after the default ten seconds
         self.env["DREIZEHN_OPS_TOKEN"] = OPS_TOKEN  # :meth:`get` brings it
         self.env.update({k: str(v) for k, v in env.items()})
         self.log = workdir / f"server-{self.port}.log"
