@@ -660,6 +660,7 @@ def test_accepts_any_int_sequence() -> None:
     assert min_penalty([True, 2, 3], 13) == 0  # bool is an int: the 2-3-4 of clubs
 
 
+@pytest.mark.slow  # a Python process of its own that loads the compiled kernels
 def test_kernels_load_from_the_disk_cache() -> None:
     """The numba kernels compile once and load back from the disk cache in a fresh process (a literal-typed
     specialization of a recursive kernel would crash there)."""
