@@ -30,7 +30,8 @@ demo: $(STAMP)
 test: $(STAMP) lint warm test-js
 	$(PY) -m pytest -n $(JOBS) -q
 
-## Lint, type-check and the fast tests (not marked slow: no server, browser, terminal pilot or compiled kernel):
+## Lint, type-check and the fast tests (not marked slow: no server, browser, terminal pilot, compiled kernel, Ray
+## instance or Python process of its own):
 ## a minute or two, for every edit; `make test` before landing.
 test-quick: $(STAMP) lint
 	$(PY) -m pytest -n $(JOBS) -q -m "not slow"

@@ -35,11 +35,17 @@ SLOW_FILES = "test_kernel*.py"
 beside the game's other tests): marked ``slow`` as :data:`SLOW_FOLDERS` are."""
 
 
+SLOW_FIXTURES = frozenset({"ray_address"})
+"""Fixtures that start something heavy (a local Ray instance): a test that uses one is marked ``slow`` too."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test of :data:`SLOW_FOLDERS` and :data:`SLOW_FILES` ``slow`` (a test elsewhere may carry the mark
-    itself)."""
+    """Mark every test of :data:`SLOW_FOLDERS` or :data:`SLOW_FILES`, or using one of :data:`SLOW_FIXTURES`, ``slow``
+    (a test elsewhere may carry the mark itself: one that starts a Python process to load or compile kernels, say)."""
     root = Path(__file__).parent
     for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
         try:
             folder = item.path.relative_to(root).parts[0]
         except ValueError:  # a doctest of the package

@@ -311,6 +311,7 @@ print(analysis.playouts)
 """
 
 
+@pytest.mark.slow  # a Python process of its own, 800 playouts: about 10 s of CPU
 def test_a_three_thirteen_hint_ends_where_two_heuristic_players_would_draw_for_ever() -> None:
     """Among the worlds this hint samples is a round of five cards in which each heuristic player holds two wild
     cards and a pair of sixes, the other's pair being the sixes each needs: they draw and discard for ever, as the

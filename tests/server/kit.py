@@ -45,6 +45,41 @@ NAMES = ("Anna", "Bruno", "Clara", "Dora", "Emil", "Frida", "Gustav", "Hedwig")
 """People's names by seat (none of them reads as a card of any game)."""
 
 
+class FakeClock:
+    """A monotonic clock that moves only when the test moves it (:meth:`advance`), put in place of a server
+    module's ``time`` by :func:`fake_clock`: a rate or a pause then does not depend on how busy the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    @staticmethod
+    def perf_counter() -> float:  # the machine's: what a module measures with it decides nothing
+        return time.perf_counter()
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def fake_clock(monkeypatch: Any, module: Any, clock: FakeClock | None = None) -> FakeClock:
+    """Give ``module`` (one that reads only ``time.monotonic`` and ``time.perf_counter``) a :class:`FakeClock` for the
+    test's length (or ``clock``, to share one among modules)."""
+    clock = clock or FakeClock()
+    monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
+def eventually(check: Callable[[], Any], what: str, timeout: float = 30.0) -> None:
+    """Wait until ``check()`` is true; ``timeout`` only bounds a failure (``what`` did not happen), it is no
+    measure of the server's speed."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not in {timeout} s"
+        time.sleep(0.01)
+
+
 def quick(game_id: str) -> dict[str, Any]:
     """Options for a short whole game: the game's quick options, Three Thirteen's rounds cut to a few turns."""
     options = dict(dreizehn.game_class(game_id).quick_options)
@@ -61,10 +96,13 @@ OPS_HEADERS = {"authorization": f"Bearer {OPS_TOKEN}"}
 
 def make_settings(data_dir: Path, database_url: str | None = None, **overrides: Any) -> Settings:
     """Settings for a test: no ``.env`` file, no bot pause, bots in threads, no rate limit to speak of, no wait
-    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`."""
+    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`, and two minutes for a hello
+    to be welcomed (a busy machine took more than the default ten seconds to build a table; the test of that time
+    sets its own)."""
     values: dict[str, Any] = {
         "data_dir": data_dir, "bot_pause": 0.0, "bot_workers": 0, "rate_per_second": 100_000.0,
         "rate_burst": 100_000, "hint_seconds": 0.05, "stage_hold": 0.0, "ops_token": OPS_TOKEN,
+        "hello_timeout": 120.0,
     }
     values.update(overrides)
     if database_url is not None:
@@ -198,7 +236,7 @@ class Peer:
         self.send({"type": "action", "version": self.view["version"] if version is None else version,
                    "action": action})
 
-    def drain(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+    def drain(self, timeout: float = 30.0) -> list[dict[str, Any]]:
         """Ping and read until the pong: every message that came before it."""
         start = len(self.received)
         self.send({"type": "ping"})
@@ -418,6 +456,7 @@ class ServerProcess:
         self.port = port or free_port()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("DREIZEHN_") and k != "DATABASE_URL"}
         self.env["DREIZEHN_STAGE_HOLD"] = "0"  # test clients never close a stage's scoring: the bots go on at once
+        self.env["DREIZEHN_HELLO_TIMEOUT"] = "120"  # a busy machine may welcome a hello after the default ten seconds
         self.env["DREIZEHN_OPS_TOKEN"] = OPS_TOKEN  # :meth:`get` brings it
         self.env.update({k: str(v) for k, v in env.items()})
         self.log = workdir / f"server-{self.port}.log"

@@ -6,6 +6,7 @@ on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,7 +68,7 @@ def finished(api: TestClient) -> str:
     return str(created["table"]["id"])
 
 
-def _until_done(client: TestClient, table_id: str, seat: int, timeout: float = 60.0) -> list[dict[str, Any]]:
+def _until_done(client: TestClient, table_id: str, seat: int, timeout: float = 300.0) -> list[dict[str, Any]]:
     """Poll the analysis as the browser does until it is no longer running; every document seen."""
     seen = []
     deadline = time.monotonic() + timeout
@@ -240,33 +241,55 @@ def test_an_analysis_survives_a_restart_and_goes_on_after_a_kill(tmp_path: Path,
 def test_two_processes_share_the_analyses_one_works_on_each(
         tmp_path: Path, request: pytest.FixtureRequest, database: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two servers on one database: the one that began an analysis works on it, and the other, started meanwhile,
-    leaves it alone while it gives signs of life; once its server stops in the middle, the other takes it up after
-    the lease and ends it exactly as one server alone would have."""
+    leaves it alone while it gives signs of life (the test waits for a sweep of the other's keeper that began more
+    than a lease after the analysis: stale by then without them); once its server stops in the middle, the other
+    takes it up after the lease and ends it exactly as one server alone would have."""
     import dreizehn.server.analysis as analysis
 
     settings = _settings(tmp_path / "data", None if not database.is_postgres else new_database(
         request.getfixturevalue("postgres_url")))
     lease = SHARED_LEASE  # a sign of life every third of it: one missed on a busy machine must not hand it over
-    settings = settings.model_copy(update={"analysis_lease": lease})
+    settings = settings.model_copy(update={"analysis_lease": lease, "analysis_playouts": 1})  # each rated twice
     rate = analysis.rate_decision
 
+    gate, rated = threading.Event(), list[int]()  # after its first decision the first server's work waits for the gate
+
     def slowly(view: View, version: int, played: int, playouts: int) -> Any:
-        time.sleep(0.4)
+        if rated:
+            gate.wait(120)
+        rated.append(version)
         return rate(view, version, played, playouts)
 
     cls = dreizehn.game_class(GAME)
     with TestClient(create_app(settings)) as second:
+        keeper = second.app.state.analyst  # type: ignore[attr-defined]
+        swept: list[float] = []  # when each of the second's sweeps began (the machine's clock: a sweep is no sooner)
+        sweep = keeper._sweep
+
+        async def noted() -> None:
+            swept.append(time.monotonic())
+            await sweep()
+
+        monkeypatch.setattr(keeper, "_sweep", noted)
         with TestClient(create_app(settings)) as first:
             table_id = create_table(first, GAME, ["random"] * cls.min_players, cls.quick_options)["table"]["id"]
             wait_finished(first, table_id)
             monkeypatch.setattr(analysis, "rate_decision", slowly)
-            assert first.post(f"/api/tables/{table_id}/analysis", json={"seat": 0}).status_code == 202
             begun = time.monotonic()
-            while time.monotonic() - begun < 2.5 * lease:  # the second's keeper sweeps, and finds it alive
+            assert first.post(f"/api/tables/{table_id}/analysis", json={"seat": 0}).status_code == 202
+
+            def far_enough() -> bool:  # the second swept past a lease's end, and the first rated a decision
+                row = hub(first).store.analyses.load(table_id, 0)
+                return bool([at for at in swept if at > begun + lease]) and row is not None and row.done > 0
+
+            while not far_enough():
                 assert first.app.state.analyst.jobs and not second.app.state.analyst.jobs  # type: ignore[attr-defined]
+                assert time.monotonic() < begun + 60 * lease, "the second's keeper did not sweep"
                 time.sleep(0.1)
+            assert first.app.state.analyst.jobs and not second.app.state.analyst.jobs  # type: ignore[attr-defined]
             left = hub(first).store.analyses.load(table_id, 0)
             assert left is not None and left.status == "running" and 0 < left.done < left.total
+            gate.set()  # its server stops now, in the middle
         monkeypatch.setattr(analysis, "rate_decision", rate)
         ended = _until_done(second, table_id, 0)[-1]
         assert second.get(f"/api/tables/{table_id}/analysis/0").json() == ended
@@ -276,7 +299,7 @@ def test_two_processes_share_the_analyses_one_works_on_each(
     walked = decisions(game, game_of.row.seed, [action for _, action, _ in game_of.actions], 0)
     assert [d["version"] for d in ended["decisions"]] == [version for version, _, _ in walked]
     for rated, (version, view, played) in zip(ended["decisions"], walked, strict=True):
-        assert rated["best"] == {**rate_decision(view, version, played, PLAYOUTS).best, "text": rated["best"]["text"]}
+        assert rated["best"] == {**rate_decision(view, version, played, 1).best, "text": rated["best"]["text"]}
 
 
 def test_the_analysis_runs_in_the_worker_processes(tmp_path: Path) -> None:

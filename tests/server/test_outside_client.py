@@ -43,7 +43,7 @@ def test_the_client_runs_at_its_smallest(tmp_path: Path, capsys: pytest.CaptureF
     leaks, nothing acknowledged is lost, no worker of the killed server is left."""
     figures = tmp_path / "figures.json"
     assert outside.main(["--backend", "sqlite", "--games", "1", "--rounds", "1", "--seconds", "1",
-                         "--patience", "5", "--json", str(figures)]) == 0
+                         "--patience", "60", "--json", str(figures)]) == 0
     assert "The outside client on SQLite" in capsys.readouterr().out
     rows = json.loads(figures.read_text())["sqlite"]["rows"]
     assert rows["games played to the end"] == 1 and rows["messages checked"] > 50

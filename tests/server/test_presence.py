@@ -73,7 +73,7 @@ def test_a_person_away_is_played_by_the_stand_in_and_takes_the_seat_back(
             connect(client, token=tokens(created)[1]) as other:
         with connect(client, token=tokens(created)[0]) as person:
             left = play_to_end({0: person, 1: other}, [spectator], turns=1)
-        replaced = spectator.until(lambda m: m["type"] == "presence" and m["seats"][0]["stand_in"], timeout=5)
+        replaced = spectator.until(lambda m: m["type"] == "presence" and m["seats"][0]["stand_in"], timeout=30)
         assert not replaced["seats"][0]["connected"]
         mark = len(spectator.received) - 1
         version = play_to_end({1: other}, [spectator], rng=random.Random(1), turns=3, after=left)

@@ -4,6 +4,7 @@ changes nothing while the table plays on."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 from collections.abc import Callable
@@ -79,16 +80,15 @@ def test_the_server_pings_an_idle_connection(server: ServerProcess) -> None:
         for data in client.data_to_send():
             sock.sendall(data)
         pings = 0
-        deadline = time.monotonic() + 1.5
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 60  # bounds a failure only: three pings come, however busy the machine
+        while pings < 3:
+            assert time.monotonic() < deadline, f"{pings} pings of an idle connection in 60 s"
             sock.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
+            with contextlib.suppress(TimeoutError):
                 data = sock.recv(65536)
-            except TimeoutError:
-                break
-            client.receive_data(data)
+                assert data, "the server closed the idle connection"
+                client.receive_data(data)
             pings += sum(1 for e in client.events_received() if isinstance(e, Frame) and e.opcode is Opcode.PING)
             for answer in client.data_to_send():  # the pongs
                 sock.sendall(answer)
         assert client.handshake_exc is None
-        assert pings >= 3, f"{pings} pings in 1.5 s at an interval of 0.2 s"

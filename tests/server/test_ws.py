@@ -5,8 +5,9 @@ published schema (``kit.Peer``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,11 +18,23 @@ from dreizehn.core.events import Event
 from dreizehn.core.wire import from_wire
 from dreizehn.play.say import say_event
 from dreizehn.server.protocol import PROTOCOL
-from dreizehn.server.rooms import build_table
+from dreizehn.server.rooms import build_table, hold
 from dreizehn.server.storage import Stored
 from dreizehn.words import words
 
-from .kit import Closed, TestPeer, connect, create_table, settle, spectator_hello, stored, stored_table, tokens
+from .kit import (
+    Closed,
+    TestPeer,
+    connect,
+    create_table,
+    eventually,
+    hub,
+    settle,
+    spectator_hello,
+    stored,
+    stored_table,
+    tokens,
+)
 
 SEATS = ["person", "person", "medium"]
 """Two people and a bot at a table of 13."""
@@ -252,7 +265,7 @@ def test_hints_are_for_the_seat_to_move(client: TestClient, table: dict[str, Any
             refused = peer.recv(skip=("presence",))
             assert (refused["code"], refused["rule"], refused["view"]) == ("server.hint_not_your_turn", "S5", None)
         mover.send({"type": "hint"})
-        answer = mover.recv(skip=("presence",), timeout=60)
+        answer = mover.recv(skip=("presence",), timeout=300)  # bounds a failure only
         assert answer["type"] == "hint" and answer["version"] == mover.view["version"], answer
         ratings = answer["analysis"]["ratings"]
         assert sorted(r["action"] for r in ratings) == sorted(a["text"] for a in mover.view["legal_actions"])
@@ -300,33 +313,58 @@ def _to_a_stage_end_before_a_bot(peer: TestPeer) -> dict[str, Any]:
     raise AssertionError("no stage ended with a bot to move next")
 
 
-@pytest.mark.parametrize("hold", [30.0, 0.6])
+class HoldSpy:
+    """In place of ``asyncio.wait_for`` in the stage hold's module: notes each wait
+    of the hold (its timeout) and each end; with ``run_out``, the hold runs out at once, as if its seconds had
+    passed (the test's time, not the machine's)."""
+
+    def __init__(self, run_out: bool) -> None:
+        self.run_out = run_out
+        self.waits: list[float] = []
+        self.ended: list[str] = []
+
+    async def wait_for(self, awaitable: Any, timeout: float) -> Any:
+        self.waits.append(timeout)
+        if self.run_out:
+            awaitable.close()
+            self.ended.append("ran out")
+            raise TimeoutError
+        result = await asyncio.wait_for(awaitable, timeout)
+        self.ended.append("ready")
+        return result
+
+
+@pytest.mark.parametrize("run_out", [False, True])
 def test_the_bots_wait_for_the_people_to_read_a_stages_scoring(
-        serve: Any, settings: Any, hold: float) -> None:
+        serve: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, run_out: bool) -> None:
     """Issue 25: the scoring window holds the game. After an update that ends a stage, the bots do not play the
     next stage until every person connected to a seat has closed its scoring (``ready`` for that version; an older
-    version or a spectator's changes nothing), or until ``DREIZEHN_STAGE_HOLD`` seconds have passed."""
+    version or a spectator's changes nothing), or until ``DREIZEHN_STAGE_HOLD`` seconds have passed. The hold is
+    seen from inside (:class:`HoldSpy`): the bot waits in it, and plays only once it ends."""
+    hold = 30.0
+    spy = HoldSpy(run_out)
+    monkeypatch.setattr(hold, "asyncio", SimpleNamespace(**{**vars(asyncio), "wait_for": spy.wait_for}))
     client = serve(settings.model_copy(update={"stage_hold": hold, "bot_pause": 0.0}))
     created = create_table(client, "knizia13", ["person", "medium", "medium"])
     with connect(client, token=tokens(created)[0]) as anna, \
             connect(client, **spectator_hello(created)) as watcher:
+        room = hub(client).rooms[created["table"]["id"]]
         ended = _to_a_stage_end_before_a_bot(anna)
-        ended_at = time.monotonic()
         version = ended["version"]
         watcher.until(lambda m: m.get("version") == version)
-        if hold > 1:
+        eventually(lambda: spy.waits, "the bot to move next did not wait in the hold")
+        assert len(spy.waits) == 1 and 0 < spy.waits[0] <= hold
+        if not run_out:
             watcher.send({"type": "ready", "version": version})  # a spectator's: changes nothing
             anna.send({"type": "ready", "version": version - 1})  # an older version: changes nothing
-            quiet = anna.drain(timeout=5)
-            time.sleep(0.8)
-            quiet += anna.drain(timeout=5)
+            quiet = watcher.drain() + anna.drain()  # both read by the server
             assert not [m for m in quiet if m["type"] == "update"], "a bot played behind the scoring window"
+            assert not spy.ended and not room.hold.all_ready, "the hold ended without a person's ready"
+            assert room.hold.at == version == room.table.version
             anna.send({"type": "ready", "version": version})
-            nxt = anna.recv(timeout=5, skip=("presence", "pong"))
-        else:  # nobody says ready: the bots go on after the hold
-            nxt = anna.recv(timeout=10, skip=("presence",))
-            assert time.monotonic() - ended_at > hold * 0.7
+        nxt = anna.recv(skip=("presence", "pong"))
         assert nxt["type"] == "update" and nxt["version"] == version + 1 and nxt["seat"] != 0
+        assert spy.ended == ["ran out" if run_out else "ready"]
 
 
 def test_a_seat_open_in_another_window_is_taken_over_only_when_asked(client: TestClient,
@@ -346,10 +384,10 @@ def test_a_seat_open_in_another_window_is_taken_over_only_when_asked(client: Tes
         assert second.hello(token=token, window="tab-2", takeover="yes")["type"] == "welcome"
         assert first.recv(skip=("presence",))["type"] == "taken_over"
         with pytest.raises(Closed):
-            first.recv(timeout=5, skip=("presence",))
+            first.recv(timeout=30, skip=("presence",))
         with connect(client, token=token, window="tab-2", takeover="ask") as again:  # tab-2 reloaded
             with pytest.raises(Closed):
-                second.recv(timeout=5, skip=("presence",))
+                second.recv(timeout=30, skip=("presence",))
             assert not [m for m in second.received if m["type"] == "taken_over"]
             with connect(client, token=token) as api_client:  # no takeover: both stay
                 assert again.drain() is not None and api_client.drain() is not None

@@ -7,9 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
 
 from .kit import CHROMIUM, Server, Watched, start_server
+
+expect.set_options(timeout=90_000)
+"""An ``expect`` waits for its condition up to 90 s, as the contexts' actions do (``new_context``): Playwright's own
+5 s were too short on a loaded machine. It bounds a failure only: an expectation that holds returns at once."""
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ def test_three_thirteen_keeps_the_hand_arranged_after_a_draw(browser: Browser, c
     anna.click(".stock button.card.legal")
     anna.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
     expect(anna.locator("[data-do=arrange]")).to_have_attribute("aria-pressed", "true")
-    expect(anna.locator(".arranged .card")).to_have_count(4, timeout=15_000)
+    expect(anna.locator(".arranged .card")).to_have_count(4)
     expect(anna.locator(".hand")).to_have_count(0)
 
 
@@ -78,7 +78,7 @@ def test_a_card_played_from_the_hand_glides_to_the_table_and_lies_still_when_mot
             assert not anna.evaluate(from_hand)
             assert anna.evaluate("document.querySelectorAll('.card.leaving').length") == 0
         else:
-            anna.wait_for_function(from_hand, timeout=5_000)
+            anna.wait_for_function(from_hand)  # the context's generous default: it bounds a failure only
 
 
 # Each animation started on a card on the table that moves it (a translation), by the card's text, in window.glides.

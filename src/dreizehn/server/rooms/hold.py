@@ -24,6 +24,16 @@ class Hold:
         self._all_ready = asyncio.Event()
         """Set when every person connected here to a seat has closed that scoring (:meth:`check`)."""
 
+    @property
+    def at(self) -> int | None:
+        """The version whose update ended a stage while the bots wait for its scoring to be read, or ``None``."""
+        return self._at
+
+    @property
+    def all_ready(self) -> bool:
+        """Whether every person connected here to a seat has closed that scoring."""
+        return self._all_ready.is_set()
+
     def scored(self, update: Update) -> None:
         """An update told: if it ended a stage (not the game), the bots wait for the people to read its scoring."""
         if not self._is_over() and any(event.key == "stage.scored" for event in update.events):
