@@ -116,3 +116,13 @@ def test_the_command_prints_points_ratings_and_faults() -> None:
     assert "2 games forfeited by the agent's faults (2 raised)" in result.output and "out of ideas" in result.output
     refused = CliRunner().invoke(app, ["arena", "knizia13", "--agent", "nowhere:f"], env={"COLUMNS": "160"})
     assert refused.exit_code != 0 and "C9" in refused.output
+
+
+def test_the_example_agents_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/envs.md's example agents, loaded from the checkout as the documented command loads them."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    for agent, faults in [("lowest", 0), ("FirstLegal", 0), ("Broken", 2)]:
+        result = play_arena("knizia13", 4, f"examples.arena_agent:{agent}", levels=["easy"], games=2)
+        assert len(result.faults) == faults and result.rows[0].games == 2
