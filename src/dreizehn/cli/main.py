@@ -411,8 +411,9 @@ def arena(
 
 def _print_arena(result: Any, game: Game) -> None:
     """The arena's two tables (points a game against each level; ratings) and its faults."""
-    table = Table(title=f"{_text(result.agent)} in {result.game_id} ({game.title}), {result.players} players, seeds "
-                        f"{result.seed}.., the agent's seat rotated", title_justify="left")
+    console.print(f"{_text(result.agent)} in {result.game_id} ({game.title}), {result.players} players, seeds "
+                  f"{result.seed}.., the agent's seat rotated", highlight=False)
+    table = Table()
     for name in ("against", "games", "points a game", "95% interval", "wins"):
         table.add_column(name, justify="left" if name == "against" else "right", no_wrap=True)
     for row in result.rows:
@@ -422,8 +423,9 @@ def _print_arena(result: Any, game: Game) -> None:
     console.print(table)
     console.print("Points a game: the agent's total minus the mean of the others' at the table, signed so that more "
                   "is better.", highlight=False)
-    ratings = Table(title="openskill ratings (Plackett-Luce; the levels rated through their games with the agent)",
-                    title_justify="left")
+    console.print("openskill ratings (Plackett-Luce; the levels rated through their games with the agent)",
+                  highlight=False)
+    ratings = Table()
     for name in ("rank", "player", "rating (mu - 3 sigma)", "mu", "sigma"):
         ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=True)
     for place, (name, mu, sigma) in enumerate(result.ratings(), 1):

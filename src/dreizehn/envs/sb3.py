@@ -4,7 +4,9 @@ kernel plays the others, with the learner's legal actions for sb3-contrib's ``Ma
 >>> from sb3_contrib import MaskablePPO
 >>> from dreizehn.envs.sb3 import DreizehnVecEnv
 >>> env = DreizehnVecEnv("knizia13", num_envs=64, opponents="heuristic", reward="score")
->>> model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=256, seed=0).learn(1024)
+>>> model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=256, seed=0)  # then model.learn(steps)
+>>> env.reset().shape, env.action_masks().shape
+((64, 153), (64, 18))
 
 It is :class:`~dreizehn.envs.vector.DreizehnVectorEnv` in Stable-Baselines3's shape: ``step_wait`` returns the
 observations, the learner's rewards, ``dones`` and one ``info`` dict per game; a game that ends is dealt anew in the
