@@ -160,3 +160,30 @@ def test_the_opponents_play_in_place_as_one_game_at_a_time(game_id: str, players
         kernel.observe(states, np.full(6, seat, np.int64), expected)
         assert np.array_equal(observation, expected)
     assert seen.sum() > 0
+
+
+@pytest.mark.parametrize("game_id", ["knizia13", "holzwurm", "three-thirteen"])
+def test_advance_moves_only_the_other_seats_games(game_id: str) -> None:
+    """``Kernel.advance`` plays one move in the games whose seat to move is not ``seat`` and leaves the others,
+    key and all, as they were (``WAITING``)."""
+    from dreizehn.core.kernel import HEURISTIC, WAITING
+    from dreizehn.vector import VectorGame
+
+    vec = VectorGame(game_id, num_envs=32)
+    vec.reset(seed=9)
+    for _ in range(5):
+        vec.step(vec.kernel.choose(vec.states.copy(), vec.keys.copy(), HEURISTIC))
+    before, before_keys = vec.states.copy(), vec.keys.copy()
+    vec.step(vec.kernel.choose(vec.states.copy(), vec.keys.copy(), HEURISTIC))
+    # half the games one move behind the others: two different seats to move in the batch
+    states = np.concatenate([before[:16], vec.states[16:]])
+    keys = np.concatenate([before_keys[:16], vec.keys[16:]])
+    seat = int(states[0, vec.kernel.turn])  # type: ignore[attr-defined]
+    played, played_keys = states.copy(), keys.copy()
+    status = np.zeros(32, np.int8)
+    vec.kernel.advance(played, played_keys, seat, HEURISTIC, status)
+    waiting = states[:, vec.kernel.turn] == seat  # type: ignore[attr-defined]
+    assert waiting.any() and (~waiting).any()
+    assert (status[waiting] == WAITING).all() and (status[~waiting] >= 0).all()
+    assert np.array_equal(played[waiting], states[waiting]) and np.array_equal(played_keys[waiting], keys[waiting])
+    assert all(not np.array_equal(played[i], states[i]) for i in np.flatnonzero(~waiting))
