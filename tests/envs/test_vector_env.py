@@ -178,11 +178,11 @@ def test_advance_moves_only_the_other_seats_games(game_id: str) -> None:
     # half the games one move behind the others: two different seats to move in the batch
     states = np.concatenate([before[:16], vec.states[16:]])
     keys = np.concatenate([before_keys[:16], vec.keys[16:]])
-    seat = int(states[0, vec.kernel.turn])  # type: ignore[attr-defined]
+    seat = int(vec.kernel.current(states)[0])
     played, played_keys = states.copy(), keys.copy()
     status = np.zeros(32, np.int8)
     vec.kernel.advance(played, played_keys, seat, HEURISTIC, status)
-    waiting = states[:, vec.kernel.turn] == seat  # type: ignore[attr-defined]
+    waiting = vec.kernel.current(states) == seat
     assert waiting.any() and (~waiting).any()
     assert (status[waiting] == WAITING).all() and (status[~waiting] >= 0).all()
     assert np.array_equal(played[waiting], states[waiting]) and np.array_equal(played_keys[waiting], keys[waiting])
