@@ -113,7 +113,7 @@ def test_the_command_prints_points_ratings_and_faults() -> None:
                                       "--levels", "easy", "--time-limit", "5"], env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
     assert "points a game" in result.output and "openskill ratings" in result.output
-    assert "2 games forfeited by the agent's faults (2 raised)" in result.output and "out of ideas" in result.output
+    assert "games forfeited by the agent's faults: 2 (2 raised)" in result.output and "out of ideas" in result.output
     refused = CliRunner().invoke(app, ["arena", "knizia13", "--agent", "nowhere:f"], env={"COLUMNS": "160"})
     assert refused.exit_code != 0 and "C9" in refused.output
 
@@ -126,3 +126,22 @@ def test_the_example_agents_play(monkeypatch: pytest.MonkeyPatch) -> None:
     for agent, faults in [("lowest", 0), ("FirstLegal", 0), ("Broken", 2)]:
         result = play_arena("knizia13", 4, f"examples.arena_agent:{agent}", levels=["easy"], games=2)
         assert len(result.faults) == faults and result.rows[0].games == 2
+
+
+def test_the_first_move_may_take_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent's first move of the run (where a search's code loads and compiles) is held to FIRST_MOVE, the
+    others to the time limit: an agent slow only on its first move forfeits nothing."""
+    import dreizehn.arena as arena_module
+
+    calls: list[int] = []
+
+    def slow_first(view: View) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            RELEASE.wait(1.0)  # longer than the time limit below, far shorter than FIRST_MOVE
+        return view.legal_actions[0]
+
+    monkeypatch.setattr(sys.modules["arena_test_agents"], "slow_first", slow_first, raising=False)
+    monkeypatch.setattr(arena_module, "FIRST_MOVE", 30.0)
+    result = play_arena("knizia13", 3, "arena_test_agents:slow_first", levels=["easy"], games=2, time_limit=0.25)
+    assert not result.faults and len(calls) > 2

@@ -8,7 +8,8 @@ its legal actions as a ``bool`` vector. It returns an action number (or its text
 
 Game ``g`` against a level is the game's seed ``seed + g`` with the agent in seat ``g % players`` and the level in
 every other seat, so every level meets the agent on the same deals, and the same seeds give the same games on any
-machine. A fault (the agent raises, returns no legal action, or takes longer than ``time_limit`` seconds) is
+machine. A fault (the agent raises, returns no legal action, or takes longer than ``time_limit`` seconds; its first
+move of the run, where code loads and compiles, :data:`FIRST_MOVE` seconds or ``time_limit`` if longer) is
 recorded and forfeits the game: from that move on the ``random`` bot plays the agent's seat, the game is finished
 so that the levels' points count, and the agent is placed last in it for the ratings whatever it scored.
 
@@ -44,6 +45,9 @@ SEED = 480_000
 """The arena's published seeds start here: game ``g`` is the game's seed ``SEED + g``."""
 TIME_LIMIT = 10.0
 """Seconds an agent may take for one move by default."""
+
+FIRST_MOVE = 120.0
+"""Seconds the agent's first move of a run may take (a search's compiled code loads then, on a busy machine 10 s)."""
 
 Decide = Callable[[State, int, random.Random], object]
 
@@ -151,6 +155,8 @@ class Arena:
     faults: list[Fault]
     places: list[tuple[str, float, float]]
     """Per game: the level, the agent's place and the level's (the mean of its seats')."""
+    moved: bool = False
+    """Whether the agent has made its first move of the run."""
 
     def ratings(self) -> list[tuple[str, float, float]]:
         """openskill (Plackett-Luce) ratings of the agent and every level, from every game: (name, mu, sigma),
@@ -199,7 +205,9 @@ def _one_game(game: Game, agent: Agent, bot: Bot, index: int, seed: int, time_li
     while not state.is_over:
         turn = state.current_player
         if turn == seat and fault is None:
-            action, fault = _agent_move(agent, state, seat, rngs[seat], time_limit)
+            limit = time_limit if arena.moved else max(time_limit, FIRST_MOVE)
+            arena.moved = True
+            action, fault = _agent_move(agent, state, seat, rngs[seat], limit)
             if fault is not None:
                 fault = Fault(index, seed, row.level, fault.kind, fault.message)
                 arena.faults.append(fault)

@@ -435,7 +435,7 @@ def _print_arena(result: Any, game: Game) -> None:
     if result.faults:
         kinds = ", ".join(f"{sum(f.kind == k for f in result.faults)} {k}" for k in ("raised", "illegal", "time")
                           if any(f.kind == k for f in result.faults))
-        console.print(f"{len(result.faults)} games forfeited by the agent's faults ({kinds}); the first:",
+        console.print(f"games forfeited by the agent's faults: {len(result.faults)} ({kinds}); the first:",
                       highlight=False)
         for fault in result.faults[:5]:
             console.print(f"  game {fault.game} (seed {fault.seed}, against {_text(fault.level)}): {fault.kind}: "
