@@ -13,7 +13,7 @@ JOBS ?= auto
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research,server]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,research,server,learn]'
 	@touch $(STAMP)
 
 ## Start the game server with the browser app (its SQLite file in data/) and print its address; for local

@@ -16,6 +16,7 @@ from benchmarks import bench_kernels
 from benchmarks.bench_api import bench_games
 from benchmarks.bench_envs import print_envs_table
 from benchmarks.bench_ismcts import speed_table
+from benchmarks.bench_learn import print_learn_table
 from benchmarks.bench_melds import bench_melds
 from benchmarks.hint_calibration import hint_times
 
@@ -79,6 +80,8 @@ def main() -> None:
         print_table(room_table())
     print()
     print_envs_table(args.seconds)
+    print()
+    print_learn_table()
 
 
 if __name__ == "__main__":

@@ -108,3 +108,84 @@ def test_reset_takes_seeds_of_any_integer_type_and_a_list_of_one_per_game() -> N
         with pytest.raises(InvalidOptionError) as caught:
             env.reset(seed=bad)  # type: ignore[arg-type]
         assert caught.value.rule == "V1"
+
+
+def _one_game(kernel: object, states: np.ndarray, keys: np.ndarray, action: int, seat: int, policy: int,
+              reward: str, sign: float) -> tuple[float, bool]:
+    """The learner's ``action`` and then the opponents' moves in one game (rows of length one, advanced in place),
+    played one action at a time through the kernel's ``choose`` and ``step``: the learner's reward and whether the
+    game ended (and was dealt anew)."""
+    from dreizehn.core.kernel import STAGE_OVER
+    from dreizehn.study.vector import win_shares
+
+    status = np.zeros(1, np.int8)
+    got, ended = 0.0, False
+    while True:
+        kernel.step(states, keys, np.array([action]), status)  # type: ignore[attr-defined]
+        if reward == "score" and status[0] in (STAGE_OVER, GAME_OVER):
+            got += sign * float(kernel.stage_scores(states)[0, seat])  # type: ignore[attr-defined]
+        if status[0] == GAME_OVER:
+            if reward == "win":
+                got += float(win_shares(kernel.totals(states), sign > 0)[0, seat])  # type: ignore[attr-defined]
+            ended = True
+            kernel.reset(states, keys)  # type: ignore[attr-defined]
+        if kernel.current(states)[0] == seat:  # type: ignore[attr-defined]
+            return got, ended
+        action = int(kernel.choose(states, keys, policy)[0])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("game_id", "players", "seat", "opponents", "reward"), [
+    ("knizia13", 4, 1, "heuristic", "score"), ("knizia13", 3, 0, "random", "win"),
+    ("holzwurm", 4, 2, "heuristic", "win"), ("three-thirteen", 2, 1, "heuristic", "score"),
+    ("three-thirteen", 3, 0, "heuristic", "score")])
+def test_the_opponents_play_in_place_as_one_game_at_a_time(game_id: str, players: int, seat: int, opponents: str,
+                                                          reward: str) -> None:
+    """The opponents' moves, played by the kernel in the environment's own arrays (no copy of the batch), are the
+    moves the kernel chooses game by game: every observation, reward and end agrees with each game played on its
+    own, one action at a time, from the same keys."""
+    env = DreizehnVectorEnv(game_id, num_envs=6, players=players, opponents=opponents, seat=seat, reward=reward)
+    kernel = env.vector.kernel
+    observation, info = env.reset(seed=3)
+    states, keys = env.vector.states.copy(), env.vector.keys.copy()
+    rng = np.random.default_rng(4)
+    sign = env.vector._sign if reward == "score" else (1.0 if env.vector.game.high_score_wins else -1.0)
+    seen = np.zeros(6, np.int64)
+    for _ in range(150):
+        actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(axis=1)
+        observation, rewards, terminated, _, info = env.step(actions)
+        for row in range(6):
+            got, ended = _one_game(kernel, states[row : row + 1], keys[row : row + 1], int(actions[row]), seat,
+                                   env.policy, reward, sign)
+            assert rewards[row] == pytest.approx(got) and terminated[row] == ended
+            seen[row] += ended or got != 0.0
+        expected = np.empty_like(observation)
+        kernel.observe(states, np.full(6, seat, np.int64), expected)
+        assert np.array_equal(observation, expected)
+    assert seen.sum() > 0
+
+
+@pytest.mark.parametrize("game_id", ["knizia13", "holzwurm", "three-thirteen"])
+def test_advance_moves_only_the_other_seats_games(game_id: str) -> None:
+    """``Kernel.advance`` plays one move in the games whose seat to move is not ``seat`` and leaves the others,
+    key and all, as they were (``WAITING``)."""
+    from dreizehn.core.kernel import HEURISTIC, WAITING
+    from dreizehn.study.vector import VectorGame
+
+    vec = VectorGame(game_id, num_envs=32)
+    vec.reset(seed=9)
+    for _ in range(5):
+        vec.step(vec.kernel.choose(vec.states.copy(), vec.keys.copy(), HEURISTIC))
+    before, before_keys = vec.states.copy(), vec.keys.copy()
+    vec.step(vec.kernel.choose(vec.states.copy(), vec.keys.copy(), HEURISTIC))
+    # half the games one move behind the others: two different seats to move in the batch
+    states = np.concatenate([before[:16], vec.states[16:]])
+    keys = np.concatenate([before_keys[:16], vec.keys[16:]])
+    seat = int(vec.kernel.current(states)[0])
+    played, played_keys = states.copy(), keys.copy()
+    status = np.zeros(32, np.int8)
+    vec.kernel.advance(played, played_keys, seat, HEURISTIC, status)
+    waiting = vec.kernel.current(states) == seat
+    assert waiting.any() and (~waiting).any()
+    assert (status[waiting] == WAITING).all() and (status[~waiting] >= 0).all()
+    assert np.array_equal(played[waiting], states[waiting]) and np.array_equal(played_keys[waiting], keys[waiting])
+    assert all(not np.array_equal(played[i], states[i]) for i in np.flatnonzero(~waiting))

@@ -18,7 +18,7 @@ from dreizehn.core.events import Event
 from dreizehn.core.wire import from_wire
 from dreizehn.play.say import say_event
 from dreizehn.server.protocol import PROTOCOL
-from dreizehn.server.rooms import build_table, hold
+from dreizehn.server.rooms import build_table
 from dreizehn.server.storage import Stored
 from dreizehn.words import words
 

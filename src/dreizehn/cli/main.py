@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from dreizehn.bots.levels import game_levels
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.game import Game, State
 from dreizehn.core.language import pick_language
@@ -379,6 +380,73 @@ def tournament(
     if plot is not None:
         plot_ratings(result, plot)
         console.print(f"ratings drawn in {_text(plot)}", highlight=False)
+
+
+@app.command()
+def arena(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    agent: Annotated[str, typer.Option("--agent", "-a", help="module:function, or module:Class with act(view) or "
+                                       "act(observation, mask); or a bot specification or level.")],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
+                                                "game's smallest number).")] = None,
+    levels: Annotated[str | None, typer.Option("--levels", "-l", help="The levels (or bot specifications) met, "
+                                               "comma-separated (default: every level of the game).")] = None,
+    count: Annotated[int, typer.Option("--games", "-n", min=1, help="Games against each level.")] = 40,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The first seed (default: the arena's published "
+                                      "seeds).")] = 480_000,
+    time_limit: Annotated[float, typer.Option("--time-limit", min=0.001, help="Seconds the agent may take for "
+                                              "one move.")] = 10.0,
+    option: OptionList = None,
+) -> None:
+    """An agent against the bot levels on published seeds, seats rotated: points a game and openskill ratings."""
+    from dreizehn.study.arena import play_arena
+
+    cls = _class(game_id)
+    game = _load(game_id, players or cls.min_players, option)
+    chosen = [b.strip() for b in levels.split(",") if b.strip()] if levels else None
+    try:
+        with _progress() as progress:
+            task = progress.add_task(f"{game_id} arena", total=count * (len(chosen) if chosen else
+                                                                         len(game_levels(game_id))))
+            result = play_arena(game_id, game.players, agent, levels=chosen, games=count, seed=seed,
+                                time_limit=time_limit, options=dict(game.options),
+                                progress=lambda k: progress.advance(task, k))
+    except DreizehnError as err:
+        raise _fail(err) from None
+    _print_arena(result, game)
+
+
+def _print_arena(result: Any, game: Game) -> None:
+    """The arena's two tables (points a game against each level; ratings) and its faults."""
+    console.print(f"{_text(result.agent)} in {result.game_id} ({game.title}), {result.players} players, seeds "
+                  f"{result.seed}.., the agent's seat rotated", highlight=False)
+    table = Table()
+    for name in ("against", "games", "points a game", "95% interval", "wins"):
+        table.add_column(name, justify="left" if name == "against" else "right", no_wrap=True)
+    for row in result.rows:
+        mean, low, high = row.interval()
+        table.add_row(_text(row.level), str(row.games), f"{mean:+.2f}", f"{low:+.2f} to {high:+.2f}",
+                      f"{row.wins / max(1, row.games):.1%}")
+    console.print(table)
+    console.print("Points a game: the agent's total minus the mean of the others' at the table, signed so that more "
+                  "is better.", highlight=False)
+    console.print("openskill ratings (Plackett-Luce; the levels rated through their games with the agent)",
+                  highlight=False)
+    ratings = Table()
+    for name in ("rank", "player", "rating (mu - 3 sigma)", "mu", "sigma"):
+        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=True)
+    for place, (name, mu, sigma) in enumerate(result.ratings(), 1):
+        shown = f"{_text(name)} (the agent)" if name == result.agent else _text(name)
+        ratings.add_row(str(place), shown, f"{mu - 3 * sigma:.2f}", f"{mu:.2f}", f"{sigma:.2f}")
+    console.print(ratings)
+    if result.faults:
+        kinds = ", ".join(f"{sum(f.kind == k for f in result.faults)} {k}" for k in ("raised", "illegal", "time")
+                          if any(f.kind == k for f in result.faults))
+        console.print(f"games forfeited by the agent's faults: {len(result.faults)} ({kinds}); the first:",
+                      highlight=False)
+        for fault in result.faults[:5]:
+            console.print(f"  game {fault.game} (seed {fault.seed}, against {_text(fault.level)}): {fault.kind}: "
+                          f"{_text(fault.message)}", highlight=False)
 
 
 @app.command()

@@ -43,6 +43,8 @@ FINISHED = -2
 """The game was already over: nothing changed (rule A6)."""
 OUT_OF_RANGE = -3
 """The number is no action of the game: nothing changed (rule A5)."""
+WAITING = -4
+"""No move was made: the seat to move is the caller's own (:meth:`Kernel.advance`), or the game is over."""
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -200,6 +202,11 @@ class Kernel(Protocol):
         """An action for the seat to move in each game, uniformly at random among the legal ones (``policy`` 0) or
         the game's heuristic's (``policy`` 1); -1 where a game is over."""
 
+    def advance(self, states: States, keys: Keys, seat: int, policy: int, status: npt.NDArray[np.int8]) -> None:
+        """One move by ``policy`` (as :meth:`choose` chooses it) in every game whose seat to move is not ``seat``,
+        in place, with no copy of the batch; ``status`` as :meth:`step`'s, :data:`WAITING` where ``seat`` is to move
+        or the game is over (the batched environment's opponents, docs/vector.md)."""
+
     def playout(self, states: States, keys: Keys, policy: int) -> None:
         """Play every game to its end: each seat uniformly at random (``policy`` 0) or by the game's heuristic
         (``policy`` 1)."""
@@ -267,6 +274,9 @@ class CompiledKernel:
         out = np.empty(len(states), np.int64)
         self.batches.choose_batch(states, keys, policy, out)
         return out
+
+    def advance(self, states: States, keys: Keys, seat: int, policy: int, status: npt.NDArray[np.int8]) -> None:
+        self.batches.advance_batch(states, keys, seat, policy, status)
 
     def playout(self, states: States, keys: Keys, policy: int) -> None:
         self.batches.playout_batch(states, keys, policy)

@@ -32,7 +32,7 @@ from gymnasium.vector.utils import batch_space
 
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import InvalidOptionError
-from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER, make_keys
+from dreizehn.core.kernel import GAME_OVER, HEURISTIC, RANDOM, STAGE_OVER, WAITING, make_keys
 from dreizehn.study.vector import VectorGame, seed_value, win_shares
 
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
@@ -65,6 +65,7 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._final = np.zeros((self.num_envs, self.vector.obs_size), np.float32)
         self._seats = np.full(self.num_envs, seat, np.int64)
+        self._status = np.zeros(self.num_envs, np.int8)
 
     def reset(self, *, seed: int | np.integer[Any] | Sequence[int | np.integer[Any]] | None = None,
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
@@ -114,31 +115,27 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
 
     def _advance(self, rewards: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_]) -> None:
         """Play the opponents' turns in every game until the learner is to move, adding the learner's rewards;
-        a game that ends on an opponent's move is scored, its final observation kept, and dealt anew."""
+        a game that ends on an opponent's move is scored, its final observation kept, and dealt anew. The kernel
+        plays in the environment's own arrays (:meth:`~dreizehn.core.kernel.Kernel.advance`): no game's state is
+        copied, only the rows that scored or ended are read."""
         vec = self.vector
-        kernel = vec.kernel
-        status = np.zeros(self.num_envs, np.int8)
+        kernel, states, keys = vec.kernel, vec.states, vec.keys
+        status = self._status
         while True:
-            current = kernel.current(vec.states)
-            rows = np.flatnonzero(current != self.seat)
-            if not len(rows):
+            kernel.advance(states, keys, self.seat, self.policy, status)
+            if (status == WAITING).all():
                 return
-            states, keys = vec.states[rows], vec.keys[rows]
-            chosen = kernel.choose(states, keys, self.policy)
-            done = status[: len(rows)]
-            kernel.step(states, keys, chosen, done)
-            over = done == GAME_OVER
+            over = np.flatnonzero(status == GAME_OVER)
             if vec.reward == "score":
-                scored = (done == STAGE_OVER) | over
-                rewards[rows[scored]] += vec._sign * kernel.stage_scores(states[scored])[:, self.seat]
-            elif over.any():
-                rewards[rows[over]] += win_shares(kernel.totals(states[over]), vec.game.high_score_wins)[:, self.seat]
-            if over.any():
-                self._keep_final(states[over], rows[over])
-                ended[rows[over]] = True
-                kernel.reset(states, keys, np.flatnonzero(over))
-            vec.states[rows] = states
-            vec.keys[rows] = keys
+                scored = np.flatnonzero((status == STAGE_OVER) | (status == GAME_OVER))
+                if len(scored):
+                    rewards[scored] += vec._sign * kernel.stage_scores(states[scored])[:, self.seat]
+            elif len(over):
+                rewards[over] += win_shares(kernel.totals(states[over]), vec.game.high_score_wins)[:, self.seat]
+            if len(over):
+                self._keep_final(states[over], over)
+                ended[over] = True
+                kernel.reset(states, keys, over)
 
     def _keep_final(self, states: npt.NDArray[np.int16], rows: npt.NDArray[np.int64]) -> None:
         """The learner's observation of games that just ended (``states``), kept for ``info["final_obs"]``."""

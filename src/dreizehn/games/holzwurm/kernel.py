@@ -31,6 +31,7 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
+    WAITING,
     CompiledKernel,
     Keys,
     Masks,
@@ -586,6 +587,20 @@ def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.in
         s = states[i]
         key = keys[i : i + 1]
         out[i] = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
+
+
+@nb.njit(cache=True)
+def advance_batch(states: States, keys: Keys, seat: int, policy: int,
+                  status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
+    """One move by ``policy`` (as :func:`choose_batch` chooses it) in every game whose seat to move is not ``seat``,
+    in place; ``status`` as :func:`step_batch`'s, ``WAITING`` where ``seat`` is to move or the game is over."""
+    for i in range(states.shape[0]):
+        s = states[i]
+        if s[TURN] < 0 or s[TURN] == seat:
+            status[i] = WAITING
+            continue
+        key = keys[i : i + 1]
+        status[i] = apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
 
 
 @nb.njit(cache=True)

@@ -24,6 +24,7 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
+    WAITING,
     Keys,
     Masks,
     Observations,
@@ -392,6 +393,26 @@ def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.in
         else:
             legal(s, mask)
             out[i] = pick_legal(key, mask)
+
+
+@nb.njit(cache=True)
+def advance_batch(states: States, keys: Keys, seat: int, policy: int,
+                  status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
+    """One move by ``policy`` (as :func:`choose_batch` chooses it) in every game whose seat to move is not ``seat``,
+    in place; ``status`` as :func:`step_batch`'s, ``WAITING`` where ``seat`` is to move or the game is over."""
+    mask = np.zeros(ACTIONS, np.bool_)
+    for i in range(states.shape[0]):
+        s = states[i]
+        if s[TURN] < 0 or s[TURN] == seat:
+            status[i] = WAITING
+            continue
+        key = keys[i : i + 1]
+        if policy == HEURISTIC:
+            action = heuristic_action(s, key)
+        else:
+            legal(s, mask)
+            action = pick_legal(key, mask)
+        status[i] = apply(s, action, key)
 
 
 @nb.njit(cache=True)
