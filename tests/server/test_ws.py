@@ -343,7 +343,7 @@ def test_the_bots_wait_for_the_people_to_read_a_stages_scoring(
     seen from inside (:class:`HoldSpy`): the bot waits in it, and plays only once it ends."""
     hold = 30.0
     spy = HoldSpy(run_out)
-    monkeypatch.setattr(hold, "asyncio", SimpleNamespace(**{**vars(asyncio), "wait_for": spy.wait_for}))
+    monkeypatch.setattr(hold_module, "asyncio", SimpleNamespace(**{**vars(asyncio), "wait_for": spy.wait_for}))
     client = serve(settings.model_copy(update={"stage_hold": hold, "bot_pause": 0.0}))
     created = create_table(client, "knizia13", ["person", "medium", "medium"])
     with connect(client, token=tokens(created)[0]) as anna, \
