@@ -19,6 +19,7 @@ from dreizehn.core.wire import from_wire
 from dreizehn.play.say import say_event
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import build_table
+from dreizehn.server.rooms import hold as hold_module
 from dreizehn.server.storage import Stored
 from dreizehn.words import words
 
