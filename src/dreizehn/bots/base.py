@@ -66,13 +66,13 @@ def _convert(bot: str, key: str, value: object, default: object) -> float | int 
     if isinstance(default, str):
         return str(value)
     whole = isinstance(default, int)
-    number = _number(value)
+    number = read_number(value)
     if number is not None and number >= 0 and not isinstance(default, bool) and (not whole or number.is_integer()):
         return int(number) if whole else number
     raise BotSpecError("bot.option_whole" if whole else "bot.option_number", rule="B4", bot=bot, key=key, value=value)
 
 
-def _number(value: object) -> float | None:
+def read_number(value: object) -> float | None:
     """``value`` as a finite or infinite float, or ``None`` if it is no number (NaN is none)."""
     if isinstance(value, bool):
         return None

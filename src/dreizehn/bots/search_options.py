@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
 from dreizehn.bots.advice import estimate
-from dreizehn.bots.base import bot_names
+from dreizehn.bots.base import bot_names, read_number
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game
 from dreizehn.words import Word
@@ -226,7 +226,7 @@ class SearchSettings:
 
 def _whole(key: str, value: object) -> int:
     """``value`` as a whole number of 0 or more (text as typed is read); anything else is refused (B4)."""
-    number = _read(value)
+    number = read_number(value)
     if number is None or number < 0 or not number.is_integer():
         raise BotSpecError("bot.option_whole", rule="B4", bot=NAME, key=key, value=value)
     return int(number)
@@ -234,21 +234,10 @@ def _whole(key: str, value: object) -> int:
 
 def _number(key: str, value: object) -> float:
     """``value`` as a number of 0 or more (text as typed is read); anything else is refused (B4)."""
-    number = _read(value)
+    number = read_number(value)
     if number is None or number < 0:
         raise BotSpecError("bot.option_number", rule="B4", bot=NAME, key=key, value=value)
     return number
-
-
-def _read(value: object) -> float | None:
-    """``value`` as a finite or infinite float, or ``None`` if it is no number (NaN is none, and so is a bool)."""
-    if isinstance(value, bool):
-        return None
-    try:
-        number = float(str(value))
-    except ValueError:
-        return None
-    return None if number != number else number
 
 
 def _choice(key: str, value: object, choices: tuple[str, ...]) -> str:
