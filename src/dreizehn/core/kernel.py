@@ -20,6 +20,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.game import number_refusal
+
 if TYPE_CHECKING:
     from dreizehn.core.errors import DreizehnError
     from dreizehn.core.game import Game
@@ -236,6 +238,7 @@ class CompiledKernel:
     last_at: int
     batches: Any
     players: int
+    game: Game
     _header: States
 
     def new(self, count: int) -> States:
@@ -273,3 +276,14 @@ class CompiledKernel:
 
     def random_games(self, states: States, keys: Keys, games: int) -> int:
         return int(self.batches.random_games(states, keys, games))
+
+    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The engine's refusal of ``action`` in ``state``: the number or the finished game (A5, A6, asked of
+        :func:`~dreizehn.core.game.number_refusal` in the engine's order), else the game's rule (:meth:`refusal`)."""
+        refused = number_refusal(self.game, action, bool(state[self.turn] < 0))
+        return refused if refused is not None else self.refusal(state, action)
+
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """Why the rules refuse ``action`` (a number of the game, in a game not over) in ``state``: each game asks
+        its rules engine's own refusal, so that the kernel never words a refusal itself."""
+        raise NotImplementedError

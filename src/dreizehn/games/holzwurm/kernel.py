@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.kernel import (
     FINISHED,
     GAME_OVER,
@@ -44,17 +44,15 @@ from dreizehn.games.holzwurm.rules import (
     CARD_COLOUR,
     CARD_POINTS,
     CARD_VALUE,
-    COLOURS,
     FATE_SIZE,
     GREY,
     NEW,
     SLOTS,
     THIRTEEN,
     WOODWORMS,
-    HolzwurmCard,
     HolzwurmRules,
+    refusal,
 )
-from dreizehn.words import Word
 
 MAX_SEATS = 6
 KINDS = 66
@@ -627,33 +625,14 @@ class HolzwurmKernel(CompiledKernel):
         self._header[FIRST_STARTER] = -1 if starter == "random" else int(starter)
         self._header[TURN] = -1
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
-        """The engine's refusal (``HolzwurmState._refusal``): the first of H8, H9, H8, H10 that the play breaks."""
-        if state[TURN] < 0:
-            return GameOverError("action.game_over", rule="A6")
-        if not 0 <= action < ACTIONS:
-            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The rules' refusal (:func:`~dreizehn.games.holzwurm.rules.refusal`), asked with what the row holds."""
         seat = int(state[TURN])
         kind, dest = divmod(action, 6)
-        if not state[HANDS + seat * KINDS + kind]:
-            return IllegalActionError("holzwurm.error.not_held", rule="H8", seat=seat, card=HolzwurmCard.of(kind).text)
-        full = all(state[ROW_LEN + slot] > 0 for slot in range(SLOTS))
-        if dest == NEW and full:
-            return IllegalActionError("holzwurm.error.five_rows", rule="H9")
-        if dest != NEW and not state[ROW_LEN + dest]:
-            return IllegalActionError("holzwurm.error.no_row", rule="H8", row=dest + 1)
-        name = COLOURS[CARD_COLOUR[kind]]
-        own = int(state[COLOUR_ROW + CARD_COLOUR[kind]])
-        a_card, the_row = Word(f"holzwurm.a_card.{name}"), Word(f"holzwurm.the_row.{name}")
-        if dest == NEW:
-            return IllegalActionError("holzwurm.error.own_row_new", rule="H10", a_card=a_card, the_row=the_row,
-                                      own=own + 1)
-        if own >= 0:
-            return IllegalActionError("holzwurm.error.own_row", rule="H10", a_card=a_card, the_row=the_row,
-                                      own=own + 1, row=dest + 1)
-        colour = Word(f"holzwurm.colour.{COLOURS[int(state[ROW_COLOUR + dest])]}")
-        return IllegalActionError("holzwurm.error.other_colour", rule="H10", row=dest + 1, colour=colour,
-                                  a_card=a_card, new_row=Word(f"holzwurm.new_row.{name}"))
+        colour_row = [int(x) for x in state[COLOUR_ROW : COLOUR_ROW + 5]]
+        row_colour = [int(x) for x in state[ROW_COLOUR : ROW_COLOUR + SLOTS]]
+        return refusal(seat, kind, dest, bool(state[HANDS + seat * KINDS + kind]), int(state[OCCUPIED]), colour_row,
+                       row_colour)
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first starting seat as drawn (H7): it moves on one seat a game."""

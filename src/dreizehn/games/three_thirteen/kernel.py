@@ -28,7 +28,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.kernel import (
     FINISHED,
     GAME_OVER,
@@ -55,8 +55,8 @@ from dreizehn.games.three_thirteen.rules import (
     OUT,
     ROUNDS,
     TAKE,
-    ThreeThirteenCard,
     ThreeThirteenRules,
+    refusal,
 )
 
 MAX_SEATS = 8
@@ -770,26 +770,12 @@ class ThreeThirteenKernel(CompiledKernel):
         reshuffle of the discard pile (T10), whose order :meth:`last_deal` gives."""
         return states[:, SHUFFLES].astype(np.int64)
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
-        """The engine's refusal, checked in the engine's order (A5, A6, then T6, T10, T8)."""
-        if not 0 <= action < ACTIONS:
-            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The rules' refusal (:func:`~dreizehn.games.three_thirteen.rules.refusal`), asked with what the row
+        holds."""
         seat = int(state[TURN])
-        if seat < 0:
-            return GameOverError("action.game_over", rule="A6")
-        if action < DISCARD:
-            if state[DRAWN]:
-                return IllegalActionError("three-thirteen.error.drawn", rule="T6", seat=seat)
-            if action == DRAW:
-                return IllegalActionError("three-thirteen.error.nothing_to_reshuffle", rule="T10")
-            return IllegalActionError("three-thirteen.error.pile_empty", rule="T6")
-        if not state[DRAWN]:
-            return IllegalActionError("three-thirteen.error.draw_first", rule="T6")
-        kind = (action - DISCARD) % KINDS
-        card = ThreeThirteenCard.of(kind).text
-        if state[HANDS + seat * KINDS + kind] == 0:
-            return IllegalActionError("three-thirteen.error.not_held", rule="T6", seat=seat, card=card)
-        return IllegalActionError("three-thirteen.error.cannot_go_out", rule="T8", card=card)
+        held = action >= DISCARD and bool(state[HANDS + seat * KINDS + (action - DISCARD) % KINDS])
+        return refusal(seat, action, bool(state[DRAWN]), held)
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first dealer as drawn (T4): the deal passes one seat a round."""
