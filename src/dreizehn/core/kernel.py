@@ -154,9 +154,15 @@ def warm_up() -> None:
         kernel.choose(states, keys, HEURISTIC)
         kernel.playout(states, keys, HEURISTIC)
         search = getattr(kernel, "search", None)
-        if search is not None:
+        if search is not None:  # every compiled variant of the search, and the hints' rating loop
             state = game.new_state(0)
-            search(state.view(state.current_player), 2, 0.7, 5.0, 0, None)
+            view = state.view(state.current_player)
+            options: Any = getattr(kernel, "search_options", {})
+            trees = [{"tree": False}, {"tree": True}] if options.get("tree") else [{}]
+            for playout in options.get("playout", ("random",)):
+                for tree in trees:
+                    search(view, 2, 0.7, 5.0, 0, None, playout=playout, **tree)
+            kernel.rate(view, [int(state.legal_actions()[0])], 1, 0)  # type: ignore[attr-defined]
 
 
 class Kernel(Protocol):
@@ -227,11 +233,11 @@ RANDOM, HEURISTIC = 0, 1
 
 class CompiledKernel:
     """The Python side of a game's kernel, written once: a game's class sets where the seat to move, the totals and
-    the last stage's points lie in its row (``turn``, ``totals_at``, ``last_at``), its row's header and the module
-    of its compiled batch functions (``reset_batch``, ``legal_batch``, ``step_batch``, ``observe_batch``,
-    ``choose_batch``, ``playout_batch``, ``random_games``), and adds what differs by game (``why``,
-    ``resolved_options``, ``last_deal``). numba caches compiled functions only when they call other compiled
-    functions by name, so each game keeps its own batch loops."""
+    the last stage's points lie in its row (``turn``, ``totals_at``, ``last_at``), its row's header and its compiled
+    batch functions (``batches``: ``reset_batch``, ``legal_batch``, ``step_batch``, ``observe_batch``,
+    ``choose_batch``, ``playout_batch``, ``random_games``, made for the game from the shared templates by
+    :func:`dreizehn.core.scaffold.batch_functions`), and adds what differs by game (``refusal``,
+    ``resolved_options``, ``last_deal``)."""
 
     turn: int
     totals_at: int

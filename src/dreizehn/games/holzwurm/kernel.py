@@ -14,8 +14,6 @@ The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties 
 
 from __future__ import annotations
 
-import sys
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -33,11 +31,11 @@ from dreizehn.core.kernel import (
     Keys,
     Masks,
     Observations,
-    States,
     below,
     pick_legal,
     shuffle,
 )
+from dreizehn.core.scaffold import batch_functions
 from dreizehn.games.holzwurm import heuristic as python_heuristic
 from dreizehn.games.holzwurm.rules import (
     BONUS,
@@ -550,59 +548,11 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
 # -- batches --------------------------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def reset_batch(states: States, keys: Keys, rows: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
-    for r in rows:
-        new_game(states[r], keys[r : r + 1])
-
-
-@nb.njit(cache=True)
-def step_batch(states: States, keys: Keys, actions: npt.NDArray[np.int64],
-               status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        status[i] = apply(states[i], actions[i], keys[i : i + 1])
-
-
-@nb.njit(cache=True)
-def legal_batch(states: States, masks: Masks) -> None:  # pragma: no cover - compiled
-    buffer = np.empty(ACTIONS, np.int64)
-    for i in range(states.shape[0]):
-        legal_into(states[i], masks[i], buffer)
-
-
-@nb.njit(cache=True)
-def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        observe(states[i], seats[i], out[i])
-
-
-@nb.njit(cache=True)
-def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.int64]) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        out[i] = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
-
-
-@nb.njit(cache=True)
-def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        playout(states[i], keys[i : i + 1], policy)
-
-
-@nb.njit(cache=True)
-def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
-    """Play ``games`` whole random matches in each row, one after the other; the number of actions played."""
-    actions = 0
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        for _ in range(games):
-            new_game(s, key)
-            while s[TURN] >= 0:
-                apply(s, random_action(s, key), key)
-                actions += 1
-    return actions
+BATCHES = batch_functions("holzwurm", new_game=new_game, apply=apply, legal_into=legal_into, observe=observe,
+                          heuristic_action=heuristic_action, random_action=random_action, playout=playout, TURN=TURN,
+                          ACTIONS=ACTIONS)
+"""The batch functions of :class:`~dreizehn.core.kernel.CompiledKernel`, compiled from the shared templates
+(:func:`dreizehn.core.scaffold.batch_functions`)."""
 
 
 class HolzwurmKernel(CompiledKernel):
@@ -612,7 +562,7 @@ class HolzwurmKernel(CompiledKernel):
     state_size = SIZE
     num_actions = ACTIONS
     turn, totals_at, last_at = TURN, TOTALS, LAST
-    batches = sys.modules[__name__]  # this module's compiled batch functions
+    batches = BATCHES
 
     def __init__(self, game: HolzwurmRules) -> None:
         starter = game.options["starter"]

@@ -39,7 +39,7 @@ class Knizia13Kernel(CompiledKernel):
     state_size = SIZE
     num_actions = ACTIONS
     turn, totals_at, last_at = TURN, TOTALS, LAST
-    batches = kernel  # the compiled batch functions
+    batches = kernel.BATCHES  # the compiled batch functions
 
     def __init__(self, game: Knizia13Rules) -> None:
         self.game = game
