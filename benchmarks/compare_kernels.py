@@ -48,11 +48,14 @@ def _digest(value: object) -> str:
     return hashlib.sha256(repr(value).encode()).hexdigest()[:12]
 
 
-def worker(least: float) -> dict[str, Any]:
-    """Every figure and every decision of this process's ``dreizehn`` (the tree on ``PYTHONPATH``)."""
+def worker(least: float, games: list[str] | None) -> dict[str, Any]:
+    """Every figure and every decision of this process's ``dreizehn`` (the tree on ``PYTHONPATH``), of ``games``
+    only where given."""
     figures: dict[str, float] = {}
     decisions: dict[str, str] = {}
     for game_id, players, options, playouts in GAMES:
+        if games and game_id not in games:
+            continue
         measure_game(game_id, players, options, playouts, least, figures, decisions)
     return {"figures": figures, "decisions": decisions}
 
@@ -125,9 +128,10 @@ def measure_search(game: Any, kernel: Any, playouts: tuple[str, ...], least: flo
     figures[f"{game.id} hints' ratings, worlds/s"] = _cpu(lambda: (kernel.rate(views[0], first, 8, 0), 8)[1], least)
 
 
-def run_worker(src: Path, least: float) -> dict[str, Any]:
+def run_worker(src: Path, least: float, games: list[str] | None) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(src)}
-    done = subprocess.run([sys.executable, __file__, "--worker", "--least", str(least)], env=env, check=True,
+    only = [arg for game in games or [] for arg in ("--game", game)]
+    done = subprocess.run([sys.executable, __file__, "--worker", "--least", str(least), *only], env=env, check=True,
                           capture_output=True, text=True)
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return result
@@ -138,19 +142,20 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="the other tree (a git worktree), timed against this one")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--least", type=float, default=0.4, help="CPU seconds a figure is measured for, at least")
+    parser.add_argument("--game", action="append", choices=[g for g, *_ in GAMES], help="only this game (repeatable)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help="also write the table here")
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.least)))
+        print(json.dumps(worker(args.least, args.game)))
         return
     trees = {"base": args.base.resolve() / "src", "ours": ROOT / "src"}
     for src in trees.values():  # compiled (or loaded from the cache) once, not counted
-        run_worker(src, 0.01)
+        run_worker(src, 0.01, args.game)
     runs: dict[str, list[dict[str, Any]]] = {"base": [], "ours": []}
     for repeat in range(args.repeats):
         for name, src in trees.items():
-            runs[name].append(run_worker(src, args.least))
+            runs[name].append(run_worker(src, args.least, args.game))
             print(f"repeat {repeat + 1}/{args.repeats}: {name} done", file=sys.stderr, flush=True)
     for name in trees:
         for other in runs[name][1:]:
