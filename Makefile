@@ -56,9 +56,11 @@ $(JS_STAMP): package.json package-lock.json
 test-long: $(STAMP) lint warm
 	DREIZEHN_PROFILE=long $(PY) -m pytest -n $(JOBS) -q
 
-# Compile the meld solver and the game kernels once (numba caches them), before parallel test workers would each
-# compile them. numba checks only a function's own file, so when any source changed since the last warm-up every
-# cached compilation is dropped first (a kernel that calls a changed function elsewhere would otherwise stay stale).
+# Compile the meld solver, the game kernels, every compiled variant of their searches and the hints' rating loops
+# once (numba caches them), before parallel test workers would each compile them. numba checks only a function's own
+# file, so when any source changed since the last warm-up every cached compilation is dropped first (a kernel that
+# calls a changed function elsewhere would otherwise stay stale; the loops made by dreizehn.core.scaffold also key
+# their cache by a digest of what they call).
 warm: $(STAMP)
 	@if [ ! -f $(NUMBA_STAMP) ] || [ -n "$$(find src -name '*.py' -newer $(NUMBA_STAMP) | head -1)" ]; then \
 	  find src -name '*.nbi' -delete; find src -name '*.nbc' -delete; fi

@@ -1,7 +1,8 @@
 """Play the same deals through a game's compiled kernel and the reference engine, step by step, and compare
 everything a seat or the rules can tell apart: the seat to move, the legal actions, every seat's observation (which
 holds its hand, the table, the sizes and the totals: docs/envs.md), what each play did (its events), each stage's
-scores, the totals and the winners; and that every refusal changes nothing and gives the engine's reason.
+scores, the totals and the winners; and that every refusal changes nothing and gives the engine's reason (its code,
+rule and parameters).
 
 The kernel deals from its own key; the engine is handed the kernel's deals as a record's shuffles are, so both play
 the same cards. A kernel whose game also shuffles within a stage (Three Thirteen's reshuffle of the discard pile,
@@ -69,11 +70,10 @@ class Pair:
         assert int(self.status[0]) in (ILLEGAL, FINISHED, OUT_OF_RANGE)
         assert np.array_equal(self.row, before) and np.array_equal(self.keys, key_before)
         reason = self.kernel.why(self.row, action)
-        code, rule = reason.code, reason.rule
         try:
             self.engine.copy().apply(action)
         except DreizehnError as err:
-            assert (err.code, err.rule) == (code, rule)
+            assert (type(err), err.to_json()) == (type(reason), reason.to_json())
         else:
             raise AssertionError(f"the engine took action {action}, which the kernel refused")
 
@@ -127,5 +127,6 @@ def play_games(game: Game, seeds: range, *, views_every: int = 1, refusals: bool
                 legal = finishing
             pair.play(int(rng.choice(legal)))
             actions += 1
-        pair.refuse(0)
+        for action in (0, -1, game.num_actions):  # a finished game refuses any number, a wrong one first (A5, A6)
+            pair.refuse(action)
     return actions

@@ -19,7 +19,11 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below
+from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64
+from dreizehn.core.scaffold import specialise, unbound
+
+NO_WEIGHTS = np.ones((1, 1))
+"""The weights of a deal that weighs nothing (:func:`rate` for the games whose ``prepare`` ignores them)."""
 
 Tree = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]
 
@@ -109,18 +113,20 @@ def backup(visits: npt.NDArray[np.int32], total: npt.NDArray[np.float64], path: 
 
 Iterations = Callable[..., None]
 """A game's compiled iterations: ``(root, seat, iterations, c, scale, key, child, visits, avail, total, size)``, as
-:func:`dreizehn.games.knizia13.search.ismcts`."""
+:func:`_ismcts_template`."""
 
 
-def rate(rate_worlds: Any, row: npt.NDArray[np.int16], seat: int, actions: list[int], worlds: int,
-         seed: int, *extra: Any) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Hints' playouts in a game's kernel (``rate_worlds``, its compiled loop, given ``extra`` after its outputs):
+def rate(rate_worlds: Any, row: npt.NDArray[np.int16], seat: int, actions: list[int], worlds: int, seed: int,
+         weights: npt.NDArray[np.float64] = NO_WEIGHTS,
+         sweeps: int = 0) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Hints' playouts in a game's kernel (``rate_worlds``, its compiled loop made from :func:`_rating_template`):
     each action's outcomes, the seat's share of the win and its final total, on ``worlds`` worlds drawn from
-    ``row`` (``(actions, worlds)`` each)."""
+    ``row`` (``(actions, worlds)`` each), each world dealt by the game's ``prepare`` (with ``weights`` and
+    ``sweeps`` where the game weighs its deals)."""
     wins = np.zeros((len(actions), worlds))
     points = np.zeros((len(actions), worlds))
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
-    rate_worlds(row, seat, np.array(actions, np.int64), worlds, key, wins, points, *extra)
+    rate_worlds(row, seat, np.array(actions, np.int64), worlds, key, wins, points, weights, sweeps)
     return wins, points
 
 
@@ -133,17 +139,6 @@ def policy_of(playout: str) -> int:
     """The compiled playout policy of the ``ismcts`` option ``playout``: :data:`~dreizehn.core.kernel.HEURISTIC`
     where ``playout`` is ``heuristic``, else :data:`~dreizehn.core.kernel.RANDOM`."""
     return HEURISTIC if playout == "heuristic" else RANDOM
-
-
-def with_playout(ismcts: Iterations, playout: str, tree: bool) -> Iterations:
-    """A game's compiled iterations that take their playout policy (:func:`policy_of`) and whether the tree grows
-    below the root last (after the tree's arrays and its size), as :func:`run` calls them."""
-    policy = policy_of(playout)
-
-    def iterate(*args: object) -> None:
-        ismcts(*args, policy, tree)
-
-    return iterate
 
 
 def run(ismcts: Iterations, row: npt.NDArray[np.int16], seat: int, actions: int, iterations: int, c: float,
@@ -183,3 +178,130 @@ def grown(tree: Tree) -> Tree:
     n = len(child)
     bigger[0][:n], bigger[1][:n], bigger[2][:n], bigger[3][:n] = child, visits, avail, total
     return bigger
+
+
+# -- the loops every game's search shares, compiled per game and variant (dreizehn.core.scaffold) ---------------------
+
+# The names the templates call, bound per game by :class:`UcbSearch` and :func:`rating_loop` (placeholders here).
+determinize = apply = legal_into = heuristic_action = random_action = prepare = finish = unbound
+PLAYERS = STAGE = TURN = LAST = TOTALS = ACTIONS = MAX_SEATS = PATH_ROOM = 0
+HIGH_WINS = False
+
+
+def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., None]:
+    """The template of a search's iterations (``root=ucb``)."""
+
+    def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, scale: float, key: Keys,
+               child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
+               total: npt.NDArray[np.float64], size: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+        """``iterations`` more iterations of the search from ``root`` (a row made from the view of ``seat``, who is
+        to move), into the tree's arrays (``size[0]`` nodes in use, room for one more an iteration), each playout by
+        ``policy`` (every seat) to the end of the stage from the node expanded, or from the root's child chosen
+        where not ``tree`` (a search flat at the root); the root's children hold the statistics of its actions."""
+        variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        n = root[PLAYERS]
+        stage = root[STAGE]
+        mask = np.zeros(ACTIONS, np.bool_)
+        buffer = np.empty(ACTIONS, np.int64)
+        path = np.empty(PATH_ROOM, np.int64)
+        movers = np.empty(PATH_ROOM, np.int64)
+        points = np.zeros(MAX_SEATS, np.int64)
+        rewards = np.zeros(MAX_SEATS, np.float64)
+        s = root.copy()
+        for _ in range(iterations):
+            s[:] = root
+            determinize(s, seat, key)
+            node = 0
+            depth = 0
+            while s[TURN] >= 0 and s[STAGE] == stage:  # selection and expansion
+                legal_into(s, mask, buffer)
+                before = size[0]
+                action = select(child, visits, avail, total, node, mask, c, key, size)
+                movers[depth] = s[TURN]
+                apply(s, action, key)
+                node = child[node, action]
+                path[depth] = node
+                depth += 1
+                if size[0] != before or not tree:
+                    break
+            while s[TURN] >= 0 and s[STAGE] == stage:  # the playout, to the end of the stage
+                apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
+            for other in range(n):
+                points[other] = s[LAST + other]
+            margin_rewards(points, n, scale, HIGH_WINS, rewards)
+            backup(visits, total, path, movers, depth, rewards)
+
+    return ismcts
+
+
+def _rating_template(variant: str) -> Callable[..., None]:
+    """The template of the hints' rating loop."""
+
+    def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
+                    wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
+                    sweeps: int) -> None:  # pragma: no cover - compiled
+        """Hints (:mod:`dreizehn.play.hints`): on each of ``worlds`` worlds dealt from ``root`` (the view of ``seat``,
+        who is to move) by the game's ``prepare`` (with ``weights`` and ``sweeps`` where it weighs its deals), every one
+        of ``actions`` followed by the rest of the game as the game's ``finish`` plays it (the hints' player at
+        every seat), all actions of a world on the same stream of random numbers; ``seat``'s share of the win and
+        final total into ``wins[i, w]`` and ``points[i, w]``."""
+        variant  # noqa: B018
+        n = root[PLAYERS]
+        world = root.copy()
+        s = root.copy()
+        stream = np.empty(1, np.uint64)
+        for w in range(worlds):
+            world[:] = root
+            prepare(world, seat, key, weights, sweeps)
+            first = next_u64(key)
+            for i in range(actions.shape[0]):
+                s[:] = world
+                stream[0] = first
+                apply(s, actions[i], stream)
+                finish(s, stream)
+                wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, HIGH_WINS)
+                points[i, w] = s[TOTALS + seat]
+
+    return rate_worlds
+
+
+_ISMCTS, _RATE_WORLDS = _ismcts_template("", RANDOM, True), _rating_template("")
+
+
+def rating_loop(name: str, **names: object) -> Any:
+    """The hints' rating loop (``rate_worlds``, as :func:`rate` calls it) compiled for the game ``name`` from its
+    functions and constants: ``prepare(s, seat, key, weights, sweeps)`` (deal the cards ``seat`` cannot see),
+    ``apply``, ``finish(s, key)`` (play on to the game's end), ``PLAYERS``, ``TOTALS`` and ``HIGH_WINS``."""
+    return specialise(_RATE_WORLDS, name, names)
+
+
+class UcbSearch:
+    """A game's compiled ``ismcts`` search with ``root=ucb``, ``horizon=stage`` and ``reward=margin`` (13's and
+    Holzwurm's), and its hints' rating loop: the iterations compiled per playout policy and tree from the shared
+    template (:func:`dreizehn.core.scaffold.specialise`), each cached apart, so that a random playout carries
+    neither a test of the policy nor the heuristic's code."""
+
+    def __init__(self, name: str, row_of_view: Callable[..., npt.NDArray[np.int16]], **names: object) -> None:
+        """``names``: the game's ``determinize(s, seat, key)``, ``apply``, ``legal_into``, ``heuristic_action``,
+        ``random_action``, ``prepare`` and ``finish`` (:func:`rating_loop`), and its constants ``PLAYERS``,
+        ``STAGE``, ``TURN``, ``LAST``, ``TOTALS``, ``ACTIONS``, ``MAX_SEATS``, ``PATH_ROOM`` (more than the plays of
+        a stage) and ``HIGH_WINS``."""
+        self.row_of_view = row_of_view
+        self.actions = int(names["ACTIONS"])  # type: ignore[call-overload]
+        self.iterations = {(policy, tree): specialise(_ISMCTS, name, names, policy=policy, tree=tree)
+                           for policy in (RANDOM, HEURISTIC) for tree in (False, True)}
+        self.rate_worlds = rating_loop(name, **names)
+
+    def search(self, empty: npt.NDArray[np.int16], view: Any, iterations: int, c: float, scale: float, seed: int,
+               seconds: float | None = None, playout: str = "random",
+               tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
+        """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward)
+        and the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`run`); its playouts
+        ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root)."""
+        return run(self.iterations[policy_of(playout), tree], self.row_of_view(empty, view), view.seat, self.actions,
+                   iterations, c, scale, seed, seconds)
+
+    def rate(self, empty: npt.NDArray[np.int16], view: Any, actions: list[int], worlds: int,
+             seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`rate`)."""
+        return rate(self.rate_worlds, self.row_of_view(empty, view), view.seat, actions, worlds, seed)

@@ -54,6 +54,17 @@ def say_view_head(game: Game, words: Words, view: View, names: Sequence[str]) ->
     return lines
 
 
+def number_refusal(game: Game, action: int, over: bool) -> InvalidActionError | GameOverError | None:
+    """Why an action number is refused before the rules are asked, in the order :meth:`State.apply` checks: a number
+    that is no action of ``game`` (rule A5), then a game that is ``over`` (A6); ``None`` where neither. The compiled
+    kernels' ``why`` asks it too (:class:`~dreizehn.core.kernel.CompiledKernel`)."""
+    if not 0 <= action < game.num_actions:
+        return InvalidActionError("action.not_number", rule="A5", action=action, game=game.title)
+    if over:
+        return GameOverError("action.game_over", rule="A6")
+    return None
+
+
 def player_name(words: Words, names: Sequence[str], seat: int) -> str:
     """The name of ``seat`` (numbered from 1 in words when it has none)."""
     if 0 <= seat < len(names) and names[seat]:
@@ -587,10 +598,9 @@ class State(ABC):
             action = self.game.action_type.parse(action)
         elif isinstance(action, bool) or not isinstance(action, int):
             raise InvalidActionError("action.not_number_or_text", rule="A5", action=action)
-        elif not 0 <= action < self.game.num_actions:
-            raise InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
-        if self.is_over:
-            raise GameOverError("action.game_over", rule="A6")
+        refused = number_refusal(self.game, action, self.is_over)
+        if refused is not None:
+            raise refused
         seat = self.current_player
         self._apply(action)
         self.log.append((seat, action))

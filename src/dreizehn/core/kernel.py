@@ -20,6 +20,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.game import number_refusal
+
 if TYPE_CHECKING:
     from dreizehn.core.errors import DreizehnError
     from dreizehn.core.game import Game
@@ -154,9 +156,15 @@ def warm_up() -> None:
         kernel.choose(states, keys, HEURISTIC)
         kernel.playout(states, keys, HEURISTIC)
         search = getattr(kernel, "search", None)
-        if search is not None:
+        if search is not None:  # every compiled variant of the search, and the hints' rating loop
             state = game.new_state(0)
-            search(state.view(state.current_player), 2, 0.7, 5.0, 0, None)
+            view = state.view(state.current_player)
+            options: Any = getattr(kernel, "search_options", {})
+            trees = [{"tree": False}, {"tree": True}] if options.get("tree") else [{}]
+            for playout in options.get("playout", ("random",)):
+                for tree in trees:
+                    search(view, 2, 0.7, 5.0, 0, None, playout=playout, **tree)
+            kernel.rate(view, [int(state.legal_actions()[0])], 1, 0)  # type: ignore[attr-defined]
 
 
 class Kernel(Protocol):
@@ -232,17 +240,18 @@ RANDOM, HEURISTIC = 0, 1
 
 class CompiledKernel:
     """The Python side of a game's kernel, written once: a game's class sets where the seat to move, the totals and
-    the last stage's points lie in its row (``turn``, ``totals_at``, ``last_at``), its row's header and the module
-    of its compiled batch functions (``reset_batch``, ``legal_batch``, ``step_batch``, ``observe_batch``,
-    ``choose_batch``, ``playout_batch``, ``random_games``), and adds what differs by game (``why``,
-    ``resolved_options``, ``last_deal``). numba caches compiled functions only when they call other compiled
-    functions by name, so each game keeps its own batch loops."""
+    the last stage's points lie in its row (``turn``, ``totals_at``, ``last_at``), its row's header and its compiled
+    batch functions (``batches``: ``reset_batch``, ``legal_batch``, ``step_batch``, ``observe_batch``,
+    ``choose_batch``, ``playout_batch``, ``random_games``, made for the game from the shared templates by
+    :func:`dreizehn.core.scaffold.batch_functions`), and adds what differs by game (``refusal``,
+    ``resolved_options``, ``last_deal``)."""
 
     turn: int
     totals_at: int
     last_at: int
     batches: Any
     players: int
+    game: Game
     _header: States
 
     def new(self, count: int) -> States:
@@ -283,3 +292,14 @@ class CompiledKernel:
 
     def random_games(self, states: States, keys: Keys, games: int) -> int:
         return int(self.batches.random_games(states, keys, games))
+
+    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The engine's refusal of ``action`` in ``state``: the number or the finished game (A5, A6, asked of
+        :func:`~dreizehn.core.game.number_refusal` in the engine's order), else the game's rule (:meth:`refusal`)."""
+        refused = number_refusal(self.game, action, bool(state[self.turn] < 0))
+        return refused if refused is not None else self.refusal(state, action)
+
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """Why the rules refuse ``action`` (a number of the game, in a game not over) in ``state``: each game asks
+        its rules engine's own refusal, so that the kernel never words a refusal itself."""
+        raise NotImplementedError

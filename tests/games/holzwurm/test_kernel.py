@@ -143,7 +143,7 @@ def test_playouts_finish_every_match(policy: int) -> None:
     assert (kernel.current(states) == -1).all()
     assert (states[:, hk.STAGE] == 2).all()
     assert np.abs(kernel.totals(states)).max() > 0
-    assert hk.random_games(states, keys, 2) > 50 * 2 * 2 * 20
+    assert kernel.random_games(states, keys, 2) > 50 * 2 * 2 * 20
     assert (kernel.current(states) == -1).all()
 
 

@@ -4,12 +4,13 @@ the fitting command is reproducible from its seed, and the shipped network estim
 
 from __future__ import annotations
 
+import json
 import random
-import runpy
 from pathlib import Path
 
 import numpy as np
 import pytest
+from benchmark_scripts import load
 
 import dreizehn
 from dreizehn.bots.base import make_bot
@@ -22,21 +23,11 @@ from dreizehn.games.three_thirteen.kernel import OUT_ORDER
 from dreizehn.games.three_thirteen.melds import min_penalty
 from dreizehn.games.three_thirteen.rules import DISCARD, DRAW, ThreeThirteenRules, ThreeThirteenState
 from dreizehn.games.three_thirteen.search import leaf_points, row_of_view
-from dreizehn.games.three_thirteen.value import (
-    FEATURES,
-    HIDDEN,
-    NETWORKS,
-    collect,
-    errors_by_count,
-    estimate,
-    features,
-    fit,
-    main,
-    network,
-    player_counts,
-    predict_flat,
-    unflatten,
-)
+from dreizehn.games.three_thirteen.value import FEATURES, HIDDEN, NETWORKS, features, network, predict_flat
+
+fitting = load("fit_value")  # the fitting is no part of the runtime package (benchmarks/fit_value.py)
+collect, errors_by_count, estimate, fit = fitting.collect, fitting.errors_by_count, fitting.estimate, fitting.fit
+main, player_counts, unflatten = fitting.main, fitting.player_counts, fitting.unflatten
 
 
 def view_after(turns: int, players: int = 3, seed: int = 5, mover: bool = False) -> ThreeThirteenView:
@@ -121,11 +112,11 @@ def test_self_play_samples_are_reproducible_and_scored_at_their_rounds_end() -> 
 
 
 def test_the_command_writes_the_same_network_from_the_same_seed(tmp_path: Path) -> None:
-    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
     main(["--games", "12", "--seed", "4", "--players", "2", "--out", str(first)])
     main(["--games", "12", "--seed", "4", "--players", "2", "--out", str(second)])
     assert first.read_text() == second.read_text()
-    weights = runpy.run_path(str(first))["WEIGHTS"]
+    weights = json.loads(first.read_text())["weights"]
     assert len(weights) == FEATURES * HIDDEN + 2 * HIDDEN + 1
 
 

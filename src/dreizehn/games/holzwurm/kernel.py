@@ -15,14 +15,12 @@ The heuristic here is :mod:`.heuristic`'s, the same scores to the bit, its ties 
 
 from __future__ import annotations
 
-import sys
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from dreizehn.core.encoding import encoder_of
-from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.kernel import (
     FINISHED,
     GAME_OVER,
@@ -31,33 +29,30 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
-    WAITING,
     CompiledKernel,
     Keys,
     Masks,
     Observations,
-    States,
     below,
     pick_legal,
     shuffle,
 )
+from dreizehn.core.scaffold import batch_functions
 from dreizehn.games.holzwurm import heuristic as python_heuristic
 from dreizehn.games.holzwurm.rules import (
     BONUS,
     CARD_COLOUR,
     CARD_POINTS,
     CARD_VALUE,
-    COLOURS,
     FATE_SIZE,
     GREY,
     NEW,
     SLOTS,
     THIRTEEN,
     WOODWORMS,
-    HolzwurmCard,
     HolzwurmRules,
+    refusal,
 )
-from dreizehn.words import Word
 
 MAX_SEATS = 6
 KINDS = 66
@@ -555,73 +550,11 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
 # -- batches --------------------------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def reset_batch(states: States, keys: Keys, rows: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
-    for r in rows:
-        new_game(states[r], keys[r : r + 1])
-
-
-@nb.njit(cache=True)
-def step_batch(states: States, keys: Keys, actions: npt.NDArray[np.int64],
-               status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        status[i] = apply(states[i], actions[i], keys[i : i + 1])
-
-
-@nb.njit(cache=True)
-def legal_batch(states: States, masks: Masks) -> None:  # pragma: no cover - compiled
-    buffer = np.empty(ACTIONS, np.int64)
-    for i in range(states.shape[0]):
-        legal_into(states[i], masks[i], buffer)
-
-
-@nb.njit(cache=True)
-def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        observe(states[i], seats[i], out[i])
-
-
-@nb.njit(cache=True)
-def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.int64]) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        out[i] = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
-
-
-@nb.njit(cache=True)
-def advance_batch(states: States, keys: Keys, seat: int, policy: int,
-                  status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    """One move by ``policy`` (as :func:`choose_batch` chooses it) in every game whose seat to move is not ``seat``,
-    in place; ``status`` as :func:`step_batch`'s, ``WAITING`` where ``seat`` is to move or the game is over."""
-    for i in range(states.shape[0]):
-        s = states[i]
-        if s[TURN] < 0 or s[TURN] == seat:
-            status[i] = WAITING
-            continue
-        key = keys[i : i + 1]
-        status[i] = apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
-
-
-@nb.njit(cache=True)
-def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        playout(states[i], keys[i : i + 1], policy)
-
-
-@nb.njit(cache=True)
-def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
-    """Play ``games`` whole random matches in each row, one after the other; the number of actions played."""
-    actions = 0
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        for _ in range(games):
-            new_game(s, key)
-            while s[TURN] >= 0:
-                apply(s, random_action(s, key), key)
-                actions += 1
-    return actions
+BATCHES = batch_functions("holzwurm", new_game=new_game, apply=apply, legal_into=legal_into, observe=observe,
+                          heuristic_action=heuristic_action, random_action=random_action, playout=playout, TURN=TURN,
+                          ACTIONS=ACTIONS)
+"""The batch functions of :class:`~dreizehn.core.kernel.CompiledKernel`, compiled from the shared templates
+(:func:`dreizehn.core.scaffold.batch_functions`)."""
 
 
 class HolzwurmKernel(CompiledKernel):
@@ -631,7 +564,7 @@ class HolzwurmKernel(CompiledKernel):
     state_size = SIZE
     num_actions = ACTIONS
     turn, totals_at, last_at = TURN, TOTALS, LAST
-    batches = sys.modules[__name__]  # this module's compiled batch functions
+    batches = BATCHES
 
     def __init__(self, game: HolzwurmRules) -> None:
         starter = game.options["starter"]
@@ -644,33 +577,14 @@ class HolzwurmKernel(CompiledKernel):
         self._header[FIRST_STARTER] = -1 if starter == "random" else int(starter)
         self._header[TURN] = -1
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
-        """The engine's refusal (``HolzwurmState._refusal``): the first of H8, H9, H8, H10 that the play breaks."""
-        if state[TURN] < 0:
-            return GameOverError("action.game_over", rule="A6")
-        if not 0 <= action < ACTIONS:
-            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The rules' refusal (:func:`~dreizehn.games.holzwurm.rules.refusal`), asked with what the row holds."""
         seat = int(state[TURN])
         kind, dest = divmod(action, 6)
-        if not state[HANDS + seat * KINDS + kind]:
-            return IllegalActionError("holzwurm.error.not_held", rule="H8", seat=seat, card=HolzwurmCard.of(kind).text)
-        full = all(state[ROW_LEN + slot] > 0 for slot in range(SLOTS))
-        if dest == NEW and full:
-            return IllegalActionError("holzwurm.error.five_rows", rule="H9")
-        if dest != NEW and not state[ROW_LEN + dest]:
-            return IllegalActionError("holzwurm.error.no_row", rule="H8", row=dest + 1)
-        name = COLOURS[CARD_COLOUR[kind]]
-        own = int(state[COLOUR_ROW + CARD_COLOUR[kind]])
-        a_card, the_row = Word(f"holzwurm.a_card.{name}"), Word(f"holzwurm.the_row.{name}")
-        if dest == NEW:
-            return IllegalActionError("holzwurm.error.own_row_new", rule="H10", a_card=a_card, the_row=the_row,
-                                      own=own + 1)
-        if own >= 0:
-            return IllegalActionError("holzwurm.error.own_row", rule="H10", a_card=a_card, the_row=the_row,
-                                      own=own + 1, row=dest + 1)
-        colour = Word(f"holzwurm.colour.{COLOURS[int(state[ROW_COLOUR + dest])]}")
-        return IllegalActionError("holzwurm.error.other_colour", rule="H10", row=dest + 1, colour=colour,
-                                  a_card=a_card, new_row=Word(f"holzwurm.new_row.{name}"))
+        colour_row = [int(x) for x in state[COLOUR_ROW : COLOUR_ROW + 5]]
+        row_colour = [int(x) for x in state[ROW_COLOUR : ROW_COLOUR + SLOTS]]
+        return refusal(seat, kind, dest, bool(state[HANDS + seat * KINDS + kind]), int(state[OCCUPIED]), colour_row,
+                       row_colour)
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first starting seat as drawn (H7): it moves on one seat a game."""

@@ -506,29 +506,8 @@ class HolzwurmState(State):
         self.turn = (seat + 1) % self.game.players
 
     def _refusal(self, seat: int, kind: int, dest: int) -> IllegalActionError:
-        """Why ``seat`` may not play card ``kind`` to ``dest``, as a coded error naming the rule (H8–H11); the
-        colours are :class:`~dreizehn.words.Word` parameters, said in the reader's language."""
-        if kind not in self.hands[seat]:
-            return IllegalActionError("holzwurm.error.not_held", rule="H8", seat=seat, card=HolzwurmCard._texts[kind])
-        if dest == NEW and self.occupied == _NOT_NEW_ROW:
-            return IllegalActionError("holzwurm.error.five_rows", rule="H9")
-        if dest != NEW and not self.occupied >> dest & 1:
-            return IllegalActionError("holzwurm.error.no_row", rule="H8", row=dest + 1)
-        # Only a coloured card is refused from here on: a grey one goes onto any row, or a new one while a slot is free.
-        name = COLOURS[CARD_COLOUR[kind]]
-        own = self.colour_row[CARD_COLOUR[kind]]
-        a_card, the_row = Word(f"holzwurm.a_card.{name}"), Word(f"holzwurm.the_row.{name}")
-        if dest == NEW:
-            return IllegalActionError("holzwurm.error.own_row_new", rule="H10", a_card=a_card, the_row=the_row,
-                                      own=own + 1)
-        if own >= 0:
-            return IllegalActionError("holzwurm.error.own_row", rule="H10", a_card=a_card, the_row=the_row,
-                                      own=own + 1, row=dest + 1)
-        return IllegalActionError(
-            "holzwurm.error.other_colour", rule="H10", row=dest + 1,
-            colour=Word(f"holzwurm.colour.{COLOURS[self.row_colour[dest]]}"), a_card=a_card,
-            new_row=Word(f"holzwurm.new_row.{name}"),
-        )
+        """Why ``seat`` may not play card ``kind`` to ``dest`` (:func:`refusal`)."""
+        return refusal(seat, kind, dest, kind in self.hands[seat], self.occupied, self.colour_row, self.row_colour)
 
     def _end_game(self) -> None:
         """Score the game (H15), then deal the next game of the match or end the match (H16)."""
@@ -626,3 +605,33 @@ class HolzwurmState(State):
         out.extend(self.fate)
         out.extend(self.removed)
         return out
+
+
+def refusal(seat: int, kind: int, dest: int, held: bool, occupied: int, colour_row: Sequence[int],
+            row_colour: Sequence[int]) -> IllegalActionError:
+    """Why ``seat`` may not play card ``kind`` to ``dest``, as a coded error naming the rule (H8–H11), from what the
+    refusal depends on: whether ``seat`` holds the card, the occupied slots (a bit mask), each colour's row and each
+    row's colour (-1: none). The one source of Holzwurm's refusals: the engine's :meth:`HolzwurmState._apply` and
+    the compiled kernel's ``why`` both ask it. The colours are :class:`~dreizehn.words.Word` parameters, said in the
+    reader's language."""
+    if not held:
+        return IllegalActionError("holzwurm.error.not_held", rule="H8", seat=seat, card=HolzwurmCard._texts[kind])
+    if dest == NEW and occupied == _NOT_NEW_ROW:
+        return IllegalActionError("holzwurm.error.five_rows", rule="H9")
+    if dest != NEW and not occupied >> dest & 1:
+        return IllegalActionError("holzwurm.error.no_row", rule="H8", row=dest + 1)
+    # Only a coloured card is refused from here on: a grey one goes onto any row, or a new one while a slot is free.
+    name = COLOURS[CARD_COLOUR[kind]]
+    own = colour_row[CARD_COLOUR[kind]]
+    a_card, the_row = Word(f"holzwurm.a_card.{name}"), Word(f"holzwurm.the_row.{name}")
+    if dest == NEW:
+        return IllegalActionError("holzwurm.error.own_row_new", rule="H10", a_card=a_card, the_row=the_row,
+                                  own=own + 1)
+    if own >= 0:
+        return IllegalActionError("holzwurm.error.own_row", rule="H10", a_card=a_card, the_row=the_row,
+                                  own=own + 1, row=dest + 1)
+    return IllegalActionError(
+        "holzwurm.error.other_colour", rule="H10", row=dest + 1,
+        colour=Word(f"holzwurm.colour.{COLOURS[row_colour[dest]]}"), a_card=a_card,
+        new_row=Word(f"holzwurm.new_row.{name}"),
+    )

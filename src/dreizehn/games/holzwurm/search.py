@@ -18,9 +18,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import backup, margin_rewards, run, seat_share, select, with_playout
-from dreizehn.bots.tree import rate as tree_rate
-from dreizehn.core.kernel import HEURISTIC, Keys, next_u64, shuffle
+from dreizehn.bots.tree import UcbSearch
+from dreizehn.core.kernel import HEURISTIC, Keys, shuffle
 from dreizehn.games.holzwurm.heuristic import current_game
 from dreizehn.games.holzwurm.kernel import (
     _BASE,
@@ -168,84 +167,27 @@ def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # prag
 
 
 @nb.njit(cache=True)
-def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, scale: float, key: Keys,
-           child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
-           total: npt.NDArray[np.float64], size: npt.NDArray[np.int64],
-           policy: int, tree: bool) -> None:  # pragma: no cover - compiled
-    """``iterations`` more iterations of the search from ``root`` (a row made by :func:`row_of_view` for ``seat``,
-    who is to move), into the tree's arrays (``size[0]`` nodes in use, room for one more an iteration), each
-    playout by ``policy`` (:data:`~dreizehn.core.kernel.RANDOM` or :data:`~dreizehn.core.kernel.HEURISTIC`, every
-    seat) from the node expanded, or from the root's child chosen where not ``tree`` (a search flat at the root);
-    the root's children hold the statistics of its actions. Both ``policy`` and ``tree`` are chosen at run time: 13's
-    search compiles each choice apart, which here made the random playouts about 10% slower, not faster."""
-    n = root[PLAYERS]
-    stage = root[STAGE]
-    mask = np.zeros(ACTIONS, np.bool_)
-    buffer = np.empty(ACTIONS, np.int64)
-    path = np.empty(PLAYS_ROOM, np.int64)
-    movers = np.empty(PLAYS_ROOM, np.int64)
-    points = np.zeros(MAX_SEATS, np.int64)
-    rewards = np.zeros(MAX_SEATS, np.float64)
-    s = root.copy()
-    for _ in range(iterations):
-        s[:] = root
-        determinize(s, seat, key)
-        node = 0
-        depth = 0
-        while s[TURN] >= 0 and s[STAGE] == stage:  # selection and expansion
-            legal_into(s, mask, buffer)
-            before = size[0]
-            action = select(child, visits, avail, total, node, mask, c, key, size)
-            movers[depth] = s[TURN]
-            apply(s, action, key)
-            node = child[node, action]
-            path[depth] = node
-            depth += 1
-            if size[0] != before or not tree:
-                break
-        while s[TURN] >= 0 and s[STAGE] == stage:  # the playout, to the end of the game of the match
-            apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
-        for other in range(n):
-            points[other] = s[LAST + other]
-        margin_rewards(points, n, scale, True, rewards)
-        backup(visits, total, path, movers, depth, rewards)
+def prepare(s: npt.NDArray[np.int16], seat: int, key: Keys, weights: npt.NDArray[np.float64],
+            sweeps: int) -> None:  # pragma: no cover - compiled
+    """A world for the hints (:func:`dreizehn.bots.tree.rating_loop`): the cards the seat cannot place dealt
+    uniformly (Holzwurm weighs no deal: ``weights`` and ``sweeps`` unused)."""
+    determinize(s, seat, key)
 
 
 @nb.njit(cache=True)
-def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
-                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64]) -> None:  # pragma: no cover
-    """Hints (:mod:`dreizehn.play.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
-    is to move), every one of ``actions`` followed by the rest of the match with every seat playing the heuristic,
-    all actions of a world on the same stream of random numbers; ``seat``'s share of the win and final total into
-    ``wins[i, w]`` and ``points[i, w]``."""
-    n = root[PLAYERS]
-    world = root.copy()
-    s = root.copy()
-    stream = np.empty(1, np.uint64)
-    for w in range(worlds):
-        world[:] = root
-        determinize(world, seat, key)
-        first = next_u64(key)
-        for i in range(actions.shape[0]):
-            s[:] = world
-            stream[0] = first
-            apply(s, actions[i], stream)
-            playout(s, stream, HEURISTIC)
-            wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, True)
-            points[i, w] = s[TOTALS + seat]
+def finish(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - compiled
+    """The rest of the match, every seat by the heuristic (the hints' player)."""
+    playout(s, key, HEURISTIC)
 
 
-def rate(empty: npt.NDArray[np.int16], view: HolzwurmView, actions: list[int], worlds: int,
-         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`)."""
-    return tree_rate(rate_worlds, row_of_view(empty, view), view.seat, actions, worlds, seed)
+SEARCH = UcbSearch(
+    "holzwurm", row_of_view, determinize=determinize, apply=apply, legal_into=legal_into,
+    heuristic_action=heuristic_action, random_action=random_action, prepare=prepare, finish=finish, PLAYERS=PLAYERS,
+    STAGE=STAGE, TURN=TURN, LAST=LAST, TOTALS=TOTALS, ACTIONS=ACTIONS, MAX_SEATS=MAX_SEATS, PATH_ROOM=PLAYS_ROOM,
+    HIGH_WINS=True,
+)
+"""Holzwurm's search (:class:`~dreizehn.bots.tree.UcbSearch`): random playouts (Holzwurm's default: its heuristic
+has no greedy playout) or the heuristic's, flat at the root or below a tree, each compiled and cached apart."""
 
-
-def search(empty: npt.NDArray[np.int16], view: HolzwurmView, iterations: int, c: float, scale: float, seed: int,
-           seconds: float | None = None, playout: str = "random",
-           tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
-    """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
-    the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`dreizehn.bots.tree.run`);
-    its playouts ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root)."""
-    return run(with_playout(ismcts, playout, tree), row_of_view(empty, view), view.seat, ACTIONS, iterations, c, scale,
-               seed, seconds)
+search = SEARCH.search
+rate = SEARCH.rate

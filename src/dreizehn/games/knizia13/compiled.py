@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.core.encoding import encoder_of
-from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import View
 from dreizehn.core.kernel import CompiledKernel
 from dreizehn.games.knizia13 import kernel
@@ -29,7 +29,7 @@ from dreizehn.games.knizia13.kernel import (
     TOTALS,
     TURN,
 )
-from dreizehn.games.knizia13.rules import NASTY, Knizia13Card, Knizia13Rules, Knizia13View
+from dreizehn.games.knizia13.rules import NASTY, Knizia13Rules, Knizia13View, refusal
 from dreizehn.games.knizia13.search import rate, search
 
 
@@ -40,7 +40,7 @@ class Knizia13Kernel(CompiledKernel):
     state_size = SIZE
     num_actions = ACTIONS
     turn, totals_at, last_at = TURN, TOTALS, LAST
-    batches = kernel  # the compiled batch functions
+    batches = kernel.BATCHES  # the compiled batch functions
 
     def __init__(self, game: Knizia13Rules) -> None:
         self.game = game
@@ -54,14 +54,9 @@ class Knizia13Kernel(CompiledKernel):
         self._header[FIRST_DEALER] = -1 if dealer == "random" else int(dealer)
         self._header[TURN] = -1
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
-        if state[TURN] < 0:
-            return GameOverError("action.game_over", rule="A6")
-        if not 0 <= action < ACTIONS:
-            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
-        kind = min(action, NASTY)
-        return IllegalActionError("knizia13.error.not_held", rule="K9", seat=int(state[TURN]),
-                                  card=Knizia13Card.of(kind).text)
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The rules' refusal (:func:`~dreizehn.games.knizia13.rules.refusal`): the card is not held (K9)."""
+        return refusal(int(state[TURN]), min(action, NASTY))
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first dealer as drawn (K6): the dealer moves on one seat a stage (K4)."""

@@ -24,15 +24,14 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
-    WAITING,
     Keys,
     Masks,
     Observations,
-    States,
     below,
     pick_legal,
     shuffle,
 )
+from dreizehn.core.scaffold import batch_functions
 from dreizehn.games.knizia13 import heuristic as python_heuristic
 from dreizehn.games.knizia13.rules import CARD_VALUE, DECK, HAND_SIZE, NASTY
 
@@ -352,73 +351,13 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
         apply(s, action, key)
 
 
-# -- batches --------------------------------------------------------------------------------------------------------
+# -- the shared loops' row functions -------------------------------------------------------------------------------
 
 
 @nb.njit(cache=True)
-def reset_batch(states: States, keys: Keys, rows: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
-    for r in rows:
-        new_game(states[r], keys[r : r + 1])
-
-
-@nb.njit(cache=True)
-def step_batch(states: States, keys: Keys, actions: npt.NDArray[np.int64],
-               status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        status[i] = apply(states[i], actions[i], keys[i : i + 1])
-
-
-@nb.njit(cache=True)
-def legal_batch(states: States, masks: Masks) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        legal(states[i], masks[i])
-
-
-@nb.njit(cache=True)
-def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        observe(states[i], seats[i], out[i])
-
-
-@nb.njit(cache=True)
-def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.int64]) -> None:  # pragma: no cover
-    mask = np.zeros(ACTIONS, np.bool_)
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        if s[TURN] < 0:
-            out[i] = -1
-        elif policy == HEURISTIC:
-            out[i] = heuristic_action(s, key)
-        else:
-            legal(s, mask)
-            out[i] = pick_legal(key, mask)
-
-
-@nb.njit(cache=True)
-def advance_batch(states: States, keys: Keys, seat: int, policy: int,
-                  status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    """One move by ``policy`` (as :func:`choose_batch` chooses it) in every game whose seat to move is not ``seat``,
-    in place; ``status`` as :func:`step_batch`'s, ``WAITING`` where ``seat`` is to move or the game is over."""
-    mask = np.zeros(ACTIONS, np.bool_)
-    for i in range(states.shape[0]):
-        s = states[i]
-        if s[TURN] < 0 or s[TURN] == seat:
-            status[i] = WAITING
-            continue
-        key = keys[i : i + 1]
-        if policy == HEURISTIC:
-            action = heuristic_action(s, key)
-        else:
-            legal(s, mask)
-            action = pick_legal(key, mask)
-        status[i] = apply(s, action, key)
-
-
-@nb.njit(cache=True)
-def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        playout(states[i], keys[i : i + 1], policy)
+def legal_into(s: npt.NDArray[np.int16], mask: Masks, buffer: npt.NDArray[np.int64]) -> None:  # pragma: no cover
+    """:func:`legal`, in the form the shared loops call (``buffer`` unused)."""
+    legal(s, mask)
 
 
 @nb.njit(cache=True)
@@ -441,16 +380,10 @@ def random_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cov
     return NASTY + r
 
 
-@nb.njit(cache=True)
-def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
-    """Play ``games`` whole random games in each row, one after the other; the number of actions played."""
-    actions = 0
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        for _ in range(games):
-            new_game(s, key)
-            while s[TURN] >= 0:
-                apply(s, random_action(s, key), key)
-                actions += 1
-    return actions
+# -- batches --------------------------------------------------------------------------------------------------------
+
+BATCHES = batch_functions("knizia13", new_game=new_game, apply=apply, legal_into=legal_into, observe=observe,
+                          heuristic_action=heuristic_action, random_action=random_action, playout=playout, TURN=TURN,
+                          ACTIONS=ACTIONS)
+"""The batch functions of :class:`~dreizehn.core.kernel.CompiledKernel`, compiled from the shared templates
+(:func:`dreizehn.core.scaffold.batch_functions`)."""

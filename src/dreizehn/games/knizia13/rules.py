@@ -377,7 +377,7 @@ class Knizia13State(State):
             target = action - NASTY
         hand = self.hands[seat]
         if kind not in hand:
-            raise IllegalActionError("knizia13.error.not_held", rule="K9", seat=seat, card=Knizia13Card._texts[kind])
+            raise refusal(seat, kind)
         hand.remove(kind)
         total = self.sums[target] + CARD_VALUE[kind]
         if total > 13:  # K11: take what lay there before; the card played stays alone
@@ -471,3 +471,9 @@ class Knizia13State(State):
         for pile in (*self.targets, *self.taken):
             out.extend(pile)
         return out
+
+
+def refusal(seat: int, kind: int) -> IllegalActionError:
+    """Why ``seat`` may not play a card of ``kind``: it holds none (K9), the only rule a play of 13 can break. The
+    one source of the refusal: the engine and the compiled kernel's ``why`` both ask it."""
+    return IllegalActionError("knizia13.error.not_held", rule="K9", seat=seat, card=Knizia13Card._texts[kind])

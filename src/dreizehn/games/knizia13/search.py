@@ -17,9 +17,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import Iterations, backup, margin_rewards, policy_of, run, seat_share, select
-from dreizehn.bots.tree import rate as tree_rate
-from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, next_u64, pick_legal, shuffle
+from dreizehn.bots.tree import UcbSearch
+from dreizehn.core.kernel import HEURISTIC, Keys, shuffle
 from dreizehn.games.knizia13.kernel import (
     ACTIONS,
     CARDS,
@@ -44,8 +43,9 @@ from dreizehn.games.knizia13.kernel import (
     TURN,
     apply,
     heuristic_action,
-    legal,
+    legal_into,
     playout,
+    random_action,
 )
 from dreizehn.games.knizia13.rules import DECK, Knizia13View, replay_plays, stage_plays
 
@@ -115,99 +115,30 @@ def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # prag
         s[STOCK + j] = pool[at + j]
 
 
-def compiled_iterations(policy: int, tree: bool) -> Iterations:
-    """The search's iterations compiled for one playout ``policy`` (:data:`~dreizehn.core.kernel.RANDOM` or
-    :data:`~dreizehn.core.kernel.HEURISTIC`, every seat) and one ``tree`` (grown below the root, or a search flat at
-    the root), both fixed when compiled, so a random playout carries neither a test of the policy nor the heuristic's
-    code; each of the four is compiled and cached apart (:data:`ISMCTS`). With both chosen at run time the random
-    playouts' search ran at 0.94 times the speed it has so (282,000 iterations a second against 299,000, CPU time,
-    five runs each alternating on the idle machine); the statistics are the same, number for number."""
-
-    @nb.njit(cache=True)
-    def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, scale: float, key: Keys,
-               child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
-               total: npt.NDArray[np.float64], size: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
-        """``iterations`` more iterations of the search from ``root`` (a row made by :func:`row_of_view` for
-        ``seat``, who is to move), into the tree's arrays (``size[0]`` nodes in use, room for one more an
-        iteration), each playout from the node expanded, or from the root's child chosen where not ``tree``; the
-        root's children hold the statistics of its actions."""
-        n = root[PLAYERS]
-        stage = root[STAGE]
-        mask = np.zeros(ACTIONS, np.bool_)
-        path = np.empty(CARDS + 1, np.int64)
-        movers = np.empty(CARDS + 1, np.int64)
-        points = np.zeros(MAX_SEATS, np.int64)
-        rewards = np.zeros(MAX_SEATS, np.float64)
-        s = root.copy()
-        for _ in range(iterations):
-            s[:] = root
-            determinize(s, seat, key)
-            node = 0
-            depth = 0
-            while s[TURN] >= 0 and s[STAGE] == stage:  # selection and expansion
-                legal(s, mask)
-                before = size[0]
-                action = select(child, visits, avail, total, node, mask, c, key, size)
-                movers[depth] = s[TURN]
-                apply(s, action, key)
-                node = child[node, action]
-                path[depth] = node
-                depth += 1
-                if size[0] != before or not tree:
-                    break
-            while s[TURN] >= 0 and s[STAGE] == stage:  # the playout, to the end of the stage
-                if policy == HEURISTIC:
-                    apply(s, heuristic_action(s, key), key)
-                else:
-                    legal(s, mask)
-                    apply(s, pick_legal(key, mask), key)
-            for other in range(n):
-                points[other] = s[LAST + other]
-            margin_rewards(points, n, scale, False, rewards)
-            backup(visits, total, path, movers, depth, rewards)
-
-    return ismcts
-
-
-ISMCTS = {(policy, tree): compiled_iterations(policy, tree) for policy in (RANDOM, HEURISTIC) for tree in (False, True)}
-"""The search's compiled iterations by playout policy and tree (:func:`compiled_iterations`)."""
+@nb.njit(cache=True)
+def prepare(s: npt.NDArray[np.int16], seat: int, key: Keys, weights: npt.NDArray[np.float64],
+            sweeps: int) -> None:  # pragma: no cover - compiled
+    """A world for the hints (:func:`dreizehn.bots.tree.rating_loop`): the unseen cards dealt uniformly (13 weighs
+    no deal: ``weights`` and ``sweeps`` unused)."""
+    determinize(s, seat, key)
 
 
 @nb.njit(cache=True)
-def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
-                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64]) -> None:  # pragma: no cover
-    """Hints (:mod:`dreizehn.play.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
-    is to move), every one of ``actions`` followed by the rest of the game with every seat playing the heuristic,
-    all actions of a world on the same stream of random numbers; ``seat``'s share of the win and final total into
-    ``wins[i, w]`` and ``points[i, w]``."""
-    n = root[PLAYERS]
-    world = root.copy()
-    s = root.copy()
-    stream = np.empty(1, np.uint64)
-    for w in range(worlds):
-        world[:] = root
-        determinize(world, seat, key)
-        first = next_u64(key)
-        for i in range(actions.shape[0]):
-            s[:] = world
-            stream[0] = first
-            apply(s, actions[i], stream)
-            playout(s, stream, HEURISTIC)
-            wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, False)
-            points[i, w] = s[TOTALS + seat]
+def finish(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - compiled
+    """The rest of the game, every seat by the heuristic (the hints' player)."""
+    playout(s, key, HEURISTIC)
 
 
-def rate(empty: npt.NDArray[np.int16], view: Knizia13View, actions: list[int], worlds: int,
-         seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`)."""
-    return tree_rate(rate_worlds, row_of_view(empty, view), view.seat, actions, worlds, seed)
+SEARCH = UcbSearch(
+    "knizia13", row_of_view, determinize=determinize, apply=apply, legal_into=legal_into,
+    heuristic_action=heuristic_action, random_action=random_action, prepare=prepare, finish=finish, PLAYERS=PLAYERS,
+    STAGE=STAGE, TURN=TURN, LAST=LAST, TOTALS=TOTALS, ACTIONS=ACTIONS, MAX_SEATS=MAX_SEATS, PATH_ROOM=CARDS + 1,
+    HIGH_WINS=False,
+)
+"""13's search (:class:`~dreizehn.bots.tree.UcbSearch`): random playouts (13's default) or the heuristic's, flat at
+the root or below a tree, each compiled and cached apart; with both chosen at run time the random playouts' search
+ran at 0.94 times the speed it has so (282,000 iterations a second against 299,000, CPU time, five runs each
+alternating on the idle machine), the statistics the same, number for number."""
 
-
-def search(empty: npt.NDArray[np.int16], view: Knizia13View, iterations: int, c: float, scale: float, seed: int,
-           seconds: float | None = None, playout: str = "random",
-           tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
-    """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
-    the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`dreizehn.bots.tree.run`);
-    its playouts ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root)."""
-    return run(ISMCTS[policy_of(playout), tree], row_of_view(empty, view), view.seat, ACTIONS, iterations, c, scale,
-               seed, seconds)
+search = SEARCH.search
+rate = SEARCH.rate

@@ -22,14 +22,12 @@ playouts use), its random draws taken from the key instead of a ``random.Random`
 
 from __future__ import annotations
 
-import sys
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from dreizehn.core.encoding import encoder_of
-from dreizehn.core.errors import DreizehnError, GameOverError, IllegalActionError, InvalidActionError
+from dreizehn.core.errors import DreizehnError
 from dreizehn.core.kernel import (
     FINISHED,
     GAME_OVER,
@@ -38,7 +36,6 @@ from dreizehn.core.kernel import (
     OK,
     OUT_OF_RANGE,
     STAGE_OVER,
-    WAITING,
     CompiledKernel,
     Keys,
     Masks,
@@ -48,6 +45,7 @@ from dreizehn.core.kernel import (
     next_u64,
     shuffle,
 )
+from dreizehn.core.scaffold import batch_functions
 from dreizehn.games.three_thirteen import heuristic as python_heuristic
 from dreizehn.games.three_thirteen.melds import _out_marks, _solve_min
 from dreizehn.games.three_thirteen.rules import (
@@ -57,8 +55,8 @@ from dreizehn.games.three_thirteen.rules import (
     OUT,
     ROUNDS,
     TAKE,
-    ThreeThirteenCard,
     ThreeThirteenRules,
+    refusal,
 )
 
 MAX_SEATS = 8
@@ -677,74 +675,16 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
 
 
 @nb.njit(cache=True)
-def reset_batch(states: States, keys: Keys, rows: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
-    for r in rows:
-        new_game(states[r], keys[r : r + 1])
+def legal_into(s: npt.NDArray[np.int16], mask: Masks, buffer: npt.NDArray[np.int64]) -> None:  # pragma: no cover
+    """:func:`legal`, in the form the shared loops call (``buffer`` unused)."""
+    legal(s, mask)
 
 
-@nb.njit(cache=True)
-def step_batch(states: States, keys: Keys, actions: npt.NDArray[np.int64],
-               status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        status[i] = apply(states[i], actions[i], keys[i : i + 1])
-
-
-@nb.njit(cache=True)
-def legal_batch(states: States, masks: Masks) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        legal(states[i], masks[i])
-
-
-@nb.njit(cache=True)
-def observe_batch(states: States, seats: npt.NDArray[np.int64], out: Observations) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        observe(states[i], seats[i], out[i])
-
-
-@nb.njit(cache=True)
-def choose_batch(states: States, keys: Keys, policy: int, out: npt.NDArray[np.int64]) -> None:  # pragma: no cover
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        if s[TURN] < 0:
-            out[i] = -1
-        else:
-            out[i] = heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
-
-
-@nb.njit(cache=True)
-def advance_batch(states: States, keys: Keys, seat: int, policy: int,
-                  status: npt.NDArray[np.int8]) -> None:  # pragma: no cover - compiled
-    """One move by ``policy`` (as :func:`choose_batch` chooses it) in every game whose seat to move is not ``seat``,
-    in place; ``status`` as :func:`step_batch`'s, ``WAITING`` where ``seat`` is to move or the game is over."""
-    for i in range(states.shape[0]):
-        s = states[i]
-        if s[TURN] < 0 or s[TURN] == seat:
-            status[i] = WAITING
-            continue
-        key = keys[i : i + 1]
-        status[i] = apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
-
-
-@nb.njit(cache=True)
-def playout_batch(states: States, keys: Keys, policy: int) -> None:  # pragma: no cover - compiled
-    for i in range(states.shape[0]):
-        playout(states[i], keys[i : i + 1], policy)
-
-
-@nb.njit(cache=True)
-def random_games(states: States, keys: Keys, games: int) -> int:  # pragma: no cover - compiled
-    """Play ``games`` whole random games in each row, one after the other; the number of actions played."""
-    actions = 0
-    for i in range(states.shape[0]):
-        s = states[i]
-        key = keys[i : i + 1]
-        for _ in range(games):
-            new_game(s, key)
-            while s[TURN] >= 0:
-                apply(s, random_action(s, key), key)
-                actions += 1
-    return actions
+BATCHES = batch_functions("three-thirteen", new_game=new_game, apply=apply, legal_into=legal_into, observe=observe,
+                          heuristic_action=heuristic_action, random_action=random_action, playout=playout, TURN=TURN,
+                          ACTIONS=ACTIONS)
+"""The batch functions of :class:`~dreizehn.core.kernel.CompiledKernel`, compiled from the shared templates
+(:func:`dreizehn.core.scaffold.batch_functions`)."""
 
 
 class ThreeThirteenKernel(CompiledKernel):
@@ -753,7 +693,7 @@ class ThreeThirteenKernel(CompiledKernel):
 
     num_actions = ACTIONS
     turn, totals_at, last_at = TURN, TOTALS, LAST
-    batches = sys.modules[__name__]  # this module's compiled batch functions
+    batches = BATCHES
 
     def __init__(self, game: ThreeThirteenRules) -> None:
         options = game.options
@@ -786,26 +726,12 @@ class ThreeThirteenKernel(CompiledKernel):
         reshuffle of the discard pile (T10), whose order :meth:`last_deal` gives."""
         return states[:, SHUFFLES].astype(np.int64)
 
-    def why(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
-        """The engine's refusal, checked in the engine's order (A5, A6, then T6, T10, T8)."""
-        if not 0 <= action < ACTIONS:
-            return InvalidActionError("action.not_number", rule="A5", action=action, game=self.game.title)
+    def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
+        """The rules' refusal (:func:`~dreizehn.games.three_thirteen.rules.refusal`), asked with what the row
+        holds."""
         seat = int(state[TURN])
-        if seat < 0:
-            return GameOverError("action.game_over", rule="A6")
-        if action < DISCARD:
-            if state[DRAWN]:
-                return IllegalActionError("three-thirteen.error.drawn", rule="T6", seat=seat)
-            if action == DRAW:
-                return IllegalActionError("three-thirteen.error.nothing_to_reshuffle", rule="T10")
-            return IllegalActionError("three-thirteen.error.pile_empty", rule="T6")
-        if not state[DRAWN]:
-            return IllegalActionError("three-thirteen.error.draw_first", rule="T6")
-        kind = (action - DISCARD) % KINDS
-        card = ThreeThirteenCard.of(kind).text
-        if state[HANDS + seat * KINDS + kind] == 0:
-            return IllegalActionError("three-thirteen.error.not_held", rule="T6", seat=seat, card=card)
-        return IllegalActionError("three-thirteen.error.cannot_go_out", rule="T8", card=card)
+        held = action >= DISCARD and bool(state[HANDS + seat * KINDS + (action - DISCARD) % KINDS])
+        return refusal(seat, action, bool(state[DRAWN]), held)
 
     def resolved_options(self, state: npt.NDArray[np.int16]) -> dict[str, object]:
         """The game's options with the first dealer as drawn (T4): the deal passes one seat a round."""

@@ -472,21 +472,21 @@ class ThreeThirteenState(State):
         seat = self.turn
         if action < DISCARD:
             if self.drawn:
-                raise IllegalActionError("three-thirteen.error.drawn", rule="T6", seat=seat)
+                raise refusal(seat, action, True, False)
             if action == DRAW:
                 if not self.stock:
                     if self._end_round:  # T10: the round ends before the draw
                         self._round_end()
                         return
                     if len(self.pile) < 2:
-                        raise IllegalActionError("three-thirteen.error.nothing_to_reshuffle", rule="T10")
+                        raise refusal(seat, action, False, False)
                     self._reshuffle()
                 card = self.stock.pop()
                 if self.reshuffled is not None:
                     self.drawn_since[seat].append(card)
             else:
                 if not self.pile:
-                    raise IllegalActionError("three-thirteen.error.pile_empty", rule="T6")
+                    raise refusal(seat, action, False, False)
                 card = self.pile.pop()
                 insort(self.known[seat], card)
             insort(self.hands[seat], card)
@@ -494,15 +494,15 @@ class ThreeThirteenState(State):
             self._outs = None
             return
         if not self.drawn:
-            raise IllegalActionError("three-thirteen.error.draw_first", rule="T6")
+            raise refusal(seat, action, False, False)
         going_out = action >= OUT
         kind = action - OUT if going_out else action - DISCARD
         hand = self.hands[seat]
         i = bisect_left(hand, kind)
         if i == len(hand) or hand[i] != kind:
-            raise IllegalActionError("three-thirteen.error.not_held", rule="T6", seat=seat, card=_CARDS[kind].text)
+            raise refusal(seat, action, True, False)
         if going_out and kind not in self.go_out_discards():
-            raise IllegalActionError("three-thirteen.error.cannot_go_out", rule="T8", card=_CARDS[kind].text)
+            raise refusal(seat, action, True, True)
         del hand[i]
         self.pile.append(kind)
         known = self.known[seat]
@@ -766,3 +766,23 @@ class ThreeThirteenState(State):
             for meld in laid:
                 out.extend(meld)
         return out
+
+
+def refusal(seat: int, action: int, drawn: bool, held: bool) -> IllegalActionError:
+    """Why ``seat`` may not take ``action`` (a number of the game, the game not over) from what the refusal depends
+    on: whether the seat has ``drawn`` this turn and, for a discard, whether it ``held`` the card. A draw is refused
+    after the draw (T6), from an empty stock with too small a pile to reshuffle (T10) or from an empty pile (T6); a
+    discard before the draw (T6), of a card not held (T6), or as a way out that does not go out (T8). The one source
+    of the refusals: the engine and the compiled kernel's ``why`` both ask it."""
+    if action < DISCARD:
+        if drawn:
+            return IllegalActionError("three-thirteen.error.drawn", rule="T6", seat=seat)
+        if action == DRAW:
+            return IllegalActionError("three-thirteen.error.nothing_to_reshuffle", rule="T10")
+        return IllegalActionError("three-thirteen.error.pile_empty", rule="T6")
+    if not drawn:
+        return IllegalActionError("three-thirteen.error.draw_first", rule="T6")
+    kind = action - OUT if action >= OUT else action - DISCARD
+    if not held:
+        return IllegalActionError("three-thirteen.error.not_held", rule="T6", seat=seat, card=_CARDS[kind].text)
+    return IllegalActionError("three-thirteen.error.cannot_go_out", rule="T8", card=_CARDS[kind].text)

@@ -24,14 +24,17 @@ reshuffle.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, seat_share, select
+from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, rating_loop, select
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
+from dreizehn.core.scaffold import specialise, unbound
 from dreizehn.games.three_thirteen.inference import SWEEPS, log_weights
 from dreizehn.games.three_thirteen.kernel import (
     ACES_HIGH,
@@ -262,14 +265,6 @@ def searched_into(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> None
 
 
 @nb.njit(cache=True)
-def policy_action(s: npt.NDArray[np.int16], policy: int, key: Keys) -> int:  # pragma: no cover - compiled
-    """The action of ``policy`` (``RANDOM``, ``HEURISTIC``: the greedy player, ``ROLLOUT``: the heuristic bot's)."""
-    if policy == ROLLOUT:
-        return heuristic_rollout_action(s, key)
-    return heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key)
-
-
-@nb.njit(cache=True)
 def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float,
                 net: npt.NDArray[np.float64]) -> float:  # pragma: no cover - compiled
     """What the hand of ``seat`` is worth in penalty points where a playout is cut off: 0 for a seat that went out;
@@ -289,27 +284,6 @@ def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float,
             counts[k] = s[HANDS + seat * KINDS + k]
         points -= weight * potential(counts, int(s[ROUND]) + 3, s[ACES_HIGH] != 0)
     return points
-
-
-@nb.njit(cache=True)
-def round_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, policy: int, key: Keys,
-                 points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64]
-                 ) -> None:  # pragma: no cover - compiled
-    """Play the round of ``stage`` on from ``s`` (every seat by ``policy``) and write its penalty points per seat
-    into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand is valued
-    (:func:`leaf_points`: by the network ``net``, or as it stands with ``weight`` per unit of meld potential) at the
-    first turn boundary after ``cutoff`` actions."""
-    n = s[PLAYERS]
-    steps = 0
-    while s[TURN] >= 0 and s[ROUND] == stage:
-        if cutoff and steps >= cutoff and not s[DRAWN]:
-            for seat in range(n):
-                points[seat] = leaf_points(s, seat, weight, net)
-            return
-        apply(s, policy_action(s, policy, key), key)
-        steps += 1
-    for seat in range(n):
-        points[seat] = s[LAST + seat]
 
 
 @nb.njit(cache=True)
@@ -333,65 +307,118 @@ def descend(s: npt.NDArray[np.int16], stage: int, node: int, depth: int, c: floa
     return depth
 
 
-@nb.njit(cache=True)
-def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], iterations: int, c: float,
-           scale: float, cutoff: int, policy: int, key: Keys, child: npt.NDArray[np.int32],
-           visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
-           size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
-           sweeps: int, net: npt.NDArray[np.float64]) -> int:  # pragma: no cover - compiled
-    """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made by
-    :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
-    tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
-    iterations run. With ``policy`` ``ROLLOUT`` each root action is followed by the policy alone (no tree below the
-    root); ``weight`` counts meld potential in the hands of a playout cut off, or ``net`` values them where not
-    empty (:func:`leaf_points`). With ``sweeps``
-    > 0 each determinization is weighted by ``weights`` (:func:`reweigh`)."""
-    n = root[PLAYERS]
-    stage = root[ROUND]
-    narrowed = keep.any()
-    mask = np.zeros(ACTIONS, np.bool_)
-    roots = np.zeros(ACTIONS, np.bool_)
-    path = np.empty(child.shape[0] + 1, np.int64)
-    movers = np.empty(child.shape[0] + 1, np.int64)
-    points = np.zeros(MAX_SEATS, np.float64)
-    rewards = np.zeros(MAX_SEATS, np.float64)
-    world = root.copy()
-    s = root.copy()
-    stream = np.empty(1, np.uint64)
-    done = 0
-    while done < iterations:
-        world[:] = root
-        determinize(world, seat, key)
-        if sweeps:
-            reweigh(world, seat, weights, sweeps, key)
-        searched_into(world, roots)
-        if narrowed:
-            for action in range(ACTIONS):
-                roots[action] = roots[action] and keep[action]
-        first = next_u64(key)
-        for action in range(ACTIONS):
-            if not roots[action]:
-                continue
-            done += 1
-            k = child[0, action]
-            if k < 0:
-                k = size[0]
-                child[0, action] = k
-                size[0] += 1
+round_points = unbound
+"""The compiled ``playout_points`` of the same policy, bound per variant by :func:`_compiled` (a placeholder here)."""
+
+
+def _playout_template(variant: str, policy: int) -> Callable[..., None]:
+    """The template of the search's playouts, compiled per playout ``policy`` (``RANDOM``, ``HEURISTIC``: the greedy
+    player, ``ROLLOUT``: the heuristic bot's) by :func:`dreizehn.core.scaffold.specialise` (:data:`ISMCTS`), so that
+    a playout carries neither a test of the policy nor the other policies' code."""
+
+    def playout_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, key: Keys,
+                       points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64]
+                       ) -> None:  # pragma: no cover - compiled
+        """Play the round of ``stage`` on from ``s`` (every seat by the variant's ``policy``) and write its penalty
+        points per seat into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand is valued
+        (:func:`leaf_points`: by the network ``net``, or as it stands with ``weight`` per unit of meld potential) at
+        the first turn boundary after ``cutoff`` actions."""
+        variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        n = s[PLAYERS]
+        steps = 0
+        while s[TURN] >= 0 and s[ROUND] == stage:
+            if cutoff and steps >= cutoff and not s[DRAWN]:
+                for seat in range(n):
+                    points[seat] = leaf_points(s, seat, weight, net)
+                return
+            if policy == ROLLOUT:
+                action = heuristic_rollout_action(s, key)
+            elif policy == HEURISTIC:
+                action = heuristic_action(s, key)
             else:
-                avail[k] += 1
-            s[:] = world
-            stream[0] = first
-            apply(s, action, stream)
-            path[0] = k
-            movers[0] = seat
-            depth = 1
-            if policy != ROLLOUT:
-                depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
-            round_points(s, stage, cutoff, policy, stream, points, weight, net)
-            margin_rewards(points, n, scale, False, rewards)
-            backup(visits, total, path, movers, depth, rewards)
-    return done
+                action = random_action(s, key)
+            apply(s, action, key)
+            steps += 1
+        for seat in range(n):
+            points[seat] = s[LAST + seat]
+
+    return playout_points
+
+
+def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
+    """The template of the search's iterations, compiled per playout ``policy`` as :func:`_playout_template`."""
+
+    def ismcts(root: npt.NDArray[np.int16], seat: int, keep: npt.NDArray[np.bool_], iterations: int, c: float,
+               scale: float, cutoff: int, key: Keys, child: npt.NDArray[np.int32],
+               visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
+               size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
+               sweeps: int, net: npt.NDArray[np.float64]) -> int:  # pragma: no cover - compiled
+        """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made
+        by :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
+        tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number
+        of iterations run. With the variant's ``policy`` ``ROLLOUT`` each root action is followed by the policy alone
+        (no tree below the root); ``weight`` counts meld potential in the hands of a playout cut off, or ``net``
+        values them where not empty (:func:`leaf_points`). With ``sweeps`` > 0 each determinization is weighted by
+        ``weights`` (:func:`reweigh`); the playouts by ``round_points`` (the variant's ``playout_points``)."""
+        variant  # noqa: B018
+        n = root[PLAYERS]
+        stage = root[ROUND]
+        narrowed = keep.any()
+        mask = np.zeros(ACTIONS, np.bool_)
+        roots = np.zeros(ACTIONS, np.bool_)
+        path = np.empty(child.shape[0] + 1, np.int64)
+        movers = np.empty(child.shape[0] + 1, np.int64)
+        points = np.zeros(MAX_SEATS, np.float64)
+        rewards = np.zeros(MAX_SEATS, np.float64)
+        world = root.copy()
+        s = root.copy()
+        stream = np.empty(1, np.uint64)
+        done = 0
+        while done < iterations:
+            world[:] = root
+            determinize(world, seat, key)
+            if sweeps:
+                reweigh(world, seat, weights, sweeps, key)
+            searched_into(world, roots)
+            if narrowed:
+                for action in range(ACTIONS):
+                    roots[action] = roots[action] and keep[action]
+            first = next_u64(key)
+            for action in range(ACTIONS):
+                if not roots[action]:
+                    continue
+                done += 1
+                k = child[0, action]
+                if k < 0:
+                    k = size[0]
+                    child[0, action] = k
+                    size[0] += 1
+                else:
+                    avail[k] += 1
+                s[:] = world
+                stream[0] = first
+                apply(s, action, stream)
+                path[0] = k
+                movers[0] = seat
+                depth = 1
+                if policy != ROLLOUT:
+                    depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
+                round_points(s, stage, cutoff, stream, points, weight, net)
+                margin_rewards(points, n, scale, False, rewards)
+                backup(visits, total, path, movers, depth, rewards)
+        return done
+
+    return ismcts
+
+
+def _compiled(policy: int) -> Any:
+    """The search's iterations compiled for one playout ``policy``, calling its playouts compiled for the same."""
+    round_points = specialise(_playout_template("", policy), "three-thirteen", {}, policy=policy)
+    return specialise(_ismcts_template("", policy), "three-thirteen", {"round_points": round_points}, policy=policy)
+
+
+ISMCTS = {policy: _compiled(policy) for policy in (RANDOM, HEURISTIC, ROLLOUT)}
+"""The search's compiled iterations by playout policy."""
 
 
 PLAYOUT_TURNS = 200
@@ -400,37 +427,30 @@ PLAYOUT_TURNS = 200
 
 
 @nb.njit(cache=True)
-def rate_worlds(root: npt.NDArray[np.int16], seat: int, actions: npt.NDArray[np.int64], worlds: int, key: Keys,
-                wins: npt.NDArray[np.float64], points: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
-                sweeps: int) -> None:  # pragma: no cover
-    """Hints (:mod:`dreizehn.play.hints`): on each of ``worlds`` determinizations of ``root`` (the view of ``seat``, who
-    is to move; the unseen cards dealt uniformly, as the game's ``sample_state`` deals them, then, with ``sweeps``,
-    moved toward ``weights`` by :func:`reweigh`, as ``infer_state`` deals them), every one of
-    ``actions`` followed by the rest of the game with every seat playing the heuristic bot (compiled,
-    :mod:`.kernel_heuristic`), all actions of a world on the same stream of random numbers (the shuffles to come
-    and the heuristic's tie-breaks); ``seat``'s share of the win (the fewest points win, T12) and final total into
-    ``wins[i, w]`` and ``points[i, w]``. ``root`` is made by :func:`bounded_row`: where the game sets no
-    ``turn_limit``, a playout's round ends after :data:`PLAYOUT_TURNS` turns as that limit would end it (T10): two
-    heuristic players may hold the cards each other needs and draw and discard for ever (in a round of five cards,
-    each with two wild cards and a pair of the same rank)."""
-    n = root[PLAYERS]
-    world = root.copy()
-    s = root.copy()
-    stream = np.empty(1, np.uint64)
-    for w in range(worlds):
-        world[:] = root
-        determinize(world, seat, key)
-        if sweeps:
-            reweigh(world, seat, weights, sweeps, key)
-        first = next_u64(key)
-        for i in range(actions.shape[0]):
-            s[:] = world
-            stream[0] = first
-            apply(s, actions[i], stream)
-            while s[TURN] >= 0:
-                apply(s, heuristic_rollout_action(s, stream), stream)
-            wins[i, w] = seat_share(s[TOTALS : TOTALS + n], n, seat, False)
-            points[i, w] = s[TOTALS + seat]
+def prepare(s: npt.NDArray[np.int16], seat: int, key: Keys, weights: npt.NDArray[np.float64],
+            sweeps: int) -> None:  # pragma: no cover - compiled
+    """A world for the hints: the unseen cards dealt uniformly, as the game's ``sample_state`` deals them, then,
+    with ``sweeps``, moved toward ``weights`` by :func:`reweigh`, as ``infer_state`` deals them."""
+    determinize(s, seat, key)
+    if sweeps:
+        reweigh(s, seat, weights, sweeps, key)
+
+
+@nb.njit(cache=True)
+def finish(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - compiled
+    """The rest of the game, every seat playing as the heuristic bot (compiled, :mod:`.kernel_heuristic`)."""
+    while s[TURN] >= 0:
+        apply(s, heuristic_rollout_action(s, key), key)
+
+
+RATE_WORLDS = rating_loop("three-thirteen", prepare=prepare, apply=apply, finish=finish, PLAYERS=PLAYERS,
+                          TOTALS=TOTALS, HIGH_WINS=False)
+"""Hints (:mod:`dreizehn.play.hints`, :func:`dreizehn.bots.tree.rating_loop`): every action on each world dealt by
+:func:`prepare`, followed by the rest of the game by :func:`finish`, all actions of a world on the same stream of
+random numbers (the shuffles to come and the heuristic's tie-breaks); the fewest points win (T12). The row is made by
+:func:`bounded_row`: where the game sets no ``turn_limit``, a playout's round ends after :data:`PLAYOUT_TURNS` turns
+as that limit would end it (T10): two heuristic players may hold the cards each other needs and draw and discard for
+ever (in a round of five cards, each with two wild cards and a pair of the same rank)."""
 
 
 def rate(empty: npt.NDArray[np.int16], view: ThreeThirteenView, actions: list[int], worlds: int,
@@ -438,13 +458,13 @@ def rate(empty: npt.NDArray[np.int16], view: ThreeThirteenView, actions: list[in
     """Each action's outcomes on ``worlds`` worlds drawn from ``view`` (:func:`dreizehn.bots.tree.rate`), dealt by
     inference with ``infer``."""
     weights, sweeps = inferred(view, infer)
-    return tree_rate(rate_worlds, bounded_row(empty, view), view.seat, actions, worlds, seed, weights, sweeps)
+    return tree_rate(RATE_WORLDS, bounded_row(empty, view), view.seat, actions, worlds, seed, weights, sweeps)
 
 
 def bounded_row(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
     """The row of ``view`` (:func:`row_of_view`) for playouts: where the game sets no ``turn_limit``, its rounds end
     after :data:`PLAYOUT_TURNS` turns as that limit would end them (T10), so that a playout to a round's end ends
-    (:func:`rate_worlds` says why it might not)."""
+    (:data:`RATE_WORLDS` says why it might not)."""
     row = row_of_view(empty, view)
     if _get2(row, LIMIT) == 0:
         _set2(row, LIMIT, _get2(row, PLAYED) + PLAYOUT_TURNS)
@@ -483,8 +503,8 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
-        done = int(ismcts(row, view.seat, mask, iterations, c, scale, cutoff, policy, key, *tree, size, weight,
-                          weights, sweeps, net))
+        done = int(ISMCTS[policy](row, view.seat, mask, iterations, c, scale, cutoff, key, *tree, size, weight,
+                                  weights, sweeps, net))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -496,8 +516,8 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
                 tree = grown(tree)
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
-            done += int(ismcts(row, view.seat, mask, chunk, c, scale, cutoff, policy, key, *tree, size, weight,
-                               weights, sweeps, net))
+            done += int(ISMCTS[policy](row, view.seat, mask, chunk, c, scale, cutoff, key, *tree, size, weight,
+                                       weights, sweeps, net))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]
