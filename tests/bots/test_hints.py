@@ -211,6 +211,7 @@ def test_hint_command_refuses_a_seat_not_to_move(tmp_path: Path) -> None:
     assert runner.invoke(app, ["hint", str(bad), "--seat", "0"]).exit_code == 1
 
 
+@pytest.mark.slow  # the compiled kernels' search
 @pytest.mark.parametrize(("game_id", "players", "moves", "infer"), [
     ("knizia13", 4, 20, None), ("holzwurm", 4, 14, None), ("three-thirteen", 2, 185, None),
     ("three-thirteen", 2, 185, False)])
