@@ -126,6 +126,7 @@ def test_budget_in_seconds_and_bad_budgets() -> None:
         analyse(state.view(other), playouts=10)
 
 
+@pytest.mark.slow  # the hint level's search (compiled where the game has a kernel)
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_a_hint_puts_the_hint_levels_move_first_and_rates_as_the_analysis(game_id: str, players: int) -> None:
     """``hint``: the move the game's hint level plays (on the generator the hint draws for it) comes first, the other

@@ -520,6 +520,7 @@ def test_t11_spare_wild_replacing_a_run_card() -> None:
         check_arrangement(got, hand, 13, False, all_wild, 1)
 
 
+@pytest.mark.slow  # every corner against the brute force, about 10 s: make test runs it
 def test_t7_long_run_corners_against_brute_force() -> None:
     """T7/T11: 13 and 14 card hands made of one suit and wild cards, checked against the brute force."""
     rng = random.Random(13)

@@ -51,6 +51,7 @@ def test_three_thirteen_records_replay_independently(players: int, options: dict
             assert not check_replays(doc, state).over
 
 
+@pytest.mark.slow  # about 20 s of replays: make test runs it
 def test_three_thirteen_reshuffles_and_round_ends_are_covered() -> None:
     """Rounds end after the last turns (T9) and at an empty stock (T10 end-round), discard piles are reshuffled
     (T10 reshuffle), and unfinished records stop just before and just after each new shuffle."""
