@@ -41,6 +41,16 @@ SLOW_FIXTURES = frozenset({"ray_address"})
 """Fixtures that start something heavy (a local Ray instance): a test that uses one is marked ``slow`` too."""
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``-m "not slow"`` (``make test-quick``), the folders of :data:`SLOW_FOLDERS` are not even collected:
+    importing them (the servers, the browser, the research libraries) is most of a quick run's start."""
+    if config.option.markexpr == "not slow" and collection_path.is_dir():
+        root = Path(__file__).parent
+        if collection_path.parent == root and collection_path.name in SLOW_FOLDERS:
+            return True
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test of :data:`SLOW_FOLDERS` or :data:`SLOW_FILES`, or using one of :data:`SLOW_FIXTURES`, ``slow``
     (a test elsewhere may carry the mark itself: one that starts a Python process to load or compile kernels, say)."""
