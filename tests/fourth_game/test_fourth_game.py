@@ -148,6 +148,8 @@ def test_the_server_plays_it(twenty: type[dreizehn.Game], tmp_path: Path) -> Non
         assert picture.content == (FOLDER / "picture.svg").read_bytes()
         assert client.get("/api/games/knizia13/picture.svg").status_code == 404
         assert client.get("/api/games/nonsense/picture.svg").json()["detail"]["code"] == "server.not_found"
+        for bad in ("..%2F..%2Fpyproject.toml", "twenty%00", "tw\u202eenty", "x" * 5000):  # no way out of a folder
+            assert client.get(f"/api/games/{bad}/picture.svg").status_code == 404
         created = create_table(client, "twenty", ["person", "easy", "hard"])
         with connect(client, token=tokens(created)[0], lang="de") as anna:
             play_to_end({0: anna}, rng=random.Random(2))
