@@ -96,13 +96,15 @@ OPS_HEADERS = {"authorization": f"Bearer {OPS_TOKEN}"}
 
 def make_settings(data_dir: Path, database_url: str | None = None, **overrides: Any) -> Settings:
     """Settings for a test: no ``.env`` file, no bot pause, bots in threads, no rate limit to speak of, no wait
-    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`, and two minutes for a hello
+    for the people to read a stage's scoring, the operators' token :data:`OPS_TOKEN`, two minutes for a hello
     to be welcomed (a busy machine took more than the default ten seconds to build a table; the test of that time
-    sets its own)."""
+    sets its own), Argon2id at its cheapest (8 MiB, one pass: still Argon2id), and no limit per address on
+    sign-ups and sign-ins (every test client comes from one address; the tests of those limits set their own)."""
     values: dict[str, Any] = {
         "data_dir": data_dir, "bot_pause": 0.0, "bot_workers": 0, "rate_per_second": 100_000.0,
         "rate_burst": 100_000, "hint_seconds": 0.05, "stage_hold": 0.0, "ops_token": OPS_TOKEN,
-        "hello_timeout": 120.0,
+        "hello_timeout": 120.0, "password_memory_kib": 8192, "password_passes": 1,
+        "signup_limit_address": "10000 per hour", "signin_limit_address": "10000 per hour",
     }
     values.update(overrides)
     if database_url is not None:

@@ -20,6 +20,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from dreizehn.server.accounts.service import Accounts
 from dreizehn.server.chat import CHAT_CHANNEL
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import Hub
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         executor = _executor(settings)
         hub = Hub(settings, Store(engine), executor)
         app.state.hub = hub
+        app.state.accounts = await asyncio.to_thread(Accounts, engine, settings)
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
@@ -143,7 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
-    from dreizehn.server.routes import analysis, games, learn, ops, tables, web, ws
+    from dreizehn.server.routes import accounts, analysis, games, learn, ops, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -162,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(games.words_router)
     app.include_router(tables.router)
+    app.include_router(accounts.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)

@@ -45,6 +45,7 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.ReplayViewsOut,
     schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
+    schemas.SignUpIn, schemas.SignInIn, schemas.PasswordIn, schemas.NewPasswordIn, schemas.SessionOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

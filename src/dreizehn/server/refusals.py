@@ -109,6 +109,34 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                             "its folder)"),
     "server.analysis_not_finished": ("S5", "409 (analysis)", "an analysis of a game not over yet"),
     "server.no_analysis": ("S5", "404 (GET .../analysis/{seat})", "an analysis nobody asked for"),
+    "account.name_length": ("U1", "422 (POST /api/accounts)", "a user name of fewer than 3 or more than 20 characters "
+                                                              "after NFKC"),
+    "account.name_characters": ("U1", "422 (POST /api/accounts)", "a user name holding a character other than a "
+                                                                  "letter, a digit, ``_`` or ``-`` (a blank, markup, "
+                                                                  "a control character)"),
+    "account.name_scripts": ("U1", "422 (POST /api/accounts)", "a user name whose letters are of more than one "
+                                                               "script (a look-alike: a Cyrillic ``а`` among Latin "
+                                                               "letters)"),
+    "account.name_taken": ("U1", "409 (POST /api/accounts)", "a user name someone has, in any case or with "
+                                                             "look-alike letters"),
+    "account.password_length": ("U2", "422 (POST /api/accounts, PUT /api/account/password)",
+                                "a password of fewer than 8 or more than 200 characters (refused before hashing)"),
+    "account.email": ("U1", "422 (POST /api/accounts)", "an e-mail address that is none"),
+    "account.bad_signin": ("U3", "401 (POST /api/session)", "a user name nobody has, or a wrong password (one "
+                                                            "answer for both)"),
+    "account.disabled": ("U3", "403 (POST /api/session)", "the right password of an account an operator disabled"),
+    "account.wrong_password": ("U3", "403 (PUT /api/account/password, DELETE /api/account)",
+                               "a password that is not the account's, where a change asks for it"),
+    "account.signed_out": ("U3", "401 (any route of a signed-in person)", "no session cookie, or one of a session "
+                                                                          "that ended (signed out, too old, a "
+                                                                          "deleted or disabled account)"),
+    "account.csrf": ("U4", "403 (any changing request with the session cookie; sign-up and sign-in)",
+                     "a POST, PUT, PATCH or DELETE with the session cookie but without its ``X-CSRF-Token`` "
+                     "header (or with another), or with an ``Origin`` of another site"),
+    "account.too_many": ("U5", "429 (POST /api/session, /api/accounts)", "more sign-ins from one address or failed "
+                                                                         "ones of one account, or more sign-ups "
+                                                                         "from one address, than the limits allow "
+                                                                         "(``Retry-After`` says how long to wait)"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

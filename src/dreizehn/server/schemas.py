@@ -393,3 +393,58 @@ class AnalysisOut(_Out):
     worst: list[int]
     """The versions of the decisions that lost the most win chance: at most 5 losing more than 0.05, the biggest
     loss first."""
+
+
+# -- accounts (dreizehn.server.accounts; routes: dreizehn.server.routes.accounts) --------------------------------------
+class SignUpIn(_In):
+    """A new account (rule U1, U2). The lengths are checked by the server after normalising, so that a person is
+    told which rule a name or password breaks, in their language: the bounds here only keep a body small."""
+
+    name: str = Field(max_length=200)
+    """The user name: 3 to 20 characters after NFKC, letters and digits of one script, ``_`` and ``-``; unique
+    without regard to case or look-alike letters (``account.name_*``)."""
+    password: str = Field(max_length=4096)
+    """8 to 200 characters (``account.password_length``; a longer one is refused before it is hashed)."""
+    email: str | None = Field(default=None, max_length=4096)
+    """An e-mail address for a forgotten password, proved by a link sent to it (optional)."""
+
+
+class SignInIn(_In):
+    """Signing in (rule U3): the user name (in any case) and the password."""
+
+    name: str = Field(max_length=200)
+    """The user name."""
+    password: str = Field(max_length=4096)
+    """The password."""
+
+
+class PasswordIn(_In):
+    """A password to confirm who asks (deleting the account)."""
+
+    password: str = Field(max_length=4096)
+    """The account's password."""
+
+
+class NewPasswordIn(_In):
+    """Changing the password: the one in use and the new one (8 to 200 characters)."""
+
+    password: str = Field(max_length=4096)
+    """The password in use."""
+    new_password: str = Field(max_length=4096)
+    """The new password."""
+
+
+class SessionOut(_Out):
+    """Who is signed in on this browser, and the token its changing requests carry (``X-CSRF-Token``, rule U4)."""
+
+    name: str
+    """The user name, as it was typed at sign-up (after NFKC)."""
+    csrf: str
+    """Send it as the header ``X-CSRF-Token`` with every request that changes something (POST, PUT, PATCH,
+    DELETE) made with the session cookie: one without it is refused (``account.csrf``, 403)."""
+    email: str | None
+    """The account's e-mail address, if it gave one."""
+    email_verified: bool
+    """Whether a link sent to that address was opened."""
+    settings: dict[str, Any]
+    """The settings kept for every device (language, sound, reduced motion, default bot level)."""

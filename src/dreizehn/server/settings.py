@@ -105,6 +105,27 @@ class Settings(BaseSettings):
                     "port (the machine's name for 0.0.0.0)",
     )
 
+    cookie_secure: bool = Field(
+        default=False,
+        description="mark the session cookie Secure (sent over https only): set it wherever the server is reached "
+                    "over https (behind a proxy that ends TLS too)",
+    )
+    session_days: float = Field(default=30.0, gt=0, description="days a sign-in lasts at most, used or not")
+    session_idle_days: float = Field(default=14.0, gt=0, description="days a sign-in lasts unused")
+    password_memory_kib: int = Field(
+        default=19456, ge=8192, le=1 << 21,
+        description="Argon2id's memory per password hash, in KiB (OWASP's first choice: 19 MiB)",
+    )
+    password_passes: int = Field(default=2, ge=1, le=16, description="Argon2id's passes over that memory")
+    signin_limit_account: str = Field(
+        default="10 per 15 minutes",
+        description="failed sign-ins an account may see (the limits library's notation); then it refuses sign-ins "
+                    "for the rest of the window, right password or not",
+    )
+    signin_limit_address: str = Field(default="30 per 15 minutes",
+                                      description="sign-ins one address may try, right or wrong")
+    signup_limit_address: str = Field(default="10 per hour", description="accounts one address may make")
+
     @property
     def database(self) -> str:
         """The SQLAlchemy URL, the psycopg 3 driver chosen for PostgreSQL."""

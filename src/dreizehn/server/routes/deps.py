@@ -1,8 +1,11 @@
-"""Typed dependencies of the routes: the hub, the settings, the language of a request; and the one answer of the
-HTTP API to a refusal (:func:`refused`, the application's handler of :class:`~dreizehn.core.errors.DreizehnError`)."""
+"""Typed dependencies of the routes: the hub, the settings, the language of a request, the accounts and who asks;
+and the one answer of the HTTP API to a refusal (:func:`refused`, the application's handler of
+:class:`~dreizehn.core.errors.DreizehnError`)."""
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
 from typing import Annotated
 
 from babel.core import negotiate_locale
@@ -12,6 +15,8 @@ from fastapi.responses import JSONResponse
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
+from dreizehn.server.accounts.service import Accounts, csrf_of
+from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.messages import refusal
 from dreizehn.server.refusals import ServerError, http_status
 from dreizehn.server.rooms import Hub
@@ -108,4 +113,70 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LangDep = Annotated[str, Depends(get_lang)]
 
-__all__ = ["HubDep", "LangDep", "SettingsDep", "bad_request", "get_lang", "refusal", "refused", "request_lang"]
+
+
+# -- who asks: a session's cookie (rules U3, U4) ---------------------------------------------------------------------
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def session_cookie(settings: Settings) -> str:
+    """The session cookie's name: ``__Host-`` prefixed where it is Secure (the browser then keeps it to this host,
+    over https, for every path)."""
+    return "__Host-dz_session" if settings.cookie_secure else "dz_session"
+
+
+def get_accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def same_origin(request: Request, settings: Settings) -> None:
+    """Refuse (``account.csrf``, U4, 403) a request whose ``Origin`` header names another site than the server's
+    own (or one of ``allowed_origins``). A request without the header (a script, not a browser) passes: it carries
+    no one's cookie unless its author gave it."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    host = request.headers.get("host", "")
+    if origin.split("://", 1)[-1] != host and origin not in settings.allowed_origins:
+        raise ServerError("account.csrf", rule="U4", status=403)
+
+
+@dataclass(frozen=True)
+class Who:
+    """The account a request acts for, and its session id (from the cookie)."""
+
+    account: AccountRow
+    session: str
+
+
+async def get_who(request: Request, settings: SettingsDep) -> Who | None:
+    """The account a request's session cookie is signed in to, or ``None`` (a guest; a cookie of a session that
+    ended counts for nothing). A request that changes something with the cookie must bring its CSRF token
+    (``X-CSRF-Token``) and come from the server's own origin, else it is refused (``account.csrf``, U4, 403)."""
+    cookie = request.cookies.get(session_cookie(settings))
+    if not cookie or len(cookie) > 64:
+        return None
+    account = await get_accounts(request).session(cookie)
+    if account is None:
+        return None
+    if request.method not in SAFE_METHODS:
+        same_origin(request, settings)
+        if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), csrf_of(cookie)):
+            raise ServerError("account.csrf", rule="U4", status=403)
+    return Who(account, cookie)
+
+
+async def signed_in(who: Annotated[Who | None, Depends(get_who)]) -> Who:
+    """The account a request acts for; refused (``account.signed_out``, U3, 401) for a guest."""
+    if who is None:
+        raise ServerError("account.signed_out", rule="U3", status=401)
+    return who
+
+
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+WhoDep = Annotated[Who | None, Depends(get_who)]
+SignedInDep = Annotated[Who, Depends(signed_in)]
+
+__all__ = ["AccountsDep", "HubDep", "LangDep", "SettingsDep", "SignedInDep", "Who", "WhoDep", "bad_request",
+           "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie"]

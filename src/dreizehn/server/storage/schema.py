@@ -35,9 +35,14 @@ seats = sa.Table(
     sa.Column("bot", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
     sa.Column("joined", sa.Boolean, nullable=False),
+    sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id", ondelete="SET NULL",
+                                                         name="fk_seats_account_id"), nullable=True),
+    sa.Column("former", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("ix_seats_account_id", "account_id"),
 )
 """One row per seat: a bot (``bot`` names its level or specification) or a person, whose invitation token is stored
-hashed."""
+hashed. A seat a signed-in person took is bound to their account (``account_id``, :mod:`dreizehn.server.accounts`):
+its invitation opens it to nobody else. ``former``: the seat's account was deleted, and its name with it."""
 
 actions = sa.Table(
     "actions", metadata,

@@ -1,0 +1,31 @@
+"""The migrations make the schema the code describes: Alembic's comparison of a freshly migrated database with the
+tables every store declares finds nothing to add, drop or change (on SQLite and on PostgreSQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+import dreizehn.server.accounts.schema
+import dreizehn.server.chat
+import dreizehn.server.homes  # noqa: F401  (each declares its tables on the shared metadata)
+from dreizehn.server.storage import make_engine, metadata, migrate
+
+from .kit import make_settings
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migrations_make_the_declared_schema(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    url = request.getfixturevalue("pg_database") if backend == "postgres" else None
+    settings = make_settings(tmp_path, url)
+    engine = make_engine(settings.database, settings.data_dir)
+    try:
+        migrate(engine)
+        with engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
