@@ -121,6 +121,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                              "look-alike letters"),
     "account.password_length": ("U2", "422 (POST /api/accounts, PUT /api/account/password)",
                                 "a password of fewer than 8 or more than 200 characters (refused before hashing)"),
+    "account.password_common": ("U2", "422 (POST /api/accounts, PUT /api/account/password)",
+                                "a new password that is one of the 11,611 most common ones of 8 characters or more "
+                                "(zxcvbn's list), whatever its case"),
     "account.email": ("U1", "422 (POST /api/accounts)", "an e-mail address that is none"),
     "account.bad_signin": ("U3", "401 (POST /api/session)", "a user name nobody has, or a wrong password (one "
                                                             "answer for both)"),

@@ -292,3 +292,24 @@ def test_u3_a_guest_is_refused_what_needs_an_account(client: TestClient) -> None
         assert answer.status_code == 401 and code(answer) == "account.signed_out", path
         assert answer.json()["detail"]["message"] == "Du bist nicht angemeldet."
     assert client.delete("/api/session").status_code == 204  # signing out a guest does nothing
+
+
+@pytest.mark.parametrize("password", ["baseball", "Sunshine", "PASSWORD", "1qaz2wsx", "iloveyou"])
+def test_u2_common_passwords_refused(client: TestClient, password: str) -> None:
+    answer = client.post("/api/accounts", json={"name": "Anna", "password": password})
+    assert answer.status_code == 422 and code(answer) == "account.password_common"
+    assert _count(client, accounts) == 0
+
+
+def test_u2_any_password_of_up_to_200_characters_is_taken_exactly_as_typed(client: TestClient) -> None:
+    long_one = "Ä  🂡 ♠ " * 28 + "end"  # 199 characters: letters, blanks (two together), emoji, symbols
+    sign_up(client, "Anna", long_one)
+    guest = _browser(client)
+    for near in (long_one[:-1], long_one.upper(), long_one.replace("  ", " "), long_one + " "):
+        assert guest.post("/api/session", json={"name": "Anna", "password": near}).status_code == 401
+    sign_in(guest, "Anna", long_one)
+    csrf = sign_in(guest, "Anna", long_one)
+    answer = guest.put("/api/account/password", json={"password": long_one, "new_password": "qwertyuiop"},
+                       headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 422 and code(answer) == "account.password_common"
+    sign_in(_browser(client), "Anna", long_one)  # unchanged

@@ -22,7 +22,7 @@ from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.engine import Engine
 
 from dreizehn.server.accounts.names import name_key, user_name
-from dreizehn.server.accounts.passwords import Passwords, check_length
+from dreizehn.server.accounts.passwords import Passwords, check_new
 from dreizehn.server.accounts.store import AccountRow, AccountStore
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.settings import Settings
@@ -92,7 +92,7 @@ class Accounts:
         """A new account, signed in (U1, U2): its name, password and address checked before anything is hashed or
         counted; ``account.name_taken`` (409) where its name (or one that looks the same) is someone's."""
         shown = user_name(name)
-        check_length(password)
+        check_new(password)
         mail = email_address(email)
         self._limit(self.signup_address, "signup", address)
         hashed = await self.passwords.hash(password)
@@ -140,9 +140,10 @@ class Accounts:
     async def change_password(self, account: AccountRow, password: str, new_password: str) -> Signed:
         """A new password (U2) given the one in use: every session of the account ends, and this browser gets a new
         one."""
-        check_length(new_password, "new_password")
+        check_new(new_password, "new_password")
         await self._confirm(account, password)
-        await asyncio.to_thread(self.store.set_password, account.id, await self.passwords.hash(new_password))
+        hashed = await self.passwords.hash(new_password, "new_password")
+        await asyncio.to_thread(self.store.set_password, account.id, hashed)
         await asyncio.to_thread(self.store.end_sessions, account.id)
         return await self._start(account)
 
