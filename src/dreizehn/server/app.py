@@ -145,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
+    from dreizehn.server.https import StrictTransport
     from dreizehn.server.routes import accounts, analysis, games, learn, ops, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
@@ -157,6 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    if settings.cookie_secure:
+        app.add_middleware(StrictTransport)
     app.add_exception_handler(DreizehnError, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
     app.add_exception_handler(StarletteHTTPException, web.http_error)

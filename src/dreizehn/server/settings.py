@@ -107,8 +107,8 @@ class Settings(BaseSettings):
 
     cookie_secure: bool = Field(
         default=False,
-        description="mark the session cookie Secure (sent over https only): set it wherever the server is reached "
-                    "over https (behind a proxy that ends TLS too)",
+        description="the server is reached over https (behind a proxy that ends TLS too): the session cookie is "
+                    "Secure and __Host- prefixed, and every answer carries Strict-Transport-Security for a year",
     )
     session_days: float = Field(default=30.0, gt=0, description="days a sign-in lasts at most, used or not")
     session_idle_days: float = Field(default=14.0, gt=0, description="days a sign-in lasts unused")

@@ -48,6 +48,12 @@ def test_u4_secure_cookie_behind_https(serve: Callable[[Settings], TestClient], 
     answer = client.post("/api/accounts", json={"name": "Anna", "password": PASSWORD})
     cookie = answer.headers["set-cookie"]
     assert cookie.startswith("__Host-dz_session=") and "secure" in cookie.lower()
+    assert answer.headers["strict-transport-security"] == "max-age=31536000"
+    assert client.get("/api/games").headers["strict-transport-security"] == "max-age=31536000"
+
+
+def test_u4_no_hsts_over_plain_http(client: TestClient) -> None:
+    assert "strict-transport-security" not in client.get("/api/games").headers
 
 
 @pytest.mark.parametrize(("name", "refusal"), [
