@@ -319,3 +319,12 @@ def test_u2_any_password_of_up_to_200_characters_is_taken_exactly_as_typed(clien
                        headers={"X-CSRF-Token": csrf})
     assert answer.status_code == 422 and code(answer) == "account.password_common"
     sign_in(_browser(client), "Anna", long_one)  # unchanged
+
+
+def test_v353_no_change_on_get(client: TestClient) -> None:
+    """Nothing that changes an account is reached by GET (a link or an image cannot do it)."""
+    sign_up(client, "Anna")
+    for path in ("/api/accounts", "/api/account/password", "/api/account", "/api/sessions"):
+        answer = client.get(path)
+        assert answer.status_code == 405 and code(answer) == "server.bad_method", path
+    assert client.get("/api/session").status_code == 200 and _count(client, accounts) == 1
