@@ -9,9 +9,6 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-import dreizehn.server.accounts.schema
-import dreizehn.server.chat
-import dreizehn.server.homes  # noqa: F401  (each declares its tables on the shared metadata)
 from dreizehn.server.storage import make_engine, metadata, migrate
 
 from .kit import make_settings

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dreizehn.server.accounts.service import Accounts
 from dreizehn.server.chat import CHAT_CHANNEL
 from dreizehn.server.protocol import PROTOCOL
+from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import NOTIFY_CHANNEL, PRESENCE_CHANNEL, Store, make_engine, migrate
@@ -124,11 +125,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, Store(engine), executor)
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, engine, settings)
+        app.state.ratings = rater = Ratings(engine, hub.store.tables)
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
             tasks.append(asyncio.create_task(hub.peers.keep_presence()))
         tasks.append(asyncio.create_task(hub.keep_tidy()))
+        tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
         await hub.resume_all()
         try:
             yield
@@ -146,7 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
     from dreizehn.server.https import StrictTransport
-    from dreizehn.server.routes import accounts, analysis, games, learn, ops, tables, web, ws
+    from dreizehn.server.routes import accounts, analysis, games, learn, ops, ratings, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -168,6 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.words_router)
     app.include_router(tables.router)
     app.include_router(accounts.router)
+    app.include_router(ratings.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)

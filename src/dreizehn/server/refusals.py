@@ -136,6 +136,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "account.csrf": ("U4", "403 (any changing request with the session cookie; sign-up and sign-in)",
                      "a POST, PUT, PATCH or DELETE with the session cookie but without its ``X-CSRF-Token`` "
                      "header (or with another), or with an ``Origin`` of another site"),
+    "account.no_player": ("U1", "404 (GET /api/ratings/{name}, /api/players/{name}; a seat's ``user``)",
+                          "a user name nobody has"),
     "account.too_many": ("U5", "429 (POST /api/session, /api/accounts)", "more sign-ins from one address or failed "
                                                                          "ones of one account, or more sign-ups "
                                                                          "from one address, than the limits allow "

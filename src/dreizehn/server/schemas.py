@@ -50,6 +50,8 @@ class TableIn(_In):
     """The seats in order of play, seat 0 first; as many as the game takes players."""
     clock: float = Field(default=0, ge=0, le=600)
     """Seconds a person has for a move before the stand-in plays it; 0 (the default): no clock."""
+    rated: bool = False
+    """Whether the game updates the ratings of the accounts that play it (rule G1); a guest's seat is not rated."""
 
 
 class JoinIn(_In):
@@ -156,6 +158,8 @@ class TableOut(_Out):
     """When its game ended (ISO 8601, UTC); ``null`` before."""
     rematch: str | None
     """The id of its rematch table, once one of its people asked for one; else ``null``."""
+    rated: bool = False
+    """Whether the game updates its players' ratings (rule G1)."""
     totals: list[int] | None = None
     """A finished game's totals per seat (``GET /api/tables/{id}`` only); else ``null``."""
     winners: list[int] | None = None
@@ -448,3 +452,65 @@ class SessionOut(_Out):
     """Whether a link sent to that address was opened."""
     settings: dict[str, Any]
     """The settings kept for every device (language, sound, reduced motion, default bot level)."""
+
+
+# -- ratings (dreizehn.server.ratings; routes: dreizehn.server.routes.ratings) ----------------------------------------
+class RatingOut(_Out):
+    """A rating in one game (rule G1): the number shown, its uncertainty, and whether it is provisional."""
+
+    game: str
+    """The game's id."""
+    rating: int
+    """The number shown: openskill's ordinal (mu - 3 sigma) scaled to read like an Elo rating, 1500 for a settled
+    average player, 1000 for a new one."""
+    spread: int
+    """The uncertainty, two sigmas in rating points (shown as ``± spread``)."""
+    games: int
+    """Rated games of this game played."""
+    provisional: bool
+    """Fewer than 10 rated games: the rating still moves a lot."""
+
+
+class RatingPoint(_Out):
+    """The rating after one rated game."""
+
+    at: str
+    """When the game ended (ISO 8601)."""
+    rating: int
+    """The number shown after it."""
+    place: int
+    """The place in that game (1 the best)."""
+
+
+class PlayerRatingsOut(_Out):
+    """A player's ratings, each game's with its history (the profile's plot)."""
+
+    name: str
+    """The user name."""
+    ratings: list[RatingOut]
+    """One per game rated."""
+    history: dict[str, list[RatingPoint]]
+    """Game id to the rating after each rated game, the oldest first (at most 500)."""
+
+
+class BoardRow(RatingOut):
+    """A row of a leaderboard."""
+
+    rank: int
+    """The place on the board (1 the highest; equal ratings share a place)."""
+    name: str
+    """The user name."""
+
+
+class LeaderboardOut(_Out):
+    """A game's leaderboard (rule G4): the top 100 accounts that played a rated game of it in the last 30 days, and
+    the reader's own place."""
+
+    game: str
+    """The game's id."""
+    since: str
+    """The start of the 30 days (ISO 8601)."""
+    rows: list[BoardRow]
+    """The highest ratings first."""
+    you: BoardRow | None
+    """The signed-in reader's row, wherever it stands (``null`` for a guest, or one not on the board)."""

@@ -126,6 +126,11 @@ class Settings(BaseSettings):
                                       description="sign-ins one address may try, right or wrong")
     signup_limit_address: str = Field(default="10 per hour", description="accounts one address may make")
 
+    rating_interval: float = Field(
+        default=2.0, gt=0,
+        description="seconds between the sweeps that update the ratings of the rated games finished since",
+    )
+
     @property
     def database(self) -> str:
         """The SQLAlchemy URL, the psycopg 3 driver chosen for PostgreSQL."""

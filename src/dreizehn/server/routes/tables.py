@@ -102,17 +102,18 @@ def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals:
                for s in seats],
         clock=row.clock, created_at=row.created_at.isoformat(),
         finished_at=row.finished_at.isoformat() if row.finished_at else None, rematch=row.rematch,
-        totals=totals, winners=winners,
+        totals=totals, winners=winners, rated=row.rated,
     )
 
 
 def _new_table(game_id: str, options: dict[str, Any], seats: list[tuple[str, str | None, bool]], clock: float,
-               rematch_of: str | None = None) -> tuple[TableRow, list[SeatRow], list[str | None], str]:
+               rematch_of: str | None = None,
+               rated: bool = False) -> tuple[TableRow, list[SeatRow], list[str | None], str]:
     """A new table's row and seats, the people's tokens (``None`` for bots) and the spectators' token."""
     row = TableRow(
         id=new_table_id(), game_id=game_id, players=len(seats), options=options, seed=secrets.randbits(63),
         package_version=__version__, status="open", clock=clock, rematch_of=rematch_of, rematch=None,
-        created_at=now(), finished_at=None,
+        created_at=now(), finished_at=None, rated=rated,
     )
     seat_rows = [SeatRow(i, name, bot, joined or bot is not None) for i, (name, bot, joined) in enumerate(seats)]
     tokens = [None if bot else new_token() for _, bot, _ in seats]
@@ -162,7 +163,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
             for s in body.seats]
     seats = [((name or bot) if bot else (name or ""), bot, s.name is not None)
              for s, name, bot in zip(body.seats, named, bots, strict=True)]
-    row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock)
+    row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock, rated=body.rated)
     await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
     room = await hub.room(row.id)
@@ -348,7 +349,7 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
     seats = [(s.name, settings.stand_in, True) if s.seat in body.bots else (s.name, s.bot, True)
              for s in stored.seats]
     row, seat_rows, tokens, spectator = _new_table(stored.row.game_id, stored.row.options, seats, stored.row.clock,
-                                                   rematch_of=table_id)
+                                                   rematch_of=table_id, rated=stored.row.rated)
     given = [t if i == seat or i in told else None for i, t in enumerate(tokens)]  # the others' are given later
     await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in given],
                             hash_token(spectator))

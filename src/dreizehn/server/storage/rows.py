@@ -68,6 +68,7 @@ class TableRow:
     rematch: str | None
     created_at: dt.datetime
     finished_at: dt.datetime | None
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,5 +123,5 @@ def table_row(found: Any) -> TableRow:
         id=found["id"], game_id=found["game_id"], players=found["players"], options=dict(found["options"]),
         seed=int(found["seed"]), package_version=found["package_version"], status=found["status"],
         clock=float(found["clock"]), rematch_of=found["rematch_of"], rematch=found["rematch"],
-        created_at=found["created_at"], finished_at=found["finished_at"],
+        created_at=found["created_at"], finished_at=found["finished_at"], rated=bool(found.get("rated", False)),
     )

@@ -24,8 +24,10 @@ tables = sa.Table(
     sa.Column("rematch", sa.String(24), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
-"""One row per table: ``status`` is ``open`` (seats to fill), ``playing`` or ``finished``."""
+"""One row per table: ``status`` is ``open`` (seats to fill), ``playing`` or ``finished``; a ``rated`` game updates
+the ratings of the accounts that played it (:mod:`dreizehn.server.ratings`)."""
 
 seats = sa.Table(
     "seats", metadata,

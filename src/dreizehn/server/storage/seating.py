@@ -26,7 +26,7 @@ class Tables:
             c.execute(tables.insert().values(
                 id=row.id, game_id=row.game_id, players=row.players, options=row.options, seed=row.seed,
                 package_version=row.package_version, status=row.status, spectator_hash=spectator_hash,
-                clock=row.clock, rematch_of=row.rematch_of, created_at=row.created_at,
+                clock=row.clock, rematch_of=row.rematch_of, created_at=row.created_at, rated=row.rated,
             ))
             c.execute(seats.insert(), [
                 {"table_id": row.id, "seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": h, "joined": s.joined}

@@ -1,0 +1,42 @@
+"""The tables of ratings (made by migration ``0007``, which this module must agree with)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from dreizehn.server.storage import metadata
+
+ratings = sa.Table(
+    "ratings", metadata,
+    sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("shown", sa.Integer, nullable=False),
+    sa.Column("played_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_ratings_board", "game_id", "played_at", "shown"),
+)
+"""An account's rating in a game: openskill's mu and sigma, its rated games, the number shown (kept for the
+leaderboards' order) and when it last played a rated game."""
+
+rating_history = sa.Table(
+    "rating_history", metadata,
+    sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("shown", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""An account's rating after each rated game it finished (the profile's plot), with its place in that game."""
+
+rated_games = sa.Table(
+    "rated_games", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The rated games whose ratings were updated: a row is written in the update's own transaction, so a game updates
+the ratings exactly once, whatever process or restart comes first (rule G3)."""

@@ -1,0 +1,67 @@
+"""Updating the ratings as rated games finish (rules G1–G3): a sweep finds the finished rated games not applied yet
+and applies each in one transaction with its mark (:meth:`RatingStore.apply`), so that a game is applied exactly
+once whether its process was killed between the game's end and the update, or two processes sweep at once. Every
+process sweeps at start, then every ``interval`` seconds (``DREIZEHN_RATING_INTERVAL``) and whenever asked
+(:meth:`Ratings.nudge`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from sqlalchemy.engine import Engine
+
+from dreizehn.server.ratings.model import places
+from dreizehn.server.ratings.store import Outcome, RatingStore, left_to_bots
+from dreizehn.server.rooms.state import build_table
+from dreizehn.server.storage import Tables
+
+log = logging.getLogger("dreizehn.server.ratings")
+
+
+def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | None:
+    """A finished game's outcome as the ratings see it (its actions replayed), or ``None`` if it is gone or not
+    over."""
+    stored = tables.load(table_id)
+    if stored is None or stored.row.status != "finished":
+        return None
+    state = build_table(stored).state
+    if not state.is_over:
+        return None
+    left = left_to_bots(stored.actions, stored.row.players)
+    return Outcome(table_id, stored.row.game_id, store.bound(table_id),
+                   tuple(places(state.totals, state.game.high_score_wins, left)))
+
+
+class Ratings:
+    """The ratings of one server process."""
+
+    def __init__(self, engine: Engine, tables: Tables) -> None:
+        self.store = RatingStore(engine)
+        self.tables = tables
+        self.wake = asyncio.Event()
+
+    def sweep(self) -> int:
+        """Apply every finished rated game not applied yet; how many this call applied (call from a thread)."""
+        applied = 0
+        for table_id in self.store.pending():
+            outcome = outcome_of(self.tables, self.store, table_id)
+            if outcome is not None and self.store.apply(outcome):
+                applied += 1
+        return applied
+
+    def nudge(self) -> None:
+        """A rated game ended here: sweep now rather than at the next interval."""
+        self.wake.set()
+
+    async def keep_rating(self, interval: float) -> None:
+        """Sweep at once, then whenever nudged or every ``interval`` seconds, until cancelled."""
+        while True:
+            self.wake.clear()
+            try:
+                await asyncio.to_thread(self.sweep)
+            except Exception:  # the database may be away: the next sweep tries again, nothing is lost
+                log.warning("updating the ratings failed; trying again later", exc_info=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), interval)

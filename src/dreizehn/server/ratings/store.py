@@ -1,0 +1,146 @@
+"""The ratings' storage: what is rated, each account's skill per game, its history, and the update of one game's
+ratings in one transaction that also marks the game applied (rule G3: exactly once)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from dreizehn.server.accounts.schema import accounts
+from dreizehn.server.ratings.model import Skill, rate
+from dreizehn.server.ratings.schema import rated_games, rating_history, ratings
+from dreizehn.server.storage import now, seats, tables
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished rated game as the ratings see it: its game, and per seat the account bound to it (``None``: a
+    guest or a bot, left out of the update) and its place (1 the best, rule G2)."""
+
+    table_id: str
+    game_id: str
+    accounts: tuple[str | None, ...]
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An account's rating in a game, and its place on the game's board of active players (``None``: not on it)."""
+
+    name: str
+    game_id: str
+    skill: Skill
+    played_at: dt.datetime
+
+
+class RatingStore:
+    """Ratings on the server's database engine; each method one short transaction (call them from a thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+
+    def pending(self, limit: int = 100) -> list[str]:
+        """Finished rated games whose ratings are not updated yet, the oldest first."""
+        applied = sa.select(rated_games.c.table_id).where(rated_games.c.table_id == tables.c.id)
+        with self.engine.connect() as c:
+            return list(c.execute(sa.select(tables.c.id).where(
+                tables.c.rated.is_(True), tables.c.status == "finished", ~sa.exists(applied))
+                .order_by(tables.c.finished_at).limit(limit)).scalars())
+
+    def bound(self, table_id: str) -> tuple[str | None, ...]:
+        """The account bound to each seat of a table (``None``: a guest, a bot, or a deleted account)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(seats.c.account_id).where(seats.c.table_id == table_id)
+                             .order_by(seats.c.seat)).scalars()
+            return tuple(rows)
+
+    def apply(self, outcome: Outcome) -> bool:
+        """Update the ratings of a game's accounts and mark the game applied, in one transaction; ``False`` where it
+        was applied already (by this process or another: the mark's key is unique)."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(rated_games.insert().values(table_id=outcome.table_id, applied_at=now()))
+                self._update(c, outcome)
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    def _update(self, c: Connection, outcome: Outcome) -> None:
+        rated = [(seat, account) for seat, account in enumerate(outcome.accounts) if account is not None]
+        if len(rated) < 2:
+            return  # one account among guests and bots has nobody rated to be measured against
+        ids = [account for _, account in rated]
+        query = sa.select(ratings).where(ratings.c.game_id == outcome.game_id, ratings.c.account_id.in_(ids))
+        if self.postgres:  # two processes finishing games of one player at once: one waits for the other
+            query = query.with_for_update()
+        known = {r.account_id: Skill(r.mu, r.sigma, r.games) for r in c.execute(query)}
+        before = [known.get(account, Skill()) for account in ids]
+        places = [outcome.places[seat] for seat, _ in rated]
+        after = rate(before, places, [False] * len(ids))
+        at = now()
+        for account, skill, place in zip(ids, after, places, strict=True):
+            values = {"mu": skill.mu, "sigma": skill.sigma, "games": skill.games, "shown": skill.shown,
+                      "played_at": at}
+            if account in known:
+                c.execute(ratings.update().where(ratings.c.account_id == account,
+                                                 ratings.c.game_id == outcome.game_id).values(**values))
+            else:
+                c.execute(ratings.insert().values(account_id=account, game_id=outcome.game_id, **values))
+            c.execute(rating_history.insert().values(
+                account_id=account, game_id=outcome.game_id, table_id=outcome.table_id, mu=skill.mu,
+                sigma=skill.sigma, shown=skill.shown, place=place, at=at))
+
+    def of_account(self, account_id: str) -> list[tuple[str, Skill]]:
+        """An account's ratings, by game."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(ratings).where(ratings.c.account_id == account_id)
+                             .order_by(ratings.c.game_id))
+            return [(r.game_id, Skill(r.mu, r.sigma, r.games)) for r in rows]
+
+    def history(self, account_id: str, game_id: str, limit: int = 500) -> list[tuple[dt.datetime, int, int]]:
+        """An account's rating after each of its rated games of one game, the oldest first: (when, shown, place)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(rating_history.c.at, rating_history.c.shown, rating_history.c.place)
+                             .where(rating_history.c.account_id == account_id,
+                                    rating_history.c.game_id == game_id)
+                             .order_by(rating_history.c.at.desc()).limit(limit)).all()
+            return [(r.at, r.shown, r.place) for r in reversed(rows)]
+
+    def board(self, game_id: str, since: dt.datetime, limit: int = 100) -> list[Standing]:
+        """The game's leaderboard: accounts that played a rated game of it since ``since``, the highest shown rating
+        first (equal ones by name)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(accounts.c.name, ratings)
+                             .join(accounts, accounts.c.id == ratings.c.account_id)
+                             .where(ratings.c.game_id == game_id, ratings.c.played_at >= since)
+                             .order_by(ratings.c.shown.desc(), accounts.c.name_key).limit(limit)).all()
+            return [Standing(r.name, game_id, Skill(r.mu, r.sigma, r.games), r.played_at) for r in rows]
+
+    def rank(self, game_id: str, account_id: str, since: dt.datetime) -> int | None:
+        """An account's place on the game's board of active players (1 the highest), or ``None`` when it is not on
+        it."""
+        with self.engine.connect() as c:
+            mine = c.execute(sa.select(ratings.c.shown, ratings.c.played_at).where(
+                ratings.c.game_id == game_id, ratings.c.account_id == account_id)).first()
+            if mine is None or _aware(mine.played_at) < since:
+                return None
+            above = c.execute(sa.select(sa.func.count()).select_from(ratings).where(
+                ratings.c.game_id == game_id, ratings.c.played_at >= since, ratings.c.shown > mine.shown)).scalar()
+            return 1 + int(above or 0)
+
+
+def _aware(at: dt.datetime) -> dt.datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
+
+
+def left_to_bots(actions: Sequence[tuple[int, str, str]], players: int) -> tuple[bool, ...]:
+    """Per seat: whether its person left the game to the bots, its last action played by a stand-in (rule G2)."""
+    last = ["person"] * players
+    for seat, _, by in actions:
+        last[seat] = by
+    return tuple(by == "stand-in" for by in last)
