@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -242,6 +243,20 @@ def test_u6_a_reset_link_works_once_sets_the_password_and_ends_every_session(mai
     sign_in(forgetful, "Anna", NEW_PASSWORD)
 
 
+def test_u6_a_reset_link_used_twice_at_once_works_once(mail_client: TestClient, sink: MailSink) -> None:
+    client = mail_client
+    verified_account(client, sink)
+    client.post("/api/account/reset", json={"name": "Anna"})
+    _, token = link_of(sink.next("anna@example.org"), "reset")
+    browsers = [_browser(client) for _ in range(4)]
+    with ThreadPoolExecutor(len(browsers)) as pool:
+        answers = list(pool.map(lambda b: b.post("/api/account/reset/confirm", json={
+            "token": token, "password": f"{NEW_PASSWORD} {browsers.index(b)}"}), browsers))
+    assert sorted(a.status_code for a in answers) == [204, 410, 410, 410]
+    winner = next(i for i, a in enumerate(answers) if a.status_code == 204)
+    sign_in(client, "Anna", f"{NEW_PASSWORD} {winner}")
+
+
 def test_u6_a_reset_link_expires_after_an_hour(serve: Callable[[Settings], TestClient], sink: MailSink,
                                                settings: Settings) -> None:
     client = serve(settings.model_copy(update=sink.env()))
@@ -411,6 +426,11 @@ def test_u6_kill_9_right_after_a_reset_loses_nothing_acknowledged(
     with httpx2.Client(base_url=again.url, timeout=10.0) as browser:
         done = browser.post("/api/account/reset/confirm", json={"token": token, "password": NEW_PASSWORD})
         assert done.status_code == 204, done.text
+    again.kill()  # SIGKILL, the moment the new password was acknowledged
+    last = processes(env)
+    with httpx2.Client(base_url=last.url, timeout=10.0) as browser:
         assert browser.post("/api/session", json={"name": "Anna", "password": NEW_PASSWORD}).status_code == 200
         assert browser.get("/api/session").json()["email_verified"] is True
+        used = browser.post("/api/account/reset/confirm", json={"token": token, "password": "yet another one"})
+        assert used.status_code == 410
 
