@@ -20,6 +20,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from dreizehn.server.accounts.recovery import Recovery
 from dreizehn.server.accounts.service import Accounts
 from dreizehn.server.chat import CHAT_CHANNEL
 from dreizehn.server.protocol import PROTOCOL
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, engine, settings)
         app.state.ratings = rater = Ratings(engine, hub.store.tables)
+        app.state.recovery = Recovery(app.state.accounts, settings)
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
@@ -141,6 +143,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await hub.close()
+            await app.state.recovery.mailer.close()
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
             engine.dispose()

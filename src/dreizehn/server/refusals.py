@@ -138,10 +138,19 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                      "header (or with another), or with an ``Origin`` of another site"),
     "account.no_player": ("U1", "404 (GET /api/ratings/{name}, /api/players/{name}; a seat's ``user``)",
                           "a user name nobody has"),
-    "account.too_many": ("U5", "429 (POST /api/session, /api/accounts)", "more sign-ins from one address or failed "
-                                                                         "ones of one account, or more sign-ups "
-                                                                         "from one address, than the limits allow "
-                                                                         "(``Retry-After`` says how long to wait)"),
+    "account.too_many": ("U5", "429 (POST /api/session, /api/accounts, /api/account/reset, /api/account/email)",
+                         "more sign-ins from one address or failed ones of one account, more sign-ups from one "
+                         "address, or more password resets or new e-mail addresses, than the limits allow "
+                         "(``Retry-After`` says how long to wait)"),
+    # -- mail links (issue 45 item 5) --
+    "account.link_unknown": ("U6", "404 (POST /api/account/verify, /api/account/reset/confirm)",
+                             "a link's token the server never sent, or a verify link of an address the account no "
+                             "longer has"),
+    "account.link_used": ("U6", "410 (POST /api/account/verify, /api/account/reset/confirm)",
+                          "a link opened before (each works once; a new password ends every reset link of the "
+                          "account)"),
+    "account.link_expired": ("U6", "410 (POST /api/account/verify, /api/account/reset/confirm)",
+                             "a link past its time (a reset link lasts one hour, a verify link 24 hours)"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

@@ -514,3 +514,52 @@ class LeaderboardOut(_Out):
     """The highest ratings first."""
     you: BoardRow | None
     """The signed-in reader's row, wherever it stands (``null`` for a guest, or one not on the board)."""
+# -- mail: addresses and forgotten passwords (issue 45 item 5, rule U6) ------------------------------------------------
+class EmailIn(_In):
+    """A new e-mail address for the account (rule U6): unverified until the link mailed to it is opened."""
+
+    email: str | None = Field(max_length=4096)
+    """The address (``account.email`` for one that is none); ``null`` or blank: the account keeps none."""
+
+
+class LinkIn(_In):
+    """A link's token, from the mail (``/verify/<token>``)."""
+
+    token: str = Field(max_length=128)
+    """The token, the last part of the link."""
+
+
+class ResetIn(_In):
+    """Asking for a link that sets a new password (rule U6)."""
+
+    name: str = Field(max_length=4096)
+    """A user name, or an e-mail address: the link goes to each account of that name or address whose address is
+    verified (and the answer is the same when there is none)."""
+
+
+class ResetConfirmIn(_In):
+    """A new password, given the token of a reset link (``/reset/<token>``)."""
+
+    token: str = Field(max_length=128)
+    """The token, the last part of the link."""
+    password: str = Field(max_length=4096)
+    """The new password: 8 to 200 characters (``account.password_length``)."""
+
+
+class MailOut(_Out):
+    """Whether the server sends mail (the answer of every route that would)."""
+
+    configured: bool
+    """``false``: no SMTP server is set, no mail goes out (a page says so plainly: to reset a password or verify an
+    address, ask the server's operator, whose log carries the link)."""
+
+
+class VerifiedOut(_Out):
+    """An address proved by its link."""
+
+    name: str
+    """The user name of the account."""
+    email: str
+    """The address, now verified."""
+    email_verified: bool
+    """Always ``true`` here."""

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -130,6 +131,33 @@ class Settings(BaseSettings):
         default=2.0, gt=0,
         description="seconds between the sweeps that update the ratings of the rated games finished since",
     )
+    smtp_host: str | None = Field(
+        default=None,
+        description="the SMTP server that sends the accounts' mail (links that verify an address and reset a "
+                    "password); unset: no mail is sent, the pages say so, and the operator's log carries the links",
+    )
+    smtp_port: int | None = Field(default=None, ge=1, le=65535,
+                                  description="its port; default: 25 (tls none), 587 (starttls), 465 (tls)")
+    smtp_user: str | None = Field(default=None, description="the user name to sign in to it with, if it asks one")
+    smtp_password: SecretStr | None = Field(default=None, description="that user's password (never logged)")
+    smtp_from: str = Field(default="dreizehn <dreizehn@localhost>",
+                           description="the sender of the mails (From), an address the SMTP server may send as")
+    smtp_tls: Literal["none", "starttls", "tls"] = Field(
+        default="starttls",
+        description="how the connection to it is secured: starttls (upgraded after connecting), tls (from the "
+                    "start) or none (a server on this machine only)",
+    )
+    smtp_timeout: float = Field(default=30.0, gt=0, description="seconds a mail may take to be handed over")
+    reset_limit_address: str = Field(
+        default="20 per hour",
+        description="password resets one address may ask for (every name or e-mail address asked counts)",
+    )
+    reset_limit_account: str = Field(
+        default="5 per hour",
+        description="password resets asked for one user name or e-mail address (refused alike whether it is "
+                    "anyone's or not), and links mailed to one account (past it, nothing more is mailed, and the "
+                    "answer stays the same); also new e-mail addresses one account may set",
+    )
 
     @property
     def database(self) -> str:
@@ -141,6 +169,18 @@ class Settings(BaseSettings):
             if url.startswith(prefix):
                 return "postgresql+psycopg://" + url[len(prefix):]
         return url
+
+    @property
+    def mail_configured(self) -> bool:
+        """Whether the server sends mail: an SMTP host is set, and so is ``public_url``, the address its links
+        point to (taken from a request, a link could point wherever the asker's ``Host`` header says: an attacker
+        asking a reset for someone else would get that person's link sent to the attacker's site)."""
+        return bool(self.smtp_host) and bool(self.public_url)
+
+    @property
+    def mail_port(self) -> int:
+        """The SMTP port: :attr:`smtp_port`, else the usual one of :attr:`smtp_tls`."""
+        return self.smtp_port or {"none": 25, "starttls": 587, "tls": 465}[self.smtp_tls]
 
     @property
     def frame_limit(self) -> int:

@@ -3,8 +3,11 @@ account (rules U1–U5, U10; docs/server.md, Accounts)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from typing import Annotated
 
+from fastapi import APIRouter, Depends, Request, Response
+
+from dreizehn.server.accounts.recovery import Recovery
 from dreizehn.server.accounts.service import Signed, csrf_of
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.routes.deps import (
@@ -16,7 +19,19 @@ from dreizehn.server.routes.deps import (
     same_origin,
     session_cookie,
 )
-from dreizehn.server.schemas import NewPasswordIn, PasswordIn, SessionOut, SignInIn, SignUpIn
+from dreizehn.server.schemas import (
+    EmailIn,
+    LinkIn,
+    MailOut,
+    NewPasswordIn,
+    PasswordIn,
+    ResetConfirmIn,
+    ResetIn,
+    SessionOut,
+    SignInIn,
+    SignUpIn,
+    VerifiedOut,
+)
 from dreizehn.server.settings import Settings
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -53,9 +68,11 @@ async def sign_up(body: SignUpIn, request: Request, response: Response, accounts
     (``account.name_length``), its characters (``account.name_characters``), a mix of scripts
     (``account.name_scripts``) or as taken (``account.name_taken``, 409, also for a name that differs only in case
     or look-alike letters); a password for its length (``account.password_length``), before it is hashed; an address
-    that is none (``account.email``). Limited per address (``account.too_many``, 429)."""
+    that is none (``account.email``). Limited per address (``account.too_many``, 429). An address given is mailed
+    the link that verifies it (stored before the answer)."""
     same_origin(request, settings)
     signed = await accounts.sign_up(body.name, body.password, body.email, _address(request))
+    await get_recovery(request).send_verify(signed.account, _base(request, settings), lang)
     return _signed(response, settings, signed)
 
 
@@ -110,4 +127,70 @@ async def delete_account(body: PasswordIn, who: SignedInDep, response: Response,
     """Delete the account, given its password (U10): its name, e-mail address, password hash, friends and
     settings go; its finished games stay, its seats shown as a former player's."""
     await accounts.delete(who.account, body.password)
+    _forget(response, settings)
+
+
+# -- mail: the address and a forgotten password (issue 45 item 5, rule U6) ----------------------------------------
+def get_recovery(request: Request) -> Recovery:
+    recovery: Recovery = request.app.state.recovery
+    return recovery
+
+
+RecoveryDep = Annotated[Recovery, Depends(get_recovery)]
+
+
+def _base(request: Request, settings: Settings) -> str:
+    """Where the links in mails point: ``DREIZEHN_PUBLIC_URL``, else the address the request was sent to."""
+    return (settings.public_url or str(request.base_url)).rstrip("/")
+
+
+@router.get("/account/mail")
+async def mail_configured(recovery: RecoveryDep) -> MailOut:
+    """Whether the server sends mail (an SMTP server is set): a page that needs mail says plainly when it does
+    not."""
+    return MailOut(configured=recovery.mailer.configured)
+
+
+@router.post("/account/email", status_code=202)
+async def set_email(body: EmailIn, who: SignedInDep, request: Request, recovery: RecoveryDep,
+                    settings: SettingsDep, lang: LangDep) -> MailOut:
+    """A new e-mail address for the account (``null``: none), unverified until the link mailed to it
+    (``<public>/verify/<token>``, 24 hours, once) is opened; the links sent to the one before stop working. An
+    address that is none: ``account.email``. Limited per account (``account.too_many``, 429)."""
+    await recovery.set_email(who.account, body.email, _base(request, settings), lang)
+    return MailOut(configured=recovery.mailer.configured)
+
+
+@router.post("/account/verify")
+async def verify_email(body: LinkIn, request: Request, recovery: RecoveryDep, settings: SettingsDep,
+                       lang: LangDep) -> VerifiedOut:
+    """Open a link that verifies an address (U6; no session needed): it works once, for 24 hours, and only while
+    the account still has that address. ``account.link_unknown`` (404), ``account.link_used`` (410),
+    ``account.link_expired`` (410)."""
+    same_origin(request, settings)
+    account = await recovery.verify(body.token)
+    assert account.email is not None
+    return VerifiedOut(name=account.name, email=account.email, email_verified=True)
+
+
+@router.post("/account/reset", status_code=202)
+async def ask_reset(body: ResetIn, request: Request, recovery: RecoveryDep, settings: SettingsDep,
+                    lang: LangDep) -> MailOut:
+    """Ask for a link that sets a new password (U6), by user name or e-mail address: it is mailed
+    (``<public>/reset/<token>``, one hour, once) to each account of that name or address whose address is verified.
+    The answer is the same whether there is such an account or not. Limited per address asking and per name or
+    address asked (``account.too_many``, 429, alike for both)."""
+    same_origin(request, settings)
+    await recovery.ask_reset(body.name, _address(request), _base(request, settings), lang)
+    return MailOut(configured=recovery.mailer.configured)
+
+
+@router.post("/account/reset/confirm", status_code=204)
+async def reset_password(body: ResetConfirmIn, request: Request, response: Response, recovery: RecoveryDep,
+                         settings: SettingsDep, lang: LangDep) -> None:
+    """Set a new password with a reset link (U2, U6): every session of the account ends (sign in with the new
+    password), and the link works no more. ``account.link_unknown`` (404), ``account.link_used`` (410),
+    ``account.link_expired`` (410), then ``account.password_length``."""
+    same_origin(request, settings)
+    await recovery.reset(body.token, body.password)
     _forget(response, settings)
