@@ -73,6 +73,7 @@ def start_server(port: int, data_dir: Path, database: str | None, bot_workers: i
     env.update(
         DREIZEHN_DATA_DIR=str(data_dir), DREIZEHN_RATE_PER_SECOND="100000", DREIZEHN_RATE_BURST="100000",
         DREIZEHN_BOT_PAUSE="0", DREIZEHN_BOT_WORKERS=str(bot_workers), DREIZEHN_GRACE_PERIOD="3600",
+        DREIZEHN_SIGNUP_LIMIT_ADDRESS="1000000 per hour", DREIZEHN_SIGNIN_LIMIT_ADDRESS="1000000 per hour",
     )
     if database:
         env["DATABASE_URL"] = database
@@ -167,6 +168,10 @@ class Config:
     """Each action's delay after its table's previous one is the mean interval times a factor drawn uniformly
     from 1 ± ``jitter``: people do not act to the millisecond, and with a fixed delay the tables a pause held up
     act together from then on, in step, so that bursts grow through the run (see the module's docstring)."""
+    accounts: bool = False
+    """Every other table (the odd numbers) is played by signed-in people: each seat an account, the table made by
+    seat 0's person with the others invited by user name, every websocket opened by the session's cookie (the
+    hello's ``table`` and ``seat``), whose session the server checks at every message (rule U7)."""
     relayed: bool = False
     """With several servers: table ``n``'s seats connect to the next server, ``bases[(n + 1) % len(bases)]``, which
     relays them to the table's home, the one that created it (a load balancer that routes without regard to
@@ -178,6 +183,7 @@ class Counts:
     """What one client process saw; summed over the processes at the end."""
 
     latencies: list[float] = field(default_factory=list)  # ms, of actions sent within the window
+    signed: list[float] = field(default_factory=list)  # the same, at the tables of signed-in people (--accounts)
     per_second: list[int] = field(default_factory=list)  # actions completed in each second of the window
     refused: int = 0
     games: int = 0
@@ -187,6 +193,7 @@ class Counts:
     def add(self, other: Counts) -> None:
         """Count what another client process saw too."""
         self.latencies += other.latencies
+        self.signed += other.signed
         self.per_second = [a + b for a, b in zip(self.per_second or [0] * len(other.per_second), other.per_second,
                                                  strict=True)]
         self.refused += other.refused
@@ -195,11 +202,25 @@ class Counts:
         self.cpu += other.cpu
 
 
-def post_json(url: str, body: dict[str, Any]) -> Any:
+def post_json(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
     request = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"}, method="POST")
+                                     headers={"content-type": "application/json", **(headers or {})}, method="POST")
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
+
+
+PASSWORD = "a bench of thirteen"
+"""Every benchmark account's password."""
+
+
+def sign(url: str, name: str) -> tuple[str, str]:
+    """Sign up (or in) ``name`` at ``url`` (``/api/accounts`` or ``/api/session``): its session cookie and CSRF
+    token."""
+    request = urllib.request.Request(url, data=json.dumps({"name": name, "password": PASSWORD}).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        cookie = answer.headers["set-cookie"].split(";", 1)[0]
+        return cookie, json.loads(answer.read())["csrf"]
 
 
 class Seat:
@@ -218,7 +239,7 @@ class Seat:
                 kind = message.get("type")
                 if kind == "update":
                     if message["seat"] == self.index and message["version"] == self.sent_version + 1:
-                        run.completed(self.sent_at, now)
+                        run.completed(self.sent_at, now, table.signed)
                         self.sent_version = -1
                     table.seen(self, message["view"])
                 elif kind == "refused":
@@ -246,24 +267,45 @@ class TableClient:
         self.last_sent = 0.0
         self.closing = False
         self.restarting = False
+        self.signed = run.cfg.accounts and number % 2 == 1
+        """Played by signed-in people (``--accounts``): the latencies count apart."""
+        self.sessions: list[tuple[str, str]] = []  # (cookie, CSRF token) per seat, made once
+
+    async def _create(self, base: str) -> tuple[dict[int, str], str]:
+        """Create a table over HTTP: its seats' tokens (guests), and its id."""
+        cfg = self.run.cfg
+        if not self.signed:
+            body = {"game": cfg.game, "options": cfg.options,
+                    "seats": [{"kind": "person", "name": f"t{self.number}s{i}"} for i in range(cfg.players)]}
+            created = await asyncio.to_thread(post_json, f"{base}/api/tables", body)
+            return {inv["seat"]: inv["token"] for inv in created["invitations"]}, created["table"]["id"]
+        names = [f"b{self.number}x{i}" for i in range(cfg.players)]
+        if not self.sessions:
+            self.sessions = [await asyncio.to_thread(sign, f"{base}/api/accounts", name) for name in names]
+        cookie, csrf = self.sessions[0]
+        body = {"game": cfg.game, "options": cfg.options,
+                "seats": [{"kind": "person", "name": names[0]}] + [{"kind": "person", "user": name}
+                                                                    for name in names[1:]]}
+        created = await asyncio.to_thread(post_json, f"{base}/api/tables", body,
+                                          {"Cookie": cookie, "X-CSRF-Token": csrf, "Origin": base})
+        return {}, created["table"]["id"]
 
     async def open(self) -> None:
         """Create a table over HTTP and open its seats' websockets, each with its welcome."""
         cfg = self.run.cfg
-        body = {"game": cfg.game, "options": cfg.options,
-                "seats": [{"kind": "person", "name": f"t{self.number}s{i}"} for i in range(cfg.players)]}
         base = cfg.bases[self.number % len(cfg.bases)]
-        created = await asyncio.to_thread(post_json, f"{base}/api/tables", body)
-        tokens = {inv["seat"]: inv["token"] for inv in created["invitations"]}
+        tokens, table_id = await self._create(base)
         if cfg.relayed:
             base = cfg.bases[(self.number + 1) % len(cfg.bases)]
         url = base.replace("http://", "ws://", 1) + "/ws"
         self.views, self.acted, self.closing = {}, -1, False
         seats = []
         for index in range(cfg.players):
+            headers = {"Cookie": self.sessions[index][0]} if self.signed else None
             ws = await connect(url, compression="deflate" if cfg.deflate else None, max_size=2**22,
-                               ping_interval=None, open_timeout=60)
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": tokens[index], "lang": "en"}))
+                               ping_interval=None, open_timeout=60, additional_headers=headers)
+            hello = ({"table": table_id, "seat": index} if self.signed else {"token": tokens[index]})
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "lang": "en", **hello}))
             while True:
                 welcome = json.loads(await ws.recv())
                 if welcome["type"] == "welcome":
@@ -352,9 +394,9 @@ class Run:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def completed(self, sent: float, received: float) -> None:
+    def completed(self, sent: float, received: float, signed: bool = False) -> None:
         if self.start <= sent < self.end:
-            self.counts.latencies.append((received - sent) * 1000)
+            (self.counts.signed if signed else self.counts.latencies).append((received - sent) * 1000)
         second = int(received - self.start)
         if received >= self.start and second < len(self.counts.per_second):
             self.counts.per_second[second] += 1
@@ -450,6 +492,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--url", default=None,
                         help="play against a server already running at this address instead of starting one")
     parser.add_argument("--pid", type=int, default=None, help="with --url: the server's process, to sample")
+    parser.add_argument("--accounts", action="store_true",
+                        help="every other table played by signed-in people (accounts, sessions checked at every "
+                             "message), the others by guests: the latencies of both, side by side, and sign-ins a "
+                             "second (Argon2id at the server's cost)")
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args()
     if args.servers > 1 and not (args.database or "").startswith("postgresql"):
@@ -474,6 +520,20 @@ def _describe(args: argparse.Namespace) -> None:
           f"{args.warmup:g} s of warm-up; {args.workers} client process(es) on {os.cpu_count()} cores", flush=True)
 
 
+def signin_rate(base: str, count: int = 120, at_once: int = 4) -> float:
+    """Sign-ins a second: ``count`` sign-ins of ``at_once`` accounts, ``at_once`` at a time (each hashes its
+    password with Argon2id at the server's cost), after one sign-up each."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = [f"signin{i}" for i in range(at_once)]
+    for name in names:
+        sign(f"{base}/api/accounts", name)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(at_once) as pool:
+        list(pool.map(lambda i: sign(f"{base}/api/session", names[i % at_once]), range(count)))
+    return count / (time.perf_counter() - started)
+
+
 def _measure(args: argparse.Namespace, cfg: Config, ports: list[int],
              data_dir: Path) -> tuple[Counts, float, float]:
     """Start the servers (unless --url), play from the client processes, and answer what they saw with the
@@ -485,6 +545,9 @@ def _measure(args: argparse.Namespace, cfg: Config, ports: list[int],
         started: list[subprocess.Popen[bytes] | None] = list(procs) or [None]
         for proc, base in zip(started, cfg.bases, strict=True):
             wait_until_up(proc, base)
+        if args.accounts:
+            print(f"sign-ins a second (4 at a time, Argon2id at the server's cost): {signin_rate(cfg.bases[0]):.1f}",
+                  flush=True)
         samplers = [Sampler(proc.pid) for proc in procs] if procs else [Sampler(args.pid or -1)]
         for sampler in samplers:
             sampler.start()
@@ -536,7 +599,7 @@ def main() -> None:
     bases = [args.url.rstrip("/")] if args.url else [f"http://127.0.0.1:{port}" for port in ports]
     data_dir = Path(tempfile.mkdtemp(prefix="dreizehn-bench-"))
     cfg = Config(bases, args.game, args.players, {}, args.rate, args.flat_out, args.warmup, args.seconds,
-                 not args.no_deflate, args.seed, args.jitter, args.relayed)
+                 not args.no_deflate, args.seed, args.jitter, accounts=args.accounts, relayed=args.relayed)
     _describe(args)
     total, cpu, rss_max = _measure(args, cfg, ports, data_dir)
     report(args, total, cpu, rss_max)
@@ -544,7 +607,9 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, total: Counts, cpu: float, rss: float) -> None:
-    ordered = sorted(total.latencies)
+    if args.accounts:
+        _compare(total)
+    ordered = sorted(total.latencies + total.signed)
     rate = len(ordered) / args.seconds
     target = "flat out" if args.flat_out else f"{args.tables * args.players * args.rate:g}"
     print()
@@ -562,6 +627,18 @@ def report(args: argparse.Namespace, total: Counts, cpu: float, rss: float) -> N
     if not args.flat_out:
         met = percentile(ordered, 99) < 100 and rate >= 0.95 * args.tables * args.players * args.rate
         print(f"goal (the target rate at p99 under 100 ms): {'met' if met else 'NOT met'}")
+
+
+def _compare(total: Counts) -> None:
+    """The latencies at the guests' tables and at the signed-in people's, side by side, and their p99 ratio."""
+    guests, signed = sorted(total.latencies), sorted(total.signed)
+    print()
+    print(f"{'tables of':>12}{'actions':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for label, ordered in (("guests", guests), ("signed in", signed)):
+        print(f"{label:>12}{len(ordered):>9}{percentile(ordered, 50):>9.1f}{percentile(ordered, 90):>9.1f}"
+              f"{percentile(ordered, 99):>9.1f}{(ordered[-1] if ordered else float('nan')):>9.1f}")
+    ratio = percentile(signed, 99) / percentile(guests, 99) if guests and signed else float("nan")
+    print(f"p99 signed in / guests: {ratio:.2f} (goal at most 1.1: {'met' if ratio <= 1.1 else 'NOT met'})")
 
 
 if __name__ == "__main__":
