@@ -11,13 +11,14 @@ from alembic.migration import MigrationContext
 
 from dreizehn.server.accounts.schema import accounts
 from dreizehn.server.chat import chat
+from dreizehn.server.daily.schema import daily_plays
 from dreizehn.server.homes import homes
 from dreizehn.server.ratings.schema import ratings
 from dreizehn.server.storage import make_engine, metadata, migrate
 
 from .kit import make_settings
 
-DECLARED_ELSEWHERE = (accounts, chat, homes, ratings)
+DECLARED_ELSEWHERE = (accounts, chat, daily_plays, homes, ratings)
 """A table of each module that declares tables on the shared metadata beside the storage's own (imported here, so
 that the comparison sees them all)."""
 

@@ -55,7 +55,7 @@ def test_migrations_make_the_schema_on_an_empty_sqlite_file_in_wal_mode(tmp_path
         append(store, row.id, 0, 0, "Y1>new", "person")
         migrate(engine)  # again: nothing changes, nothing is lost
         with engine.connect() as c:
-            assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == ["0007"]
+            assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == ["0008"]
         stored = store.tables.load(row.id)
         assert stored is not None and stored.actions == ((0, "Y1>new", "person"),)
     finally:

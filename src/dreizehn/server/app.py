@@ -23,6 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dreizehn.server.accounts.recovery import Recovery
 from dreizehn.server.accounts.service import Accounts
 from dreizehn.server.chat import CHAT_CHANNEL
+from dreizehn.server.daily.service import Daily
+from dreizehn.server.daily.store import DailyStore
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.rooms import Hub
@@ -127,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, engine, settings)
         app.state.ratings = rater = Ratings(engine, hub.store.tables)
+        app.state.daily = Daily(DailyStore(engine), hub.store.tables, settings)
         app.state.recovery = Recovery(app.state.accounts, settings)
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
@@ -152,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
     from dreizehn.server.https import StrictTransport
-    from dreizehn.server.routes import accounts, analysis, games, learn, ops, ratings, tables, web, ws
+    from dreizehn.server.routes import accounts, analysis, daily, games, learn, ops, ratings, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -175,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(accounts.router)
     app.include_router(ratings.router)
+    app.include_router(daily.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)

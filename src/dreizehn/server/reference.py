@@ -47,6 +47,8 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
     schemas.SignUpIn, schemas.SignInIn, schemas.PasswordIn, schemas.NewPasswordIn, schemas.SessionOut,
     schemas.RatingOut, schemas.RatingPoint, schemas.PlayerRatingsOut, schemas.BoardRow, schemas.LeaderboardOut,
+    schemas.DailyOut, schemas.DailyDealOut, schemas.DailyIn, schemas.DailyStartOut, schemas.DailyRow,
+    schemas.DailyResultsOut, schemas.DailyDayOut, schemas.DailyHistoryOut,
     schemas.EmailIn, schemas.LinkIn, schemas.ResetIn, schemas.ResetConfirmIn, schemas.MailOut, schemas.VerifiedOut,
 )
 """Every model the reference describes; each field of each must have a description."""

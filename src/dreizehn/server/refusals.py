@@ -151,6 +151,13 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                           "account)"),
     "account.link_expired": ("U6", "410 (POST /api/account/verify, /api/account/reset/confirm)",
                              "a link past its time (a reset link lasts one hour, a verify link 24 hours)"),
+    # -- the daily deal (issue 47 item 4) --
+    "daily.no_deal": ("D1", "404 (/api/daily/...)", "a game or player count the day's deals do not have"),
+    "daily.played": ("D2", "409 (POST /api/daily/{game}/{players})", "an account's second play of a deal "
+                                                                       "(``table`` names its first)"),
+    "daily.not_finished": ("D3", "403 (GET /api/daily/.../results; a daily table's record, replay, analysis)",
+                           "a deal's results or another's play of it, asked by one who has not finished their own "
+                           "play of that deal"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

@@ -563,3 +563,100 @@ class VerifiedOut(_Out):
     """The address, now verified."""
     email_verified: bool
     """Always ``true`` here."""
+
+
+# -- the daily deal (dreizehn.server.daily; routes: dreizehn.server.routes.daily) --------------------------------------
+class DailyDealOut(_Out):
+    """One of the day's deals, and the asker's play of it."""
+
+    game: str
+    """The game's id."""
+    players: int
+    """The player count: the person at seat 0, bots at the others."""
+    table: str | None
+    """The signed-in asker's table of this deal, if they started it (``null`` for a guest)."""
+    finished: bool
+    """Whether that play is over (its results may be seen)."""
+
+
+class DailyOut(_Out):
+    """The day's deals (rule D1)."""
+
+    day: str
+    """The day (UTC, ISO 8601 date): a new deal at midnight UTC."""
+    bots: str
+    """The level of the bots every deal seats."""
+    deals: list[DailyDealOut]
+    """Each game at each of its player counts."""
+
+
+class DailyIn(_In):
+    """Starting a play of a deal."""
+
+    name: str = Field(default="", max_length=40)
+    """A guest's name (a signed-in person plays under their user name)."""
+
+
+class DailyStartOut(_Out):
+    """A play of a deal, started."""
+
+    table: str
+    """Its table's id."""
+    token: str
+    """The person's seat token (seat 0): ``/play/<token>`` opens it (for an account's seat, to that account only)."""
+    url: str
+    """Where to play it."""
+
+
+class DailyRow(_Out):
+    """A finished play of the deal."""
+
+    name: str | None
+    """The account's user name (``null``: a guest)."""
+    total: int
+    """The person's total."""
+    rank: int | None
+    """The place among the accounts (1 the best; equal totals share it); ``null`` for a guest, unranked."""
+    replay: str
+    """The play's replay page."""
+    mine: bool
+    """The asker's own play."""
+
+
+class DailyResultsOut(_Out):
+    """A deal's results, for one who finished it (rule D3)."""
+
+    day: str
+    """The day (ISO 8601 date)."""
+    game: str
+    """The game's id."""
+    players: int
+    """The player count."""
+    rows: list[DailyRow]
+    """The finished plays, the best total first."""
+    spread: dict[str, float]
+    """The totals' spread: ``n``, ``lowest``, ``quartile1``, ``median``, ``quartile3``, ``highest``."""
+
+
+class DailyDayOut(_Out):
+    """An account's play of one day's deal."""
+
+    day: str
+    """The day (ISO 8601 date)."""
+    game: str
+    """The game's id."""
+    players: int
+    """The player count."""
+    table: str
+    """The play's table."""
+    total: int | None
+    """The person's total (``null`` while it is played)."""
+
+
+class DailyHistoryOut(_Out):
+    """An account's daily deals: its streak and its plays, the newest first."""
+
+    streak: int
+    """Days in a row, up to today or yesterday, with at least one deal finished."""
+    days: list[DailyDayOut]
+    """The plays, the newest first (at most 400)."""

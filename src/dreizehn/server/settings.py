@@ -127,6 +127,8 @@ class Settings(BaseSettings):
                                       description="sign-ins one address may try, right or wrong")
     signup_limit_address: str = Field(default="10 per hour", description="accounts one address may make")
 
+    daily_bots: str = Field(default="hard", description="the bot level every daily deal seats (its strongest "
+                                                        "where a game lacks it at that player count)")
     rating_interval: float = Field(
         default=2.0, gt=0,
         description="seconds between the sweeps that update the ratings of the rated games finished since",

@@ -17,7 +17,7 @@ from dreizehn.server.analysis import Analyst, document, stored_decisions
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Hub
-from dreizehn.server.routes.deps import HubDep, LangDep
+from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep
 from dreizehn.server.schemas import AnalysisIn, AnalysisOut
 from dreizehn.server.storage import AnalysisRow, Stored
 
@@ -64,7 +64,7 @@ def _out(stored: Stored, row: AnalysisRow, lang: str) -> AnalysisOut:
     return AnalysisOut.model_validate(document(row, game, lang))
 
 
-@router.post("/tables/{table_id}/analysis", status_code=202)
+@router.post("/tables/{table_id}/analysis", status_code=202, dependencies=[DailyGuard])
 async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, response: Response, hub: HubDep,
                        lang: LangDep) -> AnalysisOut:
     """Analyse a finished game for one seat: every decision of the seat (a position where it had more than one
@@ -87,7 +87,7 @@ async def ask_analysis(table_id: TableId, body: AnalysisIn, request: Request, re
     return _out(stored, row, lang)
 
 
-@router.get("/tables/{table_id}/analysis/{seat}")
+@router.get("/tables/{table_id}/analysis/{seat}", dependencies=[DailyGuard])
 async def get_analysis(table_id: TableId, seat: Annotated[int, Path(ge=INT64_MIN, le=INT64_MAX)], hub: HubDep,
                        lang: LangDep) -> AnalysisOut:
     """The analysis of a finished game for ``seat``: its status, its progress (``done`` of ``total`` decisions) and

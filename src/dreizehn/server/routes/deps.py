@@ -4,12 +4,13 @@ and the one answer of the HTTP API to a refusal (:func:`refused`, the applicatio
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from dataclasses import dataclass
 from typing import Annotated
 
 from babel.core import negotiate_locale
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -17,10 +18,12 @@ from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
 from dreizehn.server.accounts.service import Accounts, csrf_of
 from dreizehn.server.accounts.store import AccountRow
+from dreizehn.server.daily.service import Daily
 from dreizehn.server.messages import refusal
 from dreizehn.server.refusals import ServerError, http_status
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
+from dreizehn.server.storage import DAILY_PREFIX
 from dreizehn.words import LANGUAGES
 
 
@@ -178,5 +181,22 @@ AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 WhoDep = Annotated[Who | None, Depends(get_who)]
 SignedInDep = Annotated[Who, Depends(signed_in)]
 
-__all__ = ["AccountsDep", "HubDep", "LangDep", "SettingsDep", "SignedInDep", "Who", "WhoDep", "bad_request",
-           "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie"]
+
+
+async def daily_guard(table_id: str, request: Request, who: Annotated[Who | None, Depends(get_who)],
+                      seat_token: Annotated[str | None, Header(alias="X-Seat-Token", max_length=64)] = None) -> None:
+    """A daily deal's table shows its cards (record, replay, analysis) only to one who finished that deal, by their
+    account or their seat's token (rule D4): ``daily.not_finished`` (403) to anyone else; any other table passes."""
+    daily: Daily = request.app.state.daily
+    if not table_id.startswith(DAILY_PREFIX):
+        return
+    if not await asyncio.to_thread(daily.may_see, table_id, who.account if who else None, seat_token):
+        raise ServerError("daily.not_finished", rule="D4", status=403)
+
+
+DailyGuard = Depends(daily_guard)
+
+__all__ = [
+    "AccountsDep", "DailyGuard", "HubDep", "LangDep", "SettingsDep", "SignedInDep", "Who", "WhoDep",
+    "bad_request", "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie"
+]

@@ -22,7 +22,7 @@ from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Room, build_table, said_event
-from dreizehn.server.routes.deps import HubDep, LangDep, SettingsDep
+from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep, SettingsDep
 from dreizehn.server.schemas import (
     ChatLineOut,
     CreatedOut,
@@ -277,14 +277,14 @@ async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
     return table_out(stored.row, stored.seats)
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", dependencies=[DailyGuard])
 async def get_record(table_id: TableId, hub: HubDep, lang: LangDep) -> dict[str, Any]:
     """A finished game's record (docs/record-format.md)."""
     stored = await _finished(hub, table_id)
     return to_record(build_table(stored).state, [s.name for s in stored.seats])
 
 
-@router.get("/tables/{table_id}/replay")
+@router.get("/tables/{table_id}/replay", dependencies=[DailyGuard])
 async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut:
     """A finished game action by action, with every event whole (every hand revealed), in the language asked
     for."""
@@ -310,7 +310,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
                      names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
 
 
-@router.get("/tables/{table_id}/replay/{version}")
+@router.get("/tables/{table_id}/replay/{version}", dependencies=[DailyGuard])
 async def get_replay_step(table_id: TableId, version: Annotated[int, Path(ge=INT64_MIN, le=INT64_MAX)], hub: HubDep,
                           lang: LangDep) -> ReplayViewsOut:
     """Every seat's view of a finished game after ``version`` actions (every hand revealed)."""

@@ -16,6 +16,7 @@ engine and the database as a whole.
 from dreizehn.server.storage.actionlog import Actions
 from dreizehn.server.storage.analysing import Analyses
 from dreizehn.server.storage.rows import (
+    DAILY_PREFIX,
     TUTORIAL_PREFIX,
     AnalysisRow,
     Append,
@@ -46,7 +47,8 @@ from dreizehn.server.storage.store import MIGRATIONS, Store, make_engine, migrat
 from dreizehn.server.storage.writer import CHECKPOINT_EVERY, Conflict, Writer
 
 __all__ = [
-    "CHECKPOINT_EVERY", "MIGRATIONS", "MIGRATION_LOCK", "NOTIFY_CHANNEL", "PRESENCE_CHANNEL", "TUTORIAL_PREFIX",
+    "CHECKPOINT_EVERY", "DAILY_PREFIX", "MIGRATIONS", "MIGRATION_LOCK", "NOTIFY_CHANNEL", "PRESENCE_CHANNEL",
+    "TUTORIAL_PREFIX",
     "Actions", "Analyses", "AnalysisRow", "Append", "Conflict", "DecisionRow", "SeatRow", "Store", "Stored",
     "TableRow", "Tables", "TakenBack", "Writer", "actions", "analyses", "analysis_decisions", "hash_token",
     "make_engine", "metadata", "migrate", "new_table_id", "new_token", "now", "seats", "tables", "taken_back",

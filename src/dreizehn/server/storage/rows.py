@@ -37,6 +37,9 @@ def new_table_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+DAILY_PREFIX = "daily-"
+"""How the id of a daily deal's table begins (:mod:`dreizehn.server.daily`): the lists of tables leave it out, so that
+no deal's cards are seen before one has played it (rule D4)."""
 TUTORIAL_PREFIX = "learn-"
 """How the id of a tutorial's table begins (``/api/learn``): a first game on a practice deal, which the lists of
 tables leave out."""

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from dreizehn.server.storage.rows import TUTORIAL_PREFIX, SeatRow, Stored, TableRow, hash_token, table_row
+from dreizehn.server.storage.rows import DAILY_PREFIX, TUTORIAL_PREFIX, SeatRow, Stored, TableRow, hash_token, table_row
 from dreizehn.server.storage.schema import actions, seats, tables
 
 
@@ -89,10 +89,12 @@ class Tables:
             return bool(done.rowcount)
 
     def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
-        """Tables of the given statuses, newest first, with their seats; tutorials' tables left out."""
+        """Tables of the given statuses, newest first, with their seats; tutorials' and daily deals' tables left
+        out."""
         with self.engine.connect() as c:
             rows = c.execute(sa.select(tables).where(tables.c.status.in_(status),
-                                                     tables.c.id.not_like(f"{TUTORIAL_PREFIX}%"))
+                                                     tables.c.id.not_like(f"{TUTORIAL_PREFIX}%"),
+                                                     tables.c.id.not_like(f"{DAILY_PREFIX}%"))
                              .order_by(tables.c.created_at.desc()).limit(limit)).mappings().all()
             out = []
             for found in rows:
