@@ -46,6 +46,9 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
     schemas.SignUpIn, schemas.SignInIn, schemas.PasswordIn, schemas.NewPasswordIn, schemas.SessionOut,
+    # [social]
+    schemas.UserNameIn, schemas.PersonOut, schemas.FriendsOut, schemas.SettingsIn, schemas.SettingsOut,
+    schemas.ApiTokenIn, schemas.ApiTokenOut, schemas.NewApiTokenOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

@@ -137,6 +137,25 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                                          "ones of one account, or more sign-ups "
                                                                          "from one address, than the limits allow "
                                                                          "(``Retry-After`` says how long to wait)"),
+    # [social] friends, blocks, personal API tokens (issue 45 items 4, 6, 7)
+    "account.unknown_name": ("U8", "404 (/api/me/friends, /api/me/blocks)", "a user name nobody has"),
+    "account.yourself": ("U8", "422 (/api/me/friends, /api/me/blocks)", "one's own user name, where another "
+                                                                          "person's is asked for"),
+    "account.blocking": ("U8", "409 (POST /api/me/friends)", "asking someone to be friends whom one blocks "
+                                                             "(unblock first)"),
+    "account.no_friend": ("U8", "404 (DELETE /api/me/friends/{name})", "no friendship and no ask between the two "
+                                                                        "to end"),
+    "account.not_blocked": ("U8", "404 (DELETE /api/me/blocks/{name})", "a person one does not block"),
+    "account.bad_token": ("U9", "401 (any route, with Authorization: Bearer dzt_…)", "a personal API token that "
+                                                                                     "is no account's: unknown, "
+                                                                                     "revoked, or of a disabled "
+                                                                                     "account"),
+    "account.token_label": ("U9", "422 (POST /api/me/tokens)", "a token's label of no or more than 64 characters, "
+                                                               "or holding markup (``<``, ``>``) or a control "
+                                                               "character"),
+    "account.too_many_tokens": ("U9", "409 (POST /api/me/tokens)", "a 21st personal API token of one account"),
+    "account.no_token": ("U9", "404 (DELETE /api/me/tokens/{id})", "an id that is none of the account's tokens "
+                                                                   "(another account's included)"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it
