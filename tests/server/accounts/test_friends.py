@@ -5,6 +5,7 @@ blocker."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -15,6 +16,7 @@ from starlette.testclient import TestClient
 
 from dreizehn.server.accounts.relations import blocks, seat_mutes
 from dreizehn.server.accounts.schema import accounts, relations
+from dreizehn.server.chat import Line
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import seats
 
@@ -265,3 +267,30 @@ def test_u8_the_blocker_reads_no_line_of_the_blocked(client: TestClient) -> None
         with connect(client, token=invited[1]) as b:
             b.send({"type": "say", "text": "Bruno again"})
             back.until(lambda m: m["type"] == "said" and m["text"] == "Bruno again")
+
+
+def test_u8_a_line_heard_from_another_process_is_kept_from_the_blocker(client: TestClient) -> None:
+    """PostgreSQL: a line stored by another process reaches this one as a notice (:meth:`Room.hear_line`); the
+    room reads the blocks again first (a block made after the room was loaded counts), and tells the lines in the
+    order heard."""
+    _person(client, "Anna")
+    _person(client, "Bruno")
+    _person(client, "Clara")
+    created = create_table(TestClient(client.app), "knizia13", ["person", "person", "person"])
+    table_id, invited = created["table"]["id"], tokens(created)
+    _bind(client, table_id, {0: "Anna", 1: "Bruno", 2: "Clara"})
+    with connect(client, token=invited[0]) as a, connect(client, token=invited[2]) as c:
+        with client.app.state.hub.store.engine.begin() as db:  # type: ignore[attr-defined]
+            db.execute(relations.insert().values(account_id=_id(client, "Anna"), other_id=_id(client, "Bruno"),
+                                                 kind="blocked", at=dt.datetime.now(dt.UTC)))
+        room = client.app.state.hub.rooms[table_id]  # type: ignore[attr-defined]
+
+        async def hear() -> None:
+            room.hear_line(Line(10_001, table_id, 1, "Bruno", "from Bruno elsewhere", None, 0))
+            room.hear_line(Line(10_002, table_id, 2, "Clara", "from Clara elsewhere", None, 0))
+
+        client.portal.call(hear)  # type: ignore[union-attr]
+        for peer in (a, c):
+            peer.until(lambda m: m["type"] == "said" and m["text"] == "from Clara elsewhere")
+        assert _said(a) == ["from Clara elsewhere"]
+        assert _said(c) == ["from Bruno elsewhere", "from Clara elsewhere"]
