@@ -441,7 +441,8 @@ class SessionOut(_Out):
     """The user name, as it was typed at sign-up (after NFKC)."""
     csrf: str
     """Send it as the header ``X-CSRF-Token`` with every request that changes something (POST, PUT, PATCH,
-    DELETE) made with the session cookie: one without it is refused (``account.csrf``, 403)."""
+    DELETE) made with the session cookie: one without it is refused (``account.csrf``, 403). Empty for a request
+    made with a personal API token, which needs none."""
     email: str | None
     """The account's e-mail address, if it gave one."""
     email_verified: bool

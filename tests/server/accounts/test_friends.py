@@ -217,6 +217,16 @@ def test_settings_are_kept_for_every_device(serve: Callable[[Settings], TestClie
     assert anna.get("/api/session").json()["settings"] == {**defaults, "sound": False, "bot_level": "expert"}
 
 
+def test_another_accounts_settings_are_its_own(client: TestClient) -> None:
+    anna, anna_h = _person(client, "Anna")
+    bruno, bruno_h = _person(client, "Bruno")
+    anna.put("/api/me/settings", json={"language": "de", "sound": False}, headers=anna_h)
+    assert bruno.get("/api/me/settings").json() == {"language": None, "sound": True, "reduced_motion": False,
+                                                   "bot_level": "medium"}
+    bruno.put("/api/me/settings", json={"language": "nl"}, headers=bruno_h)
+    assert anna.get("/api/me/settings").json()["language"] == "de"
+
+
 @pytest.mark.parametrize("body", [
     {"colour": "red"}, {"language": "fr"}, {"sound": "yes"}, {"sound": 1}, {"bot_level": "godlike"},
     {"reduced_motion": None}, {"language": "<b>de</b>"}, [], {"bot_level": "medium", "extra": True},
@@ -294,3 +304,19 @@ def test_u8_a_line_heard_from_another_process_is_kept_from_the_blocker(client: T
             peer.until(lambda m: m["type"] == "said" and m["text"] == "from Clara elsewhere")
         assert _said(a) == ["from Clara elsewhere"]
         assert _said(c) == ["from Bruno elsewhere", "from Clara elsewhere"]
+
+
+def test_u8_a_block_hides_the_lines_said_before_it_from_the_next_welcome(client: TestClient) -> None:
+    """A block made while the table's room is loaded: the room reads the blocks again at once (no line need be
+    said), so the blocker's next welcome leaves out what the blocked said before."""
+    anna, anna_h = _person(client, "Anna")
+    _person(client, "Bruno")
+    created = create_table(TestClient(client.app), "knizia13", ["person", "person", "medium"])
+    table_id, invited = created["table"]["id"], tokens(created)
+    _bind(client, table_id, {0: "Anna", 1: "Bruno"})
+    with connect(client, token=invited[1]) as b:
+        b.send({"type": "say", "text": "before the block"})
+        b.until(lambda m: m["type"] == "said")
+        assert anna.post("/api/me/blocks", json={"name": "Bruno"}, headers=anna_h).status_code == 200
+        with connect(client, token=invited[0]) as a:
+            assert a.received[0]["chat"] == []
