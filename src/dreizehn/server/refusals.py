@@ -154,6 +154,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                                "or holding markup (``<``, ``>``) or a control "
                                                                "character"),
     "account.too_many_tokens": ("U9", "409 (POST /api/me/tokens)", "a 21st personal API token of one account"),
+    "account.session_needed": ("U9", "403 (POST /api/me/tokens)", "making a personal API token with a token "
+                                                                   "rather than a signed-in browser's session"),
     "account.no_token": ("U9", "404 (DELETE /api/me/tokens/{id})", "an id that is none of the account's tokens "
                                                                    "(another account's included)"),
 }

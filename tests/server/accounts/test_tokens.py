@@ -125,6 +125,15 @@ def test_u9_an_account_holds_at_most_twenty_tokens(client: TestClient) -> None:
     assert len(_stored(client)) == MOST_TOKENS
 
 
+def test_u9_a_token_cannot_make_another(client: TestClient) -> None:
+    """A token that leaked must not make others that outlive its revocation."""
+    anna, anna_h = _person(client, "Anna")
+    token = _make(anna, anna_h)["token"]
+    answer = _script(client).post("/api/me/tokens", json={"label": "more"}, headers=_bearer(token))
+    assert answer.status_code == 403 and code(answer) == "account.session_needed"
+    assert len(_stored(client)) == 1
+
+
 def test_u4_making_or_revoking_a_token_with_the_cookie_needs_the_csrf_token(client: TestClient) -> None:
     anna, anna_h = _person(client, "Anna")
     made = _make(anna, anna_h)

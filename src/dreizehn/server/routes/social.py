@@ -128,7 +128,11 @@ async def new_token(body: ApiTokenIn, who: SignedInDep, accounts: AccountsDep, r
                     lang: LangDep) -> NewApiTokenOut:
     """Make a personal API token (U9), shown this once: ``Authorization: Bearer <token>`` then acts as the account
     over HTTP and the websocket. Refused: a label of no or over 64 characters, or with markup or a control
-    character (``account.token_label``); more than 20 tokens (``account.too_many_tokens``, 409)."""
+    character (``account.token_label``); more than 20 tokens (``account.too_many_tokens``, 409); a request made
+    with a token itself (``account.session_needed``, 403: a token that leaked must not make others that outlive
+    it)."""
+    if who.token:
+        raise ServerError("account.session_needed", rule="U9", status=403)
     made = await asyncio.to_thread(accounts.tokens.create, who.account.id, label(body.label))
     if made is None:
         raise ServerError("account.too_many_tokens", rule="U9", status=409)
