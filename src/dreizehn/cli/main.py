@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dreizehn.bots.levels import game_levels
+from dreizehn.cli.admin import admin_app
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.game import Game, State
 from dreizehn.core.language import pick_language
@@ -712,6 +713,9 @@ def serve(
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning" if quiet else "info",
                 ws_max_size=settings.frame_limit, ws_ping_interval=settings.ping_interval,
                 ws_per_message_deflate=False, ws="websockets-sansio")
+
+
+app.add_typer(admin_app(_words, _fail, console, _text), name="admin")
 
 
 def _class(game_id: str) -> type[Game]:

@@ -155,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
     from dreizehn.server.https import StrictTransport
-    from dreizehn.server.routes import accounts, analysis, daily, games, learn, ops, ratings, tables, web, ws
+    from dreizehn.server.routes import accounts, analysis, daily, games, learn, ops, ratings, social, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -179,6 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(ratings.router)
     app.include_router(daily.router)
+    app.include_router(social.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)

@@ -50,6 +50,9 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.DailyOut, schemas.DailyDealOut, schemas.DailyIn, schemas.DailyStartOut, schemas.DailyRow,
     schemas.DailyResultsOut, schemas.DailyDayOut, schemas.DailyHistoryOut,
     schemas.EmailIn, schemas.LinkIn, schemas.ResetIn, schemas.ResetConfirmIn, schemas.MailOut, schemas.VerifiedOut,
+    # [social]
+    schemas.UserNameIn, schemas.PersonOut, schemas.FriendsOut, schemas.SettingsIn, schemas.SettingsOut,
+    schemas.ApiTokenIn, schemas.ApiTokenOut, schemas.NewApiTokenOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

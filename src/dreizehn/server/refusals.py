@@ -136,7 +136,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "account.csrf": ("U4", "403 (any changing request with the session cookie; sign-up and sign-in)",
                      "a POST, PUT, PATCH or DELETE with the session cookie but without its ``X-CSRF-Token`` "
                      "header (or with another), or with an ``Origin`` of another site"),
-    "account.no_player": ("U1", "404 (GET /api/ratings/{name}, /api/players/{name}; a seat's ``user``)",
+    "account.no_player": ("U1", "404 (GET /api/ratings/{name}, /api/players/{name}, /api/me/friends, "
+                                "/api/me/blocks; a seat's ``user``)",
                           "a user name nobody has"),
     "account.too_many": ("U5", "429 (POST /api/session, /api/accounts, /api/account/reset, /api/account/email)",
                          "more sign-ins from one address or failed ones of one account, more sign-ups from one "
@@ -158,6 +159,26 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "daily.not_finished": ("D3", "403 (GET /api/daily/.../results; a daily table's record, replay, analysis)",
                            "a deal's results or another's play of it, asked by one who has not finished their own "
                            "play of that deal"),
+    # [social] friends, blocks, personal API tokens (issue 45 items 4, 6, 7)
+    "account.yourself": ("U8", "422 (/api/me/friends, /api/me/blocks)", "one's own user name, where another "
+                                                                          "person's is asked for"),
+    "account.blocking": ("U8", "409 (POST /api/me/friends)", "asking someone to be friends whom one blocks "
+                                                             "(unblock first)"),
+    "account.no_friend": ("U8", "404 (DELETE /api/me/friends/{name})", "no friendship and no ask between the two "
+                                                                        "to end"),
+    "account.not_blocked": ("U8", "404 (DELETE /api/me/blocks/{name})", "a person one does not block"),
+    "account.bad_token": ("U9", "401 (any route, with Authorization: Bearer dzt_…)", "a personal API token that "
+                                                                                     "is no account's: unknown, "
+                                                                                     "revoked, or of a disabled "
+                                                                                     "account"),
+    "account.token_label": ("U9", "422 (POST /api/me/tokens)", "a token's label of no or more than 64 characters, "
+                                                               "or holding markup (``<``, ``>``) or a control "
+                                                               "character"),
+    "account.too_many_tokens": ("U9", "409 (POST /api/me/tokens)", "a 21st personal API token of one account"),
+    "account.session_needed": ("U9", "403 (POST /api/me/tokens)", "making a personal API token with a token "
+                                                                   "rather than a signed-in browser's session"),
+    "account.no_token": ("U9", "404 (DELETE /api/me/tokens/{id})", "an id that is none of the account's tokens "
+                                                                   "(another account's included)"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

@@ -445,7 +445,8 @@ class SessionOut(_Out):
     """The user name, as it was typed at sign-up (after NFKC)."""
     csrf: str
     """Send it as the header ``X-CSRF-Token`` with every request that changes something (POST, PUT, PATCH,
-    DELETE) made with the session cookie: one without it is refused (``account.csrf``, 403)."""
+    DELETE) made with the session cookie: one without it is refused (``account.csrf``, 403). Empty for a request
+    made with a personal API token, which needs none."""
     email: str | None
     """The account's e-mail address, if it gave one."""
     email_verified: bool
@@ -660,3 +661,89 @@ class DailyHistoryOut(_Out):
     """Days in a row, up to today or yesterday, with at least one deal finished."""
     days: list[DailyDayOut]
     """The plays, the newest first (at most 400)."""
+# -- friends, blocks, settings kept on the server, personal API tokens (issue 45 items 4, 6, 7; rules U8, U9) -------
+class UserNameIn(_In):
+    """Another person, by their user name (found without regard to case or look-alike letters)."""
+
+    name: str = Field(max_length=200)
+    """Their user name."""
+
+
+class PersonOut(_Out):
+    """Another person, by their user name as they wrote it."""
+
+    name: str
+    """Their user name."""
+
+
+class FriendsOut(_Out):
+    """An account's friends, the asks between it and others, and whom it blocks; each list by name."""
+
+    friends: list[PersonOut]
+    """Those who are friends with the account (both said so)."""
+    asked: list[PersonOut]
+    """Those the account asked to be friends, who have not answered."""
+    asking: list[PersonOut]
+    """Those who asked the account to be friends (none it blocks): asking them back accepts."""
+    blocked: list[PersonOut]
+    """Those it blocks: they send it no invitation by name, and it reads no line of chat of theirs."""
+
+
+BotLevelName = Literal["easy", "medium", "hard", "expert", "master"]
+
+
+class SettingsIn(_In):
+    """Settings kept on the server for every device; a field left out keeps its value."""
+
+    language: Literal["en", "de", "nl"] | None = None
+    """The language of the pages (``null``: the browser's)."""
+    sound: bool = True
+    """Whether the pages play sounds."""
+    reduced_motion: bool = False
+    """Whether the pages move cards without animation."""
+    bot_level: BotLevelName = "medium"
+    """The level a new table's bots get unless another is chosen."""
+
+
+class SettingsOut(_Out):
+    """The settings kept on the server for every device (each with its default where never set)."""
+
+    language: Literal["en", "de", "nl"] | None
+    """The language of the pages (``null``: the browser's)."""
+    sound: bool
+    """Whether the pages play sounds (default true)."""
+    reduced_motion: bool
+    """Whether the pages move cards without animation (default false)."""
+    bot_level: BotLevelName
+    """The level a new table's bots get unless another is chosen (default ``medium``)."""
+
+
+class ApiTokenIn(_In):
+    """A new personal API token."""
+
+    label: str = Field(max_length=4096)
+    """What it is for (1 to 64 characters, no markup: ``account.token_label``)."""
+
+
+class ApiTokenOut(_Out):
+    """A personal API token as its list shows it: never the token itself."""
+
+    id: str
+    """Its id (to revoke it)."""
+    label: str
+    """What it is for."""
+    created_at: str
+    """When it was made (ISO 8601, UTC)."""
+    used_at: str | None
+    """When it was last used (written at most once a minute), or ``null``."""
+
+
+class NewApiTokenOut(_Out):
+    """A personal API token just made: the token is shown this once (only its SHA-256 is stored)."""
+
+    id: str
+    """Its id (to revoke it)."""
+    label: str
+    """What it is for."""
+    token: str
+    """``dzt_`` and 32 characters: send it as ``Authorization: Bearer <token>``."""

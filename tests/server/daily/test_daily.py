@@ -64,7 +64,7 @@ def test_d1_everyone_gets_the_same_deal_and_bots_from_a_key_nobody_sees(client: 
     assert anna.row.seed == other.row.seed and anna.row.options == other.row.options
     assert [(s.seat, s.bot, s.name) for s in anna.seats[1:]] == [(s.seat, s.bot, s.name) for s in other.seats[1:]]
     assert anna.seats[1].bot == "easy" and anna.seats[0].bot is None
-    engine = client.app.state.hub.store.engine
+    engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
     with engine.connect() as c:
         key = c.execute(sa.select(server_secrets.c.value)).scalar_one()
     deal = Deal(today(), GAME, PLAYERS)
@@ -88,7 +88,7 @@ def test_d2_an_account_plays_a_deal_once_a_guest_as_often(client: TestClient) ->
     assert "heute schon gespielt" in again.json()["detail"]["message"]
     guest = _browser(client)
     assert start(guest)["table"] != start(guest)["table"]
-    engine = client.app.state.hub.store.engine
+    engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
     with engine.connect() as c:
         assert c.execute(sa.select(sa.func.count()).select_from(daily_plays)).scalar_one() == 3
     assert code(guest.post("/api/daily/no_game/2", json={})) == "server.bad_request"  # not a game id's shape
@@ -127,7 +127,7 @@ def test_d3_d4_results_and_replays_only_after_ones_own_game(client: TestClient) 
 
 def test_d4_daily_tables_are_never_listed(client: TestClient) -> None:
     table = start(_browser(client))["table"]
-    engine = client.app.state.hub.store.engine
+    engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
     with engine.connect() as c:
         assert c.execute(sa.select(tables.c.id).where(tables.c.id == table)).scalar() == table
     for status in ("open", "playing", "finished"):
@@ -135,6 +135,6 @@ def test_d4_daily_tables_are_never_listed(client: TestClient) -> None:
 
 
 def test_d1_the_key_is_made_once_and_kept(client: TestClient) -> None:
-    daily: Daily = client.app.state.daily
+    daily: Daily = client.app.state.daily  # type: ignore[attr-defined]
     first = daily.store.key()
     assert daily.store.key() == first and len(first) == 32

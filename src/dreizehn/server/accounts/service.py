@@ -14,16 +14,20 @@ import datetime as dt
 import hashlib
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.engine import Engine
+from starlette.requests import cookie_parser
 
 from dreizehn.server.accounts.names import name_key, user_name
 from dreizehn.server.accounts.passwords import Passwords, check_new
+from dreizehn.server.accounts.relations import Relations
 from dreizehn.server.accounts.store import AccountRow, AccountStore
+from dreizehn.server.accounts.tokens import PREFIX, Tokens, is_api_token
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import hash_token, new_token
@@ -32,6 +36,30 @@ from dreizehn.server.text import refused_character
 EMAIL = re.compile(r"^[^@\s<>()\[\]\\,;:\"']{1,64}@[^@\s<>()\[\]\\,;:\"'.]+(\.[^@\s<>()\[\]\\,;:\"'.]+)+$")
 r"""An e-mail address as the server takes it: something, ``@``, a domain with a dot, none of the characters that
 need quoting in an address (``<>()[]\,;:"'``) nor a blank; a link sent to it proves it."""
+
+
+def cookie_name(settings: Settings) -> str:
+    """The session cookie's name: ``__Host-`` prefixed where it is Secure (the browser then keeps it to this host,
+    over https, for every path)."""
+    return "__Host-dz_session" if settings.cookie_secure else "dz_session"
+
+
+def bearer(header: str) -> str | None:
+    """The value of an ``Authorization: Bearer …`` header, or ``None`` (no header, another scheme).
+
+    >>> bearer("Bearer dzt_abc"), bearer("bearer  x "), bearer("Basic eDp5"), bearer("")
+    ('dzt_abc', 'x', None, None)
+    """
+    scheme, _, value = header.strip().partition(" ")
+    return (value.strip() or None) if scheme.lower() == "bearer" else None
+
+
+def _header(headers: Mapping[str, str], name: str) -> str:
+    """A header by its lower-case name (a starlette ``Headers`` is case-blind; a plain ``dict`` may not be)."""
+    found = headers.get(name)
+    if found is None:
+        found = next((value for key, value in headers.items() if key.lower() == name), "")
+    return found
 
 
 def csrf_of(session_id: str) -> str:
@@ -67,6 +95,9 @@ class Accounts:
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
         self.store = AccountStore(engine)
+        self.relations = Relations(engine)
+        self.tokens = Tokens(engine)
+        self.cookie_name = cookie_name(settings)
         self.passwords = Passwords(settings.password_memory_kib, settings.password_passes)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.signin_account: RateLimitItem = parse(settings.signin_limit_account)
@@ -123,6 +154,27 @@ class Accounts:
     async def session(self, session: str) -> AccountRow | None:
         """The account a session id is signed in to, or ``None`` (none such, ended, too old, disabled)."""
         return await asyncio.to_thread(self.store.session_account, hash_token(session), self.idle, self.lifetime)
+
+    async def token_account(self, token: str) -> AccountRow:
+        """The account a personal API token acts for (U9); refused (``account.bad_token``, 401) for one that is
+        no account's (unknown, revoked, or of a disabled account)."""
+        account = await asyncio.to_thread(self.tokens.account_of, token) if is_api_token(token) else None
+        if account is None:
+            raise ServerError("account.bad_token", rule="U9", status=401)
+        return account
+
+    async def who(self, headers: Mapping[str, str]) -> AccountRow | None:
+        """The account a request or a websocket's handshake acts for, by its headers: a personal API token
+        (``Authorization: Bearer dzt_…``, refused with ``account.bad_token`` where it is no account's), else the
+        session cookie; ``None`` for a guest (no cookie, or one of a session that ended). Another bearer value
+        (the operators' token) counts for nothing here."""
+        given = bearer(_header(headers, "authorization"))
+        if given is not None and given.startswith(PREFIX):
+            return await self.token_account(given)
+        cookie = cookie_parser(_header(headers, "cookie")).get(self.cookie_name)
+        if not cookie or len(cookie) > 64:
+            return None
+        return await self.session(cookie)
 
     async def sign_out(self, session: str) -> None:
         await asyncio.to_thread(self.store.end_session, hash_token(session))

@@ -17,6 +17,7 @@ from typing import Any
 from dreizehn.bots.base import make_bot
 from dreizehn.play.table import BotRequest, decide_in_worker
 from dreizehn.server import metrics
+from dreizehn.server.accounts.relations import seat_mutes, tables_of
 from dreizehn.server.chat import Line
 from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.homes import Elsewhere
@@ -71,7 +72,9 @@ class Hub:
             return None
         said = await asyncio.to_thread(chat_lines, self.store, table_id, True)
         kept = await asyncio.to_thread(self.store.actions.taken_back, table_id)
+        mutes = await asyncio.to_thread(seat_mutes, self.store, table_id)
         room = self.rooms[table_id] = Room(self, stored, said, take_backs(kept))
+        room.telling.set_mutes(mutes)
         self.peers.loaded(table_id)
         return room
 
@@ -94,6 +97,15 @@ class Hub:
 
     def publish_line(self, line: Line) -> None:
         self.peers.publish_line(line)
+
+    async def blocks_changed(self, *account_ids: str) -> None:
+        """A block between these accounts was made or ended (rule U8): the rooms loaded here where one of them
+        holds a seat read who blocks whom again."""
+        tables = await asyncio.to_thread(tables_of, self.store, account_ids)
+        for table_id in tables:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                await room.refresh_mutes()
 
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Drop the rooms idle for ``DREIZEHN_ROOM_IDLE`` seconds (:meth:`Room.idle_since`) from memory; the next

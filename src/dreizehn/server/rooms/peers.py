@@ -255,7 +255,7 @@ class Peers:
             return
         room = self._rooms.get(line.table_id)
         if room is not None:
-            room.telling.tell_line(line)
+            room.hear_line(line)
 
     def forget(self, process: str) -> None:
         """Another process is gone: no room counts its connections any more."""

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from dreizehn.play.table import BotRequest, Table
 from dreizehn.server import messages
+from dreizehn.server.accounts.relations import seat_mutes
 from dreizehn.server.chat import Line, store_line
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms.acting import Acting, Writes
@@ -72,6 +73,9 @@ class Room:
         store = hub.store
         self.acting = Acting(self.state, self.lock, hub.writer, store.actions, store.tables.load, self.telling,
                              self._pace(), self.presence.stand_in_here, settings.stand_in)
+        self._chat_lock = asyncio.Lock()
+        """Lines heard from other processes are told in the order heard (each after the blocks are read again)."""
+        self._heard: set[asyncio.Task[None]] = set()
         self.rematches = Rematches(self.presence.conns, lambda: self.state.table.is_over, len(stored.seats),
                                    store.tables.issue_token)
 
@@ -183,8 +187,34 @@ class Room:
             conn.send(self.telling.refusal(conn, ServerError("server.not_stored", rule="S7"), with_view=False))
             return
         self._used()
+        await self.refresh_mutes()
         self.telling.tell_line(line)
         self._hub.publish_line(line)
+
+    async def refresh_mutes(self) -> None:
+        """Read again who blocks whom among the accounts the seats are bound to (rule U8): a reader gets no line of
+        chat of a seat whose account their own blocks. Read when the room is loaded, before each line is told, when
+        a block is made or ended here, and where a seat is bound to an account. A failing database keeps what was
+        read last."""
+        try:
+            mutes = await asyncio.to_thread(seat_mutes, self._hub.store, self.id)
+        except Exception:
+            log.warning("the blocks at table %s were not read", self.id, exc_info=True)
+            return
+        self.telling.set_mutes(mutes)
+
+    def hear_line(self, line: Line) -> None:
+        """A line of chat another process stored (PostgreSQL's notice): told here, after the blocks are read
+        again, in the order heard."""
+
+        async def tell() -> None:
+            async with self._chat_lock:
+                await self.refresh_mutes()
+                self.telling.tell_line(line)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._heard.add(task)
+        task.add_done_callback(self._heard.discard)
 
     async def hint(self, conn: Conn) -> None:
         """The hint of the position for a person to move, computed off the event loop."""

@@ -90,6 +90,17 @@ class Telling:
         self._audience = audience
         self._chat: deque[Line] = deque(chat or (), maxlen=RECENT_LINES)
         """The latest lines of chat, every reader's."""
+        self._mutes: dict[int, frozenset[int]] = {}
+        """Per seat, the seats whose lines of chat it does not read: its account blocks theirs (rule U8,
+        :func:`~dreizehn.server.accounts.relations.seat_mutes`)."""
+
+    def set_mutes(self, mutes: dict[int, frozenset[int]]) -> None:
+        """Who blocks whom at the table now, seat by seat (read from the database by the room)."""
+        self._mutes = mutes
+
+    def hidden(self, line: Line, seat: int | None) -> bool:
+        """Whether ``seat``'s reader does not read ``line``: its account blocks the speaker's."""
+        return seat is not None and line.seat is not None and line.seat in self._mutes.get(seat, ())
 
     def seats_info(self, lang: str) -> list[dict[str, Any]]:
         """Every seat as everyone sees it, names said in ``lang``: who sits there, who is connected here or in
@@ -114,7 +125,7 @@ class Telling:
         seat, lang = conn.seat, conn.lang
         state = self._state
         table = state.table
-        chat = [line.to_json() for line in readable(self._chat, seat is None)]
+        chat = [line.to_json() for line in readable(self._chat, seat is None) if not self.hidden(line, seat)]
         return messages.welcome(kind, state.id, table.game.id, seat, lang,
                                 state.view_doc(seat, lang, history=True), self.seats_info(lang),
                                 self.history_words(lang), [self.said_update(u, seat, lang) for u in state.told],
@@ -135,13 +146,14 @@ class Telling:
 
     def tell_line(self, line: Line) -> None:
         """Tell a line of chat (stored already) to every connection that may read it, once (a line heard twice, from
-        this process and from the database's notice, is told once)."""
+        this process and from the database's notice, is told once): a player reads no line of a seat whose account
+        their own blocks."""
         if any(known.id == line.id for known in self._chat):
             return
         self._chat.append(line)
         message = messages.said(line.to_json())
         for conn in self._audience.conns():
-            if conn.seat is None or not line.spectators_only:
+            if (conn.seat is None or not line.spectators_only) and not self.hidden(line, conn.seat):
                 conn.send(message)
 
     def refusal(self, conn: Conn, err: DreizehnError, with_view: bool = True) -> str:

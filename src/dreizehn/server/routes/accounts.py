@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from dreizehn.server.accounts.recovery import Recovery
 from dreizehn.server.accounts.service import Signed, csrf_of
+from dreizehn.server.accounts.settings import full_settings
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.routes.deps import (
     AccountsDep,
@@ -43,8 +44,8 @@ def _address(request: Request) -> str:
 
 
 def session_out(account: AccountRow, session: str) -> SessionOut:
-    return SessionOut(name=account.name, csrf=csrf_of(session), email=account.email,
-                      email_verified=account.email_verified, settings=account.settings)
+    return SessionOut(name=account.name, csrf=csrf_of(session) if session else "", email=account.email,
+                      email_verified=account.email_verified, settings=full_settings(account.settings))
 
 
 def _signed(response: Response, settings: Settings, signed: Signed) -> SessionOut:

@@ -16,8 +16,9 @@ from fastapi.responses import JSONResponse
 
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
-from dreizehn.server.accounts.service import Accounts, csrf_of
+from dreizehn.server.accounts.service import Accounts, bearer, cookie_name, csrf_of
 from dreizehn.server.accounts.store import AccountRow
+from dreizehn.server.accounts.tokens import PREFIX
 from dreizehn.server.daily.service import Daily
 from dreizehn.server.messages import refusal
 from dreizehn.server.refusals import ServerError, http_status
@@ -123,9 +124,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def session_cookie(settings: Settings) -> str:
-    """The session cookie's name: ``__Host-`` prefixed where it is Secure (the browser then keeps it to this host,
-    over https, for every path)."""
-    return "__Host-dz_session" if settings.cookie_secure else "dz_session"
+    """The session cookie's name (:func:`~dreizehn.server.accounts.service.cookie_name`)."""
+    return cookie_name(settings)
 
 
 def get_accounts(request: Request) -> Accounts:
@@ -147,16 +147,25 @@ def same_origin(request: Request, settings: Settings) -> None:
 
 @dataclass(frozen=True)
 class Who:
-    """The account a request acts for, and its session id (from the cookie)."""
+    """The account a request acts for, and its session id (from the cookie; ``""`` for a personal API token,
+    ``token`` then true)."""
 
     account: AccountRow
     session: str
+    token: bool = False
 
 
 async def get_who(request: Request, settings: SettingsDep) -> Who | None:
-    """The account a request's session cookie is signed in to, or ``None`` (a guest; a cookie of a session that
-    ended counts for nothing). A request that changes something with the cookie must bring its CSRF token
+    """The account a request acts for, or ``None`` (a guest; a cookie of a session that ended counts for nothing).
+
+    A personal API token (``Authorization: Bearer dzt_…``, U9) acts as its account, with no CSRF token (no browser
+    sends it of its own: no other site can make one send it); one that is no account's is refused
+    (``account.bad_token``, 401). Another bearer value (the operators' token) is no account's and is left to the
+    operators' pages. Else the session cookie: a request that changes something with it must bring its CSRF token
     (``X-CSRF-Token``) and come from the server's own origin, else it is refused (``account.csrf``, U4, 403)."""
+    given = bearer(request.headers.get("authorization", ""))
+    if given is not None and given.startswith(PREFIX):
+        return Who(await get_accounts(request).token_account(given), "", token=True)
     cookie = request.cookies.get(session_cookie(settings))
     if not cookie or len(cookie) > 64:
         return None
