@@ -137,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.append(asyncio.create_task(hub.peers.keep_presence()))
         tasks.append(asyncio.create_task(hub.keep_tidy()))
         tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
+        hub.game_over_hooks.append(lambda _: rater.nudge())
         await hub.resume_all()
         try:
             yield

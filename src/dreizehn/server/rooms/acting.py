@@ -57,13 +57,16 @@ class Log(Protocol):
 
 class Pace(Protocol):
     """What acting tells the bots: an action was told (the bot pause runs from it), a stage's scoring was told
-    (they wait for the people to read it), or that wait is over (the stage's end was taken back)."""
+    (they wait for the people to read it), or that wait is over (the stage's end was taken back); and the hub
+    that the game is over (its last action stored: the ratings are updated)."""
 
     def told(self) -> None: ...
 
     def scored(self, update: Update) -> None: ...
 
     def release(self) -> None: ...
+
+    def over(self) -> None: ...
 
 
 class Acting:
@@ -124,6 +127,7 @@ class Acting:
         self._pace.told()
         if state.table.is_over:
             state.finished()
+            self._pace.over()
         self._tells.broadcast_update(update)
         self._pace.scored(update)
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -42,6 +43,8 @@ class Hub:
         self.settings = settings
         self.store = store
         self.writer = Writer(store)
+        self.game_over_hooks: list[Callable[[str], None]] = []
+        """Told the id of each table whose game ends in this process (:meth:`game_over`)."""
         self.executor = executor
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -97,6 +100,12 @@ class Hub:
 
     def publish_line(self, line: Line) -> None:
         self.peers.publish_line(line)
+
+    def game_over(self, table_id: str) -> None:
+        """A game of this process ended (its last action stored): each of :attr:`game_over_hooks` is told (the
+        ratings sweep at once)."""
+        for hook in self.game_over_hooks:
+            hook(table_id)
 
     async def blocks_changed(self, *account_ids: str) -> None:
         """A block between these accounts was made or ended (rule U8): the rooms loaded here where one of them

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, Protocol
 
@@ -49,6 +50,8 @@ class HubLike(Protocol):
 
     def publish_line(self, line: Line) -> None: ...
 
+    def game_over(self, table_id: str) -> None: ...
+
 
 class Room:
     """A table being played in this process: its parts, and what the hub and the routes ask of it."""
@@ -80,7 +83,7 @@ class Room:
                                    store.tables.issue_token)
 
     def _pace(self) -> _Pace:
-        return _Pace(self.bots, self.hold)
+        return _Pace(self.bots, self.hold, lambda: self._hub.game_over(self.id))
 
     def _tell_presence(self) -> None:
         self.telling.broadcast_presence()
@@ -264,8 +267,8 @@ class _Pace:
     """What acting tells of the pace of the table: to the bots (an action told) and the hold (a stage scored, or
     its end taken back)."""
 
-    def __init__(self, bots: Bots, hold: Hold) -> None:
-        self._bots, self._hold = bots, hold
+    def __init__(self, bots: Bots, hold: Hold, over: Callable[[], None]) -> None:
+        self._bots, self._hold, self._over = bots, hold, over
 
     def told(self) -> None:
         self._bots.told()
@@ -275,3 +278,6 @@ class _Pace:
 
     def release(self) -> None:
         self._hold.release()
+
+    def over(self) -> None:
+        self._over()
