@@ -145,7 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
-    from dreizehn.server.routes import accounts, analysis, games, learn, ops, tables, web, ws
+    from dreizehn.server.routes import accounts, analysis, games, learn, ops, players, tables, web, ws
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -165,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.words_router)
     app.include_router(tables.router)
     app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)

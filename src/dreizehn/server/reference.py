@@ -46,6 +46,7 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.AnalysisOut,
     schemas.DecisionOut, schemas.RatedMove, protocol.Refusal,
     schemas.SignUpIn, schemas.SignInIn, schemas.PasswordIn, schemas.NewPasswordIn, schemas.SessionOut,
+    schemas.MeOut, schemas.MyGame, schemas.PlayerAt, schemas.GameStats, schemas.PlayerOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

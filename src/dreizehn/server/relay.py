@@ -40,7 +40,10 @@ async def relay(websocket: WebSocket, home: Home, hello: str, settings: Settings
         return
     code, reason = MOVED, "the table's home is gone: connect again"
     try:
-        async with connect(f"ws://{home.address}/ws", additional_headers={RELAYED: "1"}, open_timeout=5,
+        passed = {RELAYED: "1"}
+        if websocket.headers.get("cookie"):  # the session, which a hello of an account's seat is admitted by (U7)
+            passed["cookie"] = websocket.headers["cookie"]
+        async with connect(f"ws://{home.address}/ws", additional_headers=passed, open_timeout=5,
                            max_size=settings.frame_limit, ping_interval=None, compression=None) as upstream:
             metrics.RELAYED.inc()
             try:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from babel.core import negotiate_locale
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -174,9 +174,21 @@ async def signed_in(who: Annotated[Who | None, Depends(get_who)]) -> Who:
     return who
 
 
+async def socket_who(websocket: WebSocket) -> AccountRow | None:
+    """The account a websocket's handshake is signed in to (its session cookie, as :func:`get_who` reads it), or
+    ``None``; asked again at every message of a connection that acts for an account's seat (rule U7). A websocket
+    needs no CSRF token: a page of another site cannot open it (its ``Origin`` is refused)."""
+    settings: Settings = websocket.app.state.settings
+    cookie = websocket.cookies.get(session_cookie(settings))
+    if not cookie or len(cookie) > 64:
+        return None
+    accounts: Accounts = websocket.app.state.accounts
+    return await accounts.session(cookie)
+
+
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 WhoDep = Annotated[Who | None, Depends(get_who)]
 SignedInDep = Annotated[Who, Depends(signed_in)]
 
 __all__ = ["AccountsDep", "HubDep", "LangDep", "SettingsDep", "SignedInDep", "Who", "WhoDep", "bad_request",
-           "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie"]
+           "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie", "socket_who"]
