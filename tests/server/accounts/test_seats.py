@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import threading
 from typing import Any
 
+import httpx2
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
@@ -17,7 +19,7 @@ from starlette.testclient import TestClient
 from dreizehn.server.accounts.schema import accounts, relations
 from dreizehn.server.storage import seats
 
-from ..kit import Closed, connect, play_to_end, tokens
+from ..kit import Closed, connect, eventually, play_to_end, tokens
 from .people import PASSWORD, code, sign_in, sign_up
 
 _numbers = itertools.count()
@@ -247,3 +249,47 @@ def test_u7_a_rematch_of_a_bound_seat_is_asked_by_its_account_alone(api: TestCli
     answer = anna.post(f"/api/tables/{table_id}/rematch", json={"token": token})
     assert answer.status_code == 200, answer.text
     assert bound(api, answer.json()["table"]["id"]) == [anna_name, None]  # the rematch's seat is hers too
+
+
+def test_u7_kill_9_at_claim_loses_no_claim_acknowledged(processes: Any, tmp_path: Any) -> None:
+    """Real server processes: guests sign up one after another, each keeping its seat, while the server is killed
+    (SIGKILL) at some point of it. After a restart on the same database, every seat whose sign-up was answered is
+    the account's; one cut short is claimed when its browser signs in again with its seats, as the page does."""
+    env = {"DREIZEHN_DATA_DIR": tmp_path / "data", "DREIZEHN_PASSWORD_MEMORY_KIB": 8192,
+           "DREIZEHN_PASSWORD_PASSES": 1, "DREIZEHN_SIGNUP_LIMIT_ADDRESS": "10000 per hour",
+           "DREIZEHN_SIGNIN_LIMIT_ADDRESS": "10000 per hour"}
+    server = processes(env)
+    body = {"game": "holzwurm", "options": {"games": 1}, "seats": [ME, FRIEND]}
+    created = [server.post("/api/tables", body).json() for _ in range(40)]
+    acknowledged: list[int] = []
+    tried: list[int] = []
+
+    def sign_ups() -> None:
+        for i, table_ in enumerate(created):
+            tried.append(i)
+            try:
+                answer = httpx2.post(f"{server.url}/api/accounts", timeout=10.0, json={
+                    "name": f"Claim{i}", "password": PASSWORD, "seats": [tokens(table_)[0]]})
+            except httpx2.TransportError:
+                return
+            assert answer.status_code == 201, answer.text
+            acknowledged.append(i)
+
+    thread = threading.Thread(target=sign_ups)
+    thread.start()
+    eventually(lambda: len(acknowledged) >= 5, "five sign-ups answered")
+    server.kill()
+    thread.join(30)
+    assert len(acknowledged) < len(created)  # killed in the middle
+
+    again = processes(env)
+    for i in tried:
+        browser = httpx2.Client(base_url=again.url, timeout=10.0)
+        seats_ = [] if i in acknowledged else [tokens(created[i])[0]]  # a browser cut short sends its seats again
+        answer = browser.post("/api/session", json={"name": f"Claim{i}", "password": PASSWORD, "seats": seats_})
+        if answer.status_code == 401:  # its account was never made: nothing was acknowledged
+            assert i not in acknowledged
+            continue
+        assert answer.status_code == 200, answer.text
+        playing = browser.get("/api/me").json()["playing"]
+        assert [(g["table"], g["seat"]) for g in playing] == [(created[i]["table"]["id"], 0)], i
