@@ -136,6 +136,8 @@ def test_a_player_s_public_part_never_shows_games_in_progress_nor_tokens(api: Te
         assert [g["table"] for g in answer.json()["finished"]] == [done["table"]["id"]]
         for token in (*tokens(playing).values(), *tokens(done).values(), playing["spectator"]["token"]):
             assert token not in answer.text
+    for strange in ("x' OR '1'='1", "%", "_", anna_name + "'--"):  # SQL's metacharacters find nobody
+        assert bob.get(f"/api/players/{strange}").status_code == 404
     missing = bob.get("/api/players/Nobody_at_all", params={"lang": "de"})
     assert missing.status_code == 404 and code(missing) == "account.no_player"
     assert "Nobody_at_all" in missing.json()["detail"]["message"]

@@ -178,7 +178,11 @@ def test_u7_a_table_invites_a_person_by_user_name(api: TestClient) -> None:
     mine = bob.get("/api/me").json()["playing"]
     assert [(g["table"], g["seat"], g["invited"]) for g in mine] == [(table_id, 1, True)]
     assert refusal(guest(api), token=invitation["token"])["code"] == "account.seat_bound"
-    assert guest(api).post(f"/api/tables/{table_id}/seats/1", json={"name": "Mallory"}).status_code == 409
+    carol, _, _ = person(api, "Carol")
+    for other in (guest(api), carol):  # nobody else takes it from the list of open tables
+        taken = other.post(f"/api/tables/{table_id}/seats/1", json={"name": "Mallory"})
+        assert taken.status_code == 409 and code(taken) == "server.seat_not_free"
+        assert refusal(other, table=table_id, seat=1)["code"] in ("account.seat_bound", "account.signed_out")
     with connect(bob, table=table_id, seat=1) as peer:
         assert peer.seat == 1
     assert bob.get("/api/me").json()["playing"][0]["invited"] is False
