@@ -17,9 +17,11 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from dreizehn.server.accounts.schema import accounts, relations
+from dreizehn.server.routes import ws
 from dreizehn.server.storage import seats
 
-from ..kit import Closed, connect, eventually, play_to_end, tokens
+from ..conftest import new_database
+from ..kit import Closed, NetPeer, connect, eventually, play_to_end, tokens
 from .people import PASSWORD, code, sign_in, sign_up
 
 _numbers = itertools.count()
@@ -297,3 +299,50 @@ def test_u7_kill_9_at_claim_loses_no_claim_acknowledged(processes: Any, tmp_path
         assert answer.status_code == 200, answer.text
         playing = browser.get("/api/me").json()["playing"]
         assert [(g["table"], g["seat"]) for g in playing] == [(created[i]["table"]["id"], 0)], i
+
+
+def test_u7_an_idle_connection_is_closed_once_its_session_ended(api: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection that says nothing learns too that its session ended (checked every ``SESSION_RECHECK``
+    seconds): it sees no more of the seat's hand."""
+    monkeypatch.setattr(ws, "SESSION_RECHECK", 0.05)
+    anna, anna_name, _ = person(api, "Anna")
+    table_id = table(anna, [ME, BOT])["table"]["id"]
+    phone = TestClient(api.app)
+    phone.headers["X-CSRF-Token"] = sign_in(phone, anna_name)
+    with connect(phone, table=table_id, seat=0) as peer:
+        assert phone.delete("/api/sessions").status_code == 204
+        answer = peer.recv(skip=("presence", "update"))  # nothing sent: the server says it
+        assert answer["type"] == "refused" and answer["code"] == "account.signed_out"
+        with pytest.raises(Closed) as closed:
+            peer.recv(skip=("presence", "update"))
+        assert closed.value.code == 1008
+
+
+def test_u7_a_seat_opened_by_session_through_the_other_process_is_relayed_with_its_session(
+        processes: Any, postgres_url: str, tmp_path: Any) -> None:
+    """Two processes on one PostgreSQL database: the owner's hello by session, said to the process that does not
+    serve the table, reaches the table's home with the session (the relay carries the cookie on), and a guest's is
+    refused there."""
+    env = {"DATABASE_URL": new_database(postgres_url), "DREIZEHN_DATA_DIR": tmp_path / "unused",
+           "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_GRACE_PERIOD": 600, "DREIZEHN_PASSWORD_MEMORY_KIB": 8192,
+           "DREIZEHN_PASSWORD_PASSES": 1}
+    first, second = processes(env), processes(env)
+    anna = httpx2.Client(base_url=first.url, timeout=10.0)
+    csrf = anna.post("/api/accounts", json={"name": _name("Anna"), "password": PASSWORD}).json()["csrf"]
+    created = anna.post("/api/tables", headers={"X-CSRF-Token": csrf},
+                        json={"game": "holzwurm", "options": {"games": 1}, "seats": [ME, FRIEND]}).json()
+    table_id = created["table"]["id"]
+    cookie = "; ".join(f"{k}={v}" for k, v in anna.cookies.items())
+
+    def hello(headers: dict[str, str]) -> dict[str, Any]:
+        peer = NetPeer(second.port, headers)
+        try:
+            return peer.hello(table=table_id, seat=0)
+        finally:
+            peer.close()
+
+    welcome = hello({"cookie": cookie})
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    assert (first.metric("dreizehn_rooms"), second.metric("dreizehn_rooms")) == (1, 0)  # the first served it
+    assert hello({})["code"] == "account.signed_out"
