@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from dreizehn.server.accounts.schema import accounts, relations
+from dreizehn.server.accounts.schema import accounts, relations, sessions
 from dreizehn.server.routes import ws
 from dreizehn.server.storage import seats
 
@@ -346,3 +346,22 @@ def test_u7_a_seat_opened_by_session_through_the_other_process_is_relayed_with_i
     assert welcome["type"] == "welcome" and welcome["seat"] == 0
     assert (first.metric("dreizehn_rooms"), second.metric("dreizehn_rooms")) == (1, 0)  # the first served it
     assert hello({})["code"] == "account.signed_out"
+
+
+def test_u7_a_session_ended_by_another_process_stops_the_connection_within_its_freshness(
+        api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session ended in the database by another process (an operator's ``dreizehn admin``, a second server
+    process) is seen at the first message after the last check's freshness (``SESSION_FRESH``, here none)."""
+    monkeypatch.setattr(ws, "SESSION_FRESH", 0.0)
+    anna, anna_name, _ = person(api, "Anna")
+    table_id = table(anna, [ME, BOT])["table"]["id"]
+    phone = TestClient(api.app)
+    sign_in(phone, anna_name)
+    with connect(phone, table=table_id, seat=0) as peer:
+        peer.send({"type": "ping"})
+        assert peer.recv(skip=("presence", "update"))["type"] == "pong"
+        with api.app.state.hub.store.engine.begin() as c:  # type: ignore[attr-defined]
+            c.execute(sessions.delete())  # as another process would: this one does not know
+        peer.send({"type": "ping"})
+        answer = peer.recv(skip=("presence", "update"))
+        assert answer["type"] == "refused" and answer["code"] == "account.signed_out"

@@ -55,6 +55,12 @@ router = APIRouter(tags=["websocket"])
 
 CHAT_RATE, CHAT_BURST = 1.0, 3
 """Lines of chat a connection may say each second, and at once (``server.chat_too_fast`` beyond)."""
+SESSION_FRESH = 1.0
+"""Seconds a connection of an account's seat trusts its session's last check in the database (rule U7), unless this
+process ended a session since (:meth:`~dreizehn.server.accounts.service.Accounts.sessions_ended`): then its next
+message checks again. A session ended by another process (a second server process, ``dreizehn admin``) stops the
+connection within this time; one ended here, at once. The check costs a query and a thread's hop, which every move
+of a signed-in player would pay otherwise."""
 SESSION_RECHECK = 15.0
 """Seconds between the checks of an idle connection's session (rule U7): a connection of an account's seat whose
 session ended (signed out everywhere, a new password, the account deleted or disabled) is closed within this time
@@ -175,6 +181,8 @@ class _Socket:
         self.account_id: str | None = None
         """The account whose seat the connection acts for (rule U7): its session is checked at every message."""
         self.signed_out = False
+        self.checked_at = -SESSION_FRESH
+        """When (``time.monotonic``) the session was last found in the database, signed in to the account."""
         self.watcher: asyncio.Task[None] | None = None
 
     async def serve(self) -> None:
@@ -233,10 +241,18 @@ class _Socket:
             await _dispatch(self.room, conn, checked, self.chat)
         return True
 
-    async def _still_theirs(self) -> bool:
-        """Whether the handshake's session is still signed in to the account whose seat the connection acts for."""
+    async def _still_theirs(self, fresh: float | None = None) -> bool:
+        """Whether the handshake's session is still signed in to the account whose seat the connection acts for: as
+        the database said less than ``fresh`` seconds ago if no session ended here since, else asked again."""
+        started = time.monotonic()
+        ended_here = self.websocket.app.state.accounts.ended_at
+        if started - self.checked_at < (SESSION_FRESH if fresh is None else fresh) and self.checked_at > ended_here:
+            return True
         account = await socket_who(self.websocket)
-        return account is not None and account.id == self.account_id
+        if account is None or account.id != self.account_id:
+            return False
+        self.checked_at = started
+        return True
 
     def _end_signed_out(self) -> None:
         """The session ended: the connection is told (``account.signed_out``) and closed (1008); it acts no more."""
@@ -250,7 +266,7 @@ class _Socket:
         """Check an account's seat's session every :data:`SESSION_RECHECK` seconds while the connection is open."""
         while not self.signed_out:
             await asyncio.sleep(SESSION_RECHECK)
-            if not await self._still_theirs():
+            if not await self._still_theirs(fresh=0.0):
                 self._end_signed_out()
 
     async def _hello(self, message: Hello, frame: MutableMapping[str, Any]) -> bool:
@@ -263,6 +279,7 @@ class _Socket:
             self.lang = pick_language(message.lang)
             if message.protocol != PROTOCOL:
                 raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
+            asked = time.monotonic()
             account = await socket_who(self.websocket)
             room, seat, bound = await _admit(self.hub, message, account)
             _take_over(self.hub, room, seat, message)
@@ -276,7 +293,7 @@ class _Socket:
         self.room, self.conn = room, conn
         self.writer = asyncio.create_task(self._write(conn))
         if bound and account is not None:
-            self.account_id = account.id
+            self.account_id, self.checked_at = account.id, asked
             self.watcher = asyncio.create_task(self._watch_session())
         async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
             conn.send(room.welcome(conn))
