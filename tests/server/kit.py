@@ -277,11 +277,12 @@ class TestPeer(Peer):
 class NetPeer(Peer):
     """A websocket to a real server process (the ``websockets`` package)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, headers: Mapping[str, str] | None = None) -> None:
         from websockets.sync.client import connect
 
         super().__init__()
-        self.connection = connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, close_timeout=1, legacy=True)
+        self.connection = connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, close_timeout=1, legacy=True,
+                                  additional_headers=dict(headers or {}))
 
     def _send_text(self, text: str) -> None:
         self.connection.send(text)

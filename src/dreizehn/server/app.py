@@ -156,7 +156,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from dreizehn.core.errors import DreizehnError
     from dreizehn.server.bodies import BodyLimit
     from dreizehn.server.https import StrictTransport
-    from dreizehn.server.routes import accounts, analysis, daily, games, learn, ops, ratings, social, tables, web, ws
+    from dreizehn.server.routes import (
+        accounts,
+        analysis,
+        daily,
+        games,
+        learn,
+        ops,
+        players,
+        ratings,
+        social,
+        tables,
+        web,
+        ws,
+    )
     from dreizehn.server.routes.deps import bad_request, refused
 
     app = FastAPI(
@@ -181,6 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings.router)
     app.include_router(daily.router)
     app.include_router(social.router)
+    app.include_router(players.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)

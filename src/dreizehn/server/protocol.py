@@ -37,7 +37,8 @@ class _FromClient(_Message):
 
 
 class Hello(_FromClient):
-    """The first message: a seat's token (from the invitation link), or a table and its spectator token."""
+    """The first message: a seat's token (from the invitation link), or a table and its spectator token, or a table
+    and one of the signed-in account's seats (``seat``)."""
 
     type: Literal["hello"]
     """Every message names its type."""
@@ -50,6 +51,12 @@ class Hello(_FromClient):
     every table's id)."""
     spectator: str | None = Field(default=None, max_length=64)
     """The table's spectators' token (the last part of ``/watch/<table>/<token>``)."""
+    seat: Annotated[StrictInt, Field(ge=0, le=63)] | None = None
+    """With ``table``, instead of a token: open this seat of the table as the account it is bound to (rule U7), by
+    the session the websocket's handshake carries (its cookie; the page ``/seat/<table>/<seat>``). A guest is
+    refused (``account.signed_out``), a seat of another account or of a guest too (``account.seat_bound``,
+    ``account.not_your_seat``); a seat the account was invited to by user name is taken now. The session is checked
+    again at every message: once it ended, the connection is refused and closed."""
     watch: StrictBool = False
     """With ``table`` and no ``spectator`` token: watch the table as anyone may from the list of tables
     (``/watch/<table>``); a table that does not exist is refused (``server.no_table``)."""

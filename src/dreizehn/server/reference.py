@@ -53,6 +53,7 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     # [social]
     schemas.UserNameIn, schemas.PersonOut, schemas.FriendsOut, schemas.SettingsIn, schemas.SettingsOut,
     schemas.ApiTokenIn, schemas.ApiTokenOut, schemas.NewApiTokenOut,
+    schemas.MeOut, schemas.MyGame, schemas.PlayerAt, schemas.GameStats, schemas.PlayerOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

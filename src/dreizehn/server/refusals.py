@@ -130,14 +130,15 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "account.disabled": ("U3", "403 (POST /api/session)", "the right password of an account an operator disabled"),
     "account.wrong_password": ("U3", "403 (PUT /api/account/password, DELETE /api/account)",
                                "a password that is not the account's, where a change asks for it"),
-    "account.signed_out": ("U3", "401 (any route of a signed-in person)", "no session cookie, or one of a session "
-                                                                          "that ended (signed out, too old, a "
-                                                                          "deleted or disabled account)"),
+    "account.signed_out": ("U3", "401 (any route of a signed-in person); websocket (hello with ``table`` and "
+                                 "``seat``; any message of an account's seat once its session ended: then closed)",
+                           "no session cookie, or one of a session that ended (signed out, too old, a deleted or "
+                           "disabled account)"),
     "account.csrf": ("U4", "403 (any changing request with the session cookie; sign-up and sign-in)",
                      "a POST, PUT, PATCH or DELETE with the session cookie but without its ``X-CSRF-Token`` "
                      "header (or with another), or with an ``Origin`` of another site"),
     "account.no_player": ("U1", "404 (GET /api/ratings/{name}, /api/players/{name}, /api/me/friends, "
-                                "/api/me/blocks; a seat's ``user``)",
+                                "/api/me/blocks); 422 (POST /api/tables: a seat's ``user``)",
                           "a user name nobody has"),
     "account.too_many": ("U5", "429 (POST /api/session, /api/accounts, /api/account/reset, /api/account/email)",
                          "more sign-ins from one address or failed ones of one account, more sign-ups from one "
@@ -179,6 +180,16 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                                                    "rather than a signed-in browser's session"),
     "account.no_token": ("U9", "404 (DELETE /api/me/tokens/{id})", "an id that is none of the account's tokens "
                                                                    "(another account's included)"),
+    # -- seats bound to accounts, a player's home (issue 45: [seats]) --
+    "account.seat_bound": ("U7", "websocket (hello); 403 (POST /api/seats/join, .../rematch)",
+                           "a seat bound to an account (rule U7) opened by anyone else, a guest or another account, "
+                           "by its invitation or by ``table`` and ``seat``; ``name`` is its player's, ``watch`` the "
+                           "page to watch the table"),
+    "account.not_your_seat": ("U7", "websocket (hello with ``table`` and ``seat``)",
+                              "a seat bound to no account opened by session: its invitation opens it"),
+    "account.invite_blocked": ("U8", "403 (POST /api/tables: ``user``)",
+                               "a seat invites by user name a person who blocked the creator"),
+    "account.bot_invited": ("U7", "422 (POST /api/tables)", "a bot's seat with a ``user``"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

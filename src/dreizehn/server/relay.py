@@ -40,7 +40,11 @@ async def relay(websocket: WebSocket, home: Home, hello: str, settings: Settings
         return
     code, reason = MOVED, "the table's home is gone: connect again"
     try:
-        async with connect(f"ws://{home.address}/ws", additional_headers={RELAYED: "1"}, open_timeout=5,
+        passed = {RELAYED: "1"}
+        for header in ("cookie", "authorization"):  # the session or API token an account's seat is opened by (U7)
+            if websocket.headers.get(header):
+                passed[header] = websocket.headers[header]
+        async with connect(f"ws://{home.address}/ws", additional_headers=passed, open_timeout=5,
                            max_size=settings.frame_limit, ping_interval=None, compression=None) as upstream:
             metrics.RELAYED.inc()
             try:

@@ -35,6 +35,11 @@ class SeatIn(_In):
     """A bot seat's level (``easy``, ``medium`` (the default), ``hard``, ``expert``, ``master``) or a bot specification
     (docs/bots.md); a person's seat names none. A level the game lacks at the table's player count is kept as the
     level it plays there (Three Thirteen's ``master`` as ``expert``)."""
+    user: str | None = Field(default=None, min_length=1, max_length=64)
+    """Invite a person by their user name (rule U7; only a signed-in creator may): the seat is bound to that
+    account from the start (its invitation opens it to them alone), shown under their name unless ``name`` gives
+    another, and listed in their ``GET /api/me`` with ``invited: true`` until they open it. Refused when no account
+    has the name (``account.no_player``) or its person blocked the creator (``account.invite_blocked``)."""
 
 
 class TableIn(_In):
@@ -411,6 +416,10 @@ class SignUpIn(_In):
     """8 to 200 characters (``account.password_length``; a longer one is refused before it is hashed)."""
     email: str | None = Field(default=None, max_length=4096)
     """An e-mail address for a forgotten password, proved by a link sent to it (optional)."""
+    seats: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=500)
+    """The invitation tokens of the seats this browser played as a guest (each ``/play/<token>`` it sat at, not the
+    links it holds to invite others): those a person took and that are bound to nobody become the account's (rule
+    U7)."""
 
 
 class SignInIn(_In):
@@ -420,6 +429,8 @@ class SignInIn(_In):
     """The user name."""
     password: str = Field(max_length=4096)
     """The password."""
+    seats: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=500)
+    """As at sign-up: the guest seats of this browser, which become the account's (rule U7)."""
 
 
 class PasswordIn(_In):
@@ -747,3 +758,91 @@ class NewApiTokenOut(_Out):
     """What it is for."""
     token: str
     """``dzt_`` and 32 characters: send it as ``Authorization: Bearer <token>``."""
+# -- a player's home (GET /api/me, GET /api/players/{name}; dreizehn.server.accounts.home) -----------------------------
+class PlayerAt(_Out):
+    """Who sits at a seat of a game in a player's lists."""
+
+    name: str
+    """The seat's name in the language asked for (a former player's, whose account was deleted, is said as such:
+    ``account.former_player``)."""
+    account: str | None
+    """The user name of the account the seat is bound to (``null``: a guest, a bot, a former player)."""
+    bot: str | None
+    """A bot seat's level or specification."""
+    former: bool
+    """The seat's account was deleted: shown as "a former player"."""
+
+
+class MyGame(_Out):
+    """A game in a player's lists: one of their seats at a table."""
+
+    table: str
+    """The table's id."""
+    game: str
+    """The game's id."""
+    seat: int
+    """The player's seat there."""
+    players: list[PlayerAt]
+    """Every seat of the table, in order."""
+    status: Literal["open", "playing", "finished"]
+    """The table's status."""
+    your_turn: bool
+    """A game in progress whose next move is this seat's."""
+    invited: bool
+    """Invited by user name and not opened yet."""
+    totals: list[int] | None
+    """A finished game's totals per seat (``null`` while it is played)."""
+    won: bool | None
+    """Whether the seat is among the winners of a finished game (``null`` while it is played)."""
+    created_at: str
+    """When the table was made (ISO 8601, UTC)."""
+    finished_at: str | None
+    """When the game ended."""
+    url: str
+    """Where to go: the seat's page ``/seat/<table>/<seat>`` while it is played (its owner opens it signed in), the
+    replay ``/replay/<table>`` once it is over."""
+
+
+class GameStats(_Out):
+    """A player's finished games of one game."""
+
+    game: str
+    """The game's id."""
+    games: int
+    """Finished games played."""
+    wins: int
+    """Of those, the games the seat was among the winners of."""
+    average: float | None
+    """The average total (``null`` without games)."""
+    best: int | None
+    """The best total: the highest, or in a game whose lowest total wins, the lowest."""
+    left_to_bots: int
+    """Finished games the player left to a bot: the seat's last move was chosen by the stand-in (the bot that plays
+    for a person who is away), so the player was not there at its end."""
+
+
+class MeOut(_Out):
+    """A signed-in player's home: games in progress (their move first, then the newest), finished games (the newest
+    first, at most 50) and statistics per game."""
+
+    name: str
+    """The user name."""
+    playing: list[MyGame]
+    """Games being played or waiting for players (at most 50)."""
+    finished: list[MyGame]
+    """Finished games, the newest first (at most 50)."""
+    stats: list[GameStats]
+    """Per game played, over every finished game."""
+
+
+class PlayerOut(_Out):
+    """Another player's public part: no game in progress, no token."""
+
+    name: str
+    """The user name."""
+    since: str
+    """The day the account was made (ISO 8601 date)."""
+    stats: list[GameStats]
+    """Per game played, over every finished game."""
+    finished: list[MyGame]
+    """The last 20 finished games (their replays are public)."""

@@ -27,6 +27,7 @@ from .people import code, sign_up
 def _person(client: TestClient, name: str) -> tuple[TestClient, dict[str, str]]:
     """A new browser signed up as ``name``, and the header its changing requests carry."""
     browser = TestClient(client.app)
+    browser.portal = client.portal  # the server's event loop: a websocket it opens meets the rooms there
     return browser, {"X-CSRF-Token": sign_up(browser, name)}
 
 
@@ -255,15 +256,15 @@ def _said(peer: Any) -> list[str]:
 
 def test_u8_the_blocker_reads_no_line_of_the_blocked(client: TestClient) -> None:
     anna, anna_h = _person(client, "Anna")
-    _person(client, "Bruno")
-    _person(client, "Clara")
+    bruno, _ = _person(client, "Bruno")
+    clara, _ = _person(client, "Clara")
     created = create_table(TestClient(client.app), "knizia13", ["person", "person", "person"])
     table_id, invited = created["table"]["id"], tokens(created)
     _bind(client, table_id, {0: "Anna", 1: "Bruno", 2: "Clara"})
     anna.post("/api/me/blocks", json={"name": "Bruno"}, headers=anna_h)
     assert seat_mutes(client.app.state.hub.store, table_id) == {0: frozenset({1})}  # type: ignore[attr-defined]
-    with connect(client, token=invited[0]) as a, connect(client, token=invited[1]) as b, \
-            connect(client, token=invited[2]) as c:
+    with connect(anna, token=invited[0]) as a, connect(bruno, token=invited[1]) as b, \
+            connect(clara, token=invited[2]) as c:
         b.send({"type": "say", "text": "from Bruno"})
         c.until(lambda m: m["type"] == "said" and m["text"] == "from Bruno")
         a.send({"type": "say", "text": "from Anna"})
@@ -271,10 +272,10 @@ def test_u8_the_blocker_reads_no_line_of_the_blocked(client: TestClient) -> None
             peer.until(lambda m: m["type"] == "said" and m["text"] == "from Anna")
         assert _said(a) == ["from Anna"]  # Bruno's line came before Anna's, to everyone else
         assert _said(b) == _said(c) == ["from Bruno", "from Anna"]
-    with connect(client, token=invited[0]) as back:
+    with connect(anna, token=invited[0]) as back:
         assert [m["text"] for m in back.received[0]["chat"]] == ["from Anna"]
         assert anna.delete("/api/me/blocks/Bruno", headers=anna_h).status_code == 204
-        with connect(client, token=invited[1]) as b:
+        with connect(bruno, token=invited[1]) as b:
             b.send({"type": "say", "text": "Bruno again"})
             back.until(lambda m: m["type"] == "said" and m["text"] == "Bruno again")
 
@@ -283,13 +284,13 @@ def test_u8_a_line_heard_from_another_process_is_kept_from_the_blocker(client: T
     """PostgreSQL: a line stored by another process reaches this one as a notice (:meth:`Room.hear_line`); the
     room reads the blocks again first (a block made after the room was loaded counts), and tells the lines in the
     order heard."""
-    _person(client, "Anna")
+    anna, _ = _person(client, "Anna")
     _person(client, "Bruno")
-    _person(client, "Clara")
+    clara, _ = _person(client, "Clara")
     created = create_table(TestClient(client.app), "knizia13", ["person", "person", "person"])
     table_id, invited = created["table"]["id"], tokens(created)
     _bind(client, table_id, {0: "Anna", 1: "Bruno", 2: "Clara"})
-    with connect(client, token=invited[0]) as a, connect(client, token=invited[2]) as c:
+    with connect(anna, token=invited[0]) as a, connect(clara, token=invited[2]) as c:
         with client.app.state.hub.store.engine.begin() as db:  # type: ignore[attr-defined]
             db.execute(relations.insert().values(account_id=_id(client, "Anna"), other_id=_id(client, "Bruno"),
                                                  kind="blocked", at=dt.datetime.now(dt.UTC)))
@@ -310,13 +311,13 @@ def test_u8_a_block_hides_the_lines_said_before_it_from_the_next_welcome(client:
     """A block made while the table's room is loaded: the room reads the blocks again at once (no line need be
     said), so the blocker's next welcome leaves out what the blocked said before."""
     anna, anna_h = _person(client, "Anna")
-    _person(client, "Bruno")
+    bruno, _ = _person(client, "Bruno")
     created = create_table(TestClient(client.app), "knizia13", ["person", "person", "medium"])
     table_id, invited = created["table"]["id"], tokens(created)
     _bind(client, table_id, {0: "Anna", 1: "Bruno"})
-    with connect(client, token=invited[1]) as b:
+    with connect(bruno, token=invited[1]) as b:
         b.send({"type": "say", "text": "before the block"})
         b.until(lambda m: m["type"] == "said")
         assert anna.post("/api/me/blocks", json={"name": "Bruno"}, headers=anna_h).status_code == 200
-        with connect(client, token=invited[0]) as a:
+        with connect(anna, token=invited[0]) as a:
             assert a.received[0]["chat"] == []

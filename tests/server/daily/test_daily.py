@@ -111,8 +111,8 @@ def test_d3_d4_results_and_replays_only_after_ones_own_game(client: TestClient) 
             assert answer.status_code == 403 and code(answer) == "daily.not_finished", path
     mine = results(client).json()
     assert [r["name"] for r in mine["rows"]] == ["Anna"] and mine["rows"][0]["rank"] == 1 and mine["rows"][0]["mine"]
-    finish(client, guest["token"], seed=2)
-    finish(client, bruno["token"], seed=3)
+    finish(guest_browser, guest["token"], seed=2)
+    finish(bruno_browser, bruno["token"], seed=3)
     seen = results(bruno_browser).json()
     assert sorted(str(r["name"]) for r in seen["rows"]) == ["Anna", "Bruno", "None"]
     assert {r["rank"] for r in seen["rows"] if r["name"] is None} == {None}  # a guest is unranked

@@ -20,7 +20,7 @@ from limits import RateLimitItem, parse
 from dreizehn.server.accounts.links import RESET, VERIFY, LinkStore, email_key
 from dreizehn.server.accounts.mail import RESET_MINUTES, VERIFY_HOURS, Mailer, mail_language
 from dreizehn.server.accounts.names import name_key
-from dreizehn.server.accounts.passwords import check_length
+from dreizehn.server.accounts.passwords import check_new
 from dreizehn.server.accounts.service import Accounts, email_address
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.refusals import ServerError
@@ -110,11 +110,12 @@ class Recovery:
                              f"{base}/reset/{token}")
 
     async def reset(self, token: str, password: str) -> None:
-        """Open a reset link with a new password (U2): the link is checked first (``account.link_*``), then the
-        password's length, then it is hashed and set, every session of the account ends, and the link (with every
-        other reset link of the account) works no more."""
+        """Open a reset link with a new password (U2): the link is checked first (``account.link_*``), then the new
+        password's rules (length, not a common one), then it is hashed and set, every session of the account ends,
+        and the link (with every other reset link of the account) works no more."""
         token_hash = hash_token(token)
         await asyncio.to_thread(self.links.check, token_hash, RESET, self.clock())
-        check_length(password)
+        check_new(password)
         hashed = await self.accounts.passwords.hash(password)
         await asyncio.to_thread(self.links.reset, token_hash, self.clock(), hashed)
+        self.accounts.sessions_ended()  # the connections of its seats ask again at their next message

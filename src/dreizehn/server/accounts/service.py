@@ -105,6 +105,15 @@ class Accounts:
         self.signup_address: RateLimitItem = parse(settings.signup_limit_address)
         self.idle = dt.timedelta(days=settings.session_idle_days)
         self.lifetime = dt.timedelta(days=settings.session_days)
+        self.ended_at = 0.0
+        """When (``time.monotonic``) this process last ended a session: a connection acting for an account's seat
+        checks its session in the database again at its next message (rule U7, :mod:`dreizehn.server.routes.ws`)."""
+
+    def sessions_ended(self) -> None:
+        """Say that sessions ended (signed out, a new password, an account deleted or disabled), once they are
+        ended in the database: every connection of an account's seat in this process checks its own there at its
+        next message."""
+        self.ended_at = time.monotonic()
 
     def _limit(self, item: RateLimitItem, *keys: str) -> None:
         """Count one try against ``item``; refused (``account.too_many``, U5, 429, with ``Retry-After``) when the
@@ -178,9 +187,11 @@ class Accounts:
 
     async def sign_out(self, session: str) -> None:
         await asyncio.to_thread(self.store.end_session, hash_token(session))
+        self.sessions_ended()
 
     async def sign_out_everywhere(self, account: AccountRow) -> None:
         await asyncio.to_thread(self.store.end_sessions, account.id)
+        self.sessions_ended()
 
     async def _confirm(self, account: AccountRow, password: str) -> None:
         """Refuse (``account.wrong_password``, 403) unless ``password`` is the account's."""
@@ -197,12 +208,14 @@ class Accounts:
         hashed = await self.passwords.hash(new_password, "new_password")
         await asyncio.to_thread(self.store.set_password, account.id, hashed)
         await asyncio.to_thread(self.store.end_sessions, account.id)
+        self.sessions_ended()
         return await self._start(account)
 
     async def delete(self, account: AccountRow, password: str) -> None:
         """Delete the account given its password (U10): :meth:`AccountStore.delete`."""
         await self._confirm(account, password)
         await asyncio.to_thread(self.store.delete, account.id)
+        self.sessions_ended()
 
 
 def _wall() -> float:

@@ -40,11 +40,13 @@ def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
 def seat_names(seats: list[SeatRow], lang: str) -> list[str]:
     """The seats' names in ``lang``. A bot seat created without a name is stored under its level (``easy``), and is
     named by the level's word in each receiver's language (``leicht``, ``makkelijk``), with its seat number where the
-    level sits twice, as the browser names the bots it creates."""
+    level sits twice, as the browser names the bots it creates. A seat whose account was deleted (``former``) is
+    "a former player" (``account.former_player``)."""
     levels = [s.bot if s.bot is not None and s.name == s.bot and s.bot in LEVEL_NAMES else None for s in seats]
     w = words(lang)
-    return [s.name if level is None else w(f"web.level.{level}") + (f" {s.seat + 1}" if levels.count(level) > 1
-                                                                      else "")
+    return [w("account.former_player") if s.former
+            else s.name if level is None else w(f"web.level.{level}") + (f" {s.seat + 1}" if levels.count(level) > 1
+                                                                         else "")
             for s, level in zip(seats, levels, strict=True)]
 
 

@@ -3,6 +3,7 @@ account (rules U1–U5, U10; docs/server.md, Accounts)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -13,6 +14,7 @@ from dreizehn.server.accounts.settings import full_settings
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.routes.deps import (
     AccountsDep,
+    HubDep,
     LangDep,
     SettingsDep,
     SignedInDep,
@@ -34,6 +36,7 @@ from dreizehn.server.schemas import (
     VerifiedOut,
 )
 from dreizehn.server.settings import Settings
+from dreizehn.server.storage import hash_token
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -57,6 +60,12 @@ def _signed(response: Response, settings: Settings, signed: Signed) -> SessionOu
     return session_out(signed.account, signed.session)
 
 
+async def _claim(hub: HubDep, tokens: list[str], signed: Signed) -> None:
+    """A guest's seats become the account's (rule U7): those of ``tokens`` (the browser's invitations of the seats
+    it played) that a person took and that are bound to nobody; stored before the answer is sent."""
+    await asyncio.to_thread(hub.store.tables.claim, [hash_token(t) for t in tokens], signed.account.id)
+
+
 def _forget(response: Response, settings: Settings) -> None:
     response.delete_cookie(session_cookie(settings), path="/", secure=settings.cookie_secure, httponly=True,
                            samesite="lax")
@@ -64,27 +73,31 @@ def _forget(response: Response, settings: Settings) -> None:
 
 @router.post("/accounts", status_code=201)
 async def sign_up(body: SignUpIn, request: Request, response: Response, accounts: AccountsDep,
-                  settings: SettingsDep, lang: LangDep) -> SessionOut:
+                  settings: SettingsDep, hub: HubDep, lang: LangDep) -> SessionOut:
     """Make an account and sign this browser in to it (U1, U2). A name is refused for its length
     (``account.name_length``), its characters (``account.name_characters``), a mix of scripts
     (``account.name_scripts``) or as taken (``account.name_taken``, 409, also for a name that differs only in case
     or look-alike letters); a password for its length (``account.password_length``), before it is hashed; an address
     that is none (``account.email``). Limited per address (``account.too_many``, 429). An address given is mailed
-    the link that verifies it (stored before the answer)."""
+    the link that verifies it (stored before the answer). The guest seats of the browser (``seats``) become the
+    account's (U7)."""
     same_origin(request, settings)
     signed = await accounts.sign_up(body.name, body.password, body.email, _address(request))
+    await _claim(hub, body.seats, signed)
     await get_recovery(request).send_verify(signed.account, _base(request, settings), lang)
     return _signed(response, settings, signed)
 
 
 @router.post("/session")
 async def sign_in(body: SignInIn, request: Request, response: Response, accounts: AccountsDep,
-                  settings: SettingsDep, lang: LangDep) -> SessionOut:
+                  settings: SettingsDep, hub: HubDep, lang: LangDep) -> SessionOut:
     """Sign in (U3): a new session every time. A name nobody has and a wrong password get the same answer
     (``account.bad_signin``, 401) in the same time; a disabled account ``account.disabled`` (403). Limited per
-    address and, for failed tries, per account (``account.too_many``, 429, ``Retry-After``)."""
+    address and, for failed tries, per account (``account.too_many``, 429, ``Retry-After``). The guest seats of the
+    browser (``seats``) become the account's (U7)."""
     same_origin(request, settings)
     signed = await accounts.sign_in(body.name, body.password, _address(request))
+    await _claim(hub, body.seats, signed)
     return _signed(response, settings, signed)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from babel.core import negotiate_locale
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -186,6 +186,17 @@ async def signed_in(who: Annotated[Who | None, Depends(get_who)]) -> Who:
     return who
 
 
+async def socket_who(websocket: WebSocket) -> AccountRow | None:
+    """The account a websocket's handshake acts for (its API token or session cookie, as :func:`get_who` reads them), or
+    ``None``; asked again at every message of a connection that acts for an account's seat (rule U7). A websocket
+    needs no CSRF token: a page of another site cannot open it (its ``Origin`` is refused)."""
+    accounts: Accounts = websocket.app.state.accounts
+    try:
+        return await accounts.who(websocket.headers)
+    except ServerError:  # a personal API token that is no account's (any more): the connection acts for nobody
+        return None
+
+
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 WhoDep = Annotated[Who | None, Depends(get_who)]
 SignedInDep = Annotated[Who, Depends(signed_in)]
@@ -207,5 +218,5 @@ DailyGuard = Depends(daily_guard)
 
 __all__ = [
     "AccountsDep", "DailyGuard", "HubDep", "LangDep", "SettingsDep", "SignedInDep", "Who", "WhoDep",
-    "bad_request", "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie"
+    "bad_request", "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie", "socket_who",
 ]

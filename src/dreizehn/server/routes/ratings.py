@@ -42,7 +42,7 @@ async def player_ratings(name: Annotated[str, Path(max_length=200)], request: Re
     a name nobody has."""
     found = await asyncio.to_thread(accounts.store.by_key, name_key(name))
     if found is None:
-        raise ServerError("account.no_player", rule="U1", status=404)
+        raise ServerError("account.no_player", rule="U1", status=404, name=name[:40])
     account = found[0]
     store = _ratings(request).store
     rated = await asyncio.to_thread(store.of_account, account.id)

@@ -39,7 +39,7 @@ async def _other(accounts: Accounts, who: Who, name: str) -> AccountRow:
     ``account.no_player`` (404) when nobody has it, ``account.yourself`` (422) when it is the asker's own."""
     found = await asyncio.to_thread(accounts.store.by_key, name_key(name)) if len(name) <= 4 * LONGEST else None
     if found is None:
-        raise ServerError("account.no_player", rule="U1", status=404)
+        raise ServerError("account.no_player", rule="U1", status=404, name=name[:40])
     if found[0].id == who.account.id:
         raise ServerError("account.yourself", rule="U8")
     return found[0]
@@ -147,3 +147,4 @@ async def revoke_token(token_id: TokenIdPath, who: SignedInDep, accounts: Accoun
     that is none of the account's tokens (another's included)."""
     if not await asyncio.to_thread(accounts.tokens.revoke, who.account.id, token_id):
         raise ServerError("account.no_token", rule="U9", status=404)
+    accounts.sessions_ended()  # a websocket acting by the token asks again at its next message

@@ -18,11 +18,12 @@ from dreizehn.core.game import Game, OptionSpec
 from dreizehn.core.record import to_record
 from dreizehn.core.registry import game_class, load_game
 from dreizehn.core.wire import to_wire
+from dreizehn.server.accounts.seats import check_token_seat, invitee, seat_path
 from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.refusals import ServerError
-from dreizehn.server.rooms import Room, build_table, said_event
-from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep, SettingsDep
+from dreizehn.server.rooms import Room, build_table, said_event, seat_names
+from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep, SettingsDep, WhoDep
 from dreizehn.server.schemas import (
     ChatLineOut,
     CreatedOut,
@@ -94,11 +95,14 @@ def _not_of_type(spec: OptionSpec, players: int, value: Any) -> InvalidOptionErr
 
 
 def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals: list[int] | None = None,
-              winners: list[int] | None = None) -> TableOut:
+              winners: list[int] | None = None, lang: str = "en") -> TableOut:
+    """A table as anyone may see it: a seat whose account was deleted is named as a former player in ``lang``."""
+    names = seat_names(list(seats), lang)
     return TableOut(
         id=row.id, game=row.game_id, players=row.players, options=row.options,
         status=row.status,  # type: ignore[arg-type]
-        seats=[SeatOut(seat=s.seat, name=s.name, kind="bot" if s.bot else "person", bot=s.bot, joined=s.joined)
+        seats=[SeatOut(seat=s.seat, name=s.name if not s.former else names[s.seat], kind="bot" if s.bot else "person",
+                       bot=s.bot, joined=s.joined)
                for s in seats],
         clock=row.clock, created_at=row.created_at.isoformat(),
         finished_at=row.finished_at.isoformat() if row.finished_at else None, rematch=row.rematch,
@@ -107,15 +111,18 @@ def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals:
 
 
 def _new_table(game_id: str, options: dict[str, Any], seats: list[tuple[str, str | None, bool]], clock: float,
-               rematch_of: str | None = None,
+               rematch_of: str | None = None, accounts: list[str | None] | None = None,
                rated: bool = False) -> tuple[TableRow, list[SeatRow], list[str | None], str]:
-    """A new table's row and seats, the people's tokens (``None`` for bots) and the spectators' token."""
+    """A new table's row and seats (each bound to its account of ``accounts``: rule U7), the people's tokens
+    (``None`` for bots) and the spectators' token."""
     row = TableRow(
         id=new_table_id(), game_id=game_id, players=len(seats), options=options, seed=secrets.randbits(63),
         package_version=__version__, status="open", clock=clock, rematch_of=rematch_of, rematch=None,
         created_at=now(), finished_at=None, rated=rated,
     )
-    seat_rows = [SeatRow(i, name, bot, joined or bot is not None) for i, (name, bot, joined) in enumerate(seats)]
+    bound = accounts or [None] * len(seats)
+    seat_rows = [SeatRow(i, name, bot, joined or bot is not None, bound[i] if bot is None else None)
+                 for i, (name, bot, joined) in enumerate(seats)]
     tokens = [None if bot else new_token() for _, bot, _ in seats]
     return row, seat_rows, tokens, new_token()
 
@@ -145,11 +152,31 @@ def _seat_name(name: str | None) -> str | None:
     return cleaned
 
 
+async def _bindings(hub: HubDep, body: TableIn, who: WhoDep) -> tuple[list[str | None], list[str | None]]:
+    """The account each seat of a new table is bound to (rule U7) and the name of each seat invited by user name:
+    a signed-in creator's own seat (the first person's seat given a name) is theirs; a seat with ``user`` is that
+    account's (:func:`~dreizehn.server.accounts.seats.invitee`)."""
+    creator = who.account.id if who is not None else None
+    bound: list[str | None] = [None] * len(body.seats)
+    invited: list[str | None] = [None] * len(body.seats)
+    for i, seat in enumerate(body.seats):
+        if seat.user is None:
+            continue
+        if seat.kind == "bot":
+            raise ServerError("account.bot_invited", rule="U7")
+        bound[i], invited[i] = await asyncio.to_thread(invitee, hub.store, seat.user, creator)
+    own = next((i for i, s in enumerate(body.seats) if s.kind == "person" and s.name and s.user is None), None)
+    if creator is not None and own is not None:
+        bound[own] = creator
+    return bound, invited
+
+
 @router.post("/tables", status_code=201)
-async def create_table(body: TableIn, request: Request, hub: HubDep, settings: SettingsDep,
+async def create_table(body: TableIn, request: Request, hub: HubDep, settings: SettingsDep, who: WhoDep,
                        lang: LangDep) -> CreatedOut:
-    """Create a table: the game, its options, and per seat a person (invited by a secret link) or a bot level.
-    Answers with one invitation per person's seat and the spectators' link."""
+    """Create a table: the game, its options, and per seat a person (invited by a secret link, or by user name:
+    ``user``) or a bot level. Answers with one invitation per person's seat and the spectators' link. A signed-in
+    creator's own seat (the first person's seat given a name) is bound to their account (rule U7)."""
     strict_options(body.game, len(body.seats), body.options)
     game = load_game(body.game, len(body.seats), body.options)
     for seat in body.seats:
@@ -157,21 +184,24 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
             bounded_bot(seat.bot or "medium", game, settings)
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
+    bound, invited = await _bindings(hub, body, who)
     named = bot_names([_seat_name(s.name) for s in body.seats], [s.kind == "bot" for s in body.seats])
     # a level's name is stored as the level it plays here (Three Thirteen's "master" is its "expert")
     bots = [level_name(s.bot or "medium", game.id, game.players) or s.bot if s.kind == "bot" else None
             for s in body.seats]
-    seats = [((name or bot) if bot else (name or ""), bot, s.name is not None)
-             for s, name, bot in zip(body.seats, named, bots, strict=True)]
-    row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock, rated=body.rated)
+    seats = [((name or bot) if bot else (name or user or ""), bot, s.name is not None and user is None)
+             for s, name, bot, user in zip(body.seats, named, bots, invited, strict=True)]
+    row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock, accounts=bound,
+                                                   rated=body.rated)
     await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
     room = await hub.room(row.id)
     if room is not None:
         room.after_change()
     return CreatedOut(
-        table=table_out(row, seat_rows),
-        invitations=[Invitation(seat=i, token=t, url=_link(request, settings.public_url, f"/play/{t}"))
+        table=table_out(row, seat_rows, lang=lang),
+        invitations=[Invitation(seat=i, token=t, url=_link(request, settings.public_url,
+                                                           seat_path(row.id, i) if invited[i] else f"/play/{t}"))
                      for i, t in enumerate(tokens) if t is not None],
         spectator=Invitation(seat=-1, token=spectator,
                              url=_link(request, settings.public_url, f"/watch/{row.id}/{spectator}")),
@@ -179,17 +209,20 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
 
 
 @router.post("/seats/join")
-async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
+async def join_seat(body: JoinIn, hub: HubDep, who: WhoDep, lang: LangDep) -> JoinedOut:
     """Take the seat an invitation opens, under a name; once (a seat taken already is refused, and keeps its
-    name)."""
-    found = await asyncio.to_thread(hub.store.tables.seat_of_token, body.token)
+    name). Signed in, the seat is bound to the account (rule U7); a seat bound to another account is refused to
+    everyone else (``account.seat_bound``, 403, with the page to watch the table)."""
+    found = await asyncio.to_thread(hub.store.tables.token_seat, body.token)
     if found is None:
         raise ServerError("server.bad_token", rule="S1", status=404)
-    table_id, seat = found
+    mine = who.account.id if who is not None else None
+    await check_token_seat(hub.store, found, mine)
+    table_id, seat = found.table_id, found.seat
     name = person_text(body.name, "name")
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
-    if not await asyncio.to_thread(hub.store.tables.take_seat, table_id, seat, name):  # taken once: never renamed later
+    if not await asyncio.to_thread(hub.store.tables.take_seat, table_id, seat, name, mine):  # never renamed later
         stored = await _stored(hub, table_id)
         raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
     hub.peers.seat_taken(table_id, seat, name, drop=False)  # told where the table is served
@@ -198,25 +231,28 @@ async def join_seat(body: JoinIn, hub: HubDep, lang: LangDep) -> JoinedOut:
 
 @router.post("/tables/{table_id}/seats/{seat}")
 async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)], body: NameIn,
-                         request: Request, hub: HubDep, settings: SettingsDep, lang: LangDep) -> Invitation:
+                         request: Request, hub: HubDep, settings: SettingsDep, who: WhoDep,
+                         lang: LangDep) -> Invitation:
     """Take a free person's seat of a table in the list of open tables, under a name: answers the seat's new
     invitation (its link is the new player's). The seat's old invitation stops opening it, and a window that had
     it open is disconnected (it never sees the new player's hand). A seat that is a bot's, taken already, or not
-    there, or a game that is over, is refused (``server.seat_not_free``, 409)."""
+    there, or a game that is over, or one bound to another account (invited by user name), is refused
+    (``server.seat_not_free``, 409). Signed in, the seat is bound to the account (rule U7)."""
     name = person_text(body.name, "name")
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
     stored = await _stored(hub, table_id)
     token = new_token()
     if stored.row.status == "finished" or not 0 <= seat < len(stored.seats) or not await asyncio.to_thread(
-            hub.store.tables.take_free_seat, table_id, seat, name, hash_token(token)):
+            hub.store.tables.take_free_seat, table_id, seat, name, hash_token(token),
+            who.account.id if who is not None else None):
         raise ServerError("server.seat_not_free", rule="S2", status=409)
     hub.peers.seat_taken(table_id, seat, name, drop=True)  # the old invitation's windows closed where it is served
     return Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))
 
 
 @router.get("/tables")
-async def list_tables(hub: HubDep, status: Literal["open", "playing", "finished"] = "open",
+async def list_tables(hub: HubDep, lang: LangDep, status: Literal["open", "playing", "finished"] = "open",
                       limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[TableOut]:
     """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished`` (each with its totals
     and winners), newest first; at most ``limit`` (1 to 200)."""
@@ -227,8 +263,8 @@ async def list_tables(hub: HubDep, status: Literal["open", "playing", "finished"
         free = any(not s.joined for s in seat_rows)
         if (status == "open" and not free) or (status == "playing" and free):  # every seat taken: being played,
             continue                                                            # whether or not anyone moved yet
-        final = await _final(hub, row.id) if status == "finished" else None
-        out.append(table_out(row, seat_rows, *(final or (None, None))))
+        totals, winners = (await final_scores(hub, row.id) if status == "finished" else None) or (None, None)
+        out.append(table_out(row, seat_rows, totals, winners, lang))
     return out
 
 
@@ -238,7 +274,7 @@ finished games shows who won without replaying every game each time it is asked 
 FINALS_KEPT = 1000
 
 
-async def _final(hub: HubDep, table_id: str) -> tuple[list[int], list[int]] | None:
+async def final_scores(hub: HubDep, table_id: str) -> tuple[list[int], list[int]] | None:
     """A finished game's totals and winners (its stored actions replayed once, then kept)."""
     found = _FINALS.get(table_id)
     if found is None:
@@ -273,15 +309,16 @@ async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
     stored = await _stored(hub, table_id)
     if stored.row.status == "finished":
         state = build_table(stored).state
-        return table_out(stored.row, stored.seats, list(state.totals), list(state.winners))
-    return table_out(stored.row, stored.seats)
+        return table_out(stored.row, stored.seats, list(state.totals), list(state.winners), lang)
+    return table_out(stored.row, stored.seats, lang=lang)
 
 
 @router.get("/tables/{table_id}/record", dependencies=[DailyGuard])
 async def get_record(table_id: TableId, hub: HubDep, lang: LangDep) -> dict[str, Any]:
-    """A finished game's record (docs/record-format.md)."""
+    """A finished game's record (docs/record-format.md); a former player's seat named as such in the language
+    asked for."""
     stored = await _finished(hub, table_id)
-    return to_record(build_table(stored).state, [s.name for s in stored.seats])
+    return to_record(build_table(stored).state, seat_names(list(stored.seats), lang))
 
 
 @router.get("/tables/{table_id}/replay", dependencies=[DailyGuard])
@@ -291,7 +328,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     stored = await _finished(hub, table_id)
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     state = game.new_state(stored.row.seed)
-    names = [s.name for s in stored.seats]
+    names = seat_names(list(stored.seats), lang)
     w = words(lang)
     opening = [_whole(game, w, state.deal_event(), names)]
     steps = []
@@ -302,12 +339,18 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
                                 text=game.say_action(w, number, names[seat]), by=by,
                                 events=[_whole(game, w, e, names) for e in events]))
     said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
-    chat = [ChatLineOut(seat=line.seat, name=line.name, text=line.text, phrase=line.phrase, version=line.version)
+    chat = [ChatLineOut(seat=line.seat, name=names[line.seat] if _former(stored, line.seat) else line.name,
+                        text=line.text, phrase=line.phrase, version=line.version)
             for line in said if line.seat is not None]
     kept = take_backs(await asyncio.to_thread(hub.store.actions.taken_back, table_id))
     taken_back = [TakeBackOut(version=back.version, seat=back.seat, count=back.count) for back in kept]
-    return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners)),
+    return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners), lang),
                      names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
+
+
+def _former(stored: Stored, seat: int) -> bool:
+    """Whether a seat's account was deleted (its lines of chat, their name gone, are a former player's)."""
+    return 0 <= seat < len(stored.seats) and stored.seats[seat].former
 
 
 @router.get("/tables/{table_id}/replay/{version}", dependencies=[DailyGuard])
@@ -327,20 +370,22 @@ async def get_replay_step(table_id: TableId, version: Annotated[int, Path(ge=INT
 
 @router.post("/tables/{table_id}/rematch")
 async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: HubDep, settings: SettingsDep,
-                  lang: LangDep) -> CreatedOut:
+                  who: WhoDep, lang: LangDep) -> CreatedOut:
     """A new game with the same seats, asked by one of the people of a finished one (the browser asks the others
     first over the websocket, ``offer``, and calls this once they accepted); ``bots``: the seats of other people
     that a bot plays in it (those who declined). The answer holds the asker's new invitation; the others connected
     to the table get theirs over their websockets, and whoever was not connected gets theirs by asking too. An
     invitation is given once: asking again once it was given is refused (``server.rematch_issued``), so the one
-    given keeps working."""
-    found = await asyncio.to_thread(hub.store.tables.seat_of_token, body.token)
-    if found is None or found[0] != table_id:
+    given keeps working. A seat bound to an account (rule U7) is asked for by that account alone
+    (``account.seat_bound``), and each seat of the rematch is bound to the account its seat was."""
+    found = await asyncio.to_thread(hub.store.tables.token_seat, body.token)
+    if found is None or found.table_id != table_id:
         raise ServerError("server.bad_token", rule="S1", status=403)
+    await check_token_seat(hub.store, found, who.account.id if who is not None else None)
     stored = await _finished(hub, table_id)
-    seat = found[1]
+    seat = found.seat
     if stored.row.rematch is not None:
-        return await _late_invitation(request, hub, settings, stored.row.rematch, seat)
+        return await _late_invitation(request, hub, settings, stored.row.rematch, seat, lang)
     for bot_seat in body.bots:
         if bot_seat == seat or bot_seat >= len(stored.seats) or stored.seats[bot_seat].bot is not None:
             raise ServerError("server.rematch_bots", rule="S1", seat=bot_seat)
@@ -348,8 +393,9 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
     told = {c.seat for c in old.conns if c.seat is not None and not c.closed} if old is not None else set()
     seats = [(s.name, settings.stand_in, True) if s.seat in body.bots else (s.name, s.bot, True)
              for s in stored.seats]
-    row, seat_rows, tokens, spectator = _new_table(stored.row.game_id, stored.row.options, seats, stored.row.clock,
-                                                   rematch_of=table_id, rated=stored.row.rated)
+    row, seat_rows, tokens, spectator = _new_table(
+        stored.row.game_id, stored.row.options, seats, stored.row.clock, rematch_of=table_id,
+        accounts=[None if s.seat in body.bots else s.account_id for s in stored.seats], rated=stored.row.rated)
     given = [t if i == seat or i in told else None for i, t in enumerate(tokens)]  # the others' are given later
     await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in given],
                             hash_token(spectator))
@@ -364,7 +410,7 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
     mine = tokens[seat]
     assert mine is not None
     return CreatedOut(
-        table=table_out(row, seat_rows),
+        table=table_out(row, seat_rows, lang=lang),
         invitations=[Invitation(seat=seat, token=mine, url=_link(request, settings.public_url, f"/play/{mine}"))],
         spectator=Invitation(seat=-1, token=spectator,
                              url=_link(request, settings.public_url, f"/watch/{row.id}/{spectator}")),
@@ -372,14 +418,14 @@ async def rematch(table_id: TableId, body: RematchIn, request: Request, hub: Hub
 
 
 async def _late_invitation(request: Request, hub: HubDep, settings: SettingsDep, new_id: str,
-                           seat: int) -> CreatedOut:
+                           seat: int, lang: str) -> CreatedOut:
     """The invitation of a seat that was not given one when the rematch began (it was not connected); refused if
     it was given one (``server.rematch_issued``). No spectators' link: it was the first asker's to share."""
     new = await _stored(hub, new_id)
     token = new_token()
     if not await asyncio.to_thread(hub.store.tables.issue_token, new.row.id, seat, hash_token(token)):
         raise ServerError("server.rematch_issued", rule="S1", status=409)
-    return CreatedOut(table=table_out(new.row, new.seats), invitations=[
+    return CreatedOut(table=table_out(new.row, new.seats, lang=lang), invitations=[
         Invitation(seat=seat, token=token, url=_link(request, settings.public_url, f"/play/{token}"))],
         spectator=Invitation(seat=-1, token="", url=""))
 

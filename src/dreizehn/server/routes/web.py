@@ -102,6 +102,7 @@ def favicon() -> FileResponse:
 @router.api_route("/watch/{table}/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}", methods=["GET", "HEAD"])
 @router.api_route("/replay/{table}", methods=["GET", "HEAD"])
+@router.api_route("/seat/{table}/{seat}", methods=["GET", "HEAD"])
 @router.api_route("/learn/{game}/{token}", methods=["GET", "HEAD"])
 def page() -> FileResponse:
     """The app's one page; the app routes by the path itself."""

@@ -24,6 +24,8 @@ from pydantic import ValidationError
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.language import pick_language
 from dreizehn.server import messages
+from dreizehn.server.accounts.seats import bound_refusal, check_token_seat, open_invited
+from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.homes import Elsewhere
 from dreizehn.server.protocol import (
     CLIENT_TYPES,
@@ -45,6 +47,7 @@ from dreizehn.server.protocol import (
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.relay import MOVED, relay
 from dreizehn.server.rooms import Conn, Room
+from dreizehn.server.routes.deps import socket_who
 from dreizehn.server.settings import Settings
 from dreizehn.server.text import person_text
 
@@ -52,6 +55,16 @@ router = APIRouter(tags=["websocket"])
 
 CHAT_RATE, CHAT_BURST = 1.0, 3
 """Lines of chat a connection may say each second, and at once (``server.chat_too_fast`` beyond)."""
+SESSION_FRESH = 1.0
+"""Seconds a connection of an account's seat trusts its session's last check in the database (rule U7), unless this
+process ended a session since (:meth:`~dreizehn.server.accounts.service.Accounts.sessions_ended`): then its next
+message checks again. A session ended by another process (a second server process, ``dreizehn admin``) stops the
+connection within this time; one ended here, at once. The check costs a query and a thread's hop, which every move
+of a signed-in player would pay otherwise."""
+SESSION_RECHECK = 15.0
+"""Seconds between the checks of an idle connection's session (rule U7): a connection of an account's seat whose
+session ended (signed out everywhere, a new password, the account deleted or disabled) is closed within this time
+even if it says nothing; a message it sends is checked at once."""
 NO_HELLO = 4408
 """The close code of a websocket that said no welcomed hello within ``hello_timeout`` seconds of its opening: 4000
 (an application's own code) plus 408, HTTP's Request Timeout. docs/server.md lists every close code."""
@@ -165,6 +178,12 @@ class _Socket:
         self.reading = False
         self.hello_by = asyncio.get_running_loop().time() + settings.hello_timeout
         """When the websocket is closed unless its hello was welcomed (:data:`NO_HELLO`)."""
+        self.account_id: str | None = None
+        """The account whose seat the connection acts for (rule U7): its session is checked at every message."""
+        self.signed_out = False
+        self.checked_at = -SESSION_FRESH
+        """When (``time.monotonic``) the session was last found in the database, signed in to the account."""
+        self.watcher: asyncio.Task[None] | None = None
 
     async def serve(self) -> None:
         """Read and answer frames until the client goes, or its connection is dropped for not reading."""
@@ -186,6 +205,8 @@ class _Socket:
                 self.room.disconnect(self.conn)
             if self.writer is not None:
                 self.writer.cancel()
+            if self.watcher is not None:
+                self.watcher.cancel()
 
     async def _receive(self) -> MutableMapping[str, Any]:
         self.reading = True
@@ -214,9 +235,39 @@ class _Socket:
             return await self._hello(checked, frame)
         elif conn is None or self.room is None:
             await self._send_direct(messages.refused(ServerError("server.hello_first", rule="S4"), self.lang))
+        elif self.account_id is not None and not await self._still_theirs():
+            self._end_signed_out()
         else:
             await _dispatch(self.room, conn, checked, self.chat)
         return True
+
+    async def _still_theirs(self, fresh: float | None = None) -> bool:
+        """Whether the handshake's session is still signed in to the account whose seat the connection acts for: as
+        the database said less than ``fresh`` seconds ago if no session ended here since, else asked again."""
+        started = time.monotonic()
+        ended_here = self.websocket.app.state.accounts.ended_at
+        if started - self.checked_at < (SESSION_FRESH if fresh is None else fresh) and self.checked_at > ended_here:
+            return True
+        account = await socket_who(self.websocket)
+        if account is None or account.id != self.account_id:
+            return False
+        self.checked_at = started
+        return True
+
+    def _end_signed_out(self) -> None:
+        """The session ended: the connection is told (``account.signed_out``) and closed (1008); it acts no more."""
+        if self.conn is None or self.signed_out:
+            return
+        self.signed_out = True
+        self.conn.send(messages.refused(ServerError("account.signed_out", rule="U3", status=401), self.conn.lang))
+        self.conn.close()  # the writer sends the refusal, then closes the websocket; the handler then ends
+
+    async def _watch_session(self) -> None:
+        """Check an account's seat's session every :data:`SESSION_RECHECK` seconds while the connection is open."""
+        while not self.signed_out:
+            await asyncio.sleep(SESSION_RECHECK)
+            if not await self._still_theirs(fresh=0.0):
+                self._end_signed_out()
 
     async def _hello(self, message: Hello, frame: MutableMapping[str, Any]) -> bool:
         """Admit the websocket to its table's room (a second hello is refused); ``False`` when another process
@@ -228,7 +279,9 @@ class _Socket:
             self.lang = pick_language(message.lang)
             if message.protocol != PROTOCOL:
                 raise ServerError("server.protocol", rule="S4", given=message.protocol, protocol=PROTOCOL)
-            room, seat = await _admit(self.hub, message)
+            asked = time.monotonic()
+            account = await socket_who(self.websocket)
+            room, seat, bound = await _admit(self.hub, message, account)
             _take_over(self.hub, room, seat, message)
         except Elsewhere as away:  # another process serves the table: carried through to it
             await relay(self.websocket, away.home, str(frame.get("text")), self.settings)
@@ -239,6 +292,9 @@ class _Socket:
         conn = Conn(seat, self.lang, on_drop=self._drop, window=message.window)
         self.room, self.conn = room, conn
         self.writer = asyncio.create_task(self._write(conn))
+        if bound and account is not None:
+            self.account_id, self.checked_at = account.id, asked
+            self.watcher = asyncio.create_task(self._watch_session())
         async with room.lock:  # under the lock: the welcome shows what was told, and no update falls between
             conn.send(room.welcome(conn))
             room.connect(conn)
@@ -266,6 +322,8 @@ class _Socket:
         same window connected again)."""
         if self.room is not None and self.room.stopped:
             return MOVED, "the table's room stopped here: connect again"
+        if self.signed_out:
+            return 1008, "signed out: the session ended"
         if self.conn is not None and self.conn.dropped:
             return 1008, "dropped: the seat was given to another, or the messages were not read"
         return 1000, "ended by the server"
@@ -335,17 +393,46 @@ def _take_over(hub: Any, room: Room, seat: int | None, hello: Hello) -> None:
         hub.peers.publish_take_over(room, seat)
 
 
-async def _admit(hub: Any, hello: Hello) -> tuple[Room, int | None]:
-    """The room and seat a hello opens (a spectator's seat is ``None``)."""
+async def _admit(hub: Any, hello: Hello, account: AccountRow | None) -> tuple[Room, int | None, bool]:
+    """The room and seat a hello opens (a spectator's seat is ``None``), and whether the seat is bound to
+    ``account`` (the handshake's: its session is checked at every message). A seat bound to an account opens to
+    that account alone (rule U7)."""
     if hello.token is not None:
-        found = await asyncio.to_thread(hub.store.tables.seat_of_token, hello.token)
+        found = await asyncio.to_thread(hub.store.tables.token_seat, hello.token)
         if found is None:
             raise ServerError("server.bad_token", rule="S1")
-        table_id, seat = found
-        room = await hub.room(table_id)
+        await check_token_seat(hub.store, found, account.id if account is not None else None)
+        room = await hub.room(found.table_id)
         if room is None:
             raise ServerError("server.bad_token", rule="S1")
-        return room, seat
+        return room, found.seat, found.account_id is not None
+    if hello.table is not None and hello.seat is not None:
+        return await _own_seat(hub, hello.table, hello.seat, account)
+    room, seat = await _watcher(hub, hello)
+    return room, seat, False
+
+
+async def _own_seat(hub: Any, table_id: str, seat: int, account: AccountRow | None) -> tuple[Room, int, bool]:
+    """An account's own seat opened by its session (rule U7; the hello's ``table`` and ``seat``): refused to a
+    guest (``account.signed_out``), for a seat of another account (``account.seat_bound``) or of nobody's
+    (``account.not_your_seat``: its invitation opens it). A seat the account was invited to is taken now."""
+    if account is None:
+        raise ServerError("account.signed_out", rule="U3", status=401)
+    found = await asyncio.to_thread(hub.store.tables.seat, table_id, seat)
+    if found is not None and found.account_id is not None and found.account_id != account.id:
+        raise await bound_refusal(hub.store, table_id, seat)
+    if found is None or found.account_id != account.id:
+        raise ServerError("account.not_your_seat", rule="U7", status=403, seat=seat)
+    room = await hub.room(table_id)
+    if room is None:
+        raise ServerError("server.no_table", rule="S1", table=table_id)
+    if not found.joined and await asyncio.to_thread(open_invited, hub.store, table_id, seat, account.id):
+        hub.peers.seat_taken(table_id, seat, found.name, drop=False)
+    return room, seat, True
+
+
+async def _watcher(hub: Any, hello: Hello) -> tuple[Room, None]:
+    """The room a spectator's hello opens: by the table's spectators' token, or as anyone may watch it."""
     if hello.table is not None and hello.spectator is not None:
         if not await asyncio.to_thread(hub.store.tables.spectator_ok, hello.table, hello.spectator):
             raise ServerError("server.bad_token", rule="S1")

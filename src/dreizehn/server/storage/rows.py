@@ -51,10 +51,15 @@ def now() -> dt.datetime:
 
 @dataclass(frozen=True)
 class SeatRow:
+    """A seat as stored: a bot's or a person's; ``account_id``: the account it is bound to (rule U7), ``former``: the
+    account it was bound to was deleted (its name gone: shown as a former player)."""
+
     seat: int
     name: str
     bot: str | None
     joined: bool
+    account_id: str | None = None
+    former: bool = False
 
 
 @dataclass(frozen=True)
