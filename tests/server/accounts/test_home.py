@@ -16,6 +16,7 @@ import dreizehn
 from dreizehn.server.storage import actions
 
 from ..kit import connect, play_to_end, settle, tokens
+from .browsers import browser
 from .people import PASSWORD, code, sign_up
 
 _numbers = itertools.count()
@@ -29,10 +30,10 @@ def api(module_server: TestClient) -> TestClient:
 
 
 def person(api: TestClient, base: str) -> tuple[TestClient, str]:
-    browser = TestClient(api.app)
+    new = browser(api)
     name = f"{base}{next(_numbers)}"
-    browser.headers["X-CSRF-Token"] = sign_up(browser, name)
-    return browser, name
+    new.headers["X-CSRF-Token"] = sign_up(new, name)
+    return new, name
 
 
 def table(browser: TestClient, seats: list[dict[str, Any]]) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def test_me_lists_my_games_their_move_first_and_never_another_s(api: TestClient)
 
 
 def test_me_is_refused_to_a_guest(api: TestClient) -> None:
-    answer = TestClient(api.app).get("/api/me")
+    answer = browser(api).get("/api/me")
     assert answer.status_code == 401 and code(answer) == "account.signed_out"
 
 
@@ -128,7 +129,7 @@ def test_a_player_s_public_part_never_shows_games_in_progress_nor_tokens(api: Te
     playing = table(anna, [ME, BOT])
     done = finished_game(anna, [ME, BOT])
     bob, _ = person(api, "Bob")
-    for reader in (bob, TestClient(api.app)):  # another account, a guest
+    for reader in (bob, browser(api)):  # another account, a guest
         answer = reader.get(f"/api/players/{anna_name}")
         assert answer.status_code == 200
         assert set(answer.json()) == {"name", "since", "stats", "finished"}

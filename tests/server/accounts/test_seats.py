@@ -22,6 +22,7 @@ from dreizehn.server.storage import seats
 
 from ..conftest import new_database
 from ..kit import Closed, NetPeer, connect, eventually, play_to_end, tokens
+from .browsers import browser
 from .people import PASSWORD, code, sign_in, sign_up
 
 _numbers = itertools.count()
@@ -39,15 +40,15 @@ def _name(base: str) -> str:
 
 def person(api: TestClient, base: str) -> tuple[TestClient, str, str]:
     """A browser signed up as a new account: the browser, its user name and its CSRF token."""
-    browser = TestClient(api.app)
+    new = browser(api)
     name = _name(base)
-    csrf = sign_up(browser, name)
-    browser.headers["X-CSRF-Token"] = csrf
-    return browser, name, csrf
+    csrf = sign_up(new, name)
+    new.headers["X-CSRF-Token"] = csrf
+    return new, name, csrf
 
 
 def guest(api: TestClient) -> TestClient:
-    return TestClient(api.app)
+    return browser(api)
 
 
 def table(browser: TestClient, seats_: list[dict[str, Any]]) -> dict[str, Any]:
@@ -122,7 +123,7 @@ def test_u7_the_owner_opens_the_seat_from_another_device_by_signing_in(api: Test
     anna, anna_name, _ = person(api, "Anna")
     created = table(anna, [ME, BOT])
     table_id = created["table"]["id"]
-    phone = TestClient(api.app)
+    phone = browser(api)
     sign_in(phone, anna_name)
     with connect(phone, table=table_id, seat=0) as peer:
         assert peer.seat == 0 and peer.view is not None and peer.view["seat"] == 0
@@ -153,7 +154,7 @@ def test_u7_a_connection_whose_session_ended_acts_no_more(api: TestClient, end: 
     anna, anna_name, _ = person(api, "Anna")
     created = table(anna, [ME, BOT])
     table_id = created["table"]["id"]
-    phone = TestClient(api.app)
+    phone = browser(api)
     phone.headers["X-CSRF-Token"] = sign_in(phone, anna_name)
     with connect(phone, table=table_id, seat=0) as peer:
         peer.send({"type": "ping"})
@@ -216,16 +217,16 @@ def test_u7_an_invitation_by_name_is_refused_to_a_guest_a_stranger_and_a_blocker
 
 
 def test_u7_a_guest_keeps_the_seats_of_that_browser_at_sign_up_and_sign_in(api: TestClient) -> None:
-    browser = guest(api)
-    first = table(browser, [ME, FRIEND])  # the browser's seat 0; seat 1's link is for a friend, not joined
-    second = table(browser, [ME, BOT])
+    here = guest(api)
+    first = table(here, [ME, FRIEND])  # the browser's seat 0; seat 1's link is for a friend, not joined
+    second = table(here, [ME, BOT])
     friend = guest(api)
     joined = table(friend, [ME, BOT])  # another guest's seat: its token is not this browser's to claim
     theirs = tokens(joined)[0]
     bob, bob_name, _ = person(api, "Bob")
     owned = table(bob, [ME, BOT])  # a seat bound to Bob stays his whatever token is sent
     name = _name("Anna")
-    answer = browser.post("/api/accounts", json={"name": name, "password": PASSWORD,
+    answer = here.post("/api/accounts", json={"name": name, "password": PASSWORD,
                                                  "seats": [tokens(first)[0], tokens(first)[1], tokens(owned)[0],
                                                            "no-such-token-at-all"]})
     assert answer.status_code == 201, answer.text
@@ -233,7 +234,7 @@ def test_u7_a_guest_keeps_the_seats_of_that_browser_at_sign_up_and_sign_in(api: 
     assert bound(api, owned["table"]["id"]) == [bob_name, None]
     assert bound(api, second["table"]["id"]) == [None, None]  # not sent: not claimed
     assert bound(api, joined["table"]["id"]) == [None, None]
-    again = TestClient(api.app)  # signing in claims too
+    again = browser(api)  # signing in claims too
     assert again.post("/api/session", json={"name": name, "password": PASSWORD,
                                             "seats": [tokens(second)[0]]}).status_code == 200
     assert bound(api, second["table"]["id"]) == [name, None]
@@ -308,7 +309,7 @@ def test_u7_an_idle_connection_is_closed_once_its_session_ended(api: TestClient,
     monkeypatch.setattr(ws, "SESSION_RECHECK", 0.05)
     anna, anna_name, _ = person(api, "Anna")
     table_id = table(anna, [ME, BOT])["table"]["id"]
-    phone = TestClient(api.app)
+    phone = browser(api)
     phone.headers["X-CSRF-Token"] = sign_in(phone, anna_name)
     with connect(phone, table=table_id, seat=0) as peer:
         assert phone.delete("/api/sessions").status_code == 204
@@ -355,7 +356,7 @@ def test_u7_a_session_ended_by_another_process_stops_the_connection_within_its_f
     monkeypatch.setattr(ws, "SESSION_FRESH", 0.0)
     anna, anna_name, _ = person(api, "Anna")
     table_id = table(anna, [ME, BOT])["table"]["id"]
-    phone = TestClient(api.app)
+    phone = browser(api)
     sign_in(phone, anna_name)
     with connect(phone, table=table_id, seat=0) as peer:
         peer.send({"type": "ping"})
