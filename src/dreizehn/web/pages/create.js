@@ -2,6 +2,7 @@
 // Creating a table: the game, the number of players, each option with its explanation, and each seat: me, a friend
 // to invite, or a bot level. Then the invitation links with a copy button.
 import { games, post } from "../api.js";
+import { session } from "../account.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
 import { deadEnd } from "./dead-end.js";
@@ -22,7 +23,7 @@ export async function createPage(root, app, gameId) {
   let players = game.min_players;
   /** @type {string[]} */
   const seatKinds = [];
-  const name = /** @type {HTMLInputElement} */ (h("input", { id: "my-name", name: "name", maxlength: 40, value: localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" }));
+  const name = /** @type {HTMLInputElement} */ (h("input", { id: "my-name", name: "name", maxlength: 40, value: session()?.name || localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" }));
   const count = /** @type {HTMLSelectElement} */ (h("select", { id: "players", name: "players" }));
   for (let n = game.min_players; n <= game.max_players; n++) count.append(h("option", { value: n }, n));
   const seatsBox = h("fieldset.seats-form", {});
@@ -31,7 +32,9 @@ export async function createPage(root, app, gameId) {
 
   /** @param {number} i */
   function seatChoice(i) {
-    const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : "easy");
+    const kept = localStorage.getItem("dreizehn.bot_level") || "";  // the account's default bot level (settings)
+    const defaultLevel = game.levels.includes(kept) ? kept : "easy";
+    const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : defaultLevel);
     const select = /** @type {HTMLSelectElement} */ (h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => { seatKinds[i] = select.value; } },
       h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
       game.levels.map((/** @type {string} */ level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) })))));
