@@ -128,6 +128,6 @@ export function statsTable(stats, titles) {
   return h("div.table-scroll", {}, h("table.stats", { id: "stats" },
     h("thead", {}, h("tr", {}, heads.map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, rows.map((s) => h("tr", { "data-game": s.game }, h("th", { scope: "row" }, titles[s.game] || s.game),
-      h("td", {}, s.games), h("td", {}, s.wins), h("td", {}, average(s.average)), h("td", {}, s.best ?? "–"),
-      h("td", {}, s.left_to_bots))))));
+      [s.games, s.wins, average(s.average), s.best ?? "–", s.left_to_bots].map((value, i) =>
+        h("td", { "data-label": t(heads[i + 1]) }, value)))))));
 }
