@@ -193,7 +193,8 @@ def stand_in(context: BrowserContext, parts: set[str], name: Callable[[], str] =
     stand = Stand()
     handlers = _handlers(stand, name)
     for part in parts:
-        context.route(re.compile(r"/api/(me|players|account)\b"), _handle(stand, handlers[part], re.compile(PATTERNS[part])))
+        handle = _handle(stand, handlers[part], re.compile(PATTERNS[part]))
+        context.route(re.compile(r"/api/(me|players|account)\b"), handle)
     return stand
 
 

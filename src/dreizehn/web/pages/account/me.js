@@ -28,9 +28,9 @@ function homeHead(name, app) {
     app.go("/");
   } }, t("web.account.sign_out"));
   return h("div.me-head", {}, h("h1", {}, t("web.me.hello", { name })),
-    h("div.buttons", {}, link("/me/settings", t("web.account.settings"), "button.small-button"),
-      link(`/players/${encodeURIComponent(name)}`, t("web.me.profile"), "button.small-button"),
-      link("/me/friends", t("web.friends.title"), "button.small-button"), out));
+    h("div.buttons", {}, h("a.button.small-button", { href: "/me/settings", "data-route": "", id: "me-settings" }, t("web.account.settings")),
+      h("a.button.small-button", { href: `/players/${encodeURIComponent(name)}`, "data-route": "", id: "me-profile" }, t("web.me.profile")),
+      h("a.button.small-button", { href: "/me/friends", "data-route": "", id: "me-friends" }, t("web.friends.title")), out));
 }
 
 /**
