@@ -35,14 +35,15 @@ function group(title, id, items, empty) {
  * The friends' part of the home: drawn into `box`, again after each change.
  * @param {HTMLElement} box
  * @param {string} [said] what the last change did, said above the lists
+ * @param {string} [heading] the heading's element: h1 on the friends' own page, h2 on the home
  */
-export async function drawFriends(box, said = "") {
+export async function drawFriends(box, said = "", heading = "h2") {
   const error = h("p.error", { role: "alert", id: "friends-error" });
   /** @param {() => Promise<unknown>} action */
   const run = async (action) => {
     try {
       await action();
-      await drawFriends(box);
+      await drawFriends(box, "", heading);
     } catch (err) { fill(error, err instanceof Error ? err.message : String(err)); }
   };
   /** @type {Friends} */
@@ -50,7 +51,7 @@ export async function drawFriends(box, said = "") {
   try {
     lists = await get("/api/me/friends");
   } catch (err) {
-    fill(box, h("h2", {}, t("web.friends.title")), h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
+    fill(box, h(heading, {}, t("web.friends.title")), h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
     return;
   }
   const q = (/** @type {string} */ name) => encodeURIComponent(name);
@@ -59,9 +60,9 @@ export async function drawFriends(box, said = "") {
   const { form } = sendingForm({ id: "ask-friend", label: t("web.friends.ask"), submit: t("web.friends.ask") }, [ask.row], async () => {
     const name = ask.input.value.trim();
     await post("/api/me/friends", { name });
-    await drawFriends(box, t("web.friends.asked_now", { name }));
+    await drawFriends(box, t("web.friends.asked_now", { name }), heading);
   });
-  fill(box, h("h2", {}, t("web.friends.title")), error, h("p.status", { role: "status", id: "friends-status" }, said),
+  fill(box, h(heading, {}, t("web.friends.title")), error, h("p.status", { role: "status", id: "friends-status" }, said),
     group(t("web.friends.asking"), "friends-asking", lists.asking.map(({ name }) => person(name, [
       [t("web.friends.accept"), () => post("/api/me/friends", { name }), "primary"],
       [t("web.friends.decline"), () => del(`/api/me/friends/${q(name)}`)], block(name)], run))),

@@ -60,7 +60,7 @@ export async function mePage(root, app) {
 export async function friendsPage(root, app) {
   app.setTitle(t("web.friends.title"));
   if (!session()) { fill(root, signInFirst(t("web.friends.title"), "/me/friends")); return; }
-  const friends = h("section.panel.friends", { id: "friends" });
+  const friends = h("section.panel.friends.friends-page", { id: "friends" });
   fill(root, h("p.back", {}, link("/me", t("web.me.back"))), friends);
-  await drawFriends(friends);
+  await drawFriends(friends, "", "h1");
 }
