@@ -68,13 +68,18 @@ def test_sign_up_out_and_in_again(browser: Browser, contexts: list[BrowserContex
     words = _words(server, "en")
     anna = _person(browser, contexts, server, watched, "Anna_up")
     page = anna.page
-    page.goto("/")
+    page.goto("/tables")
     expect(page.locator("#account")).to_have_text(words["web.account.sign_in"])  # a guest is offered to sign in
     page.click("#account")
+    page.wait_for_url("**/signin?next=%2Ftables")
     page.click(f"text={words['web.account.sign_up']}")
-    page.wait_for_url("**/signup")
-    sign_up(page, "Anna_up")
+    page.wait_for_url("**/signup?next=%2Ftables")
+    page.fill("#signup-name", "Anna_up")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_url("**/tables")  # back where "Sign in" was clicked
     expect(page.locator("#account")).to_have_text(re.compile("Anna_up"))
+    page.click("#account")
     expect(page.locator("h1")).to_have_text(words["web.me.hello"].format(name="Anna_up"))
     page.reload()  # the session is the cookie's: a reload is still Anna
     expect(page.locator("#account")).to_have_text(re.compile("Anna_up"))

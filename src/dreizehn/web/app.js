@@ -71,10 +71,21 @@ function drawHeader() {
   const who = session();
   const account = who ? h("a.account", { href: "/me", "data-route": "", id: "account", title: t("web.me.title") },
     h("span.account-mark", { "aria-hidden": "true" }, "●"), h("span.account-name", {}, who.name))
-    : h("a.account", { href: "/signin", "data-route": "", id: "account" }, t("web.account.sign_in"));
+    : h("a.account", { href: "/signin", "data-route": "", id: "account", onclick: comeBack }, t("web.account.sign_in"));
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
     link("/tables", h("span", {}, h("span.tables-long", {}, t("web.tables")), h("span.tables-short", {}, t("web.tables_short")))),
     account, h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
+}
+
+/**
+ * "Sign in" in the header leads back to the page it was clicked on (a table, a replay), once signed in.
+ * @param {Event} e
+ */
+function comeBack(e) {
+  const a = /** @type {HTMLAnchorElement} */ (e.currentTarget);
+  const here = location.pathname;
+  const back = /^\/(signin|signup|forgot|reset|verify)\b/.test(here) || here === "/" ? "" : `?next=${encodeURIComponent(here)}`;
+  a.setAttribute("href", `/signin${back}`);
 }
 
 /** @param {string} code */
