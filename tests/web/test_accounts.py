@@ -13,13 +13,34 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import PASSWORD, missing, sign_in, sign_up, stand_in
-from .kit import PHONE, SCREENSHOTS, Server, Watched, dismiss, invitation, new_context, play_out, watch
+from .kit import (
+    PHONE,
+    SCREENSHOTS,
+    Server,
+    Watched,
+    dismiss,
+    invitation,
+    new_context,
+    play_out,
+    start_server,
+    watch,
+)
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The module's server: every person here signs up and in from 127.0.0.1, so the limits per address are those
+    of many people (the limits themselves are the server tests')."""
+    with start_server(tmp_path_factory.mktemp("data"), SIGNUP_LIMIT_ADDRESS="1000 per hour",
+                      SIGNIN_LIMIT_ADDRESS="1000 per 15 minutes") as running:
+        yield running
+
 
 LOAD_ERROR = re.compile(r"^Failed to load resource: the server responded with a status of (401|403) ")
 
@@ -85,6 +106,9 @@ def test_sign_up_out_and_in_again(browser: Browser, contexts: list[BrowserContex
     expect(page.locator("#account")).to_have_text(re.compile("Anna_up"))
     page.click("#sign-out")  # DELETE /api/session with its CSRF token (without it, the server refuses)
     expect(page.locator("#account")).to_have_text(words["web.account.sign_in"])
+    page.goto("/seat/t-any/1")  # a seat by session: a guest is asked to sign in first, and comes back to it
+    expect(page.locator("h1")).to_have_text(words["web.account.your_seat"])
+    assert page.get_attribute(".sign-first a.primary", "href") == "/signin?next=%2Fseat%2Ft-any%2F1"
     page.goto("/me")  # a guest's /me asks to sign in, and comes back here after
     page.click(".sign-first a.primary")
     page.fill("#signin-name", "anna_up")  # any case
