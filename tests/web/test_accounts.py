@@ -33,6 +33,7 @@ from .kit import (
     watch,
 )
 
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The module's server: every person here signs up and in from 127.0.0.1, so the limits per address are those
