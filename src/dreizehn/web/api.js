@@ -1,5 +1,7 @@
 // @ts-check
-// The HTTP API (docs/server.md): JSON in and out, in the page's language; a refusal throws its message.
+// The HTTP API (docs/server.md): JSON in and out, in the page's language; a refusal throws its message. Every
+// request that changes something carries the session's CSRF token (X-CSRF-Token) once the page knows it
+// (account.js: SessionOut.csrf).
 import { learnFaces } from "./cards.js";
 import { lang } from "./i18n.js";
 
@@ -17,6 +19,15 @@ export class Refused extends Error {
   }
 }
 
+/** The CSRF token of the session this browser is signed in with (null for a guest). */
+/** @type {string | null} */
+let csrfToken = null;
+
+/** @param {string | null} token the session's CSRF token (SessionOut.csrf), or null once signed out */
+export function setCsrf(token) {
+  csrfToken = token;
+}
+
 /**
  * @param {string} method
  * @param {string} path
@@ -29,6 +40,7 @@ async function call(method, path, body) {
   const headers = { Accept: "application/json" };
   /** @type {RequestInit} */
   const init = { method, headers };
+  if (method !== "GET" && csrfToken) headers["X-CSRF-Token"] = csrfToken;
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -44,6 +56,14 @@ async function call(method, path, body) {
 
 export const get = async (/** @type {string} */ path) => (await call("GET", path)).data;
 export const post = async (/** @type {string} */ path, /** @type {unknown} */ body) => (await call("POST", path, body)).data;
+export const put = async (/** @type {string} */ path, /** @type {unknown} */ body) => (await call("PUT", path, body)).data;
+/**
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON (deleting the account names its password)
+ */
+export async function del(path, body) {
+  return (await call("DELETE", path, body)).data;
+}
 export const postWithStatus = (/** @type {string} */ path, /** @type {unknown} */ body) => call("POST", path, body);
 
 /** @typedef {{id: string, high_score_wins: boolean, stage_name: string, drawing: boolean, arranges?: boolean,

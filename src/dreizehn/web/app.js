@@ -1,7 +1,15 @@
 // @ts-check
 // The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /watch/{table}, /tables,
-// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}); the header with the language switch.
+// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}; the accounts' /signup, /signin, /forgot,
+// /reset/{token}, /verify/{token}, /me, /me/friends, /me/settings, /players/{name}, /seat/{table}/{seat}); the header
+// with who is signed in (or "Sign in") and the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
+import { applyMotion, loadSession, onSessionChange, saveSettings, session } from "./account.js";
+import { forgotPage, resetPage, signInPage, signUpPage, verifyPage } from "./pages/account/sign.js";
+import { friendsPage, mePage } from "./pages/account/me.js";
+import { playerPage } from "./pages/account/player.js";
+import { settingsPage } from "./pages/account/settings.js";
+import { signInFirst } from "./pages/account/form.js";
 import { fill, h, link } from "./dom.js";
 import { homePage } from "./pages/home.js";
 import { createPage } from "./pages/create.js";
@@ -41,6 +49,17 @@ const ROUTES = [
   [/^\/watch\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], watch: true }, app)],
   [/^\/learn\/([\w-]+)$/, (m, el) => learnPage(el, app, m[1])],
   [/^\/learn\/([\w-]+)\/([\w-]+)$/, (m, el) => tablePage(el, { token: m[2], tutorial: m[1] }, app)],
+  [/^\/signup$/, (m, el) => signUpPage(el, app)],
+  [/^\/signin$/, (m, el) => signInPage(el, app)],
+  [/^\/forgot$/, (m, el) => forgotPage(el, app)],
+  [/^\/reset\/([\w-]+)$/, (m, el) => resetPage(el, app, m[1])],
+  [/^\/verify\/([\w-]+)$/, (m, el) => verifyPage(el, app, m[1])],
+  [/^\/me$/, (m, el) => mePage(el, app)],
+  [/^\/me\/friends$/, (m, el) => friendsPage(el, app)],
+  [/^\/me\/settings$/, (m, el) => settingsPage(el, app)],
+  [/^\/players\/([^/]+)$/, (m, el) => playerPage(el, app, m[1])],
+  [/^\/seat\/([\w-]+)\/(\d{1,2})$/, (m, el) => (session() ? tablePage(el, { table: m[1], seat: Number(m[2]) }, app)
+    : fill(el, signInFirst(t("web.account.your_seat"), location.pathname)))],
 ];
 
 function drawHeader() {
@@ -49,12 +68,33 @@ function drawHeader() {
   const select = /** @type {HTMLSelectElement} */ (h("select", { id: "lang", "aria-label": t("web.language"), onchange: () => changeLanguage(select.value) },
     LANGUAGES.map((code) => h("option", { value: code }, NAMES[code]))));
   select.value = lang();
+  const who = session();
+  const account = who ? h("a.account", { href: "/me", "data-route": "", id: "account", title: t("web.me.title") },
+    h("span.account-mark", { "aria-hidden": "true" }, "●"), h("span.account-name", {}, who.name))
+    : h("a.account", { href: "/signin", "data-route": "", id: "account", onclick: comeBack }, t("web.account.sign_in"));
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
-    link("/tables", t("web.tables")), h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
+    link("/tables", h("span", {}, h("span.tables-long", {}, t("web.tables")), h("span.tables-short", {}, t("web.tables_short")))),
+    account, h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
+}
+
+/**
+ * "Sign in" in the header leads back to the page it was clicked on (a table, a replay), once signed in.
+ * @param {Event} e
+ */
+function comeBack(e) {
+  const a = /** @type {HTMLAnchorElement} */ (e.currentTarget);
+  const here = location.pathname;
+  const back = /^\/(signin|signup|forgot|reset|verify)\b/.test(here) || here === "/" ? "" : `?next=${encodeURIComponent(here)}`;
+  a.setAttribute("href", `/signin${back}`);
 }
 
 /** @param {string} code */
 async function changeLanguage(code) {
+  const who = session();
+  if (who) {  // the account's language, on every device (a failure leaves it for this browser)
+    const kept = who.settings || {};
+    saveSettings({ sound: true, reduced_motion: false, bot_level: "medium", ...kept, language: code }).catch(() => null);
+  }
   await loadLanguage(code);
   drawHeader();
   if (page && page.relang) page.relang(code);
@@ -101,6 +141,9 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 
+applyMotion();
+await loadSession();  // a browser that signed in before: who, and the account's settings (its language among them)
 await loadLanguage(chosenLanguage());
+onSessionChange(drawHeader);
 drawHeader();
 await route();

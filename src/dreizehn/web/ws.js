@@ -25,13 +25,14 @@ function protocolVersion() {
 }
 
 /**
- * @typedef {{lang: string, token?: string, table?: string, spectator?: string, watch?: boolean, window?: string,
- *   takeover?: "ask" | "yes"}} HelloFields
+ * @typedef {{lang: string, token?: string, table?: string, seat?: number, spectator?: string, watch?: boolean,
+ *   window?: string, takeover?: "ask" | "yes"}} HelloFields
  */
 
 export class TableSocket {
   /**
-   * @param {HelloFields} hello the hello's fields besides type and protocol: {token, window, takeover} or
+   * @param {HelloFields} hello the hello's fields besides type and protocol: {token, window, takeover}, {table,
+   *   seat, window, takeover} (a signed-in person's own seat: the websocket carries the session's cookie) or
    *   {table, spectator}, and lang
    * @param {(message: object) => void} onMessage every message of the server
    * @param {(state: "open"|"lost"|"back") => void} onState the connection's state

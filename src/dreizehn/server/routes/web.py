@@ -1,6 +1,8 @@
 """The browser app (docs/web.md): its static files under ``/static``, its one page (``index.html``) on every path the
 app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{token}``, ``/watch/{table}``,
-``/tables``, ``/games/{id}/rules``, ``/replay/{table}``, ``/learn/{game}``, ``/learn/{game}/{token}``), and one
+``/tables``, ``/games/{id}/rules``, ``/replay/{table}``, ``/learn/{game}``, ``/learn/{game}/{token}``, and the
+accounts' pages: ``/signup``, ``/signin``, ``/forgot``, ``/reset/{token}``, ``/verify/{token}``, ``/me``,
+``/me/friends``, ``/me/settings``, ``/players/{name}``, ``/seat/{table}/{seat}``), and one
 small helper the page asks for: the best arrangement of a hand in a game that has one (``arranges`` in
 ``/api/games``; Three Thirteen's melds), from the person's own view, which touches no table.
 
@@ -104,9 +106,26 @@ def favicon() -> FileResponse:
 @router.api_route("/replay/{table}", methods=["GET", "HEAD"])
 @router.api_route("/seat/{table}/{seat}", methods=["GET", "HEAD"])
 @router.api_route("/learn/{game}/{token}", methods=["GET", "HEAD"])
+@router.api_route("/signup", methods=["GET", "HEAD"])
+@router.api_route("/signin", methods=["GET", "HEAD"])
+@router.api_route("/forgot", methods=["GET", "HEAD"])
+@router.api_route("/me", methods=["GET", "HEAD"])
+@router.api_route("/me/friends", methods=["GET", "HEAD"])
+@router.api_route("/me/settings", methods=["GET", "HEAD"])
+@router.api_route("/players/{name}", methods=["GET", "HEAD"])
+@router.api_route("/seat/{table}/{seat}", methods=["GET", "HEAD"])
 def page() -> FileResponse:
     """The app's one page; the app routes by the path itself."""
     return _page()
+
+
+@router.api_route("/reset/{token}", methods=["GET", "HEAD"])
+@router.api_route("/verify/{token}", methods=["GET", "HEAD"])
+def mail_link_page() -> FileResponse:
+    """The page of a mailed link (a new password, an address proved): the app's page, which names its link's token
+    to nobody else (no ``Referer``)."""
+    return FileResponse(WEB_DIR / "index.html", media_type="text/html",
+                        headers={**_PAGE_HEADERS, "Referrer-Policy": "no-referrer"})
 
 
 @router.api_route("/new/{game}", methods=["GET", "HEAD"])

@@ -1,7 +1,8 @@
 // @ts-check
 // Creating a table: the game, the number of players, each option with its explanation, and each seat: me, a friend
 // to invite, or a bot level. Then the invitation links with a copy button.
-import { games, post } from "../api.js";
+import { games, get, post } from "../api.js";
+import { session } from "../account.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
 import { deadEnd } from "./dead-end.js";
@@ -15,6 +16,7 @@ import { invitePanel } from "./table/invites.js";
  * @param {string} gameId
  */
 export async function createPage(root, app, gameId) {
+  friendNames = null;  // friends asked again on each new-table page
   const found = (await games()).find((g) => g.id === gameId);
   if (!found) { app.setTitle(t("web.not_found")); fill(root, deadEnd(t("web.not_found"))); return; }
   const game = found;
@@ -22,26 +24,17 @@ export async function createPage(root, app, gameId) {
   let players = game.min_players;
   /** @type {string[]} */
   const seatKinds = [];
-  const name = /** @type {HTMLInputElement} */ (h("input", { id: "my-name", name: "name", maxlength: 40, value: localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" }));
+  /** @type {string[]} each seat's friend invited by user name (a signed-in person's "a friend by user name") */
+  const seatUsers = [];
+  const name = /** @type {HTMLInputElement} */ (h("input", { id: "my-name", name: "name", maxlength: 40, value: session()?.name || localStorage.getItem("dreizehn.name") || "", autocomplete: "nickname" }));
   const count = /** @type {HTMLSelectElement} */ (h("select", { id: "players", name: "players" }));
   for (let n = game.min_players; n <= game.max_players; n++) count.append(h("option", { value: n }, n));
   const seatsBox = h("fieldset.seats-form", {});
   const optionsBox = h("fieldset.options-form", {});
   const error = h("p.error", { role: "alert" });
 
-  /** @param {number} i */
-  function seatChoice(i) {
-    const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : "easy");
-    const select = /** @type {HTMLSelectElement} */ (h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => { seatKinds[i] = select.value; } },
-      h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
-      game.levels.map((/** @type {string} */ level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) })))));
-    select.value = current;
-    seatKinds[i] = current;
-    return h("div.field", {}, h("label", { for: `seat-${i}` }, t("web.seat_n", { n: i + 1 })), select);
-  }
-
   function drawForm() {
-    fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(i)));
+    fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(game, i, seatKinds, seatUsers)));
     fill(optionsBox, h("legend", {}, t("web.options")), game.options.map((/** @type {any} */ o) => optionField(o, game.id, players)));
   }
   count.addEventListener("change", () => { players = Number(count.value); drawForm(); });
@@ -76,11 +69,18 @@ export async function createPage(root, app, gameId) {
       return;
     }
     name.removeAttribute("aria-invalid");
+    const unnamed = kinds.findIndex((kind, i) => kind === "user" && !(seatUsers[i] || "").trim());
+    if (unnamed >= 0) {  // a friend invited by name needs the name
+      fill(error, t("web.user_needed", { n: unnamed + 1 }));
+      /** @type {HTMLElement | null} */ (seatsBox.querySelector(`#seat-user-${unnamed}`))?.focus();
+      return;
+    }
     create.disabled = true;
     // a bot is given no name: the server names it (Ada, Bruno…), and its level is shown beside it in each reader's
     // language
-    const seats = kinds.map((kind) => kind === "me" ? { kind: "person", name: me }
-      : kind === "friend" ? { kind: "person" } : { kind: "bot", bot: kind });
+    const seats = kinds.map((kind, i) => kind === "me" ? { kind: "person", name: me }
+      : kind === "friend" ? { kind: "person" } : kind === "user" ? { kind: "person", user: seatUsers[i].trim() }
+        : { kind: "bot", bot: kind });
     try {
       const created = await post("/api/tables", { game: game.id, options: options(), seats });
       if (me) localStorage.setItem("dreizehn.name", me);
@@ -100,6 +100,63 @@ export async function createPage(root, app, gameId) {
     h("div.field", {}, h("label", { for: "my-name" }, t("web.your_name")), name),
     h("div.field", {}, h("label", { for: "players" }, t("web.player_count")), count),
     seatsBox, optionsBox, error, create));
+}
+
+/**
+ * A seat's choice: me, a friend to invite by link, a friend by user name (signed in), or a bot level (the
+ * account's default level first chosen).
+ * @param {import("../api.js").GameFacts} game
+ * @param {number} i the seat
+ * @param {string[]} seatKinds each seat's choice, kept here
+ * @param {string[]} seatUsers each seat's friend by user name, kept here
+ */
+function seatChoice(game, i, seatKinds, seatUsers) {
+  const kept = localStorage.getItem("dreizehn.bot_level") || "";  // the account's default bot level (settings)
+  const defaultLevel = game.levels.includes(kept) ? kept : "easy";
+  const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : defaultLevel);
+  const user = userField(i, seatUsers);
+  const show = (/** @type {string} */ kind) => {
+    user.hidden = kind !== "user";
+    if (kind === "user") offerFriends(user);
+  };
+  const select = /** @type {HTMLSelectElement} */ (h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => {
+    seatKinds[i] = select.value;
+    show(select.value);
+  } },
+  h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
+  session() ? h("option", { value: "user" }, t("web.seat.user")) : null,
+  game.levels.map((/** @type {string} */ level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) })))));
+  select.value = current;
+  seatKinds[i] = current;
+  show(current);
+  return h("div.field", {}, h("label", { for: `seat-${i}` }, t("web.seat_n", { n: i + 1 })), select, user);
+}
+
+/** The user names of the signed-in person's friends, asked once per page (offered where a seat invites by name). */
+/** @type {Promise<string[]> | null} */
+let friendNames = null;
+
+/**
+ * The field of a seat that invites a friend by user name (a signed-in person's choice), offering their friends.
+ * @param {number} i the seat
+ * @param {string[]} users each seat's name typed, kept here
+ */
+function userField(i, users) {
+  const id = `seat-user-${i}`;
+  const list = h("datalist", { id: `${id}-friends` });
+  const input = /** @type {HTMLInputElement} */ (h("input", { id, maxlength: 20, list: `${id}-friends`, autocomplete: "off",
+    autocapitalize: "none", value: users[i] || "", oninput: () => { users[i] = input.value; } }));
+  return h("div.seat-user", {}, h("label", { for: id }, t("web.seat.user_name", { n: i + 1 })), input, list);
+}
+
+/**
+ * Offer the person's friends in a seat's field of a friend by user name (asked when first needed).
+ * @param {HTMLElement} field
+ */
+function offerFriends(field) {
+  friendNames = friendNames || get("/api/me/friends").then((f) => f.friends.map((/** @type {{name: string}} */ x) => x.name)).catch(() => []);
+  const list = field.querySelector("datalist");
+  friendNames.then((names) => { if (list) fill(/** @type {HTMLElement} */ (list), names.map((n) => h("option", { value: n }))); });
 }
 
 /**

@@ -11,6 +11,7 @@ import { fill, h, keepingFocus, link, redraw } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 import { TableSocket, windowId } from "../ws.js";
+import { keepSeat } from "../account.js";
 import { Attention, drawSoundSwitch } from "./table/attention.js";
 import { drawBoard, handRow } from "./table/board.js";
 import { drawOverlay } from "./table/dialogs.js";
@@ -29,9 +30,10 @@ import { deadEnd } from "./dead-end.js";
 /** @typedef {import("./table/model.js").View} View */
 /** @typedef {{setTitle: (text: string) => void, again: () => void}} TableApp the app, as the table page uses it */
 /**
- * @typedef {{token?: string, table?: string, spectator?: string, watch?: boolean, tutorial?: string}} Who a seat's
- *   token, or a table and its spectators' token, or a table watched from the list of tables; `tutorial`: the game
- *   whose tutorial the seat's table is (table/tutorial.js)
+ * @typedef {{token?: string, table?: string, seat?: number, spectator?: string, watch?: boolean, tutorial?: string}} Who
+ *   a seat's token, or a table and the signed-in person's own seat at it (`/seat/{table}/{seat}`: the session's
+ *   cookie says who may play it, no token), or a table and its spectators' token, or a table watched from the list
+ *   of tables; `tutorial`: the game whose tutorial the seat's table is (table/tutorial.js)
  */
 /** @typedef {import("./table/board.js").Drawing & {seatInfo: (view: View, seat: number) => string[], openMoves?: boolean}} GameModule */
 
@@ -72,7 +74,7 @@ class TablePage {
     this.who = who;
     this.app = app;
     this.state = newState();
-    this.spectator = !who.token;
+    this.spectator = !who.token && who.seat === undefined;
     /** whether the page ended at a dead end (its hello refused) */
     this.ended = false;
     /** whether the page asks before taking its seat over, or says another window took it (takeover.js) */
@@ -104,6 +106,7 @@ class TablePage {
     document.addEventListener("keydown", this.onKey);
     /** @type {import("../ws.js").HelloFields} */
     const hello = who.token ? { token: who.token, lang: lang(), window: windowId(), takeover: "ask" }
+      : who.seat !== undefined ? { table: who.table || "", seat: who.seat, lang: lang(), window: windowId(), takeover: "ask" }
       : who.watch ? { table: who.table || "", watch: true, lang: lang() }
         : { table: who.table || "", spectator: who.spectator || "", lang: lang() };
     this.socket = new TableSocket(hello, (m) => this.onMessage(m), (s) => this.onConnection(s));
@@ -128,6 +131,7 @@ class TablePage {
     }
     const effect = receive(this.state, m);
     if (m.type === "welcome") this.loadPrefs();
+    if (m.type === "welcome" && this.who.token && !this.who.tutorial) keepSeat(this.who.token);  // a guest's seat: its account's at sign-up
     if (this.tutorial) this.tutorial.hear(m);
     this.sayStandIns(m.type === "welcome" || m.type === "resync");
     this.sayRematch(m);

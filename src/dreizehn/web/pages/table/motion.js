@@ -24,8 +24,10 @@ export function cardPlaces(root) {
   return places;
 }
 
-/** Whether the system asks for reduced motion. */
+/** Whether the system asks for reduced motion, or the person did in their settings (account.js: the page's
+ * `data-motion="reduce"`). */
 export function reducedMotion() {
+  if (typeof document !== "undefined" && document.documentElement.dataset.motion === "reduce") return true;
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
