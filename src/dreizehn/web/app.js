@@ -1,6 +1,7 @@
 // @ts-check
 // The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /watch/{table}, /tables,
-// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}); the header with the language switch.
+// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}, /daily, /leaderboard, /leaderboard/{game});
+// the header with the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { fill, h, link } from "./dom.js";
 import { homePage } from "./pages/home.js";
@@ -11,6 +12,8 @@ import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
 import { learnPage } from "./pages/learn.js";
 import { deadEnd } from "./pages/dead-end.js";
+import { dailyPage } from "./pages/daily.js";
+import { leaderboardPage } from "./pages/leaderboard.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const header = /** @type {HTMLElement} */ (document.getElementById("header"));
@@ -41,6 +44,8 @@ const ROUTES = [
   [/^\/watch\/([\w-]+)$/, (m, el) => tablePage(el, { table: m[1], watch: true }, app)],
   [/^\/learn\/([\w-]+)$/, (m, el) => learnPage(el, app, m[1])],
   [/^\/learn\/([\w-]+)\/([\w-]+)$/, (m, el) => tablePage(el, { token: m[2], tutorial: m[1] }, app)],
+  [/^\/daily$/, (m, el) => dailyPage(el, app)],
+  [/^\/leaderboard(?:\/([\w-]+))?$/, (m, el) => leaderboardPage(el, app, m[1] || null)],
 ];
 
 function drawHeader() {
@@ -50,7 +55,8 @@ function drawHeader() {
     LANGUAGES.map((code) => h("option", { value: code }, NAMES[code]))));
   select.value = lang();
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
-    link("/tables", t("web.tables")), h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
+    link("/tables", t("web.tables")), link("/daily", t("web.daily.nav")), link("/leaderboard", t("web.board.nav")),
+    h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
 }
 
 /** @param {string} code */
