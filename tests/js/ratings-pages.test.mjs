@@ -9,7 +9,7 @@ import { serve } from "./words.mjs";
 openPage();
 serve("de");
 const i18n = await import("../../src/dreizehn/web/i18n.js");
-const { resultsView } = await import("../../src/dreizehn/web/pages/daily.js");
+const { dayText, resultsView } = await import("../../src/dreizehn/web/pages/daily.js");
 const { boardTable } = await import("../../src/dreizehn/web/pages/leaderboard.js");
 await i18n.loadLanguage("de");
 
@@ -27,7 +27,7 @@ test("the results: every play, the own row marked, a guest said so, shared place
   assert.deepEqual(cells(rows[2]), ["–", "ein Gast", "12", "Nachspielen"]);
   assert.deepEqual(rows.map((r) => r.classList.contains("mine")), [false, true, false]);
   assert.equal(rows[2].querySelector("a")?.getAttribute("href"), "/replay/c");
-  assert.equal(el.querySelector("h3")?.textContent, "Ergebnisse aus 3 Partien");
+  assert.equal(el.querySelector("h4")?.textContent, "Ergebnisse aus 3 Partien");
   const plot = el.querySelector("svg.box-plot");
   assert.ok(plot?.getAttribute("aria-label")?.includes("Median 30"));
   assert.equal(plot?.querySelectorAll("circle.mine").length, 1);
@@ -58,4 +58,8 @@ test("the leaderboard of a guest marks no row", () => {
   const el = boardTable({ game: "knizia13", since: "", rows: [row(1, "Ada"), row(1, "Bea")], you: null });
   assert.equal(el.querySelectorAll("tr.mine").length, 0);
   assert.deepEqual([...el.querySelectorAll("tbody tr")].map((r) => cells(r)[0]), ["1", "="]);
+});
+
+test("the day is written as the page's language writes dates", () => {
+  assert.equal(dayText("2026-11-28"), "28. November 2026");
 });

@@ -5,7 +5,9 @@ CSRF token) and sees their streak; the leaderboard lists the rated players with 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
+import time
 from collections.abc import Iterator
 
 import httpx2
@@ -20,9 +22,10 @@ GUEST_401 = "Failed to load resource: the server responded with a status of 401 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose daily deals seat easy bots (quick), and that lets one address make the test's accounts."""
-    with start_server(tmp_path_factory.mktemp("data"), DAILY_BOTS="easy",
-                      SIGNUP_LIMIT_ADDRESS="1000 per hour") as running:
+    """A server whose daily deals seat easy bots (quick), that lets one address make the test's accounts, and whose
+    stand-in (easy) plays on a second after a person left (the other players of the deal leave at once)."""
+    with start_server(tmp_path_factory.mktemp("data"), DAILY_BOTS="easy", SIGNUP_LIMIT_ADDRESS="1000 per hour",
+                      GRACE_PERIOD="1", STAND_IN="easy") as running:
         yield running
 
 
@@ -40,28 +43,63 @@ def _shots(page: Page, name: str) -> None:
     page.set_viewport_size(LAPTOP)
 
 
+def _others_play(browser: Browser, contexts: list[BrowserContext], server: Server, names: list[str]) -> None:
+    """Accounts that start today's Holzwurm deal for two (their request with the CSRF token), open its table and
+    leave at once: the stand-in plays their game to its end."""
+    for name in names:
+        _sign_up(server, name)
+        context = new_context(browser, contexts, server)
+        page = context.new_page()
+        assert page.request.post("/api/session", data={"name": name, "password": "a long password"}).ok
+        csrf = page.request.get("/api/session").json()["csrf"]
+        start = page.request.post("/api/daily/holzwurm/2", data={"name": ""}, headers={"X-CSRF-Token": csrf})
+        assert start.status == 201, start.text()
+        page.goto(f"/play/{start.json()['token']}")
+        page.wait_for_selector(".table-page[data-version]")
+        context.close()
+        contexts.remove(context)
+
+
 def test_a_guest_plays_the_daily_deal_and_sees_the_results(browser: Browser, contexts: list[BrowserContext],
                                                            server: Server, watched: list[Watched]) -> None:
     """A guest starts Holzwurm's two-player deal under a name, plays it out on the table page, comes back to
-    /daily (by the header's link) and sees the results: their row marked, the box plot with their total."""
+    /daily and sees the results of all who finished it: their own row marked, the box plot with their total."""
+    others = ["Ines", "Jonas", "Karla", "Lotte"]
+    _others_play(browser, contexts, server, others)
     guest = watch(watched, new_context(browser, contexts, server), "Gita")
     page = guest.page
     page.goto("/daily")
-    expect(page.locator(".daily-deal[data-game=holzwurm][data-players='2']")).to_contain_text("against easy bots")
+    expect(page.locator(".daily-game[data-game=holzwurm]")).to_contain_text("against easy bots")
     page.fill("#daily-name", "Gita")
     page.click("#play-holzwurm-2")
     page.wait_for_selector(".table-page[data-version]")
     assert "/play/" in page.url
+    token = page.url.rsplit("/", 1)[1]
     play_out([page])
-    page.click("nav.top a[href='/daily']")
+    day = httpx2.get(f"{server.url}/api/daily").json()["day"]
+    results = f"{server.url}/api/daily/{day}/holzwurm/2/results"
+    deadline = time.monotonic() + 120
+    while httpx2.get(results, headers={"X-Seat-Token": token}).json()["spread"]["n"] < len(others) + 1:
+        assert time.monotonic() < deadline, "the stand-ins did not finish the others' games in 120 s"
+        time.sleep(0.2)  # a condition polled until it holds: the others' games are over
+    page.goto("/daily")
     deal = page.locator(".daily-deal[data-game=holzwurm][data-players='2']")
     mine = deal.locator("tr.mine")
-    expect(mine).to_contain_text("Gita")
-    expect(mine.locator("a")).to_have_attribute("href", r"/replay/.+")
+    expect(mine.locator("td").nth(1)).to_have_text("a guestyou")  # a guest's play is shown without the name
+    expect(mine.locator("td").first).to_have_text("–")  # a guest is not ranked
+    expect(mine.locator("a")).to_have_attribute("href", re.compile(r"^/replay/.+"))
+    expect(deal.locator("tbody tr")).to_have_count(len(others) + 1)
     expect(deal.locator("svg.box-plot circle.mine")).to_have_count(1)
-    expect(deal.locator("h3")).to_have_text("Results of 1 game")
-    # another deal not played yet shows no results, only its button
-    expect(page.locator(".daily-deal[data-game=holzwurm][data-players='3'] .daily-result")).to_have_count(0)
+    expect(deal.locator("h4")).to_have_text(f"Results of {len(others) + 1} games")
+    # a deal not played yet shows no results, only its button
+    expect(page.locator(".daily-deal[data-game=holzwurm][data-players='3']")).to_have_count(0)
+    expect(page.locator("#play-holzwurm-3")).to_be_visible()
+    for lang in ("en", "de", "nl"):
+        page.select_option("#lang", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(deal.locator("svg.box-plot")).to_have_count(1)
+        deal.scroll_into_view_if_needed()
+        _shots(page, f"daily-{lang}")
     _guest_errors(guest)
 
 
@@ -84,6 +122,37 @@ def _rate(server: Server, game: str, shown: dict[str, tuple[int, int]]) -> None:
     db.close()
 
 
+def test_a_signed_in_person_plays_each_deal_once(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                                watched: list[Watched]) -> None:
+    """A signed-in person sees their streak and no name field; "Play" (its request with the CSRF token) opens the
+    deal's table; back on /daily the deal leads back to that game; a second window still showing the button is
+    refused in the person's language (daily.played)."""
+    _sign_up(server, "Mara")
+    context = new_context(browser, contexts, server, "de")
+    first, second = watch(watched, context, "Mara"), watch(watched, context, "Mara 2")
+    words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
+    assert first.page.request.post("/api/session", data={"name": "Mara", "password": "a long password"}).ok
+    for person in (first, second):
+        person.page.goto("/daily")
+        expect(person.page.locator(".streak")).to_have_text("Deine Serie: 0 Tage in Folge")
+    expect(first.page.locator("#daily-name")).to_have_count(0)
+    first.page.click("#play-knizia13-3")
+    first.page.wait_for_selector(".table-page[data-version]")
+    assert "/play/" in first.page.url
+    table_page = first.page.url.replace(server.url, "")
+    second.page.click("#play-knizia13-3")
+    expect(second.page.locator(".daily-game[data-game=knizia13] p.error")).to_contain_text(
+        words["daily.played"][1:])
+    # Chromium notes the refusal's status in the console: that one is the point here
+    assert second.errors == ["Failed to load resource: the server responded with a status of 409 (Conflict)"]
+    second.errors.clear()
+    first.page.goto("/daily")
+    game = first.page.locator(".daily-game[data-game=knizia13]")
+    expect(game.locator("a", has_text=words["web.daily.continue"])).to_have_attribute("href", table_page)
+    expect(game.locator("#play-knizia13-3")).to_have_count(0)
+    expect(game.locator("#play-knizia13-4")).to_have_count(1)
+
+
 RATED = {"Ada": (1612, 48), "Bruno": (1540, 31), "Clara": (1488, 12), "Dora": (1488, 22), "Emil": (1175, 4)}
 """The accounts the leaderboard's test rates in 13: name -> (rating shown, rated games)."""
 
@@ -100,8 +169,9 @@ def rated(server: Server) -> dict[str, tuple[int, int]]:
 def test_the_leaderboard_highlights_the_readers_row(lang: str, rated: dict[str, tuple[int, int]], browser: Browser,
                                                     contexts: list[BrowserContext], server: Server,
                                                     watched: list[Watched]) -> None:
-    """A signed-in reader opens the leaderboard from the header, picks Holzwurm (nobody on its board), then 13: the players by rating, equal ratings
-    sharing a place, each linked to their page, the provisional ones marked, the reader's own row highlighted."""
+    """A signed-in reader opens the leaderboard from the header, picks Holzwurm (nobody on its board), then 13: the
+    players by rating, equal ratings sharing a place, each linked to their page, the provisional ones marked, the
+    reader's own row highlighted."""
     words = httpx2.get(f"{server.url}/api/words/{lang}").json()["templates"]
     person = watch(watched, new_context(browser, contexts, server, lang), lang)
     page = person.page

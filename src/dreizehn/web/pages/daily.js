@@ -4,7 +4,7 @@
 // totals as a small box plot; a signed-in person's streak.
 import { games, get } from "../api.js";
 import { fill, h, link } from "../dom.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { ask, boxPlot, rankText, session, tokenKey, totalText } from "../ratings.js";
 
 /** @typedef {{game: string, players: number, table: string | null, finished: boolean}} Deal a deal as GET /api/daily lists it */
@@ -29,34 +29,59 @@ export async function dailyPage(root, app) {
     h("input", { id: "daily-name", maxlength: 40, value: localStorage.getItem(NAME) || "", autocomplete: "nickname" }));
   fill(root, h("section.daily", {},
     h("h1", {}, t("web.daily.title")),
-    h("p.lead", {}, t("web.daily.lead", { day: list.day })),
+    h("p.lead", {}, t("web.daily.lead", { day: dayText(list.day) })),
     history ? h("p.streak", {}, t("web.daily.streak", { n: history.streak })) : h("p.muted", {}, t("web.daily.guest")),
     name,
-    h("div.daily-deals", {}, /** @type {Deal[]} */ (list.deals).map((deal) => dealCard(deal, ctx)))));
+    h("div.daily-games", {}, found.filter((g) => list.deals.some((/** @type {Deal} */ d) => d.game === g.id))
+      .map((g) => gameCard(g.id, list.deals.filter((/** @type {Deal} */ d) => d.game === g.id), ctx)))));
 }
 
 /**
- * One deal: its game and player count, the bots, and what the person may do with it now.
- * @param {Deal} deal
+ * A day (ISO 8601 date, UTC) as the page's language writes it: "28 November 2026".
+ * @param {string} day
+ */
+export function dayText(day) {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString(lang(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}
+
+/**
+ * One game's deals: a button for each player count (or the way back to a play started), then each played deal's
+ * results (or, for a guest whose game is not over, the way back to it).
+ * @param {string} game
+ * @param {Deal[]} deals
  * @param {Ctx} ctx
  */
-function dealCard(deal, ctx) {
-  const key = tokenKey(ctx.day, deal.game, deal.players);
-  const token = localStorage.getItem(key);
-  const results = h("div.daily-results");
+function gameCard(game, deals, ctx) {
   const error = h("p.error", { role: "alert" });
-  const card = h("article.daily-deal", { "data-game": deal.game, "data-players": deal.players },
-    h("h2", {}, ctx.titles[deal.game] || deal.game, " · ", t("web.daily.players", { n: deal.players })),
-    h("p.muted", {}, t("web.daily.against", { level: t(`web.level.${ctx.bots}`) })));
-  const started = ctx.me ? deal.table !== null : token !== null;
-  const finished = ctx.me ? deal.finished : false;
-  if (!ctx.me || !started) card.append(h("div.buttons", {}, playButton(deal, ctx, error)));
-  if (ctx.me && started && !finished) {
-    card.append(h("p", {}, link(token ? `/play/${token}` : `/seat/${deal.table}/0`, t("web.daily.continue"), "button")));
+  const buttons = [];
+  const played = [];
+  for (const deal of deals) {
+    const token = localStorage.getItem(tokenKey(ctx.day, deal.game, deal.players));
+    const started = ctx.me ? deal.table !== null : token !== null;
+    if (!ctx.me || !started) buttons.push(playButton(deal, ctx, error));
+    else if (!deal.finished) {
+      buttons.push(link(token ? `/play/${token}` : `/seat/${deal.table}/0`,
+        `${t("web.daily.players", { n: deal.players })} · ${t("web.daily.continue")}`, "button.continue"));
+    }
+    if (started && (deal.finished || !ctx.me)) played.push(dealResults(deal, ctx, token));
   }
-  card.append(error, results);
-  if (finished || (!ctx.me && token)) showResults(results, deal, ctx, token);
-  return card;
+  return h("article.daily-game", { "data-game": game },
+    h("h2", {}, ctx.titles[game] || game),
+    h("p.muted", {}, t("web.daily.against", { level: t(`web.level.${ctx.bots}`) })),
+    h("div.buttons.daily-counts", {}, h("span.daily-play", {}, t("web.daily.play")), buttons), error, played);
+}
+
+/**
+ * A played deal: its results, loaded.
+ * @param {Deal} deal
+ * @param {Ctx} ctx
+ * @param {string | null} token the guest's seat token
+ */
+function dealResults(deal, ctx, token) {
+  const results = h("div.daily-results");
+  showResults(results, deal, ctx, token);
+  return h("section.daily-deal", { "data-game": deal.game, "data-players": deal.players },
+    h("h3", {}, t("web.daily.players", { n: deal.players })), results);
 }
 
 /**
@@ -77,7 +102,8 @@ function playButton(deal, ctx, error) {
       ctx.app.go(start.url.startsWith("/play/") ? start.url : `/play/${start.token}`);
     } catch (err) { fill(error, err instanceof Error ? err.message : String(err)); }
   }
-  return h("button.primary", { type: "button", id: `play-${deal.game}-${deal.players}`, onclick: play }, t("web.daily.play"));
+  return h("button.primary", { type: "button", id: `play-${deal.game}-${deal.players}`, onclick: play },
+    t("web.daily.players", { n: deal.players }));
 }
 
 /**
@@ -122,7 +148,7 @@ export function resultsView(results) {
       h("td", {}, link(row.replay, t("web.replay"))));
   });
   return h("div.daily-result", {},
-    h("h3", {}, t("web.daily.results", { n: results.spread.n })),
+    h("h4", {}, t("web.daily.results", { n: results.spread.n })),
     spreadFigure(results.spread, mine ? mine.total : null),
     h("table.board", {}, h("thead", {}, h("tr", {}, h("th.num", { scope: "col" }, t("web.board.rank")),
       h("th", { scope: "col" }, t("web.board.name")), h("th.num", { scope: "col" }, t("web.total")),
