@@ -9,6 +9,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import pytest
@@ -151,6 +152,25 @@ def test_a_signed_in_person_plays_each_deal_once(browser: Browser, contexts: lis
     expect(game.locator("a", has_text=words["web.daily.continue"])).to_have_attribute("href", table_page)
     expect(game.locator("#play-knizia13-3")).to_have_count(0)
     expect(game.locator("#play-knizia13-4")).to_have_count(1)
+    # Holzwurm's deal for two, left at once: the stand-in finishes it; back on /daily, the streak and the results
+    first.page.click("#play-holzwurm-2")
+    first.page.wait_for_selector(".table-page[data-version]")
+    first.page.goto("/")
+    deadline = time.monotonic() + 120
+    while not _finished(first.page.request.get("/api/daily").json(), "holzwurm", 2):
+        assert time.monotonic() < deadline, "the stand-in did not finish the game in 120 s"
+        time.sleep(0.2)  # a condition polled until it holds: the game is over
+    first.page.goto("/daily")
+    expect(first.page.locator(".streak")).to_have_text("Deine Serie: 1 Tag in Folge")
+    mine = first.page.locator(".daily-deal[data-game=holzwurm][data-players='2'] tr.mine")
+    expect(mine.locator("td").nth(1)).to_have_text("Maradu")
+    expect(mine.locator("td").first).to_have_text(re.compile(r"^(\d+|=)$"))  # an account is ranked
+    first.page.locator(".daily-deal[data-game=holzwurm]").scroll_into_view_if_needed()
+    _shots(first.page, "daily-signed-in-de")
+
+
+def _finished(daily: dict[str, Any], game: str, players: int) -> bool:
+    return any(d["game"] == game and d["players"] == players and d["finished"] for d in daily["deals"])
 
 
 RATED = {"Ada": (1612, 48), "Bruno": (1540, 31), "Clara": (1488, 12), "Dora": (1488, 22), "Emil": (1175, 4)}
