@@ -1,8 +1,8 @@
 // @ts-check
 // The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /watch/{table}, /tables,
-// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}; the accounts' /signup, /signin, /forgot,
-// /reset/{token}, /verify/{token}, /me, /me/friends, /me/settings, /players/{name}, /seat/{table}/{seat}); the header
-// with who is signed in (or "Sign in") and the language switch.
+// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}, /daily, /leaderboard, /leaderboard/{game};
+// the accounts' /signup, /signin, /forgot, /reset/{token}, /verify/{token}, /me, /me/friends, /me/settings,
+// /players/{name}, /seat/{table}/{seat}); the header with who is signed in (or "Sign in") and the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { applyMotion, loadSession, onSessionChange, saveSettings, session } from "./account.js";
 import { forgotPage, resetPage, signInPage, signUpPage, verifyPage } from "./pages/account/sign.js";
@@ -19,6 +19,8 @@ import { replayPage } from "./pages/replay.js";
 import { tablePage } from "./pages/table.js";
 import { learnPage } from "./pages/learn.js";
 import { deadEnd } from "./pages/dead-end.js";
+import { dailyPage } from "./pages/daily.js";
+import { leaderboardPage } from "./pages/leaderboard.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const header = /** @type {HTMLElement} */ (document.getElementById("header"));
@@ -60,6 +62,8 @@ const ROUTES = [
   [/^\/players\/([^/]+)$/, (m, el) => playerPage(el, app, m[1])],
   [/^\/seat\/([\w-]+)\/(\d{1,2})$/, (m, el) => (session() ? tablePage(el, { table: m[1], seat: Number(m[2]) }, app)
     : fill(el, signInFirst(t("web.account.your_seat"), location.pathname)))],
+  [/^\/daily$/, (m, el) => dailyPage(el, app)],
+  [/^\/leaderboard(?:\/([\w-]+))?$/, (m, el) => leaderboardPage(el, app, m[1] || null)],
 ];
 
 function drawHeader() {
@@ -74,6 +78,7 @@ function drawHeader() {
     : h("a.account", { href: "/signin", "data-route": "", id: "account", onclick: comeBack }, t("web.account.sign_in"));
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
     link("/tables", h("span", {}, h("span.tables-long", {}, t("web.tables")), h("span.tables-short", {}, t("web.tables_short")))),
+    link("/daily", t("web.daily.nav")), link("/leaderboard", t("web.board.nav")),
     account, h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
 }
 

@@ -1,8 +1,9 @@
 """The browser app (docs/web.md): its static files under ``/static``, its one page (``index.html``) on every path the
 app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{token}``, ``/watch/{table}``,
-``/tables``, ``/games/{id}/rules``, ``/replay/{table}``, ``/learn/{game}``, ``/learn/{game}/{token}``, and the
-accounts' pages: ``/signup``, ``/signin``, ``/forgot``, ``/reset/{token}``, ``/verify/{token}``, ``/me``,
-``/me/friends``, ``/me/settings``, ``/players/{name}``, ``/seat/{table}/{seat}``), and one
+``/tables``, ``/games/{id}/rules``, ``/replay/{table}``, ``/learn/{game}``, ``/learn/{game}/{token}``, ``/daily``,
+``/leaderboard``, ``/leaderboard/{game}``, and the accounts' pages: ``/signup``, ``/signin``, ``/forgot``,
+``/reset/{token}``, ``/verify/{token}``, ``/me``, ``/me/friends``, ``/me/settings``, ``/players/{name}``,
+``/seat/{table}/{seat}``), and one
 small helper the page asks for: the best arrangement of a hand in a game that has one (``arranges`` in
 ``/api/games``; Three Thirteen's melds), from the person's own view, which touches no table.
 
@@ -100,6 +101,8 @@ def favicon() -> FileResponse:
 
 @router.api_route("/", methods=["GET", "HEAD"])
 @router.api_route("/tables", methods=["GET", "HEAD"])
+@router.api_route("/daily", methods=["GET", "HEAD"])
+@router.api_route("/leaderboard", methods=["GET", "HEAD"])
 @router.api_route("/play/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}", methods=["GET", "HEAD"])
@@ -131,6 +134,7 @@ def mail_link_page() -> FileResponse:
 @router.api_route("/new/{game}", methods=["GET", "HEAD"])
 @router.api_route("/games/{game}/rules", methods=["GET", "HEAD"])
 @router.api_route("/learn/{game}", methods=["GET", "HEAD"])
+@router.api_route("/leaderboard/{game}", methods=["GET", "HEAD"])
 def game_page(game: str) -> FileResponse:
     """The app's page of a game the server offers; a game it does not offer (``/new/chess``) is not found (404: a
     browser gets the app's page with the status, saying so and leading back)."""

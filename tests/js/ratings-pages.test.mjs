@@ -1,0 +1,65 @@
+// The tables of the daily deal's results and of the leaderboard (src/dreizehn/web/pages/daily.js, leaderboard.js):
+// the reader's own row marked, shared places, a guest's play said so, the reader below the top when not in it.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { openPage } from "./page.mjs";
+import { serve } from "./words.mjs";
+
+openPage();
+serve("de");
+const i18n = await import("../../src/dreizehn/web/i18n.js");
+const { dayText, resultsView } = await import("../../src/dreizehn/web/pages/daily.js");
+const { boardTable } = await import("../../src/dreizehn/web/pages/leaderboard.js");
+await i18n.loadLanguage("de");
+
+const cells = (/** @type {Element} */ tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent);
+
+test("the results: every play, the own row marked, a guest said so, shared places written '='", () => {
+  const el = resultsView({ day: "2026-11-28", game: "holzwurm", players: 2, rows: [
+    { name: "Ada", total: 30, rank: 1, replay: "/replay/a", mine: false },
+    { name: "Bruno", total: 30, rank: 1, replay: "/replay/b", mine: true },
+    { name: null, total: 12, rank: null, replay: "/replay/c", mine: false },
+  ], spread: { n: 3, lowest: 12, quartile1: 21, median: 30, quartile3: 30, highest: 30 } });
+  const rows = [...el.querySelectorAll("tbody tr")];
+  assert.deepEqual(cells(rows[0]), ["1", "Ada", "30", "Nachspielen"]);
+  assert.deepEqual(cells(rows[1]), ["=", "Brunodu", "30", "Nachspielen"]);
+  assert.deepEqual(cells(rows[2]), ["–", "ein Gast", "12", "Nachspielen"]);
+  assert.deepEqual(rows.map((r) => r.classList.contains("mine")), [false, true, false]);
+  assert.equal(rows[2].querySelector("a")?.getAttribute("href"), "/replay/c");
+  assert.equal(el.querySelector("h4")?.textContent, "Ergebnisse aus 3 Partien");
+  const plot = el.querySelector("svg.box-plot");
+  assert.ok(plot?.getAttribute("aria-label")?.includes("Median 30"));
+  assert.equal(plot?.querySelectorAll("circle.mine").length, 1);
+});
+
+const row = (/** @type {number} */ rank, /** @type {string} */ name, provisional = false) =>
+  ({ rank, name, rating: 1500 - rank, spread: 80.4, games: 12, provisional });
+
+test("the leaderboard: the reader's row highlighted where it stands, provisional ratings marked", () => {
+  const el = boardTable({ game: "knizia13", since: "", rows: [row(1, "Ada"), row(2, "Bruno", true)], you: row(2, "Bruno", true) });
+  const rows = [...el.querySelectorAll("tbody tr")];
+  assert.equal(rows.length, 2);
+  assert.deepEqual(cells(rows[1]), ["2", "Brunodu", "1498 ± 80vorläufig", "12"]);
+  assert.ok(rows[1].classList.contains("mine") && !rows[0].classList.contains("mine"));
+  assert.equal(rows[0].querySelector("a")?.getAttribute("href"), "/players/Ada");
+});
+
+test("the leaderboard: a reader not in the top is shown below it, after a gap", () => {
+  const el = boardTable({ game: "knizia13", since: "", rows: [row(1, "Ada")], you: row(140, "Zoë") });
+  const rows = [...el.querySelectorAll("tbody tr")];
+  assert.equal(rows.length, 3);
+  assert.ok(rows[1].classList.contains("gap"));
+  assert.deepEqual(cells(rows[2]), ["140", "Zoëdu", "1360 ± 80", "12"]);
+  assert.equal(rows[2].querySelector("a")?.getAttribute("href"), "/players/Zo%C3%AB");
+});
+
+test("the leaderboard of a guest marks no row", () => {
+  const el = boardTable({ game: "knizia13", since: "", rows: [row(1, "Ada"), row(1, "Bea")], you: null });
+  assert.equal(el.querySelectorAll("tr.mine").length, 0);
+  assert.deepEqual([...el.querySelectorAll("tbody tr")].map((r) => cells(r)[0]), ["1", "="]);
+});
+
+test("the day is written as the page's language writes dates", () => {
+  assert.equal(dayText("2026-11-28"), "28. November 2026");
+});

@@ -1,0 +1,58 @@
+// The pure parts of the daily deal's and the leaderboard's pages (src/dreizehn/web/ratings.js): ranks and ratings
+// as the tables write them, and the geometry of the box plot of a deal's totals.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { boxPlot, rankText, ratingText, tokenKey, totalText } from "../../src/dreizehn/web/ratings.js";
+
+test("a rank is its number, a shared place is written '=' after the first row holding it", () => {
+  assert.equal(rankText(1, undefined), "1");
+  assert.equal(rankText(2, 1), "2");
+  assert.equal(rankText(2, 2), "=");
+  assert.equal(rankText(4, 2), "4");
+});
+
+test("an unranked row (a guest) gets a dash", () => {
+  assert.equal(rankText(null, 3), "–");
+});
+
+test("a rating and its spread are whole points", () => {
+  assert.equal(ratingText(1532.4, 83.6), "1532 ± 84");
+  assert.equal(ratingText(1000, 416.67), "1000 ± 417");
+});
+
+test("a total of the spread keeps one decimal only where it falls between two", () => {
+  assert.equal(totalText(12), "12");
+  assert.equal(totalText(12.5), "12.5");
+  assert.equal(totalText(-3.25), "-3.3");
+});
+
+const SPREAD = { n: 5, lowest: 10, quartile1: 20, median: 30, quartile3: 40, highest: 110 };
+
+test("the box plot runs from the lowest at the left to the highest at the right, inside the padding", () => {
+  const g = boxPlot(SPREAD, null, 220, 40, 10);
+  assert.equal(g.lowest, 10);
+  assert.equal(g.highest, 210);
+  assert.equal(g.quartile1, 30);
+  assert.equal(g.median, 50);
+  assert.equal(g.quartile3, 70);
+  assert.deepEqual(g.box, { x: 30, y: 10, width: 40, height: 20 });
+  assert.equal(g.mid, 20);
+  assert.equal(g.mine, null);
+});
+
+test("the person's total is placed on the same scale, and kept inside the plot", () => {
+  assert.equal(boxPlot(SPREAD, 60, 220, 40, 10).mine, 110);
+  assert.equal(boxPlot(SPREAD, 500, 220, 40, 10).mine, 210);
+});
+
+test("one total (or all equal): everything at the middle, the box without width", () => {
+  const g = boxPlot({ n: 1, lowest: 7, quartile1: 7, median: 7, quartile3: 7, highest: 7 }, 7, 200, 40);
+  for (const x of [g.lowest, g.quartile1, g.median, g.quartile3, g.highest, g.mine]) assert.equal(x, 100);
+  assert.equal(g.box.width, 0);
+});
+
+test("a guest's seat token is kept per day, game and player count", () => {
+  assert.equal(tokenKey("2026-11-28", "holzwurm", 2), "dreizehn.daily.2026-11-28.holzwurm.2");
+  assert.notEqual(tokenKey("2026-11-28", "holzwurm", 2), tokenKey("2026-11-28", "holzwurm", 3));
+});
