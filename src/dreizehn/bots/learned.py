@@ -77,10 +77,11 @@ class Network:
         """The action played in each of ``B`` positions: the best rated legal one where it is rated above the
         heuristic's by more than :attr:`threshold`, else the heuristic's (ties: the lowest number)."""
         values = self.values(observations, heuristic)
+        rows = np.arange(len(values))
+        advised = values[rows, heuristic].copy()
         values[~legal] = -np.inf
         best = values.argmax(axis=1)
-        rows = np.arange(len(values))
-        better = values[rows, best] - values[rows, heuristic] > self.threshold
+        better = values[rows, best] - advised > self.threshold
         return np.where(better, best, heuristic).astype(np.int64)
 
     def to_arrays(self) -> dict[str, npt.NDArray[np.generic]]:
