@@ -1,17 +1,19 @@
 """Fit the ``learned`` bot's network (:mod:`dreizehn.bots.learned`) by Deep Monte-Carlo on the compiled kernels, and
 measure it against the heuristic on paired seeds.
 
-``python benchmarks/fit_learned.py GAME [--minutes M] [--seed S]`` plays thousands of games at once on the game's
-kernel (the research player count and options, docs/envs.md), the learner in one seat (rotated round by round) and
-the game's compiled heuristic in the others. At each of the learner's decisions it keeps the seat's observation, the
+``python benchmarks/fit_learned.py GAME [--minutes M] [--seed S]`` plays 512 games at once on the game's kernel (the
+research player count and options, docs/envs.md), the learner in one seat (rotated round by round) and the game's
+compiled heuristic in the others. At each of the learner's decisions it keeps the seat's observation, the
 heuristic's action there and the action played; when the stage ends, every decision of it gets the stage's margin
 (the seat's points minus the mean of the others', signed so that more is better). A small network (PyTorch, one
-thread) learns to predict that margin for the action played, from the observation and the heuristic's action; the
-learner plays its best action (Deep Monte-Carlo, as DouZero: Zha et al. 2021), or at first the heuristic's, and a
-random one with chance ``--epsilon``. Every ``--eval-every`` seconds the greedy network plays fixed held-out seeds
-against the heuristic in the same seat (the learning curve); the best network so far is written as the game's data
-file (``src/dreizehn/games/<game>/learned_model.npz``, NumPy arrays: the runtime package never needs torch), the
-curve as JSON and a PNG (``--curve``).
+thread) learns to predict that margin for the action played, from the observation and the heuristic's action (Deep
+Monte-Carlo, as DouZero: Zha et al. 2021). While fitting, the learner plays a random action with chance
+``--epsilon``, else the heuristic's with a chance that falls from 1 to ``--heuristic-floor``, else the network's
+best. Every ``--eval-every`` seconds the network plays held-out deals against the heuristic in the same seat, the
+heuristic's action kept unless another is rated higher by more than each of ``--thresholds`` (the bot's rule); the
+network and threshold with the best lower end of the 95% interval so far are written as the game's data file
+(``src/dreizehn/games/<game>/learned_model.npz``, NumPy arrays: the runtime package never needs torch), the curve as
+a PNG and JSON (``--curve``). docs/learned.md gives the settings and the figures.
 
 ``python benchmarks/fit_learned.py GAME --evaluate [--seeds 0:2000]`` plays the shipped network against the heuristic
 on paired seeds: seed ``s`` deals game ``s`` of key ``BASE``, played once with the network in each seat and once with
