@@ -150,7 +150,7 @@ class LearnedBot(Bot):
         if network is None or not fits(network, game):
             raise BotError("bot.game", rule="B5", bot=self.name, game=game.id)
         self.network = network
-        from dreizehn.envs.observations import encoder_of
+        from dreizehn.core.encoding import encoder_of
 
         self.encoder = encoder_of(game)
 
