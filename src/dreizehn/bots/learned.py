@@ -1,7 +1,7 @@
 """``learned``: a small network, fitted by Deep Monte-Carlo on the compiled kernels (``benchmarks/fit_learned.py``),
 that rates every legal action of a seat's view and plays the heuristic's unless another is rated clearly higher;
-NumPy only, weights loaded from the game's data
-file (``learned_model.npz`` beside the game's rules), a few milliseconds a move.
+NumPy only, weights loaded from the game's data file (``learned_model.npz`` beside the game's rules), a few
+milliseconds a move.
 
 The network reads the seat's observation (the research layout, docs/envs.md, each value divided by its bound) and
 the action the game's heuristic would play there (one-hot), and gives, for every action, the points of the stage
