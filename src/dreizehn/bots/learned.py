@@ -1,0 +1,169 @@
+"""``learned``: a small network, fitted by Deep Monte-Carlo on the compiled kernels (``benchmarks/fit_learned.py``),
+that rates every legal action of a seat's view and plays the heuristic's unless another is rated clearly higher;
+NumPy only, weights loaded from the game's data file (``learned_model.npz`` beside the game's rules), a few
+milliseconds a move.
+
+The network reads the seat's observation (the research layout, docs/envs.md, each value divided by its bound) and
+the action the game's heuristic would play there (one-hot), and gives, for every action, the points of the stage
+that the seat is expected to score more than the mean of the others from here on, if it plays that action
+(docs/learned.md). Only the player counts and options it was fitted at are offered; anywhere else the bot refuses
+(B5).
+
+>>> import random, dreizehn
+>>> game = dreizehn.load_game("knizia13", players=4)
+>>> state = game.new_state(seed=1)
+>>> bot = LearnedBot(game)
+>>> bot.act(state.view(state.current_player), random.Random(0)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.bots.advice import heuristic as heuristic_of
+from dreizehn.bots.base import Bot, register_bot
+from dreizehn.core.errors import BotError
+from dreizehn.core.game import Game, View
+
+MODEL_FILE = "learned_model.npz"
+"""The data file of a game's network, in the game's package."""
+
+Floats = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Network:
+    """A fitted network: the layers' weights and biases, what it was fitted for and how its inputs are scaled."""
+
+    weights: tuple[Floats, ...]
+    biases: tuple[Floats, ...]
+    scale: Floats
+    """Each observation value's divisor (its bound, at least 1)."""
+    target_scale: float
+    """What the network's outputs are multiplied by to give points."""
+    game_id: str
+    players: int
+    options: Mapping[str, object]
+    num_actions: int
+    threshold: float = 0.0
+    """The points by which another action must be rated above the heuristic's to be played instead."""
+
+    @property
+    def obs_size(self) -> int:
+        return len(self.scale)
+
+    def values(self, observations: Floats, heuristic: npt.NDArray[np.int64]) -> Floats:
+        """The rating of every action, ``(B, num_actions)``, for ``B`` observations and their heuristic's actions."""
+        x = features(observations, heuristic, self.scale, self.num_actions)
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            x = x @ w + b
+            if i < last:
+                np.maximum(x, 0.0, out=x)
+        return x
+
+    def choose(self, observations: Floats, legal: npt.NDArray[np.bool_],
+               heuristic: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The action played in each of ``B`` positions: the best rated legal one where it is rated above the
+        heuristic's by more than :attr:`threshold`, else the heuristic's (ties: the lowest number)."""
+        values = self.values(observations, heuristic)
+        rows = np.arange(len(values))
+        advised = values[rows, heuristic].copy()
+        values[~legal] = -np.inf
+        best = values.argmax(axis=1)
+        better = values[rows, best] - advised > self.threshold
+        return np.where(better, best, heuristic).astype(np.int64)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[np.generic]]:
+        """The arrays :func:`from_arrays` reads back (what ``np.savez`` writes)."""
+        meta = {"game": self.game_id, "players": self.players, "options": dict(self.options),
+                "num_actions": self.num_actions, "target_scale": self.target_scale, "layers": len(self.weights),
+                "threshold": self.threshold}
+        arrays: dict[str, npt.NDArray[np.generic]] = {"meta": np.array(json.dumps(meta, sort_keys=True)),
+                                                      "scale": self.scale}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        return arrays
+
+
+def features(observations: Floats, heuristic: npt.NDArray[np.int64], scale: Floats, num_actions: int) -> Floats:
+    """The network's input: each observation divided by ``scale``, then the heuristic's action one-hot."""
+    rows = len(observations)
+    out = np.zeros((rows, len(scale) + num_actions), np.float32)
+    np.divide(observations, scale, out=out[:, : len(scale)])
+    out[np.arange(rows), len(scale) + heuristic] = 1.0
+    return out
+
+
+def from_arrays(arrays: Mapping[str, npt.NDArray[np.generic]]) -> Network:
+    """The network saved by :meth:`Network.to_arrays`."""
+    meta = json.loads(str(arrays["meta"]))
+    layers = int(meta["layers"])
+    return Network(
+        weights=tuple(np.asarray(arrays[f"w{i}"], np.float32) for i in range(layers)),
+        biases=tuple(np.asarray(arrays[f"b{i}"], np.float32) for i in range(layers)),
+        scale=np.asarray(arrays["scale"], np.float32), target_scale=float(meta["target_scale"]),
+        game_id=str(meta["game"]), players=int(meta["players"]), options=dict(meta["options"]),
+        num_actions=int(meta["num_actions"]), threshold=float(meta.get("threshold", 0.0)))
+
+
+@cache
+def shipped(game_id: str) -> Network | None:
+    """The network shipped with ``game_id``'s package, or ``None`` where the game has none."""
+    from dreizehn.core.registry import game_class
+
+    package = game_class(game_id).__module__.rpartition(".")[0]
+    path = resources.files(package) / MODEL_FILE
+    if not path.is_file():
+        return None
+    with path.open("rb") as handle, np.load(handle) as saved:
+        return from_arrays({name: saved[name] for name in saved.files})
+
+
+def fits(network: Network, game: Game) -> bool:
+    """Whether ``network`` was fitted for ``game``'s player count and options."""
+    return (network.game_id == game.id and network.players == game.players
+            and all(game.options.get(k) == v for k, v in network.options.items()))
+
+
+@register_bot
+class LearnedBot(Bot):
+    """``learned``: the game's shipped network rates each legal action; the heuristic's is played unless another is
+    rated higher by more than the network's threshold (then the best, ties: the lowest number)."""
+
+    name: ClassVar[str] = "learned"
+    option_defaults: ClassVar[Mapping[str, float | int | str | None]] = {}
+
+    def __init__(self, game: Game, **options: object) -> None:
+        super().__init__(game, **options)
+        network = shipped(game.id)
+        if network is None or not fits(network, game):
+            raise BotError("bot.game", rule="B5", bot=self.name, game=game.id)
+        self.network = network
+        from dreizehn.core.encoding import encoder_of
+
+        self.encoder = encoder_of(game)
+
+    def act(self, view: View, rng: random.Random) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise BotError("bot.not_to_move", rule="B5", seat=view.seat)
+        if len(legal) == 1:
+            return legal[0]
+        heuristic = heuristic_of(view.game_id)
+        assert heuristic is not None  # every game with a network has a heuristic
+        hint = heuristic(view, rng)
+        observation = self.encoder.observation(view)[None, :]
+        mask = np.zeros((1, self.network.num_actions), np.bool_)
+        mask[0, legal] = True
+        return int(self.network.choose(observation, mask, np.array([hint], np.int64))[0])
