@@ -2,7 +2,8 @@
 (issue 44, item 6: the shared scaffold of :mod:`dreizehn.core.scaffold` against the loops each game wrote itself).
 
 ``make bench-compare BASE=/path/to/other/worktree`` (or ``python benchmarks/compare_kernels.py --base PATH
-[--repeats 7]``) runs a worker process per tree and repeat, the two trees alternating (base, ours, base, ours, …),
+[--repeats 8]``) runs a worker process per tree and round, the two trees alternating (base, ours, ours, base, base, …,
+the first of a round swapped every round so that a load that rises or falls weighs on both alike),
 each worker a fresh process with its tree's ``src`` first on the path. Before the counted rounds, one worker per tree
 compiles every kernel and search (or loads it from numba's disk cache) and is not counted; within a worker each
 figure's work runs once before its clock starts. A figure is timed by the CPU time of its process (a busy machine
@@ -201,7 +202,7 @@ def table(runs: dict[str, list[dict[str, Any]]], header: list[str]) -> list[str]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", type=Path, help="the other tree (a git worktree), timed against this one")
-    parser.add_argument("--repeats", type=int, default=7, help="counted rounds of each tree (default 7)")
+    parser.add_argument("--repeats", type=int, default=8, help="counted rounds of each tree (default 8, even)")
     parser.add_argument("--least", type=float, default=0.4, help="CPU seconds a figure is measured for, at least")
     parser.add_argument("--game", action="append", choices=[g for g, *_ in GAMES], help="only this game (repeatable)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -218,7 +219,8 @@ def main() -> None:
     started = uptime()
     runs: dict[str, list[dict[str, Any]]] = {"base": [], "ours": []}
     for repeat in range(args.repeats):
-        for name, src in trees.items():
+        order = list(trees.items())
+        for name, src in order[::-1] if repeat % 2 else order:  # base, ours, ours, base, …: what drifts cancels
             runs[name].append(run_worker(src, args.least, args.game))
             print(f"round {repeat + 1}/{args.repeats}: {name} done ({uptime()})", file=sys.stderr, flush=True)
     ended = uptime()
@@ -227,8 +229,8 @@ def main() -> None:
             assert other["decisions"] == runs[name][0]["decisions"], f"{name} decided differently between runs"
     same = runs["base"][0]["decisions"] == runs["ours"][0]["decisions"]
     lines = table(runs, [
-        f"Compiled kernels and searches: this tree against {args.base}, {args.repeats} rounds (base, ours, base, "
-        f"ours, …), each a fresh process, CPU time, at least {args.least} s a figure; median and best of the rounds, "
+        f"Compiled kernels and searches: this tree against {args.base}, {args.repeats} rounds (base, ours, ours, "
+        f"base, …), each a fresh process, CPU time, at least {args.least} s a figure; median and best of the rounds, "
         "× ours over base", f"start: {started}", f"end:   {ended}", ""])
     lines += ["", "Decisions (the same seeds in both trees): " + ("the same, every one" if same else "DIFFERENT")]
     for key, value in runs["ours"][0]["decisions"].items():
