@@ -8,7 +8,7 @@ JS_STAMP := node_modules/.installed-stamp
 GAME ?= knizia13
 JOBS ?= auto
 
-.PHONY: run demo test test-quick test-long test-js check-js warm lint bench bench-server clean
+.PHONY: run demo test test-quick test-long test-js check-js warm lint bench bench-compare bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -75,6 +75,12 @@ lint: $(STAMP)
 ## Print the speed tables (games/s, actions/s, meld-solver hands/s).
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+## The kernels, batched environment, searches and hints of this tree against another tree's, in alternating
+## fresh processes (BASE=a git worktree of the older code, e.g. `git worktree add ../base c8a5b04`; ARGS="--repeats 9").
+bench-compare: warm
+	@test -n "$(BASE)" || { echo "make bench-compare BASE=/path/to/other/worktree"; exit 2; }
+	$(PY) benchmarks/compare_kernels.py --base $(BASE) $(ARGS)
 
 ## Load on the game server: 200 tables of 4 seats over websockets (ARGS="--flat-out", see --help).
 bench-server: $(STAMP)

@@ -354,9 +354,11 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
 # -- the shared loops' row functions -------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # no call of its own in the loops: see the docstring
 def legal_into(s: npt.NDArray[np.int16], mask: Masks, buffer: npt.NDArray[np.int64]) -> None:  # pragma: no cover
-    """:func:`legal`, in the form the shared loops call (``buffer`` unused)."""
+    """:func:`legal`, in the form the shared loops call (``buffer`` unused); inlined by numba where it is called, as
+    a compiled call of its own around :func:`legal` made 13's batched legal masks 1.18 times slower (4,096 rows: 70
+    ns a row against 59, CPU time, best of 1,000 calls)."""
     legal(s, mask)
 
 
