@@ -19,7 +19,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .accounts_kit import PASSWORD, missing, sign_in, sign_up, stand_in
+from .accounts_kit import PASSWORD, sign_in, sign_up, stand_in
 from .kit import (
     PHONE,
     SCREENSHOTS,
@@ -81,7 +81,6 @@ def _refused_loads(person: Watched, count: int) -> None:
 def _person(browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched], name: str,
             lang: str = "en", phone: bool = False) -> Watched:
     context = new_context(browser, contexts, server, lang, phone=phone)
-    stand_in(context, missing(server.url), lambda: name)
     return watch(watched, context, name)
 
 
@@ -196,8 +195,6 @@ def test_sign_out_everywhere(browser: Browser, contexts: list[BrowserContext], s
 
 def test_settings_are_kept_on_the_server_and_applied_on_another_device(
         browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
-    if "settings" in missing(server.url):
-        pytest.skip("needs GET/PUT /api/me/settings (issue 45, the social part)")
     laptop = _person(browser, contexts, server, watched, "Dirk_set")
     sign_up(laptop.page, "Dirk_set")
     laptop.page.goto("/me/settings")
@@ -219,9 +216,6 @@ def test_settings_are_kept_on_the_server_and_applied_on_another_device(
 
 def test_a_guests_seats_become_the_accounts(browser: Browser, contexts: list[BrowserContext], server: Server,
                                             watched: list[Watched]) -> None:
-    probe = httpx2.post(f"{server.url}/api/accounts", json={"name": "", "password": "", "seats": []})
-    if probe.json()["detail"]["params"].get("field") == "body.seats" or "me" in missing(server.url):
-        pytest.skip("needs the seats bound to accounts and GET /api/me (issue 45, the seats part)")
     guest = _person(browser, contexts, server, watched, "Emma_seat")
     page = guest.page
     page.goto("/new/knizia13")
@@ -257,10 +251,6 @@ def _join(page: Page, url: str, name: str) -> None:
 
 def test_two_accounts_and_a_guest_from_sign_up_to_each_home(browser: Browser, contexts: list[BrowserContext],
                                                              server: Server, watched: list[Watched]) -> None:
-    gone = missing(server.url)
-    probe = httpx2.post(f"{server.url}/api/accounts", json={"name": "", "password": "", "seats": []})
-    if probe.json()["detail"]["params"].get("field") == "body.seats" or {"me", "players"} & gone:
-        pytest.skip("needs the seats bound to accounts, GET /api/me and /api/players (issue 45, the seats part)")
     anna = _person(browser, contexts, server, watched, "Anna_all")
     bruno = _person(browser, contexts, server, watched, "Bruno_all", "de", phone=True)
     carl = _person(browser, contexts, server, watched, "Carl", "nl")
@@ -354,10 +344,6 @@ def test_a_friend_invited_by_user_name(browser: Browser, contexts: list[BrowserC
     page.click("#create")
     expect(page.locator(".create .error")).to_have_text(words["web.user_needed"].format(n=2))
     expect(page.locator("#seat-user-1")).to_be_focused()
-    probe = httpx2.post(f"{server.url}/api/tables", json={"game": "knizia13", "seats": [
-        {"kind": "person", "name": "x"}, {"kind": "person", "user": "Gus_friend"}]})
-    if probe.status_code == 422 or "me" in missing(server.url):
-        pytest.skip("needs seats invited by user name and GET /api/me (issue 45, the seats part)")
     page.fill("#seat-user-1", "Gus_friend")
     page.click("#create")
     page.wait_for_selector(".table-page[data-version]")
@@ -401,8 +387,6 @@ def test_forgot_reset_and_verify_pages(browser: Browser, contexts: list[BrowserC
 
 def test_a_used_or_wrong_mail_link_is_refused_in_words(browser: Browser, contexts: list[BrowserContext],
                                                       server: Server, watched: list[Watched]) -> None:
-    if {"reset", "verify"} & missing(server.url):
-        pytest.skip("needs POST /api/account/reset/confirm and /api/account/verify (issue 45, the mail part)")
     person = _person(browser, contexts, server, watched, "Ida", "nl")
     page = person.page
     page.goto("/verify/no-such-link")
