@@ -202,7 +202,7 @@ def test_u7_an_invitation_by_name_is_refused_to_a_guest_a_stranger_and_a_blocker
     answer = anna.post("/api/tables", json={"game": "holzwurm", "seats": [ME, {"kind": "person", "user": "Nobody_x"}]},
                        params={"lang": "nl"})
     assert answer.status_code == 422 and code(answer) == "account.no_player"
-    assert "Nobody_x" in answer.json()["detail"]["message"] and "speler" in answer.json()["detail"]["message"]
+    assert answer.json()["detail"]["params"]["name"] == "Nobody_x" and "speler" in answer.json()["detail"]["message"]
     answer = anna.post("/api/tables", json={"game": "holzwurm", "seats": [ME, {"kind": "bot", "user": bob_name}]})
     assert answer.status_code == 422 and code(answer) == "account.bot_invited"
     store = api.app.state.hub.store  # type: ignore[attr-defined]
@@ -352,8 +352,10 @@ def test_u7_a_seat_opened_by_session_through_the_other_process_is_relayed_with_i
 def test_u7_a_session_ended_by_another_process_stops_the_connection_within_its_freshness(
         api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A session ended in the database by another process (an operator's ``dreizehn admin``, a second server
-    process) is seen at the first message after the last check's freshness (``SESSION_FRESH``, here none)."""
+    process) is seen at the first message after the last check's freshness (``SESSION_FRESH``, here none) once the
+    check is too old to act on (``SESSION_STALE``, here none too)."""
     monkeypatch.setattr(ws, "SESSION_FRESH", 0.0)
+    monkeypatch.setattr(ws, "SESSION_STALE", 0.0)
     anna, anna_name, _ = person(api, "Anna")
     table_id = table(anna, [ME, BOT])["table"]["id"]
     phone = browser(api)
@@ -366,3 +368,24 @@ def test_u7_a_session_ended_by_another_process_stops_the_connection_within_its_f
         peer.send({"type": "ping"})
         answer = peer.recv(skip=("presence", "update"))
         assert answer["type"] == "refused" and answer["code"] == "account.signed_out"
+
+
+def test_u7_a_stale_check_is_made_beside_the_message_and_ends_the_connection(
+        api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its freshness but not yet stale, a connection's message is answered at once while the session is asked
+    again beside it; the answer that the session ended refuses and closes the connection (1008)."""
+    monkeypatch.setattr(ws, "SESSION_FRESH", 0.0)
+    anna, anna_name, _ = person(api, "Anna")
+    table_id = table(anna, [ME, BOT])["table"]["id"]
+    phone = browser(api)
+    sign_in(phone, anna_name)
+    with connect(phone, table=table_id, seat=0) as peer:
+        with api.app.state.hub.store.engine.begin() as c:  # type: ignore[attr-defined]
+            c.execute(sessions.delete())  # as another process would: this one does not know
+        peer.send({"type": "ping"})
+        told = peer.until(lambda m: m["type"] == "refused")
+        assert told["code"] == "account.signed_out"
+        with pytest.raises(Closed) as closed:
+            peer.recv(skip=("presence", "update", "pong"))
+        assert closed.value.code == 1008
+

@@ -58,9 +58,13 @@ CHAT_RATE, CHAT_BURST = 1.0, 3
 SESSION_FRESH = 1.0
 """Seconds a connection of an account's seat trusts its session's last check in the database (rule U7), unless this
 process ended a session since (:meth:`~dreizehn.server.accounts.service.Accounts.sessions_ended`): then its next
-message checks again. A session ended by another process (a second server process, ``dreizehn admin``) stops the
-connection within this time; one ended here, at once. The check costs a query and a thread's hop, which every move
-of a signed-in player would pay otherwise."""
+message waits for a check. Past this time, a message is answered at once while the session is checked again beside
+it; once that check finds the session ended, the connection is refused and closed. So a session ended by another
+process (a second server process, ``dreizehn admin``) stops the connection at the first message after the next
+check; one ended here, at once; and no move of a signed-in player waits for a query and a thread's hop."""
+SESSION_STALE = 10.0
+"""Seconds after which a connection's last check is too old to act on: its next message waits for a new one (the
+checks beside the messages, and the idle connection's every :data:`SESSION_RECHECK`, keep it younger)."""
 SESSION_RECHECK = 15.0
 """Seconds between the checks of an idle connection's session (rule U7): a connection of an account's seat whose
 session ended (signed out everywhere, a new password, the account deleted or disabled) is closed within this time
@@ -182,6 +186,7 @@ class _Socket:
         """The account whose seat the connection acts for (rule U7): its session is checked at every message."""
         self.signed_out = False
         self.checked_at = -SESSION_FRESH
+        self.rechecking: asyncio.Task[None] | None = None
         """When (``time.monotonic``) the session was last found in the database, signed in to the account."""
         self.watcher: asyncio.Task[None] | None = None
 
@@ -207,6 +212,8 @@ class _Socket:
                 self.writer.cancel()
             if self.watcher is not None:
                 self.watcher.cancel()
+            if self.rechecking is not None:
+                self.rechecking.cancel()
 
     async def _receive(self) -> MutableMapping[str, Any]:
         self.reading = True
@@ -243,16 +250,32 @@ class _Socket:
 
     async def _still_theirs(self, fresh: float | None = None) -> bool:
         """Whether the handshake's session is still signed in to the account whose seat the connection acts for: as
-        the database said less than ``fresh`` seconds ago if no session ended here since, else asked again."""
+        the database said less than ``fresh`` seconds ago if no session ended here since; past it (and younger than
+        :data:`SESSION_STALE`), yes for now, while it is asked again beside the message (:meth:`_recheck`); else
+        asked again first."""
         started = time.monotonic()
         ended_here = self.websocket.app.state.accounts.ended_at
-        if started - self.checked_at < (SESSION_FRESH if fresh is None else fresh) and self.checked_at > ended_here:
+        age = started - self.checked_at
+        if self.checked_at > ended_here and age < (SESSION_FRESH if fresh is None else fresh):
             return True
+        if self.checked_at > ended_here and fresh is None and age < SESSION_STALE:
+            if self.rechecking is None or self.rechecking.done():
+                self.rechecking = asyncio.create_task(self._recheck())
+            return True
+        return await self._ask()
+
+    async def _ask(self) -> bool:
+        started = time.monotonic()
         account = await socket_who(self.websocket)
         if account is None or account.id != self.account_id:
             return False
         self.checked_at = started
         return True
+
+    async def _recheck(self) -> None:
+        """The session asked again beside a message: the connection ends once it has ended."""
+        if not await self._ask():
+            self._end_signed_out()
 
     def _end_signed_out(self) -> None:
         """The session ended: the connection is told (``account.signed_out``) and closed (1008); it acts no more."""
