@@ -48,7 +48,8 @@ def start_server(data_dir: Path, paths: Sequence[str] = (), **settings: str) -> 
     port = free_port()
     env = {**os.environ, "DREIZEHN_DATA_DIR": str(data_dir), "DREIZEHN_BOT_PAUSE": "0.05", "DREIZEHN_BOT_WORKERS": "0",
            "DREIZEHN_STAGE_HOLD": "0", "DREIZEHN_HELLO_TIMEOUT": "120",  # a busy machine welcomes slowly
-           "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4"}
+           "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4",
+           "DREIZEHN_ANALYSIS_SEARCH": "ismcts:iterations=300:playout=heuristic:tree=on"}  # master, a hundredth
     env.update({f"DREIZEHN_{name}": value for name, value in settings.items()})
     if paths:
         env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [os.environ.get("PYTHONPATH")])])
