@@ -146,6 +146,27 @@ def join(page: Page, url: str, name: str) -> None:
     page.wait_for_selector("#join-name", state="detached")
 
 
+ANSWERS = """(() => {
+  window.answered = [];
+  const fetched = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    const json = response.json.bind(response);
+    response.json = () => json().finally(() => setTimeout(() => window.answered.push(response.url), 0));
+    return response;
+  };
+})();"""
+"""A page script that notes each HTTP answer the page has read (its URL in ``window.answered``) once the page's own
+code that waited for it has run: the note is a task queued when the body is read, after the promise callbacks that
+the answer set going (:func:`wait_answered`)."""
+
+
+def wait_answered(page: Page, part: str) -> None:
+    """Wait (a condition, checked) until a page that runs :data:`ANSWERS` (``page.add_init_script(ANSWERS)`` before
+    it is opened) has read an answer whose URL contains ``part``, and done what it does with it."""
+    page.wait_for_function(f"() => (window.answered || []).some((url) => url.includes({json.dumps(part)}))")
+
+
 def version(page: Page) -> int:
     return int(page.get_attribute(".table-page", "data-version") or -1)
 
