@@ -26,15 +26,18 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/dreizehn demo $(GAME)
 
-## Lint, type-check and run every test (the CI profile of the property tests).
-test: $(STAMP) lint warm test-js
-	$(PY) -m pytest -n $(JOBS) -q
+## Lint, type-check and run every test (the CI profile of the property tests). The lint, the kernels' warm-up and the
+## browser client's checks run side by side (each mostly on one core), then the tests: a module's tests that share a
+## fixture (a server, a finished analysis) on one worker (--dist loadgroup, tests/conftest.py).
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j 3 lint warm test-js
+	$(PY) -m pytest -n $(JOBS) --dist loadgroup -q
 
 ## Lint, type-check and the fast tests (not marked slow: no server, browser, terminal pilot, compiled kernel, Ray
 ## instance or Python process of its own):
 ## the quick profile (DREIZEHN_PROFILE=quick: a fifth of the random games), for every edit; `make test` before landing.
 test-quick: $(STAMP) lint
-	DREIZEHN_PROFILE=quick $(PY) -m pytest -n $(JOBS) -q -m "not slow"
+	DREIZEHN_PROFILE=quick $(PY) -m pytest -n $(JOBS) --dist loadgroup -q -m "not slow"
 
 ## The browser client: its modules type-checked (TypeScript's checker on the JSDoc types, tsconfig.json), linted
 ## (ESLint, eslint.config.js) and its pure modules under node's test runner (tests/js). Said loudly where node or
@@ -54,18 +57,22 @@ $(JS_STAMP): package.json package-lock.json
 
 ## The same with the large profile: many more random games per game and player count.
 test-long: $(STAMP) lint warm
-	DREIZEHN_PROFILE=long $(PY) -m pytest -n $(JOBS) -q
+	DREIZEHN_PROFILE=long $(PY) -m pytest -n $(JOBS) --dist loadgroup -q
 
 # Compile the meld solver, the game kernels, every compiled variant of their searches and the hints' rating loops
 # once (numba caches them), before parallel test workers would each compile them. numba checks only a function's own
 # file, so when any source changed since the last warm-up every cached compilation is dropped first (a kernel that
 # calls a changed function elsewhere would otherwise stay stale; the loops made by dreizehn.core.scaffold also key
-# their cache by a digest of what they call).
+# their cache by a digest of what they call). Two processes at once (compiling uses one core): the meld solver then
+# Three Thirteen (which calls it), and the other games.
 warm: $(STAMP)
 	@if [ ! -f $(NUMBA_STAMP) ] || [ -n "$$(find src -name '*.py' -newer $(NUMBA_STAMP) | head -1)" ]; then \
 	  find src -name '*.nbi' -delete; find src -name '*.nbc' -delete; fi
-	$(PY) -c "from dreizehn.games.three_thirteen.melds import warm_up; warm_up()"
-	$(PY) -c "from dreizehn.core.kernel import warm_up; warm_up()"
+	@echo "warming the compiled kernels in two processes"
+	@( $(PY) -c "from dreizehn.games.three_thirteen.melds import warm_up; warm_up()" && \
+	   $(PY) -c "from dreizehn.core.kernel import warm_up; warm_up('three-thirteen')" ) & melds=$$!; \
+	$(PY) -c "from dreizehn.core.kernel import warm_up; warm_up(skip=('three-thirteen',))"; others=$$?; \
+	wait $$melds && [ $$others = 0 ]
 	@touch $(NUMBA_STAMP)
 
 lint: $(STAMP)

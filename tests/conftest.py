@@ -53,9 +53,16 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test of :data:`SLOW_FOLDERS` or :data:`SLOW_FILES`, or using one of :data:`SLOW_FIXTURES`, ``slow``
-    (a test elsewhere may carry the mark itself: one that starts a Python process to load or compile kernels, say)."""
+    (a test elsewhere may carry the mark itself: one that starts a Python process to load or compile kernels, say).
+    A test that uses a fixture shared by its module (a server, a browser's server, a finished analysis) is put in
+    its module's ``xdist_group``: with ``--dist loadgroup`` (``make test``) one worker runs them all, so the fixture
+    is made once, not once in every worker."""
     root = Path(__file__).parent
     for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures is not None and any(d.scope == "module" for defs in fixtures.name2fixturedefs.values()
+                                        for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
         try:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import gc
+import importlib
 import random
-import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -232,18 +233,40 @@ def test_only_the_view_is_used(game_id: str) -> None:
     assert IsmctsBot(game, iterations=40).act(rebuilt, random.Random(1)) == action
 
 
-@pytest.mark.parametrize("game_id", dreizehn.game_ids())
-def test_time_budget(game_id: str) -> None:
+SEARCH_CLOCKS = ("dreizehn.bots.ismcts", "dreizehn.bots.tree", "dreizehn.games.three_thirteen.search")
+"""The modules whose clock a search by time reads: the Python search's, the compiled searches' (one shared, Three
+Thirteen's own)."""
+
+
+def _searched_by_clock(monkeypatch: pytest.MonkeyPatch, game_id: str, horizon: str, still: int) -> tuple[int, int]:
+    """Search a view with a 0.1 s budget on a clock the test moves: it reads 0 s ``still`` times, then 1 s (the budget
+    spent); the clock's reads and the search's iterations."""
     game = dreizehn.load_game(game_id, 4)
     view = next(v for v in random_views(game, 6, seed=2) if len(v.legal_actions) > 1)
-    bot = IsmctsBot(game, time=0.1)
-    bot.act(view, random.Random(0))  # compiled (numba) before the search that is looked at
-    start = time.perf_counter()
+    reads: list[float] = []
+
+    def perf_counter() -> float:
+        reads.append(0.0 if len(reads) < still else 1.0)
+        return reads[-1]
+
+    for name in SEARCH_CLOCKS:
+        monkeypatch.setattr(importlib.import_module(name), "time", SimpleNamespace(perf_counter=perf_counter))
+    bot = IsmctsBot(game, time=0.1, horizon=horizon)
     assert bot.act(view, random.Random(0)) in view.legal_actions
-    # The budget replaces the iteration count: a search that ignored it would never stop. The ceiling only bounds
-    # that failure (on a busy machine a 0.1 s search may take seconds); speed belongs in benchmarks/.
-    assert time.perf_counter() - start < 60
-    assert bot.last_iterations >= 1
+    return len(reads), bot.last_iterations
+
+
+@pytest.mark.parametrize("horizon", ["stage", "game"])  # the compiled search, and the Python one
+@pytest.mark.parametrize("game_id", dreizehn.game_ids())
+def test_time_budget(monkeypatch: pytest.MonkeyPatch, game_id: str, horizon: str) -> None:
+    """The budget replaces the iteration count: the search reads the clock as it goes, goes on while the budget lasts
+    and stops at the first read past it (the clock is the test's: no duration of this machine decides)."""
+    reads, iterations = _searched_by_clock(monkeypatch, game_id, horizon, still=4)
+    assert reads == 5  # read until the budget was spent, and not once more
+    assert iterations >= 1
+    reads, more = _searched_by_clock(monkeypatch, game_id, horizon, still=8)
+    assert reads == 9
+    assert more > iterations  # a budget that lasts longer runs more iterations
 
 
 def test_time_zero_runs_one_iteration() -> None:

@@ -335,10 +335,11 @@ def create_table(client: TestClient, game: str, seats: Sequence[str], options: M
     return created
 
 
-def wait_finished(client: Any, table_id: str, timeout: float = 30.0, pause: float = 0.01,
+def wait_finished(client: Any, table_id: str, timeout: float = 300.0, pause: float = 0.01,
                   tail: Callable[[], str] = str) -> dict[str, Any]:
     """Poll a table (its bots play by themselves) until its game is over, through ``client`` (a test client or a
-    server process, anything with ``get``); the table as the API shows it. ``tail`` adds to the failure's message."""
+    server process, anything with ``get``); the table as the API shows it. ``tail`` adds to the failure's message.
+    ``timeout`` bounds a failure only (a game of bots took over 30 s with both cores held by other work)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         table: dict[str, Any] = client.get(f"/api/tables/{table_id}").json()
@@ -553,7 +554,7 @@ class ServerProcess:
                 return float(line.split()[-1])
         return 0.0
 
-    def wait_finished(self, table_id: str, timeout: float = 30.0) -> dict[str, Any]:
+    def wait_finished(self, table_id: str, timeout: float = 300.0) -> dict[str, Any]:
         """Poll the table until its game is over; the table."""
         return wait_finished(self, table_id, timeout, pause=0.05, tail=self.tail)
 

@@ -17,6 +17,8 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 import dreizehn
+from dreizehn.bots.base import make_bot
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import View
 from dreizehn.core.registry import load_game
 from dreizehn.play.hints import hint
@@ -32,6 +34,10 @@ from .kit import create_table, hub, make_settings, stored, wait_finished
 
 PLAYOUTS = 4
 """The playouts per decision in these tests (few: the ratings are rough, the tests quick)."""
+SEARCH = "ismcts:iterations=300:playout=heuristic:tree=on"
+"""The search whose move is a decision's ``best`` in these tests: Holzwurm's hint level (``master``) with a hundredth
+of its iterations (what is checked does not depend on the search's size; the hint level's own takes seconds a
+decision on a busy machine). :func:`test_the_default_search_is_the_hint_level` checks the default."""
 GAME = "holzwurm"
 
 
@@ -43,7 +49,7 @@ SHARED_LEASE = 5.0
 
 
 def _settings(data_dir: Path, url: str | None = None) -> Settings:
-    return make_settings(data_dir, url, analysis_playouts=PLAYOUTS, analysis_lease=LEASE)
+    return make_settings(data_dir, url, analysis_playouts=PLAYOUTS, analysis_lease=LEASE, analysis_search=SEARCH)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -138,10 +144,10 @@ def test_every_decision_of_the_seat_is_rated(api: TestClient, finished: str,
 
 def test_the_ratings_are_the_hint_search(api: TestClient, finished: str,
                                          analysed: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
-    """``best`` is the action the hint puts first on the seat's view of that moment (the hint level's move, with the
-    same budget and generator); ``loss`` is the chance the action played gave up against it, 0 when it was that move
-    or had the better chance; the intervals hold their chances; ``worst`` names the costliest decisions (over 0.05),
-    costliest first."""
+    """``best`` is the action the hint puts first on the seat's view of that moment (the move of the server's
+    analysis search, with the same budget and generator); ``loss`` is the chance the action played gave up against
+    it, 0 when it was that move or had the better chance; the intervals hold their chances; ``worst`` names the
+    costliest decisions (over 0.05), costliest first."""
     done = analysed[1][-1]
     for decision in done["decisions"]:
         played, best = decision["played"], decision["best"]
@@ -152,7 +158,7 @@ def test_the_ratings_are_the_hint_search(api: TestClient, finished: str,
             assert decision["loss"] == 0.0 and played == best
     for decision in done["decisions"][:3]:
         version = decision["version"]
-        analysis = hint(_view(api, finished, 0, version), playouts=PLAYOUTS, rng=version)
+        analysis = hint(_view(api, finished, 0, version), playouts=PLAYOUTS, rng=version, search=SEARCH)
         assert analysis.best.action == analysis.choice
         assert decision["best"]["action"] == analysis.best.text
         assert decision["best"]["chance"] == pytest.approx(analysis.best.win, abs=1e-4)
@@ -254,11 +260,11 @@ def test_two_processes_share_the_analyses_one_works_on_each(
 
     gate, rated = threading.Event(), list[int]()  # after its first decision the first server's work waits for the gate
 
-    def slowly(view: View, version: int, played: int, playouts: int) -> Any:
+    def slowly(view: View, version: int, played: int, playouts: int, search: str) -> Any:
         if rated:
             gate.wait(120)
         rated.append(version)
-        return rate(view, version, played, playouts)
+        return rate(view, version, played, playouts, search)
 
     cls = dreizehn.game_class(GAME)
     with TestClient(create_app(settings)) as second:
@@ -299,14 +305,16 @@ def test_two_processes_share_the_analyses_one_works_on_each(
     walked = decisions(game, game_of.row.seed, [action for _, action, _ in game_of.actions], 0)
     assert [d["version"] for d in ended["decisions"]] == [version for version, _, _ in walked]
     for rated, (version, view, played) in zip(ended["decisions"], walked, strict=True):
-        assert rated["best"] == {**rate_decision(view, version, played, 1).best, "text": rated["best"]["text"]}
+        assert rated["best"] == {**rate_decision(view, version, played, 1, SEARCH).best, "text": rated["best"]["text"]}
 
 
 def test_the_analysis_runs_in_the_worker_processes(tmp_path: Path) -> None:
     """With worker processes (as deployed), each decision is rated in the pool and gives what threads give: the
-    same analysis of the same game."""
+    same analysis of the same game. (The bots' time is not what is checked: a worker started on a busy machine
+    imports for seconds.)"""
     cls = dreizehn.game_class(GAME)
-    with TestClient(create_app(make_settings(tmp_path / "pool", analysis_playouts=PLAYOUTS, bot_workers=1))) as pool:
+    with TestClient(create_app(make_settings(tmp_path / "pool", analysis_playouts=PLAYOUTS, analysis_search=SEARCH,
+                                             bot_workers=1, bot_timeout=120))) as pool:
         assert hub(pool).executor is not None
         table_id = create_table(pool, GAME, ["random"] * cls.min_players, cls.quick_options)["table"]["id"]
         wait_finished(pool, table_id)
@@ -318,7 +326,7 @@ def test_the_analysis_runs_in_the_worker_processes(tmp_path: Path) -> None:
     walked = decisions(game, game_of.row.seed, [action for _, action, _ in game_of.actions], 0)
     assert [d["version"] for d in done["decisions"]] == [version for version, _, _ in walked]
     version, view, played = walked[-1]
-    assert done["decisions"][-1]["best"] == {**rate_decision(view, version, played, PLAYOUTS).best,
+    assert done["decisions"][-1]["best"] == {**rate_decision(view, version, played, PLAYOUTS, SEARCH).best,
                                               "text": done["decisions"][-1]["best"]["text"]}
 
 
@@ -330,11 +338,12 @@ def test_a_failed_analysis_says_so_and_is_taken_up_again(tmp_path: Path, monkeyp
     rate = analysis.rate_decision
     calls: list[int] = []
 
-    def third_fails(view: View, version: int, played: int, playouts: int) -> Any:
+    def third_fails(view: View, version: int, played: int, playouts: int, search: str) -> Any:
+        assert (playouts, search) == (PLAYOUTS, SEARCH)  # the server's settings reach each decision's rating
         calls.append(version)
         if len(calls) == 3:
             raise RuntimeError("the search broke")
-        return rate(view, version, played, playouts)
+        return rate(view, version, played, playouts, search)
 
     cls = dreizehn.game_class(GAME)
     with TestClient(create_app(_settings(tmp_path / "data"))) as client:
@@ -378,3 +387,26 @@ def test_a_database_of_the_first_revision_is_migrated_and_its_games_analysed(tmp
     with TestClient(create_app(settings)) as second:
         assert second.post(f"/api/tables/{table_id}/analysis", json={"seat": 1}).status_code == 202
         assert _until_done(second, table_id, 1)[-1]["status"] == "done"
+
+
+def test_the_default_search_is_the_hint_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unless the server is told another (``DREIZEHN_ANALYSIS_SEARCH``), a decision's ``best`` is the move of the
+    game's hint level: the search a decision's rating makes is the hint level's bot (the test plays its move with
+    :data:`SEARCH`, so as not to spend the level's seconds; the ratings are the hint's, as checked above)."""
+    import dreizehn.play.hints as hints
+
+    assert make_settings(Path("unused")).analysis_search == "auto"
+    made: list[str] = []
+
+    def smaller(spec: str, game: Any) -> Any:
+        made.append(spec)
+        return make_bot(SEARCH if spec == made[0] else spec, game)
+
+    monkeypatch.setattr(hints, "make_bot", smaller)
+    game = load_game(GAME, 2, dreizehn.game_class(GAME).quick_options)
+    state = game.new_state(3)
+    view = state.view(state.current_player)
+    assert len(view.legal_actions) > 1
+    rated = rate_decision(view, 7, int(view.legal_actions[0]), PLAYOUTS)
+    assert made[0] == level_spec("master", GAME, 2) == level_spec(game.hint_level, GAME, 2) != SEARCH
+    assert rated.best["action"] == hint(view, playouts=PLAYOUTS, rng=7, search=SEARCH).best.text

@@ -48,7 +48,8 @@ def start_server(data_dir: Path, paths: Sequence[str] = (), **settings: str) -> 
     port = free_port()
     env = {**os.environ, "DREIZEHN_DATA_DIR": str(data_dir), "DREIZEHN_BOT_PAUSE": "0.05", "DREIZEHN_BOT_WORKERS": "0",
            "DREIZEHN_STAGE_HOLD": "0", "DREIZEHN_HELLO_TIMEOUT": "120",  # a busy machine welcomes slowly
-           "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4"}
+           "DREIZEHN_HINT_SECONDS": "0.05", "DREIZEHN_GRACE_PERIOD": "600", "DREIZEHN_ANALYSIS_PLAYOUTS": "4",
+           "DREIZEHN_ANALYSIS_SEARCH": "ismcts:iterations=300:playout=heuristic:tree=on"}  # master, a hundredth
     env.update({f"DREIZEHN_{name}": value for name, value in settings.items()})
     if paths:
         env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [os.environ.get("PYTHONPATH")])])
@@ -143,6 +144,27 @@ def join(page: Page, url: str, name: str) -> None:
     page.fill("#join-name", name)
     page.click("form.dialog button[type=submit]")
     page.wait_for_selector("#join-name", state="detached")
+
+
+ANSWERS = """(() => {
+  window.answered = [];
+  const fetched = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    const json = response.json.bind(response);
+    response.json = () => json().finally(() => setTimeout(() => window.answered.push(response.url), 0));
+    return response;
+  };
+})();"""
+"""A page script that notes each HTTP answer the page has read (its URL in ``window.answered``) once the page's own
+code that waited for it has run: the note is a task queued when the body is read, after the promise callbacks that
+the answer set going (:func:`wait_answered`)."""
+
+
+def wait_answered(page: Page, part: str) -> None:
+    """Wait (a condition, checked) until a page that runs :data:`ANSWERS` (``page.add_init_script(ANSWERS)`` before
+    it is opened) has read an answer whose URL contains ``part``, and done what it does with it."""
+    page.wait_for_function(f"() => (window.answered || []).some((url) => url.includes({json.dumps(part)}))")
 
 
 def version(page: Page) -> int:

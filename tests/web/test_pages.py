@@ -9,7 +9,19 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Route, expect
 
-from .kit import PHONE, SCREENSHOTS, Server, Watched, create_table, new_context, version, watch
+from .kit import (
+    ANSWERS,
+    PHONE,
+    SCREENSHOTS,
+    Server,
+    Watched,
+    create_table,
+    move,
+    new_context,
+    version,
+    wait_answered,
+    watch,
+)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])
@@ -37,6 +49,7 @@ def test_a_page_still_loading_never_draws_over_the_next(browser: Browser, contex
     page = watch(watched, new_context(browser, contexts, server), "late").page
     held: list[Route] = []
     page.route("**/api/games?lang=en", lambda route: held.append(route))  # the English answer waits
+    page.add_init_script(ANSWERS)
     page.goto("/?lang=en")
     page.wait_for_selector("#lang")
     page.select_option("#lang", "nl")
@@ -44,7 +57,7 @@ def test_a_page_still_loading_never_draws_over_the_next(browser: Browser, contex
     expect(page.locator(".game-card h2")).to_have_text(dutch)
     assert held, "the English list was not asked for"
     held[0].continue_()
-    page.wait_for_timeout(500)
+    wait_answered(page, "/api/games?lang=en")  # the page has read the late answer and done what it does with it
     expect(page.locator(".game-card h2")).to_have_text(dutch)
     expect(page.locator("h1")).to_have_text(words["web.title"])
 
@@ -87,11 +100,13 @@ def test_a_double_click_plays_once_and_says_nothing(browser: Browser, contexts: 
     before = version(page)
     page.locator(".stock button.card.legal").dblclick()  # draw: then Anna must still discard, so a second is stale
     page.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
-    page.wait_for_timeout(300)  # time for a second action's refusal to come, were one sent
-    actions = [f for f in anna.sent if f.get("type") == "action"]
-    assert len(actions) == 1, actions
-    assert not [f for f in anna.frames if f.get("type") == "refused"]
     assert not page.inner_text("#alert").strip()
+    # The next move's update comes after anything the server answered to what was sent before it (one connection's
+    # messages are answered in order): a refusal of a second action, were one sent, would have come by then.
+    move(page)
+    actions = [f for f in anna.sent if f.get("type") == "action"]
+    assert len(actions) == 2, actions  # the double click's, and the next move's
+    assert not [f for f in anna.frames if f.get("type") == "refused"]
 
 
 def test_markup_is_never_written_and_cards_wear_the_games_faces(browser: Browser, contexts: list[BrowserContext],

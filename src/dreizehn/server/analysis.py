@@ -81,14 +81,14 @@ def _move(game: Game, rating: Any) -> dict[str, Any]:
     }
 
 
-def rate_decision(view: View, version: int, played: int, playouts: int) -> DecisionRow:
+def rate_decision(view: View, version: int, played: int, playouts: int, search: str = "auto") -> DecisionRow:
     """Rate one decision (in a worker): every legal action of ``view`` by :func:`dreizehn.play.hints.hint` with
     ``playouts`` playouts, its generator seeded by ``version``; the action ``played`` against the best one (the
-    move of the game's hint level, so a loss is the chance to win given up against it)."""
+    move of ``search``, by default the game's hint level, so a loss is the chance to win given up against it)."""
     from dreizehn.play.hints import hint
 
     game = load_game(view.game_id, view.players, view.options)
-    analysis = hint(view, playouts=playouts, rng=version, game=game)
+    analysis = hint(view, playouts=playouts, rng=version, game=game, search=search)
     best = _move(game, analysis.best)
     mine = best if analysis.best.action == played else _move(game, analysis.rating(played))
     loss = round(max(0.0, best["chance"] - mine["chance"]), 4)
@@ -127,10 +127,11 @@ class Analyst:
     and then every half ``lease``."""
 
     def __init__(self, store: Store, executor: Executor | None, playouts: int, slots: int = 1,
-                 lease: float = 30.0) -> None:
+                 lease: float = 30.0, search: str = "auto") -> None:
         self.store = store
         self.executor = executor
         self.playouts = playouts
+        self.search = search
         self.lease = lease
         self.slots = asyncio.Semaphore(max(1, slots))
         self.jobs: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -200,7 +201,7 @@ class Analyst:
             for version, view, played in todo:
                 async with self.slots:
                     rated = await loop.run_in_executor(self.executor, rate_decision, view, version, played,
-                                                       row.playouts)
+                                                       row.playouts, self.search)
                 await asyncio.to_thread(self.store.analyses.add_decision, table_id, seat, rated)
         except asyncio.CancelledError:
             raise

@@ -49,6 +49,11 @@ class Settings(BaseSettings):
         default=200, ge=1, le=100_000,
         description="playouts per decision in the analysis of a finished game (a whole number: repeatable results)",
     )
+    analysis_search: str = Field(
+        default="auto",
+        description="the search whose move each decision of an analysis is rated against: auto (the game's hint "
+                    "level), a bot level or a bot specification (a smaller search is quicker and rougher)",
+    )
     analysis_lease: float = Field(
         default=30.0, gt=0,
         description="seconds an analysis being worked on stays with its server process without a sign of life (each "

@@ -28,7 +28,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub: Hub = app.state.hub
     settings = hub.settings
     analyst = Analyst(hub.store, hub.executor, settings.analysis_playouts, slots=settings.bot_workers - 1,
-                      lease=settings.analysis_lease)
+                      lease=settings.analysis_lease, search=settings.analysis_search)
     app.state.analyst = analyst
     await analyst.resume_all()
     try:
