@@ -106,7 +106,7 @@ def _body_routes(client: TestClient, table_id: str) -> list[str]:
     """Every route that takes a body (from the OpenAPI document, and the browser's helper), its path filled in."""
     paths = [path for path, operations in client.app.openapi()["paths"].items()  # type: ignore[attr-defined]
              if any("requestBody" in operation for operation in operations.values())]
-    filled = {"{table_id}": table_id, "{seat}": "1", "{game}": "knizia13"}
+    filled = {"{table_id}": table_id, "{seat}": "1", "{game}": "knizia13", "{players}": "3"}
     for name, value in filled.items():
         paths = [path.replace(name, value) for path in paths]
     assert "{" not in "".join(paths) and len(paths) >= 6, paths

@@ -15,6 +15,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from .accounts_kit import sign_in
 from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, new_context, play_out, start_server, watch
 
 GUEST_401 = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
@@ -132,7 +133,7 @@ def test_a_signed_in_person_plays_each_deal_once(browser: Browser, contexts: lis
     context = new_context(browser, contexts, server, "de")
     first, second = watch(watched, context, "Mara"), watch(watched, context, "Mara 2")
     words = httpx2.get(f"{server.url}/api/words/de").json()["templates"]
-    assert first.page.request.post("/api/session", data={"name": "Mara", "password": "a long password"}).ok
+    sign_in(first.page, "Mara", "a long password")  # through the page: the browser then knows it is signed in
     for person in (first, second):
         person.page.goto("/daily")
         expect(person.page.locator(".streak")).to_have_text("Deine Serie: 0 Tage in Folge")

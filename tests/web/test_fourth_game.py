@@ -63,6 +63,7 @@ def test_twenty_played_to_its_end_with_the_generic_drawing(lang: str, browser: B
         [words[f"{game}.title"] for game in ("knizia13", "three-thirteen", "holzwurm", "twenty")])
     lead = anna.inner_text("p.lead")  # the page's words name every game offered, the fourth too
     assert all(words[f"{game}.title"] in lead for game in ("knizia13", "three-thirteen", "holzwurm", "twenty")), lead
+    anna.wait_for_function("[...document.querySelectorAll('img.picture')].every(e => e.complete)")  # loaded or not
     pictures = anna.eval_on_selector_all("img.picture", "els => els.map(e => [e.naturalWidth, e.src])")
     assert all(width > 0 for width, _ in pictures), pictures  # each loaded: Twenty's from its own folder
     assert pictures[-1][1].endswith("/api/games/twenty/picture.svg")

@@ -2,6 +2,7 @@
 // The pure parts of the daily deal's and the leaderboard's pages (docs/ratings.md): how a rank and a rating are
 // written, the geometry of the small box plot of a deal's totals, the guests' seat tokens kept per deal, and a request
 // that carries its own headers (X-CSRF-Token, X-Seat-Token).
+import { session as signedIn } from "./account.js";
 import { Refused } from "./api.js";
 import { lang } from "./i18n.js";
 
@@ -95,14 +96,10 @@ export async function ask(method, path, more = {}) {
 }
 
 /**
- * Who is signed in on this browser and their CSRF token (GET /api/session); `null` for a guest.
+ * Who is signed in on this browser and their CSRF token, as the page learnt it at its start (account.js: a guest's
+ * browser asks nothing, so its console shows no 401); `null` for a guest.
  * @returns {Promise<{name: string, csrf: string} | null>}
  */
 export async function session() {
-  try {
-    return await ask("GET", "/api/session");
-  } catch (err) {
-    if (err instanceof Refused && err.status === 401) return null;
-    throw err;
-  }
+  return signedIn();
 }

@@ -141,7 +141,8 @@ def test_a_player_s_public_part_never_shows_games_in_progress_nor_tokens(api: Te
         assert bob.get(f"/api/players/{strange}").status_code == 404
     missing = bob.get("/api/players/Nobody_at_all", params={"lang": "de"})
     assert missing.status_code == 404 and code(missing) == "account.no_player"
-    assert "Nobody_at_all" in missing.json()["detail"]["message"]
+    detail = missing.json()["detail"]
+    assert detail["params"]["name"] == "Nobody_at_all" and "Spieler" in detail["message"]
 
 
 def test_a_deleted_account_s_seats_are_a_former_player_s_everywhere(api: TestClient) -> None:

@@ -5,10 +5,11 @@ A name is shown as it was typed (after NFKC), and found by its *key*: casefolded
 that look like Latin ones read as those (so ``Anna`` and ``АNNA`` in Cyrillic capitals are one name). A name that mixes
 scripts (a Cyrillic ``а`` among Latin letters) is refused outright: it is how look-alikes are made.
 
->>> user_name("  Anna ")
-Traceback (most recent call last):
-...
-dreizehn.server.refusals.ServerError: account.name_characters (U1)
+>>> try:
+...     user_name("  Anna ")
+... except ServerError as refused:
+...     print(refused.code)
+account.name_characters
 >>> user_name("ＡｎｎａＬｅｎａ"), name_key("AnnaLena"), name_key("ΑΝΝΑ")
 ('AnnaLena', 'annalena', 'anna')
 >>> user_name("Dörte_13"), user_name("Ольга"), user_name("小林-2")
