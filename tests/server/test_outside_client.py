@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmark_scripts import load
+
+from tests.benchmarks.benchmark_scripts import load
 
 outside = load("outside_client")
 
