@@ -5,6 +5,7 @@ DREIZEHN_PROFILE. The property tests and the random-game conformance runs scale 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from fnmatch import fnmatch
 from pathlib import Path
@@ -20,6 +21,9 @@ settings.register_profile("ci", max_examples=100, deadline=None, suppress_health
 settings.register_profile("quick", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(PROFILE)
+
+sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))  # benchmark_scripts, the loader of benchmarks' scripts,
+# for a test of any folder, also when its folder is run alone
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pytest
-
-from tests.benchmarks.benchmark_scripts import load
+from benchmark_scripts import load
 
 fit = load("fit_learned")
 

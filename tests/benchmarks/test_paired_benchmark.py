@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from benchmark_scripts import load
 
 from dreizehn.bots.levels import level_spec
-from tests.benchmarks.benchmark_scripts import load
 
 paired = load("paired")
 

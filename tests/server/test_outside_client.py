@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.benchmarks.benchmark_scripts import load
+from benchmark_scripts import load
 
 outside = load("outside_client")
 
