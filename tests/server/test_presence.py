@@ -125,12 +125,18 @@ def test_the_turn_clock_has_the_stand_in_play_one_move(serve: Callable[[Settings
             assert not update["seats"][0]["stand_in"] and update["seats"][0]["connected"]
             settle(person, {0}, update["version"])
         log = stored(client, table_id).actions
-        assert [by for seat, _, by in log if seat == 0] == ["stand-in", "stand-in"]
-        assert person.view is not None
-        person.act(person.view["legal_actions"][0]["index"])
-        mine = person.until(lambda m: m["type"] == "update")
-        assert mine["seat"] == 0
-    assert stored(client, table_id).actions[mine["version"] - 1][2] == "person"
+        by = [by for seat, _, by in log if seat == 0]  # on a busy machine the clock may have run out once more
+        assert by[:2] == ["stand-in", "stand-in"] and set(by) == {"stand-in"}
+        for _ in range(20):  # the person acts in time; where the stand-in was quicker still, at the next turn
+            assert person.view is not None
+            turn = settle(person, {0}, person.view["version"] - 1)
+            person.act(turn["legal_actions"][0]["index"], turn["version"])
+            mine = person.until(lambda m: m["type"] in ("update", "refused"))
+            if mine["type"] == "update" and mine["seat"] == 0 and mine["version"] == turn["version"] + 1 \
+                    and stored(client, table_id).actions[turn["version"]][2] == "person":
+                break
+        else:
+            raise AssertionError("the person never played a move of their own in time")
 
 
 THINKING, ANSWER = threading.Event(), threading.Event()
