@@ -60,6 +60,7 @@ class SeatRow:
     joined: bool
     account_id: str | None = None
     former: bool = False
+    left_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,20 @@ class TableRow:
     created_at: dt.datetime
     finished_at: dt.datetime | None
     rated: bool = False
+    pace: str = "realtime"
+    """``realtime`` or ``turn-based`` (:mod:`dreizehn.server.turns`)."""
+    move_time: int | None = None
+    """A turn-based table's seconds a move."""
+    on_timeout: str | None = None
+    """A turn-based table's rule when a person's time runs out: ``move``, ``seat`` or ``end``."""
+    private: bool = False
+    """Listed to its players only."""
+    ended_seat: int | None = None
+    """The seat whose time ran out and ended the game (rule ``end``): that person is last."""
+
+    @property
+    def turn_based(self) -> bool:
+        return self.pace == "turn-based"
 
 
 @dataclass(frozen=True)
@@ -132,4 +147,6 @@ def table_row(found: Any) -> TableRow:
         seed=int(found["seed"]), package_version=found["package_version"], status=found["status"],
         clock=float(found["clock"]), rematch_of=found["rematch_of"], rematch=found["rematch"],
         created_at=found["created_at"], finished_at=found["finished_at"], rated=bool(found.get("rated", False)),
+        pace=found.get("pace") or "realtime", move_time=found.get("move_time"), on_timeout=found.get("on_timeout"),
+        private=bool(found.get("private", False)), ended_seat=found.get("ended_seat"),
     )

@@ -25,9 +25,18 @@ tables = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("pace", sa.String(16), nullable=False, server_default="realtime"),
+    sa.Column("move_time", sa.Integer, nullable=True),
+    sa.Column("on_timeout", sa.String(8), nullable=True),
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ended_seat", sa.Integer, nullable=True),
 )
 """One row per table: ``status`` is ``open`` (seats to fill), ``playing`` or ``finished``; a ``rated`` game updates
-the ratings of the accounts that played it (:mod:`dreizehn.server.ratings`)."""
+the ratings of the accounts that played it (:mod:`dreizehn.server.ratings`). ``pace`` is ``realtime`` or
+``turn-based``: a turn-based table gives each person ``move_time`` seconds a move and, when they run out, applies
+``on_timeout`` (``move``: a bot plays that move; ``seat``: a bot takes the seat for the rest of the game; ``end``: the
+game ends with that person last, ``ended_seat``; :mod:`dreizehn.server.turns`). A ``private`` table is listed to
+its players only."""
 
 seats = sa.Table(
     "seats", metadata,
@@ -40,11 +49,14 @@ seats = sa.Table(
     sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id", ondelete="SET NULL",
                                                          name="fk_seats_account_id"), nullable=True),
     sa.Column("former", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("left_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_seats_account_id", "account_id"),
 )
 """One row per seat: a bot (``bot`` names its level or specification) or a person, whose invitation token is stored
 hashed. A seat a signed-in person took is bound to their account (``account_id``, :mod:`dreizehn.server.accounts`):
-its invitation opens it to nobody else. ``former``: the seat's account was deleted, and its name with it."""
+its invitation opens it to nobody else. ``former``: the seat's account was deleted, and its name with it.
+``left_at``: when a bot took the person's seat for the rest of the game (their time ran out at a turn-based table
+whose rule says so); the seat's ``bot`` names the bot that plays it since."""
 
 actions = sa.Table(
     "actions", metadata,

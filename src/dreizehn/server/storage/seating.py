@@ -17,7 +17,7 @@ from dreizehn.server.storage.schema import actions, seats, tables
 
 def seat_row(r: Any) -> SeatRow:
     """A stored seat's row (a row of :data:`seats`) as a :class:`SeatRow`."""
-    return SeatRow(r.seat, r.name, r.bot, r.joined, r.account_id, bool(r.former))
+    return SeatRow(r.seat, r.name, r.bot, r.joined, r.account_id, bool(r.former), r.left_at)
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class Tables:
                 id=row.id, game_id=row.game_id, players=row.players, options=row.options, seed=row.seed,
                 package_version=row.package_version, status=row.status, spectator_hash=spectator_hash,
                 clock=row.clock, rematch_of=row.rematch_of, created_at=row.created_at, rated=row.rated,
+                pace=row.pace, move_time=row.move_time, on_timeout=row.on_timeout, private=row.private,
             ))
             c.execute(seats.insert(), [
                 {"table_id": row.id, "seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": h, "joined": s.joined,

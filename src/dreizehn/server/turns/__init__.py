@@ -1,0 +1,1 @@
+"""Turn-based tables: the turn clocks, kept in the database, and what happens when a person's time runs out."""
