@@ -27,6 +27,7 @@ from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, Writer
 from dreizehn.server.takebacks import take_backs
+from dreizehn.server.turns.hooks import TurnHooks
 from dreizehn.server.workers import Workers
 
 log = logging.getLogger("dreizehn.server")
@@ -45,6 +46,8 @@ class Hub:
         self.writer = Writer(store)
         self.game_over_hooks: list[Callable[[str], None]] = []
         """Told the id of each table whose game ends in this process (:meth:`game_over`)."""
+        self.turn_hooks: list[TurnHooks] = []
+        """Told of the turns of turn-based tables (:mod:`dreizehn.server.turns`): the notices."""
         self.executor = executor
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
