@@ -140,6 +140,8 @@ class Table:
     _bots: dict[int, Bot] = field(init=False, default_factory=dict)
     _rngs: dict[int, random.Random] = field(init=False, default_factory=dict)
     _listeners: list[Listener] = field(init=False, default_factory=list)
+    ended_by: int | None = field(init=False, default=None)
+    """The seat whose person's time ran out and ended the game before its rules did (:meth:`end`)."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.players:
@@ -192,11 +194,17 @@ class Table:
     @property
     def current_player(self) -> int:
         """The seat to move, -1 once the game is over."""
-        return self._state.current_player
+        return -1 if self.ended_by is not None else self._state.current_player
 
     @property
     def is_over(self) -> bool:
-        return self._state.is_over
+        """Whether the game is over: by its rules, or ended by a person's time (:meth:`end`)."""
+        return self._state.is_over or self.ended_by is not None
+
+    def end(self, seat: int) -> None:
+        """End the game now, before its rules do: the person of ``seat`` let their time run out at a turn-based
+        table whose rule ends the game with them last. Nothing can be played after."""
+        self.ended_by = seat
 
     @property
     def waiting_for_person(self) -> bool:

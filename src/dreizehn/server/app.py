@@ -30,6 +30,7 @@ from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import NOTIFY_CHANNEL, PRESENCE_CHANNEL, Store, make_engine, migrate
+from dreizehn.server.turns.sweep import Sweep
 from dreizehn.server.workers import Workers
 
 log = logging.getLogger("dreizehn.server")
@@ -138,7 +139,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.append(asyncio.create_task(hub.keep_tidy()))
         tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
         hub.game_over_hooks.append(lambda _: rater.nudge())
+        app.state.turns = sweep = Sweep(hub, hub.clocks)
         await hub.resume_all()
+        tasks.append(asyncio.create_task(sweep.keep_sweeping(settings.turn_sweep)))
         try:
             yield
         finally:

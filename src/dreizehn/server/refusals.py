@@ -190,6 +190,14 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "account.invite_blocked": ("U8", "403 (POST /api/tables: ``user``)",
                                "a seat invites by user name a person who blocked the creator"),
     "account.bot_invited": ("U7", "422 (POST /api/tables)", "a bot's seat with a ``user``"),
+    # -- turn-based tables (issue 46) --
+    "turns.sign_in": ("TB2", "401 (POST /api/tables, /api/seats/join, /api/tables/{id}/seats/{seat})",
+                      "a guest makes a turn-based table or takes a person's seat of one"),
+    "turns.too_many": ("TB2", "409 (POST /api/tables, /api/seats/join, /api/tables/{id}/seats/{seat})",
+                       "a person (``name``) holds DREIZEHN_TURN_BASED_LIMIT (``limit``) turn-based games being played "
+                       "already"),
+    "turns.move_time": ("TB1", "422 (POST /api/tables)", "a turn-based table's ``move_time`` below "
+                                                        "DREIZEHN_MOVE_TIME_MIN (``least``)"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

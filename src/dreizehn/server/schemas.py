@@ -57,6 +57,20 @@ class TableIn(_In):
     """Seconds a person has for a move before the stand-in plays it; 0 (the default): no clock."""
     rated: bool = False
     """Whether the game updates the ratings of the accounts that play it (rule G1); a guest's seat is not rated."""
+    pace: Literal["realtime", "turn-based"] = "realtime"
+    """``realtime`` (the default): people play together now, and a bot plays for one away past the grace period.
+    ``turn-based``: each person has ``move_time`` for each move, no bot takes an away person's seat, and
+    ``on_timeout`` applies when the time runs out (rule TB1). Only a signed-in person may make one, and its
+    people's seats are taken by signed-in people alone."""
+    move_time: int = Field(default=86400, ge=1, le=604800)
+    """A turn-based table's seconds for each move: from an hour (``DREIZEHN_MOVE_TIME_MIN``) to 7 days (604800);
+    one day by default."""
+    on_timeout: Literal["move", "seat", "end"] = "move"
+    """What happens at a turn-based table when a person's time runs out (rule TB3): ``move`` (the default) a bot
+    plays that one move; ``seat`` a bot takes the seat for the rest of the game; ``end`` the game ends with that
+    person last."""
+    private: bool = False
+    """A private table is listed to its players alone."""
 
 
 class JoinIn(_In):
@@ -165,6 +179,18 @@ class TableOut(_Out):
     """The id of its rematch table, once one of its people asked for one; else ``null``."""
     rated: bool = False
     """Whether the game updates its players' ratings (rule G1)."""
+    pace: Literal["realtime", "turn-based"] = "realtime"
+    """``realtime`` or ``turn-based`` (rule TB1)."""
+    move_time: int | None = None
+    """A turn-based table's seconds for each move; ``null`` for a real-time one."""
+    on_timeout: Literal["move", "seat", "end"] | None = None
+    """A turn-based table's rule when a person's time runs out (rule TB3); ``null`` for a real-time one."""
+    private: bool = False
+    """Whether the table is listed to its players alone."""
+    deadline: str | None = None
+    """At a turn-based table where a person is to move: when their time runs out (ISO 8601, UTC); else ``null``."""
+    ended_seat: int | None = None
+    """The seat whose time ran out and ended the game (rule TB3, ``end``): that person is last; else ``null``."""
     totals: list[int] | None = None
     """A finished game's totals per seat (``GET /api/tables/{id}`` only); else ``null``."""
     winners: list[int] | None = None

@@ -165,6 +165,15 @@ class Settings(BaseSettings):
                     "anyone's or not), and links mailed to one account (past it, nothing more is mailed, and the "
                     "answer stays the same); also new e-mail addresses one account may set",
     )
+    turn_sweep: float = Field(
+        default=5.0, gt=0, le=3600,
+        description="seconds between two looks for turn-based tables' clocks that ran out (and reminders due)",
+    )
+    turn_based_limit: int = Field(
+        default=30, ge=1, le=1000, description="the turn-based games being played a person may hold at once")
+    move_time_min: int = Field(
+        default=3600, ge=1, le=604800,
+        description="the shortest time to move a turn-based table may give (seconds; tests and trials shorten it)")
 
     @property
     def database(self) -> str:

@@ -27,9 +27,12 @@ def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | N
     if stored is None or stored.row.status != "finished":
         return None
     state = build_table(stored).state
-    if not state.is_over:
+    ended = stored.row.ended_seat
+    if not state.is_over and ended is None:
         return None
-    left = left_to_bots(stored.actions, stored.row.players)
+    left = list(left_to_bots(stored.actions, stored.row.players))
+    if ended is not None:  # the person whose time ended the game is last (rule TB3), as one who left
+        left[ended] = True
     return Outcome(table_id, stored.row.game_id, store.bound(table_id),
                    tuple(places(state.totals, state.game.high_score_wins, left)))
 

@@ -28,6 +28,7 @@ from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, Writer
 from dreizehn.server.takebacks import take_backs
 from dreizehn.server.turns.hooks import TurnHooks
+from dreizehn.server.turns.store import Clocks
 from dreizehn.server.workers import Workers
 
 log = logging.getLogger("dreizehn.server")
@@ -46,6 +47,8 @@ class Hub:
         self.writer = Writer(store)
         self.game_over_hooks: list[Callable[[str], None]] = []
         """Told the id of each table whose game ends in this process (:meth:`game_over`)."""
+        self.clocks = Clocks(store.engine)
+        """The turn clocks of turn-based tables (:mod:`dreizehn.server.turns`)."""
         self.turn_hooks: list[TurnHooks] = []
         """Told of the turns of turn-based tables (:mod:`dreizehn.server.turns`): the notices."""
         self.executor = executor

@@ -129,7 +129,7 @@ class Presence:
             self._hooks.tell()
         if seat is None or any(c.seat == seat for c in self._conns) or self._state.table.is_over or self._stopped:
             return
-        if self._state.is_person(seat) and seat not in self.away:
+        if self._state.is_person(seat) and seat not in self.away and not self._state.row.turn_based:
             self.away[seat] = asyncio.create_task(self._away(seat))
         self._hooks.publish()
         self._hooks.tell()
@@ -187,8 +187,8 @@ class Presence:
         """After a start, or when another process is gone: every person who joined a table being played and is
         connected nowhere is away until a connection comes, so the grace period runs for each (a connection stops
         it)."""
-        if self._state.table.is_over or self._stopped:
-            return
+        if self._state.table.is_over or self._stopped or self._state.row.turn_based:
+            return  # at a turn-based table nobody plays for a person away: their turn clock runs (turns)
         for s in self._state.seats:
             if s.bot is None and s.joined and s.seat not in self.away and not self.connected(s.seat):
                 self.away[s.seat] = asyncio.create_task(self._away(s.seat))

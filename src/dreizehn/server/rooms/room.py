@@ -30,6 +30,9 @@ from dreizehn.server.rooms.telling import Telling
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, Stored
 from dreizehn.server.takebacks import TakeBack
+from dreizehn.server.turns.hooks import TurnHooks
+from dreizehn.server.turns.keeper import TurnKeeper
+from dreizehn.server.turns.store import Clocks
 
 log = logging.getLogger("dreizehn.server")
 
@@ -52,6 +55,9 @@ class HubLike(Protocol):
 
     def game_over(self, table_id: str) -> None: ...
 
+    clocks: Clocks
+    turn_hooks: list[TurnHooks]
+
 
 class Room:
     """A table being played in this process: its parts, and what the hub and the routes ask of it."""
@@ -71,16 +77,23 @@ class Room:
         self.telling = Telling(self.state, self.presence, chat)
         self.hold = Hold(self.presence.people_here, lambda: self.state.table.is_over)
         self.bots = Bots(self.state, self.lock, self.hold, lambda request, game: hub.decide(request, game),
-                         self._store_and_tell,
-                         self.presence.stand_in_here, settings.bot_pause, settings.stage_hold)
+                         self._store_and_tell, self._stand_in, settings.bot_pause, settings.stage_hold)
         store = hub.store
         self.acting = Acting(self.state, self.lock, hub.writer, store.actions, store.tables.load, self.telling,
                              self._pace(), self.presence.stand_in_here, settings.stand_in)
         self._chat_lock = asyncio.Lock()
         """Lines heard from other processes are told in the order heard (each after the blocks are read again)."""
         self._heard: set[asyncio.Task[None]] = set()
+        self.turns = TurnKeeper(self.state, self.lock, hub.clocks, lambda: hub.turn_hooks, self._store_and_tell,
+                                self.telling.resync_all, self.after_change, lambda: hub.game_over(self.id),
+                                settings.stand_in)
+        """A turn-based table's clock (:mod:`dreizehn.server.turns`)."""
         self.rematches = Rematches(self.presence.conns, lambda: self.state.table.is_over, len(stored.seats),
                                    store.tables.issue_token)
+
+    def _stand_in(self) -> frozenset[int]:
+        """The seats a bot plays for their people: this process's stand-in's, and those a bot took for good."""
+        return self.presence.stand_in_here() | self.state.left_seats()
 
     def _pace(self) -> _Pace:
         return _Pace(self.bots, self.hold, lambda: self._hub.game_over(self.id))
@@ -89,7 +102,10 @@ class Room:
         self.telling.broadcast_presence()
 
     async def _store_and_tell(self, update: Any, by: str) -> bool | None:
-        return await self.acting.store_and_tell(update, by)
+        """A bot's or the clock's move stored and told; a turn-based table's clock follows."""
+        stored = await self.acting.store_and_tell(update, by)
+        self.turns.after_change()
+        return stored
 
     @property
     def table(self) -> Table:
@@ -137,6 +153,7 @@ class Room:
     def after_change(self) -> None:
         """Start the bots or the turn clock, as the table now needs."""
         self.bots.after_change()
+        self.turns.after_change()
 
     async def act(self, conn: Conn, version: int, action: int | str) -> None:
         """A person's action (:meth:`Acting.act`); then the table moves on."""
@@ -243,7 +260,7 @@ class Room:
 
     def busy(self) -> bool:
         """Whether a bot, the turn clock or a grace period is running, or an action being applied."""
-        return self.lock.locked() or self.bots.busy() or self.presence.busy()
+        return self.lock.locked() or self.bots.busy() or self.presence.busy() or self.turns.busy()
 
     def idle_since(self, now: float, idle: float) -> bool:
         """Whether the room may be dropped from memory (and rebuilt from the stored log when needed): no
@@ -260,6 +277,7 @@ class Room:
         table now: the clients come back through it)."""
         self._stopped = True
         self.bots.stop()
+        self.turns.stop()
         self.presence.stop()
 
 

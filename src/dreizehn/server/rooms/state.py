@@ -29,12 +29,27 @@ def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
         state = table.state
         for _, action, _ in stored.actions:
             state.apply(action)
-        return table
-    told.clear()
-    table.listen(told.append)
-    for seat, action, _ in stored.actions:
-        table.apply_as(seat, action)
+    else:
+        told.clear()
+        table.listen(told.append)
+        for seat, action, _ in stored.actions:
+            table.apply_as(seat, action)
+    if stored.row.ended_seat is not None:  # a person's time ran out and ended the game (turn-based, rule "end")
+        table.end(stored.row.ended_seat)
     return table
+
+
+def results(table: Table) -> tuple[list[int], list[int]]:
+    """A finished game's totals per seat and its winning seats: as its rules count them, or, for a game a person's
+    time ended (:meth:`Table.end`), the others' best totals win and that person is last (rule TB3)."""
+    state = table.state
+    totals = list(state.totals)
+    ended = table.ended_by
+    if ended is None:
+        return totals, list(state.winners)
+    others = [seat for seat in range(len(totals)) if seat != ended]
+    best = (max if state.game.high_score_wins else min)(totals[seat] for seat in others)
+    return totals, [seat for seat in others if totals[seat] == best]
 
 
 def seat_names(seats: list[SeatRow], lang: str) -> list[str]:
@@ -115,6 +130,22 @@ class TableState:
         """The game is over (its last action stored)."""
         self._row = replace(self._row, status="finished", finished_at=now())
 
+    def left(self, seat: int, bot: str) -> None:
+        """A bot (``bot``) took the person's seat for the rest of the game (stored already)."""
+        seats = list(self._seats)
+        seats[seat] = replace(seats[seat], bot=bot, left_at=now())
+        self._set_seats(seats)
+        self._table.replace(seat, bot)
+
+    def left_seats(self) -> frozenset[int]:
+        """The seats a bot took for good from their people."""
+        return frozenset(s.seat for s in self._seats if s.left_at is not None)
+
+    def ended(self, seat: int) -> None:
+        """The person of ``seat`` let their time run out and the game ended with them last (stored already)."""
+        self._row = replace(self._row, status="finished", finished_at=now(), ended_seat=seat)
+        self._table.end(seat)
+
     def kept(self, count: int) -> Stored:
         """The table with its first ``count`` actions alone, from the room's own log (no database needed)."""
         game = self._table.game
@@ -151,4 +182,7 @@ class TableState:
                 return text
 
             write = self._writers[lang] = ViewWriter(offer)
-        return write(view, history=history)
+        doc = write(view, history=history)
+        if table.ended_by is not None:  # ended by a person's time: over, with nothing more to play
+            doc = {**doc, "is_over": True, "legal_actions": []}
+        return doc

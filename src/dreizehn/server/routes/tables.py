@@ -4,6 +4,7 @@ rematch."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from collections import OrderedDict
 from typing import Annotated, Any, Literal
@@ -23,6 +24,7 @@ from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Room, build_table, said_event, seat_names
+from dreizehn.server.rooms.state import results
 from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep, SettingsDep, WhoDep
 from dreizehn.server.schemas import (
     ChatLineOut,
@@ -44,6 +46,7 @@ from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
 from dreizehn.server.takebacks import take_backs
 from dreizehn.server.text import person_text
+from dreizehn.server.turns.pacing import check_room_for, check_seat, pace_of
 from dreizehn.words import words
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -95,7 +98,7 @@ def _not_of_type(spec: OptionSpec, players: int, value: Any) -> InvalidOptionErr
 
 
 def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals: list[int] | None = None,
-              winners: list[int] | None = None, lang: str = "en") -> TableOut:
+              winners: list[int] | None = None, lang: str = "en", deadline: str | None = None) -> TableOut:
     """A table as anyone may see it: a seat whose account was deleted is named as a former player in ``lang``."""
     names = seat_names(list(seats), lang)
     return TableOut(
@@ -107,6 +110,9 @@ def table_out(row: TableRow, seats: tuple[SeatRow, ...] | list[SeatRow], totals:
         clock=row.clock, created_at=row.created_at.isoformat(),
         finished_at=row.finished_at.isoformat() if row.finished_at else None, rematch=row.rematch,
         totals=totals, winners=winners, rated=row.rated,
+        pace=row.pace,  # type: ignore[arg-type]
+        move_time=row.move_time, on_timeout=row.on_timeout,  # type: ignore[arg-type]
+        private=row.private, deadline=deadline, ended_seat=row.ended_seat,
     )
 
 
@@ -152,6 +158,11 @@ def _seat_name(name: str | None) -> str | None:
     return cleaned
 
 
+async def _names_of(hub: HubDep, bound: list[str | None]) -> dict[str, str]:
+    """The user names of the accounts a new table's seats are bound to, by id."""
+    return await asyncio.to_thread(hub.clocks.names, sorted({a for a in bound if a is not None}))
+
+
 async def _bindings(hub: HubDep, body: TableIn, who: WhoDep) -> tuple[list[str | None], list[str | None]]:
     """The account each seat of a new table is bound to (rule U7) and the name of each seat invited by user name:
     a signed-in creator's own seat (the first person's seat given a name) is theirs; a seat with ``user`` is that
@@ -184,7 +195,10 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
             bounded_bot(seat.bot or "medium", game, settings)
         elif seat.bot is not None:
             raise ServerError("server.person_with_bot", rule="S2")
+    pace = pace_of(body, who is not None, settings)
     bound, invited = await _bindings(hub, body, who)
+    if body.pace == "turn-based":
+        await check_room_for(hub.clocks, settings, await _names_of(hub, bound))
     named = bot_names([_seat_name(s.name) for s in body.seats], [s.kind == "bot" for s in body.seats])
     # a level's name is stored as the level it plays here (Three Thirteen's "master" is its "expert")
     bots = [level_name(s.bot or "medium", game.id, game.players) or s.bot if s.kind == "bot" else None
@@ -193,6 +207,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
              for s, name, bot, user in zip(body.seats, named, bots, invited, strict=True)]
     row, seat_rows, tokens, spectator = _new_table(game.id, dict(game.options), seats, body.clock, accounts=bound,
                                                    rated=body.rated)
+    row = dataclasses.replace(row, **pace)
     await asyncio.to_thread(hub.store.tables.create, row, seat_rows, [t and hash_token(t) for t in tokens],
                             hash_token(spectator))
     room = await hub.room(row.id)
@@ -209,7 +224,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
 
 
 @router.post("/seats/join")
-async def join_seat(body: JoinIn, hub: HubDep, who: WhoDep, lang: LangDep) -> JoinedOut:
+async def join_seat(body: JoinIn, hub: HubDep, settings: SettingsDep, who: WhoDep, lang: LangDep) -> JoinedOut:
     """Take the seat an invitation opens, under a name; once (a seat taken already is refused, and keeps its
     name). Signed in, the seat is bound to the account (rule U7); a seat bound to another account is refused to
     everyone else (``account.seat_bound``, 403, with the page to watch the table)."""
@@ -222,6 +237,8 @@ async def join_seat(body: JoinIn, hub: HubDep, who: WhoDep, lang: LangDep) -> Jo
     name = person_text(body.name, "name")
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
+    if not found.joined:
+        await check_seat(hub.clocks, settings, table_id, (who.account.id, who.account.name) if who else None)
     if not await asyncio.to_thread(hub.store.tables.take_seat, table_id, seat, name, mine):  # never renamed later
         stored = await _stored(hub, table_id)
         raise ServerError("server.seat_taken", rule="S2", name=stored.seats[seat].name, status=409)
@@ -242,6 +259,7 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
     stored = await _stored(hub, table_id)
+    await check_seat(hub.clocks, settings, table_id, (who.account.id, who.account.name) if who else None)
     token = new_token()
     if stored.row.status == "finished" or not 0 <= seat < len(stored.seats) or not await asyncio.to_thread(
             hub.store.tables.take_free_seat, table_id, seat, name, hash_token(token),
@@ -281,8 +299,7 @@ async def final_scores(hub: HubDep, table_id: str) -> tuple[list[int], list[int]
         stored = await asyncio.to_thread(hub.store.tables.load, table_id)
         if stored is None or stored.row.status != "finished":
             return None
-        state = (await asyncio.to_thread(build_table, stored)).state
-        found = _FINALS[table_id] = (list(state.totals), list(state.winners))
+        found = _FINALS[table_id] = results(await asyncio.to_thread(build_table, stored))
         while len(_FINALS) > FINALS_KEPT:
             _FINALS.popitem(last=False)
     _FINALS.move_to_end(table_id)
@@ -308,9 +325,10 @@ async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
     """A table as anyone may see it; a finished one with its totals and winners."""
     stored = await _stored(hub, table_id)
     if stored.row.status == "finished":
-        state = build_table(stored).state
-        return table_out(stored.row, stored.seats, list(state.totals), list(state.winners), lang)
-    return table_out(stored.row, stored.seats, lang=lang)
+        totals, winners = results(build_table(stored))
+        return table_out(stored.row, stored.seats, totals, winners, lang)
+    clock = await asyncio.to_thread(hub.clocks.get, table_id) if stored.row.turn_based else None
+    return table_out(stored.row, stored.seats, lang=lang, deadline=clock.due_at.isoformat() if clock else None)
 
 
 @router.get("/tables/{table_id}/record", dependencies=[DailyGuard])
@@ -344,7 +362,8 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
             for line in said if line.seat is not None]
     kept = take_backs(await asyncio.to_thread(hub.store.actions.taken_back, table_id))
     taken_back = [TakeBackOut(version=back.version, seat=back.seat, count=back.count) for back in kept]
-    return ReplayOut(table=table_out(stored.row, stored.seats, list(state.totals), list(state.winners), lang),
+    totals, winners = results(build_table(stored))
+    return ReplayOut(table=table_out(stored.row, stored.seats, totals, winners, lang),
                      names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
 
 
