@@ -53,6 +53,7 @@ export async function createPage(root, app, gameId) {
     return out;
   }
 
+  const pace = paceFields(Boolean(session()));
   const create = /** @type {HTMLButtonElement} */ (h("button.primary", { type: "submit", id: "create" }, t("web.create")));
 
   /** @param {Event} e */
@@ -82,7 +83,7 @@ export async function createPage(root, app, gameId) {
       : kind === "friend" ? { kind: "person" } : kind === "user" ? { kind: "person", user: seatUsers[i].trim() }
         : { kind: "bot", bot: kind });
     try {
-      const created = await post("/api/tables", { game: game.id, options: options(), seats });
+      const created = await post("/api/tables", { game: game.id, options: options(), seats, ...pace.body() });
       if (me) localStorage.setItem("dreizehn.name", me);
       const mySeat = seatKinds.slice(0, players).indexOf("me");
       const invites = { me: mySeat, invitations: created.invitations, spectator: created.spectator.url };
@@ -99,7 +100,44 @@ export async function createPage(root, app, gameId) {
   fill(root, h("form.create", { onsubmit: submit }, h("h1", {}, t("web.new_table"), ": ", game.title),
     h("div.field", {}, h("label", { for: "my-name" }, t("web.your_name")), name),
     h("div.field", {}, h("label", { for: "players" }, t("web.player_count")), count),
-    seatsBox, optionsBox, error, create));
+    seatsBox, optionsBox, pace.box, error, create));
+}
+
+/** The times to move a turn-based table offers, in seconds. */
+const MOVE_TIMES = [3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400];
+
+/**
+ * The table's pace (rule TB1 of docs/turns.md): real-time or turn-based (a signed-in person's), its time to move and
+ * what happens when it runs out; rated, and private.
+ * @param {boolean} signedIn
+ * @returns {{box: HTMLElement, body: () => Record<string, unknown>}}
+ */
+function paceFields(signedIn) {
+  const select = (/** @type {string} */ id, /** @type {[string, string][]} */ choices) => /** @type {HTMLSelectElement} */ (
+    h("select", { id, name: id }, choices.map(([value, label]) => h("option", { value }, label))));
+  const pace = select("pace", [["realtime", t("web.pace.realtime")], ["turn-based", t("web.pace.turn_based")]]);
+  const moveTime = select("move-time", MOVE_TIMES.map((s) => [String(s), s < 86400
+    ? t("web.pace.hours", { n: s / 3600 }) : t("web.pace.days", { n: s / 86400 })]));
+  moveTime.value = "86400";
+  const onTimeout = select("on-timeout", [["move", t("web.pace.timeout_move")], ["seat", t("web.pace.timeout_seat")],
+    ["end", t("web.pace.timeout_end")]]);
+  const check = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (h("input", { id, name: id, type: "checkbox" }));
+  const rated = check("rated");
+  const hidden = check("private");
+  const turnBox = h("div.turn-based", { hidden: true },
+    h("div.field", {}, h("label", { for: "move-time" }, t("web.pace.move_time")), moveTime),
+    h("div.field", {}, h("label", { for: "on-timeout" }, t("web.pace.on_timeout")), onTimeout));
+  pace.addEventListener("change", () => { turnBox.hidden = pace.value !== "turn-based"; });
+  const box = h("fieldset.pace-form", {}, h("legend", {}, t("web.pace.legend")),
+    signedIn ? h("div.field", {}, h("label", { for: "pace" }, t("web.pace.label")), pace)
+      : h("p.hint", {}, t("web.pace.sign_in")),
+    turnBox,
+    signedIn ? h("div.field.check", {}, rated, h("label", { for: "rated" }, t("web.pace.rated"))) : null,
+    h("div.field.check", {}, hidden, h("label", { for: "private" }, t("web.pace.private"))));
+  const body = () => pace.value === "turn-based" && signedIn
+    ? { pace: "turn-based", move_time: Number(moveTime.value), on_timeout: onTimeout.value, rated: rated.checked, private: hidden.checked }
+    : { rated: signedIn && rated.checked, private: hidden.checked };
+  return { box, body };
 }
 
 /**

@@ -60,6 +60,7 @@ function layout() {
     log: h("ol.log", { id: "log", "aria-live": "polite", "aria-relevant": "additions" }),
     scores: h("section.score-box"),
     replay: h("p.replay-link"),
+    deadline: h("p.deadline", { id: "deadline" }),
   };
 }
 
@@ -92,7 +93,10 @@ class TablePage {
     this.starting = false;
     this.els = layout();
     const e = this.els;
-    this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.seats, e.alert,
+    /** @type {{pace: string | null, version: number, deadline: string | null}} a turn-based table's clock, as the
+     * server last said (GET /api/tables/{id}: ``pace`` null until asked) */
+    this.clock = { pace: null, version: -1, deadline: null };
+    this.page = h("div.table-page", {}, e.conn, h("div.head-row", {}, e.head, e.sound), e.deadline, e.seats, e.alert,
       h("div.table-main", {}, h("main.play", {}, e.board, e.moves, e.undo),
         h("aside.side", {}, e.hint, e.invites, h("section.log-box", {}, e.logTitle, e.log, e.chat), e.scores, e.replay)),
       e.turn, e.overlay);
@@ -140,6 +144,7 @@ class TablePage {
       gameModule(m.game).then((found) => { this.module = /** @type {GameModule} */ (found); this.render(); });
     }
     if (effect.askFinal && this.state.table) this.finalStandings(this.state.table);
+    this.askClock();
     this.keepArranged();
     this.render();
     if (effect.announce && isMine(this.state) && !isMine(this.state, effect.before)) this.attention.call();
@@ -155,6 +160,27 @@ class TablePage {
     this.socket.close();
     this.app.setTitle(t("web.bad_link"));
     fill(this.root, deadEnd(t("web.bad_link"), reason));
+  }
+
+  /** A turn-based table's clock: asked of the server once a version (a real-time table's once alone). */
+  askClock() {
+    const { view, table } = this.state;
+    const clock = this.clock;
+    if (!view || !table || clock.version === view.version || clock.pace === "realtime") return;
+    clock.version = view.version;
+    get(`/api/tables/${table}`).then((/** @type {{pace: string, deadline: string | null}} */ found) => {
+      Object.assign(clock, { pace: found.pace, deadline: found.deadline });
+      this.drawClock();
+    }).catch(() => {});
+  }
+
+  /** "Anna has until Tue 14:00 to move" at a turn-based table. */
+  drawClock() {
+    const { view } = this.state;
+    const due = this.clock.deadline;
+    const player = view && !view.is_over ? namesOf(this.state)[view.current_player] || "" : "";
+    const time = due ? new Date(due).toLocaleString(lang(), { weekday: "short", hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" }) : "";
+    redraw(this.els.deadline, JSON.stringify([lang(), due, player]), () => (due && player ? t("web.pace.deadline", { name: player, time }) : ""));
   }
 
   /** @param {string} s the connection's state: "open", "lost" or "back" */
