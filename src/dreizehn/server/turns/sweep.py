@@ -15,12 +15,14 @@ from dreizehn.server.homes import Elsewhere
 from dreizehn.server.storage import now
 from dreizehn.server.turns.hooks import TurnHooks
 from dreizehn.server.turns.keeper import TurnKeeper
-from dreizehn.server.turns.store import Clocks
+from dreizehn.server.turns.store import Clocks, Due
 
 log = logging.getLogger("dreizehn.server.turns")
 
-BATCH = 500
+BATCH = 2000
 """The most clocks (and reminders) one pass takes: the rest wait for the next pass."""
+AT_ONCE = 32
+"""The clocks of one pass fired at once (each table has its room and lock; the database's pool is shared)."""
 
 
 class _Room(Protocol):
@@ -44,14 +46,18 @@ class Sweep:
     async def once(self) -> int:
         """One pass: the clocks run out fired, the reminders due told; how many clocks this pass fired."""
         at = now()
-        fired = 0
-        for due in await asyncio.to_thread(self._clocks.due, at, BATCH):
-            try:
-                room = await self._hub.room(due.table_id)
-            except Elsewhere:
-                continue
-            if room is not None and await room.turns.fire(due):
-                fired += 1
+        gate = asyncio.Semaphore(AT_ONCE)
+
+        async def fire(due: Due) -> bool:
+            async with gate:
+                try:
+                    room = await self._hub.room(due.table_id)
+                except Elsewhere:
+                    return False
+                return room is not None and await room.turns.fire(due)
+
+        dues = await asyncio.to_thread(self._clocks.due, at, BATCH)
+        fired = sum(await asyncio.gather(*(fire(due) for due in dues)))
         for clock in await asyncio.to_thread(self._clocks.take_reminders, at, BATCH):
             for hook in self._hub.turn_hooks:
                 hook.reminder(clock)
