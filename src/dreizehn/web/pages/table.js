@@ -206,6 +206,7 @@ class TablePage {
     keepingFocus(this.root, () => {
       if (this.tutorial) this.tutorial.draw(state);  // first: a step that waited for the person's turn ends
       drawHead(els.head, state, view, this.spectator, this.botWait.long);
+      this.drawClock();
       if (!this.spectator) drawSoundSwitch(els.sound);  // the tone says "your turn": a spectator has none
       drawSeats(els.seats, state, view, module.seatInfo);
       redraw(els.alert, JSON.stringify([state.messages, state.message]), () => state.message);
