@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import sqlalchemy as sa
@@ -46,7 +47,7 @@ def rated_games_of(client: httpx2.Client, friend: str, count: int) -> list[str]:
     return made
 
 
-def count(engine: sa.Engine, query: sa.Select[tuple[int]]) -> int:
+def count(engine: sa.Engine, query: sa.Select[Any]) -> int:
     with engine.connect() as c:
         return int(c.execute(query).scalar_one())
 
