@@ -59,6 +59,11 @@ def run_out(engine: sa.Engine, table_id: str) -> int:
     return version
 
 
+def moved_on(engine: sa.Engine, table_id: str, version: int) -> Callable[[], bool]:
+    """Whether the table's clock is of a later version than ``version`` (the one of that version fired)."""
+    return lambda: bool(getattr(clock_of(engine, table_id), "version", -1) > version)
+
+
 def stand_ins(engine: sa.Engine, table_id: str) -> list[int]:
     """The sequence numbers of the table's actions a stand-in played."""
     with engine.connect() as c:
@@ -96,14 +101,12 @@ def test_two_processes_fire_each_clock_once_and_the_survivor_takes_over(
     try:
         fired = {table_id: run_out(engine, table_id) for table_id in tables}
         for table_id, version in fired.items():  # both sweep: each fires once, in the table's home
-            eventually(lambda t=table_id, v=version: getattr(clock_of(engine, t), "version", -1) > v,
-                       "the clock fired and the next one is stored")
+            eventually(moved_on(engine, table_id, version), "the clock fired and the next one is stored")
             assert stand_ins(engine, table_id) == [version]
         first.kill()  # the tables' home is gone: the other process takes them up and fires their clocks
         again = {table_id: run_out(engine, table_id) for table_id in tables}
         for table_id, version in again.items():
-            eventually(lambda t=table_id, v=version: getattr(clock_of(engine, t), "version", -1) > v,
-                       "the surviving process fired the clock", timeout=60)
+            eventually(moved_on(engine, table_id, version), "the surviving process fired the clock", timeout=60)
             assert stand_ins(engine, table_id) == [fired[table_id], version]
     finally:
         engine.dispose()
