@@ -143,7 +143,8 @@ def test_every_page_of_everyone_s_tables_lists_mine_first_and_each_table_once(ap
     seen: list[str] = []
     cursor = None
     for _ in range(500):
-        answer = anna.get("/api/tables", params={"status": "open", "limit": 2} | ({"cursor": cursor} if cursor else {}))
+        params: dict[str, Any] = {"status": "open", "limit": 2} | ({"cursor": cursor} if cursor else {})
+        answer = anna.get("/api/tables", params=params)
         seen += [t["id"] for t in answer.json()]
         if len(seen) == 2:
             table(anna, [ME, FRIEND])  # Anna's own new table, made while she reads: not listed again
@@ -172,7 +173,8 @@ def test_private_tables_are_listed_and_counted_to_their_players_alone(api: TestC
     anna, anna_name = person(api, "Anna")
     carol, _ = person(api, "Carol")
     readers = {"Carol": carol, "a guest": browser(api)}
-    filters = [{"status": s, "limit": 200} | g for s in STATUSES for g in ({}, {"game": "holzwurm"})]
+    games: tuple[dict[str, Any], ...] = ({}, {"game": "holzwurm"})
+    filters: list[dict[str, Any]] = [{"status": s, "limit": 200} | g for s in STATUSES for g in games]
 
     def counts(reader: TestClient) -> list[int]:
         return [int(reader.get("/api/tables", params=f).headers["x-total-count"]) for f in filters]
