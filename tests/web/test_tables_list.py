@@ -134,6 +134,11 @@ def test_the_tables_page_filters_pages_and_lists_mine_first(stage: Stage, browse
         expect(row.locator(".by-bots")).to_have_count(1 if by_bots else 0)
         expect(row.locator("time")).to_contain_text(re.compile(r"^finished "))
         expect(row.locator("a")).to_have_attribute("href", f"/replay/{table_id}")
+    for table_id, by_bots in stage.finished.items():  # the replay's heading says it too
+        page.goto(f"/replay/{table_id}")
+        expect(page.locator("#download")).to_be_visible()
+        expect(page.locator(".replay-page .by-bots")).to_have_count(1 if by_bots else 0)
+    page.goto("/tables?status=finished")
     page.select_option("#filter-whose", "mine")
     page.select_option("#filter-status", "open")
     expect(page.locator("#table-list > li")).to_have_count(2)
