@@ -247,3 +247,28 @@ def test_a_page_is_read_in_as_many_queries_whatever_its_length(api: TestClient) 
     finally:
         sa.event.remove(engine, "before_cursor_execute", count)
     assert asked[0] == asked[1] <= 4
+
+
+def test_pages_of_finished_games_follow_the_time_they_ended_ties_by_id(api: TestClient) -> None:
+    _, name = person(api, "Anna")
+    anna_id = account_id(api, name)
+    ended = dt.datetime(2026, 11, 28, 21, 0, tzinfo=dt.UTC)
+    made = [(f"end{next(_numbers)}x{i}", ended - dt.timedelta(minutes=i // 3)) for i in range(14)]  # threes at once
+    with _store(api).engine.begin() as c:
+        c.execute(tables.insert(), [
+            {"id": table_id, "game_id": "holzwurm", "players": 2, "options": {}, "seed": 1, "package_version": "t",
+             "status": "finished", "spectator_hash": table_id, "clock": 0, "created_at": at - dt.timedelta(hours=1),
+             "finished_at": at, "private": True} for table_id, at in made])  # no other test lists them
+        c.execute(seats.insert(), [{"table_id": table_id, "seat": 0, "name": "Me", "joined": True,
+                                    "account_id": anna_id} for table_id, _ in made])
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page = list_tables(_store(api).engine, TableQuery("finished", account_id=anna_id, mine=True, after=cursor,
+                                                          limit=4))
+        seen += [t.row.id for t in page.tables]
+        assert page.total == len(made)
+        cursor = page.next
+        if cursor is None:
+            break
+    assert seen == [table_id for table_id, _ in sorted(made, key=lambda m: (m[1], m[0]), reverse=True)]
