@@ -97,8 +97,8 @@ def _chunks(ids: Sequence[str], size: int = 500) -> list[list[str]]:
 
 
 def left_seats(c: sa.Connection, table_ids: Iterable[str]) -> set[tuple[str, int]]:
-    """Of the tables' seats, those a bot played at the end in a person's stead (:mod:`this module's <.listing>`
-    definition): ``left_at`` set, or the seat's last action the stand-in's. One query per 500 tables."""
+    """Of the tables' seats, those a bot played at the end in a person's stead (the module's definition):
+    ``left_at`` set, or the seat's last action the stand-in's. One query per 500 tables."""
     out: set[tuple[str, int]] = set()
     for chunk in _chunks(sorted(set(table_ids))):
         left = sa.select(seats.c.table_id, seats.c.seat).where(seats.c.table_id.in_(chunk),
