@@ -35,3 +35,46 @@ test("a finished game says who won and every total, best first", () => {
   assert.equal(finalWords(match)?.textContent, " · gewonnen von Anna und Clara · Anna 30, Clara 30, Bruno 12");
   assert.equal(finalWords({ ...table, totals: null }), null);
 });
+
+const { filtersFrom, filtersQuery, listAddress, tableItem, PAGE_SIZE } = await import("../../src/dreizehn/web/pages/tables.js");
+const { leftShare } = await import("../../src/dreizehn/web/pages/account/games.js");
+const ids = ["holzwurm", "knizia13"];
+
+test("the filters are the address's, each one the list knows or its default; mine only signed in", () => {
+  assert.deepEqual(filtersFrom("?status=finished&game=knizia13&whose=mine", ids, true), { status: "finished", game: "knizia13", whose: "mine" });
+  assert.deepEqual(filtersFrom("?status=running&game=chess&whose=mine", ids, false), { status: "open", game: "", whose: "all" });
+  assert.equal(filtersQuery({ status: "open", game: "", whose: "all" }), "");
+  assert.equal(filtersQuery({ status: "finished", game: "holzwurm", whose: "mine" }), "?status=finished&game=holzwurm&whose=mine");
+  const filters = filtersFrom(filtersQuery({ status: "playing", game: "knizia13", whose: "mine" }), ids, true);
+  assert.deepEqual(filters, { status: "playing", game: "knizia13", whose: "mine" });  // an address read back is itself
+});
+
+test("a page of the list is asked for with its filters, its size and the cursor of the page before", () => {
+  const filters = { status: "finished", game: "holzwurm", whose: "all" };
+  assert.equal(listAddress(filters, null), `/api/tables?status=finished&whose=all&limit=${PAGE_SIZE}&game=holzwurm`);
+  assert.ok(listAddress({ ...filters, game: "" }, "abc-_").endsWith(`limit=${PAGE_SIZE}&cursor=abc-_`));
+});
+
+test("a finished table says when it ended and that bots finished it; one's own table is marked and opened", () => {
+  const app = { setTitle() {}, go() {} };
+  const finished = { id: "f1", game: "knizia13", status: "finished", created_at: "2026-11-28T20:00:00+00:00",
+    finished_at: "2026-11-28T21:05:00+00:00", by_bots: true, my_seat: null, totals: [30, 12, 41], winners: [1],
+    seats: [seat(0, "Anna", null), seat(1, "Bruno", "easy"), seat(2, "Clara", "hard")] };
+  const item = tableItem(finished, { knizia13: "Knizias 13" }, app);
+  assert.match(item.querySelector(".when")?.textContent || "", /^beendet /);
+  assert.equal(item.querySelector("time")?.getAttribute("datetime"), finished.finished_at);
+  assert.equal(item.querySelector(".by-bots")?.textContent, "von Bots zu Ende gespielt");
+  assert.equal(item.querySelector("a")?.getAttribute("href"), "/replay/f1");
+  const mine = tableItem({ ...finished, id: "p1", status: "playing", finished_at: null, by_bots: false, my_seat: 2, totals: null },
+    {}, app);
+  assert.ok(mine.classList.contains("mine") && !mine.querySelector(".by-bots"));
+  assert.match(mine.querySelector(".when")?.textContent || "", /^eröffnet /);
+  assert.equal(mine.querySelector("a")?.getAttribute("href"), "/seat/p1/2");
+});
+
+test("a profile says how often the player left games to bots, over every game", () => {
+  const stats = (/** @type {number} */ games, /** @type {number} */ left) => ({ game: "x", games, wins: 0, average: null, best: null, left_to_bots: left });
+  assert.equal(leftShare([stats(30, 2), stats(1, 0)]), "2 von 31 Partien den Bots überlassen");
+  assert.equal(leftShare([stats(1, 1)]), "1 von 1 Partie den Bots überlassen");
+  assert.equal(leftShare([]), null);
+});

@@ -195,6 +195,11 @@ class TableOut(_Out):
     """A finished game's totals per seat (``GET /api/tables/{id}`` only); else ``null``."""
     winners: list[int] | None = None
     """A finished game's winning seats, ascending (``GET /api/tables/{id}`` only); else ``null``."""
+    by_bots: bool = False
+    """A finished game that bots finished: a person's seat was played by a bot at its end (a bot took it for good,
+    ``left_at``, or its last move was the stand-in's, the person away). ``false`` while the game is played."""
+    my_seat: int | None = None
+    """The caller's own seat there (a seat bound to the signed-in account), in ``GET /api/tables``; else ``null``."""
 
 
 class CreatedOut(_Out):
@@ -827,6 +832,9 @@ class MyGame(_Out):
     url: str
     """Where to go: the seat's page ``/seat/<table>/<seat>`` while it is played (its owner opens it signed in), the
     replay ``/replay/<table>`` once it is over."""
+    by_bots: bool = False
+    """A finished game that bots finished: a person's seat (this one or another's) was played by a bot at its end
+    (a bot took it for good, or its last move was the stand-in's, the person away)."""
 
 
 class GameStats(_Out):
@@ -843,8 +851,9 @@ class GameStats(_Out):
     best: int | None
     """The best total: the highest, or in a game whose lowest total wins, the lowest."""
     left_to_bots: int
-    """Finished games the player left to a bot: the seat's last move was chosen by the stand-in (the bot that plays
-    for a person who is away), so the player was not there at its end."""
+    """Finished games the player left to a bot: a bot played their seat at its end (a bot took the seat for good,
+    or its last move was chosen by the stand-in, the bot that plays for a person who is away): the player was not
+    there at its end."""
 
 
 class MeOut(_Out):
@@ -871,4 +880,4 @@ class PlayerOut(_Out):
     stats: list[GameStats]
     """Per game played, over every finished game."""
     finished: list[MyGame]
-    """The last 20 finished games (their replays are public)."""
+    """The last 20 finished games (their replays are public); a private table's only to one who sat at it too."""

@@ -32,7 +32,7 @@ export function setCsrf(token) {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body] sent as JSON
- * @returns {Promise<{status: number, data: any}>}
+ * @returns {Promise<{status: number, data: any, headers: Headers}>}
  */
 async function call(method, path, body) {
   const sep = path.includes("?") ? "&" : "?";
@@ -51,7 +51,7 @@ async function call(method, path, body) {
     const detail = data && typeof data.detail === "object" && !Array.isArray(data.detail) ? data.detail : null;
     throw new Refused(response.status, detail);
   }
-  return { status: response.status, data };
+  return { status: response.status, data, headers: response.headers };
 }
 
 export const get = async (/** @type {string} */ path) => (await call("GET", path)).data;
@@ -64,6 +64,8 @@ export const put = async (/** @type {string} */ path, /** @type {unknown} */ bod
 export async function del(path, body) {
   return (await call("DELETE", path, body)).data;
 }
+/** A GET whose answer's headers say more (a list's next page: X-Next-Cursor, X-Total-Count). */
+export const getWithHeaders = (/** @type {string} */ path) => call("GET", path);
 export const postWithStatus = (/** @type {string} */ path, /** @type {unknown} */ body) => call("POST", path, body);
 
 /** @typedef {{id: string, high_score_wins: boolean, stage_name: string, drawing: boolean, arranges?: boolean,

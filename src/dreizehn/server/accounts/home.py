@@ -2,9 +2,10 @@
 of its finished games, read from the database (call from a thread). The routes (:mod:`dreizehn.server.routes.players`)
 put the answers together: what is public (``/api/players/{name}``) is finished games and statistics alone.
 
-**Games left to bots** (:attr:`Sitting.left`): a finished game whose last move of the player's seat was chosen by
-the stand-in, the bot that plays for a person who is away (``actions.by == "stand-in"``): the player was not there
-when their part of the game ended.
+**Games left to bots** (:attr:`Sitting.left`): a finished game whose seat of the player a bot played at its end: a
+bot took the seat for good (``seats.left_at``), or its last move was chosen by the stand-in, the bot that plays for
+a person who is away (``actions.by == "stand-in"``): the player was not there when their part of the game ended. A
+game some person left so was **finished by bots** (:attr:`Sitting.by_bots`; :mod:`dreizehn.server.storage.listing`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from sqlalchemy.engine import Engine
 
 from dreizehn.server.accounts.names import name_key
 from dreizehn.server.accounts.schema import accounts
-from dreizehn.server.storage import TUTORIAL_PREFIX, SeatRow, TableRow, actions, seats, tables
+from dreizehn.server.storage import TUTORIAL_PREFIX, SeatRow, TableRow, seats, tables
+from dreizehn.server.storage.listing import left_seats
 from dreizehn.server.storage.rows import table_row
 from dreizehn.server.storage.seating import seat_row
 
@@ -30,13 +32,15 @@ PUBLIC_LIMIT = 20
 @dataclass(frozen=True)
 class Sitting:
     """One seat of an account at a table: the table, all its seats, the user names of the accounts they are bound
-    to (by account id), and whether the player left the game to a bot (finished games only)."""
+    to (by account id), whether the player left the game to a bot and whether bots finished it (finished games
+    only)."""
 
     row: TableRow
     seats: tuple[SeatRow, ...]
     accounts: dict[str, str]
     seat: int
     left: bool = False
+    by_bots: bool = False
 
 
 class HomeStore:
@@ -77,24 +81,12 @@ class HomeStore:
                     all_seats.setdefault(r.table_id, []).append(seat_row(r))
                     if r.account_id is not None:
                         names[r.account_id] = r.account_name
-            left = _left_to_bots(c, [(f["id"], f["my_seat"]) for f in found]) if finished else set()
+            left = left_seats(c, ids) if finished else set()
+        by_bots = {table_id for table_id, _ in left}
         return [Sitting(table_row(f), tuple(all_seats.get(f["id"], ())), names, int(f["my_seat"]),
-                        (f["id"], f["my_seat"]) in left) for f in found]
+                        (f["id"], int(f["my_seat"])) in left, f["id"] in by_bots) for f in found]
 
 
 def _chunks(ids: list[str], size: int = 500) -> list[list[str]]:
     """Ids in groups small enough for one ``IN`` of every database."""
     return [ids[i:i + size] for i in range(0, len(ids), size)]
-
-
-def _left_to_bots(c: sa.Connection, mine: list[tuple[str, int]]) -> set[tuple[str, int]]:
-    """Of the (table, seat) pairs, those whose seat's last action was the stand-in's."""
-    out: set[tuple[str, int]] = set()
-    wanted = set(mine)
-    for chunk in _chunks(sorted({table_id for table_id, _ in mine})):
-        last = (sa.select(actions.c.table_id, actions.c.seat, sa.func.max(actions.c.seq).label("seq"))
-                .where(actions.c.table_id.in_(chunk)).group_by(actions.c.table_id, actions.c.seat).subquery())
-        rows = c.execute(sa.select(actions.c.table_id, actions.c.seat, actions.c.by).join(
-            last, sa.and_(actions.c.table_id == last.c.table_id, actions.c.seq == last.c.seq)))
-        out |= {(r.table_id, r.seat) for r in rows if r.by == "stand-in" and (r.table_id, r.seat) in wanted}
-    return out

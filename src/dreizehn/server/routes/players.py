@@ -17,7 +17,7 @@ from dreizehn.server.accounts.home import FINISHED_LIMIT, PLAYING_LIMIT, PUBLIC_
 from dreizehn.server.accounts.seats import seat_path
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import build_table, seat_names
-from dreizehn.server.routes.deps import HubDep, LangDep, SignedInDep
+from dreizehn.server.routes.deps import HubDep, LangDep, SignedInDep, WhoDep
 from dreizehn.server.routes.tables import final_scores
 from dreizehn.server.schemas import GameStats, MeOut, MyGame, PlayerAt, PlayerOut
 
@@ -62,7 +62,7 @@ async def _finished(hub: HubDep, sitting: Sitting, lang: str) -> MyGame:
                   won=None if winners is None else sitting.seat in winners,
                   created_at=sitting.row.created_at.isoformat(),
                   finished_at=sitting.row.finished_at.isoformat() if sitting.row.finished_at else None,
-                  url=f"/replay/{sitting.row.id}")
+                  url=f"/replay/{sitting.row.id}", by_bots=sitting.by_bots)
 
 
 def _high_wins(game_id: str) -> bool:
@@ -88,14 +88,24 @@ def stats(games: list[MyGame], left: dict[str, int]) -> list[GameStats]:
     return out
 
 
-async def _stats(hub: HubDep, home: HomeStore, account_id: str, lang: str) -> tuple[list[GameStats], list[MyGame]]:
-    """The statistics of every finished game of an account, and its finished games, the latest first."""
+async def _stats(hub: HubDep, home: HomeStore, account_id: str, lang: str,
+                 reader: str | None = None) -> tuple[list[GameStats], list[MyGame]]:
+    """The statistics of every finished game of an account, and its finished games, the latest first: of a private
+    table only if ``reader`` (an account id; the account itself when it is ``None``) sat there too."""
     sittings = await asyncio.to_thread(home.sittings, account_id, True, None)
     finished = [await _finished(hub, s, lang) for s in sittings]
     left: dict[str, int] = defaultdict(int)
     for s in sittings:
         left[s.row.game_id] += s.left
-    return stats(finished, left), finished
+    reader = account_id if reader is None else reader
+    shown = [game for s, game in zip(sittings, finished, strict=True) if _shown(s, reader)]
+    return stats(finished, left), shown
+
+
+def _shown(sitting: Sitting, reader: str) -> bool:
+    """Whether a finished game is listed to a reader (an account id, ``""`` for a guest): a private table to those
+    who sat there alone."""
+    return not sitting.row.private or any(s.account_id == reader for s in sitting.seats)
 
 
 @router.get("/me")
@@ -113,14 +123,16 @@ async def get_me(who: SignedInDep, hub: HubDep, response: Response, lang: LangDe
 
 
 @router.get("/players/{name}")
-async def get_player(name: Annotated[str, Path(max_length=64)], hub: HubDep, lang: LangDep) -> PlayerOut:
+async def get_player(name: Annotated[str, Path(max_length=64)], hub: HubDep, lang: LangDep,
+                     who: WhoDep) -> PlayerOut:
     """Another player's public part: since when they play, their statistics per game and their last finished games
-    (each with its replay's link). Nothing of a game in progress, no token. A name no account has is refused
+    (each with its replay's link; a private table's only to a reader who sat there too: its statistics count it).
+    Nothing of a game in progress, no token. A name no account has is refused
     (``account.no_player``, 404)."""
     home = HomeStore(hub.store.engine)
     found = await asyncio.to_thread(home.account, name)
     if found is None:
         raise ServerError("account.no_player", rule="U1", status=404, name=name[:40])
     account_id, shown, since = found
-    game_stats, finished = await _stats(hub, home, account_id, lang)
+    game_stats, finished = await _stats(hub, home, account_id, lang, who.account.id if who is not None else "")
     return PlayerOut(name=shown, since=since.date().isoformat(), stats=game_stats, finished=finished[:PUBLIC_LIMIT])

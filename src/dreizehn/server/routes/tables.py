@@ -9,7 +9,7 @@ import secrets
 from collections import OrderedDict
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request, Response
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
@@ -17,7 +17,7 @@ from dreizehn.bots.levels import bot_names, level_name
 from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import Game, OptionSpec
 from dreizehn.core.record import to_record
-from dreizehn.core.registry import game_class, load_game
+from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.core.wire import to_wire
 from dreizehn.server.accounts.seats import check_token_seat, invitee, seat_path
 from dreizehn.server.chat import lines as chat_lines
@@ -44,6 +44,7 @@ from dreizehn.server.schemas import (
 )
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, Stored, TableRow, hash_token, new_table_id, new_token, now
+from dreizehn.server.storage.listing import Cursor, TableQuery, finished_by_bots
 from dreizehn.server.takebacks import take_backs
 from dreizehn.server.text import person_text
 from dreizehn.server.turns.pacing import check_room_for, check_seat, pace_of
@@ -270,19 +271,39 @@ async def take_free_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=6
 
 
 @router.get("/tables")
-async def list_tables(hub: HubDep, lang: LangDep, status: Literal["open", "playing", "finished"] = "open",
+async def list_tables(hub: HubDep, lang: LangDep, who: WhoDep, response: Response,
+                      status: Literal["open", "playing", "finished"] = "open",
+                      game: Annotated[str | None, Query(max_length=32)] = None,
+                      whose: Literal["all", "mine"] = "all",
+                      cursor: Annotated[str | None, Query(max_length=200)] = None,
                       limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[TableOut]:
-    """Tables by status: ``open`` (a person's seat still free), ``playing`` or ``finished`` (each with its totals
-    and winners), newest first; at most ``limit`` (1 to 200)."""
-    wanted = ("open", "playing") if status in ("open", "playing") else ("finished",)
-    rows = await asyncio.to_thread(hub.store.tables.listing, wanted, limit)
+    """Tables by ``status``: ``open`` (a person's seat still free), ``playing`` (every seat taken) or ``finished``
+    (each with its totals, winners and whether bots finished it), of one ``game`` or all, everyone's or the
+    signed-in caller's own (``whose=mine``; a guest is refused ``account.signed_out``). The caller's own tables
+    first, then the newest (a finished game: by the time it ended); a private table is listed and counted to its
+    players alone. At most ``limit`` (1 to 200) a page: the header ``X-Next-Cursor`` holds the ``cursor`` of the next
+    page (none on the last one), ``X-Total-Count`` how many tables the whole list holds."""
+    if game is not None and game not in game_ids():
+        raise ServerError("server.bad_request", rule="S6", field="query.game", problem="unknown", status=422)
+    if whose == "mine" and who is None:
+        raise ServerError("account.signed_out", rule="U3", status=401)
+    try:
+        after = Cursor.read(cursor) if cursor else None
+    except ValueError:
+        raise ServerError("server.bad_request", rule="S6", field="query.cursor", problem="invalid",
+                          status=422) from None
+    query = TableQuery(status, game, who.account.id if who is not None else None, whose == "mine", after, limit)
+    page = await asyncio.to_thread(hub.store.tables.listing, query)
     out = []
-    for row, seat_rows in rows:
-        free = any(not s.joined for s in seat_rows)
-        if (status == "open" and not free) or (status == "playing" and free):  # every seat taken: being played,
-            continue                                                            # whether or not anyone moved yet
-        totals, winners = (await final_scores(hub, row.id) if status == "finished" else None) or (None, None)
-        out.append(table_out(row, seat_rows, totals, winners, lang))
+    for listed in page.tables:
+        totals, winners = (await final_scores(hub, listed.row.id) if status == "finished" else None) or (None, None)
+        out.append(table_out(listed.row, listed.seats, totals, winners, lang).model_copy(
+            update={"by_bots": listed.by_bots, "my_seat": listed.my_seat}))
+    if page.next is not None:
+        response.headers["X-Next-Cursor"] = page.next.text()
+    response.headers["X-Total-Count"] = str(page.total)
+    if who is not None:
+        response.headers["Cache-Control"] = "no-store"
     return out
 
 
@@ -326,9 +347,14 @@ async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
     stored = await _stored(hub, table_id)
     if stored.row.status == "finished":
         totals, winners = results(build_table(stored))
-        return table_out(stored.row, stored.seats, totals, winners, lang)
+        return _honest(table_out(stored.row, stored.seats, totals, winners, lang), stored)
     clock = await asyncio.to_thread(hub.clocks.get, table_id) if stored.row.turn_based else None
     return table_out(stored.row, stored.seats, lang=lang, deadline=clock.due_at.isoformat() if clock else None)
+
+
+def _honest(out: TableOut, stored: Stored) -> TableOut:
+    """A finished table as it is shown, saying whether bots finished it (:mod:`~dreizehn.server.storage.listing`)."""
+    return out.model_copy(update={"by_bots": finished_by_bots(stored.seats, stored.actions)})
 
 
 @router.get("/tables/{table_id}/record", dependencies=[DailyGuard])
@@ -363,7 +389,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     kept = take_backs(await asyncio.to_thread(hub.store.actions.taken_back, table_id))
     taken_back = [TakeBackOut(version=back.version, seat=back.seat, count=back.count) for back in kept]
     totals, winners = results(build_table(stored))
-    return ReplayOut(table=table_out(stored.row, stored.seats, totals, winners, lang),
+    return ReplayOut(table=_honest(table_out(stored.row, stored.seats, totals, winners, lang), stored),
                      names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
 
 

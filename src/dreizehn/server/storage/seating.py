@@ -11,7 +11,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from dreizehn.server.storage.rows import DAILY_PREFIX, TUTORIAL_PREFIX, SeatRow, Stored, TableRow, hash_token, table_row
+from dreizehn.server.storage.listing import Page, TableQuery, list_tables
+from dreizehn.server.storage.rows import SeatRow, Stored, TableRow, hash_token, table_row
 from dreizehn.server.storage.schema import actions, seats, tables
 
 
@@ -151,19 +152,9 @@ class Tables:
                              .values(**values))
             return bool(done.rowcount)
 
-    def listing(self, status: Sequence[str], limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
-        """Tables of the given statuses, newest first, with their seats; tutorials' and daily deals' tables left
-        out."""
-        with self.engine.connect() as c:
-            rows = c.execute(sa.select(tables).where(tables.c.status.in_(status),
-                                                     tables.c.id.not_like(f"{TUTORIAL_PREFIX}%"),
-                                                     tables.c.id.not_like(f"{DAILY_PREFIX}%"))
-                             .order_by(tables.c.created_at.desc()).limit(limit)).mappings().all()
-            out = []
-            for found in rows:
-                seat_rows = c.execute(sa.select(seats).where(seats.c.table_id == found["id"]).order_by(seats.c.seat))
-                out.append((table_row(found), tuple(seat_row(r) for r in seat_rows)))
-            return out
+    def listing(self, query: TableQuery) -> Page:
+        """A page of the list of tables (:mod:`.listing`)."""
+        return list_tables(self.engine, query)
 
     def playing(self) -> list[str]:
         """The ids of the tables to take up after a restart: those being played, and those not begun that seat a

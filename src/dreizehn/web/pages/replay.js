@@ -7,11 +7,12 @@ import { fill, h, link } from "../dom.js";
 import { join, percent, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
 import { chatWords } from "./table/log.js";
+import { byBotsMark } from "./tables.js";
 
 /**
  * @typedef {{key: string, text: string}} StepEvent an event of a step, in words
  * @typedef {{version: number, text: string, events?: StepEvent[]}} Step a move of a finished game, with its events
- * @typedef {{table: {game: string, totals?: number[] | null, winners?: number[] | null}, names: string[], steps: Step[],
+ * @typedef {{table: {game: string, totals?: number[] | null, winners?: number[] | null, by_bots?: boolean}, names: string[], steps: Step[],
  *   chat?: {seat: number, name: string, text: string | null, phrase: string | null, version: number}[],
  *   taken_back?: {version: number, seat: number, count: number}[]}} Replay a finished game's moves in words (GET
  *   /api/tables/{id}/replay), with the moves taken back during play
@@ -145,6 +146,7 @@ function heading(replay, tableId) {
     winners.length ? h("p.winner", { id: "replay-winner" }, h("img.trophy", { src: "/static/img/trophy.svg", alt: "", width: 18, height: 18 }), " ",
       capital(t("web.won_by", { names: join(winners.map((seat) => replay.names[seat])) }))) : null,
     h("p", {}, replay.names.join(", "), " · ", t("web.totals", { totals: (replay.table.totals || []).join(" : ") }), " ",
+      replay.table.by_bots ? [byBotsMark(), " "] : null,
       h("a.button.small-button", { href: `/api/tables/${tableId}/record`, download: `dreizehn-${tableId}.json`, id: "download" }, t("web.download"))),
     replay.taken_back && replay.taken_back.length
       ? h("p.muted", { id: "taken-back" }, t("web.taken_back_replay", { n: replay.taken_back.length })) : null];

@@ -7,12 +7,13 @@ import { h, link } from "../../dom.js";
 import { has, lang, t } from "../../i18n.js";
 import { standingsOrder } from "../../scores.js";
 import { botLevel } from "../table/head.js";
+import { byBotsMark } from "../tables.js";
 
 /**
  * @typedef {{name: string, account: string | null, bot: string | null, former: boolean}} Player a seat of a game
  * @typedef {{table: string, game: string, seat?: number, players: Player[], status: string, your_turn?: boolean,
  *   invited?: boolean, totals: number[] | null, won?: boolean | null, created_at: string, finished_at: string | null,
- *   url: string}} MyGame a game as GET /api/me lists it (a profile's without the private parts)
+ *   url: string, by_bots?: boolean}} MyGame a game as GET /api/me lists it (a profile's without the private parts)
  * @typedef {{game: string, games: number, wins: number, average: number | null, best: number | null,
  *   left_to_bots: number}} GameStats
  */
@@ -82,7 +83,7 @@ function finishedItem(g, titles) {
   const result = resultKey(g);
   return h("li.my-game.finished", { "data-table": g.table },
     h("div.game-line", {}, h("strong", {}, titles[g.game] || g.game),
-      result ? h(`span.state.${g.won ? "won" : "lost"}`, {}, t(result)) : null),
+      result ? h(`span.state.${g.won ? "won" : "lost"}`, {}, t(result)) : null, g.by_bots ? byBotsMark() : null),
     h("div.who", {}, totalsWords(g)),
     h("div.when.muted", {}, day(g.finished_at || g.created_at)),
     link(g.url, t("web.replay"), "button.small-button"));
@@ -130,4 +131,16 @@ export function statsTable(stats, titles) {
     h("tbody", {}, rows.map((s) => h("tr", { "data-game": s.game }, h("th", { scope: "row" }, titles[s.game] || s.game),
       [s.games, s.wins, average(s.average), s.best ?? "–", s.left_to_bots].map((value, i) =>
         h("td", { "data-label": t(heads[i + 1]) }, value)))))));
+}
+
+/**
+ * How often a player left their finished games to bots, over every game ("left 2 of 31 games to bots"); null
+ * without finished games.
+ * @param {GameStats[]} stats
+ */
+export function leftShare(stats) {
+  const games = stats.reduce((sum, s) => sum + s.games, 0);
+  if (!games) return null;
+  const left = stats.reduce((sum, s) => sum + s.left_to_bots, 0);
+  return t("web.profile.left_share", { left, n: games });
 }

@@ -7,7 +7,7 @@ import { session } from "../../account.js";
 import { fill, h } from "../../dom.js";
 import { lang, t } from "../../i18n.js";
 import { deadEnd } from "../dead-end.js";
-import { finishedList, statsTable } from "./games.js";
+import { finishedList, leftShare, statsTable } from "./games.js";
 import { gameTitles } from "./me.js";
 
 /**
@@ -53,7 +53,9 @@ export async function playerPage(root, app, name) {
   const titles = await gameTitles();
   const me = session();
   const since = new Date(player.since).toLocaleDateString(lang(), { year: "numeric", month: "long", day: "numeric" });
+  const left = leftShare(player.stats);
   fill(root, h("section.profile-head", {}, h("h1", {}, player.name), h("p.muted", {}, t("web.profile.since", { date: since })),
+    left ? h("p.left-share", { id: "left-share" }, left) : null,
     me && me.name.toLowerCase() !== player.name.toLowerCase() ? visitorActions(player.name) : null),
   h("div.profile-main", {},
     h("section.panel", { "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, t("web.me.stats")), statsTable(player.stats, titles)),
