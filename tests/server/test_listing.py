@@ -52,9 +52,9 @@ def account_id(api: TestClient, name: str) -> str:
         return str(c.execute(sa.select(accounts.c.id).where(accounts.c.name_key == name_key(name))).scalar_one())
 
 
-def table(browser: TestClient, seats_: list[dict[str, Any]], game: str = "holzwurm") -> str:
+def table(browser: TestClient, seats_: list[dict[str, Any]], game: str = "holzwurm", **more: Any) -> str:
     options = {"games": 1} if game == "holzwurm" else {}
-    answer = browser.post("/api/tables", json={"game": game, "options": options, "seats": seats_})
+    answer = browser.post("/api/tables", json={"game": game, "options": options, "seats": seats_, **more})
     assert answer.status_code == 201, answer.text
     return str(answer.json()["table"]["id"])
 
@@ -201,6 +201,19 @@ def test_private_tables_are_listed_and_counted_to_their_players_alone(api: TestC
         profile = reader.get(f"/api/players/{bob_name}").json()
         assert finished not in [g["table"] for g in profile["finished"]] and profile["stats"][0]["games"] == 1
     assert [g["table"] for g in bob.get(f"/api/players/{bob_name}").json()["finished"]] == [finished]
+
+
+def test_a_table_made_private_through_the_api_is_listed_to_its_players_alone(api: TestClient) -> None:
+    bob, _ = person(api, "Bob")
+    anna, anna_name = person(api, "Anna")
+    hidden = table(bob, [ME, {"kind": "person", "user": anna_name}], private=True)
+    shown = table(bob, [ME, {"kind": "person", "user": anna_name}])
+    assert bob.get(f"/api/tables/{hidden}").json()["private"] is True
+    for reader in (person(api, "Carol")[0], browser(api)):
+        open_tables = listed(reader, status="open", limit=200)
+        assert shown in open_tables and hidden not in open_tables
+    for player in (bob, anna):
+        assert hidden in listed(player, status="open", limit=200)
 
 
 def test_finished_by_bots_is_said_wherever_the_game_is_listed(api: TestClient) -> None:
