@@ -835,6 +835,10 @@ class MyGame(_Out):
     by_bots: bool = False
     """A finished game that bots finished: a person's seat (this one or another's) was played by a bot at its end
     (a bot took it for good, or its last move was the stand-in's, the person away)."""
+    pace: Literal["realtime", "turn-based"] = "realtime"
+    """``realtime`` or ``turn-based`` (rule TB1 of docs/turns.md)."""
+    deadline: str | None = None
+    """A turn-based game in progress: when the person to move runs out of time (ISO 8601, UTC); else ``null``."""
 
 
 class GameStats(_Out):

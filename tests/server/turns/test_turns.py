@@ -280,3 +280,12 @@ def test_tb3_reminders_are_told_once(api: TestClient, heard: Heard) -> None:
     sweep(api)
     assert [(c.table_id, c.seat) for c in heard.reminders] == [(table_id, seat)]
     assert clock_row(api, table_id).remind_at is None
+
+
+def test_tb1_the_home_lists_turn_based_games_with_whose_turn_and_until_when(api: TestClient) -> None:
+    table_id, anna, bob, seat = a_game(api)
+    due = clock_row(api, table_id).due_at
+    for browser_, mine in ((anna, 0), (bob, 1)):
+        game = next(g for g in browser_.get("/api/me").json()["playing"] if g["table"] == table_id)
+        assert game["pace"] == "turn-based" and game["your_turn"] == (mine == seat)
+        assert dt.datetime.fromisoformat(game["deadline"]).replace(tzinfo=None) == due.replace(tzinfo=None)

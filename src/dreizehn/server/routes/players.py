@@ -46,12 +46,19 @@ async def _to_move(hub: HubDep, table_id: str) -> int | None:
 
 async def _playing(hub: HubDep, sitting: Sitting, lang: str) -> MyGame:
     me = sitting.seats[sitting.seat] if sitting.seat < len(sitting.seats) else None
+    deadline = None
+    if sitting.row.turn_based:  # whose turn is its clock's (no game rebuilt), and until when
+        clock = await asyncio.to_thread(hub.clocks.get, sitting.row.id)
+        your_turn = clock is not None and clock.seat == sitting.seat
+        deadline = clock.due_at.isoformat() if clock is not None else None
+    else:
+        your_turn = await _to_move(hub, sitting.row.id) == sitting.seat
     return MyGame(table=sitting.row.id, game=sitting.row.game_id, seat=sitting.seat, players=_players(sitting, lang),
                   status=sitting.row.status,  # type: ignore[arg-type]
-                  your_turn=await _to_move(hub, sitting.row.id) == sitting.seat,
-                  invited=me is not None and not me.joined, totals=None, won=None,
+                  your_turn=your_turn, invited=me is not None and not me.joined, totals=None, won=None,
                   created_at=sitting.row.created_at.isoformat(), finished_at=None,
-                  url=seat_path(sitting.row.id, sitting.seat))
+                  url=seat_path(sitting.row.id, sitting.seat),
+                  pace=sitting.row.pace, deadline=deadline)  # type: ignore[arg-type]
 
 
 async def _finished(hub: HubDep, sitting: Sitting, lang: str) -> MyGame:

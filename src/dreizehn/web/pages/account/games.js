@@ -13,7 +13,7 @@ import { byBotsMark } from "../tables.js";
  * @typedef {{name: string, account: string | null, bot: string | null, former: boolean}} Player a seat of a game
  * @typedef {{table: string, game: string, seat?: number, players: Player[], status: string, your_turn?: boolean,
  *   invited?: boolean, totals: number[] | null, won?: boolean | null, created_at: string, finished_at: string | null,
- *   url: string, by_bots?: boolean}} MyGame a game as GET /api/me lists it (a profile's without the private parts)
+ *   url: string, by_bots?: boolean, pace?: string, deadline?: string | null}} MyGame a game as GET /api/me lists it (a profile's without the private parts)
  * @typedef {{game: string, games: number, wins: number, average: number | null, best: number | null,
  *   left_to_bots: number}} GameStats
  */
@@ -62,6 +62,11 @@ function day(iso) {
   return iso ? new Date(iso).toLocaleDateString(lang(), { year: "numeric", month: "short", day: "numeric" }) : "";
 }
 
+/** @param {string} iso a moment: said with its weekday and time */
+function when(iso) {
+  return new Date(iso).toLocaleString(lang(), { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
 /**
  * @param {MyGame} g
  * @param {Record<string, string>} titles each game's title
@@ -71,7 +76,9 @@ function playingItem(g, titles) {
   return h(`li.my-game.${state.cls}`, { "data-table": g.table },
     h("div.game-line", {}, h("strong", {}, titles[g.game] || g.game), h(`span.state.${state.cls}`, {}, t(state.key))),
     h("div.who", {}, g.players.map(playerName).join(", ")),
-    h("div.when.muted", {}, t("web.me.started", { date: day(g.created_at) })),
+    h("div.when.muted", {}, t("web.me.started", { date: day(g.created_at) }),
+      g.pace === "turn-based" ? ` · ${t("web.pace.turn_based")}` : "",
+      g.your_turn && g.deadline ? ` · ${t("web.me.until", { time: when(g.deadline) })}` : ""),
     link(g.url, t(g.invited ? "web.me.take_seat" : "web.me.play"), `button.small-button${g.your_turn ? ".primary" : ""}`));
 }
 
