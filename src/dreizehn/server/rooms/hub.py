@@ -164,10 +164,12 @@ class Hub:
     async def resume_all(self) -> None:
         """After a start, let the bots of every table being played (or not begun, with a bot) go on, and the grace
         period run for its people (PostgreSQL: those of the tables whose home this process claims; first the homes
-        an earlier process at this address held, taken back at once, :meth:`Peers.take_back_own`)."""
+        an earlier process at this address held, taken back at once, :meth:`Peers.take_back_own`). A turn-based table
+waiting for a person (its clock stored) is left to the turn clocks' sweep, which loads it when its clock runs out."""
         taken = await self.peers.take_back_own()
         playing = await asyncio.to_thread(self.store.tables.playing)
-        await self.resume([*taken, *sorted(set(playing) - set(taken))])
+        waiting = await asyncio.to_thread(self.clocks.waiting)  # a person's clock runs there: the sweep's to fire
+        await self.resume([*taken, *sorted(set(playing) - set(taken) - waiting)])
 
     async def resume(self, table_ids: list[str]) -> None:
         """Take up tables being played: each one's room (its home claimed), its bots and its grace periods; a table

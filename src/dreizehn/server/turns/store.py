@@ -79,6 +79,11 @@ class Clocks:
             c.execute(turn_clocks.delete().where(turn_clocks.c.table_id == table_id,
                                                  turn_clocks.c.version <= version))
 
+    def waiting(self) -> set[str]:
+        """The tables whose person to move has a clock running (nothing moves there until they do or it fires)."""
+        with self.engine.connect() as c:
+            return set(c.execute(sa.select(turn_clocks.c.table_id)).scalars())
+
     def due(self, at: dt.datetime, limit: int) -> list[Due]:
         """The clocks run out at ``at``, the earliest first (at most ``limit``)."""
         with self.engine.connect() as c:
