@@ -52,10 +52,11 @@ def test_the_oldest_sit_first_and_bots_come_only_after_the_wait_at_the_oldests_l
               for i, level in enumerate(["hard", "easy", "easy", "easy", "easy", "medium"])]
     groups = match(reversed(people), T0 + dt.timedelta(seconds=30))
     assert [(g.people, g.bots) for g in groups] == [(("a0", "a1", "a2", "a3"), 0)]
-    later = match(people[4:], T0 + dt.timedelta(seconds=64))
-    assert [(g.people, g.bots, g.bot_level) for g in later] == [(("a4",), 3, "easy")]  # a5's wait runs till 65
-    never = [Waiting("n", key, T0, None, "medium")]
-    assert match(never, T0 + dt.timedelta(days=9)) == []
+    assert match(people[4:], T0 + dt.timedelta(seconds=63)) == []
+    later = match(people[4:], T0 + dt.timedelta(seconds=64))  # a4's wait is over: a5 (till 65) sits with her
+    assert [(g.people, g.bots, g.bot_level) for g in later] == [(("a4", "a5"), 2, "easy")]
+    never = [Waiting("n", key, T0, None, "medium"), Waiting("m", key, T0, 0, "hard")]
+    assert [(g.people, g.bots) for g in match(never, T0 + dt.timedelta(days=9))] == [(("m",), 3)]
 
 
 def test_an_account_given_twice_is_matched_once() -> None:

@@ -64,9 +64,10 @@ def _order(person: Waiting) -> tuple[dt.datetime, str]:
 
 def match(waiting: Iterable[Waiting], at: dt.datetime) -> list[Group]:
     """The groups to seat now (rule L3). For each queue key, the people in the order they queued: every ``players``
-    of them make a table; of those left (fewer than ``players``), the ones whose bot wait has passed make one table
-    with bots in the other seats. Each person is in one group at most, and afterwards no table could start: each
-    key has fewer people left than its seats, none of them willing to take bots yet."""
+    of them make a table. Of those left (fewer than ``players``), once one has waited their bot wait, all who take
+    bots at all (not "never") sit at one table with bots in the other seats: a table with fewer bots, sooner, for
+    those whose own wait has not run out. Each person is in one group at most, and afterwards no table could
+    start: each key has fewer people left than its seats, none of them willing to take bots yet."""
     by_key: dict[QueueKey, list[Waiting]] = defaultdict(list)
     seen: set[str] = set()
     for person in waiting:
@@ -81,8 +82,8 @@ def match(waiting: Iterable[Waiting], at: dt.datetime) -> list[Group]:
         for i in range(0, full, key.players):
             chunk = people[i:i + key.players]
             groups.append(Group(key, tuple(p.account_id for p in chunk), 0, chunk[0].bot_level))
-        willing = [p for p in people[full:] if p.bots_now(at)]
-        if willing:
+        willing = [p for p in people[full:] if p.bot_wait is not None]
+        if any(p.bots_now(at) for p in willing):
             groups.append(Group(key, tuple(p.account_id for p in willing), key.players - len(willing),
                                 willing[0].bot_level))
     return groups
