@@ -187,3 +187,15 @@ def test_refusals_of_the_lobby(server: TestClient, clock: Clock) -> None:
         "account.signed_out"
     assert code(ada.place()) == "lobby.not_queued"
     assert server.get("/api/lobby", params={"lang": "de"}).json()["online"] == 1
+
+
+def test_the_lobby_tells_a_signed_in_person_their_place_and_keeps_them_in_the_queue(server: TestClient,
+                                                                                    clock: Clock) -> None:
+    ada, bruno = Person(server, "Ada"), Person(server, "Bruno")
+    ada.queue()
+    for _ in range(3):  # Ada's page asks the lobby only
+        clock.pass_(10)
+        assert ada.client.get("/api/lobby").json()["me"]["state"] == "waiting"
+        step(server)
+    assert bruno.client.get("/api/lobby").json()["me"] is None
+    assert browser(server).get("/api/lobby").json()["me"] is None  # a guest

@@ -97,3 +97,6 @@ class LobbyOut(_Out):
     """The names of the first 50 of them, in the order of names."""
     waiting: list[WaitingOut]
     """The people waiting, by kind of table."""
+    me: QueueOut | None
+    """The signed-in person's place in the lobby (``null`` for a guest or one not in it); asking is their waiting
+    page's heartbeat (rule L2), as ``GET /api/lobby/queue`` is."""

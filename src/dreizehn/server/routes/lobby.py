@@ -12,7 +12,7 @@ from dreizehn.server.lobby.matcher import QueueKey
 from dreizehn.server.lobby.models import LobbyOut, QueueIn, QueueOut, WaitingOut
 from dreizehn.server.lobby.service import Choice, Lobby
 from dreizehn.server.lobby.store import SEATED, Entry
-from dreizehn.server.routes.deps import SignedInDep
+from dreizehn.server.routes.deps import SignedInDep, WhoDep
 from dreizehn.server.storage import now
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
@@ -43,13 +43,18 @@ async def queue_out(lobby: Lobby, entry: Entry, merged: bool = False) -> QueueOu
 
 
 @router.get("")
-async def lobby_now(lobby: LobbyDep) -> LobbyOut:
-    """Who is online (signed-in accounts seen within ``DREIZEHN_LOBBY_ONLINE`` seconds: rule L6) and how many people
-    wait for each kind of table."""
+async def lobby_now(lobby: LobbyDep, who: WhoDep) -> LobbyOut:
+    """Who is online (signed-in accounts seen within ``DREIZEHN_LOBBY_ONLINE`` seconds: rule L6), how many people
+    wait for each kind of table, and the signed-in person's own place: asked by their waiting page every few
+    seconds, the heartbeat that keeps them in the queue (rule L2)."""
     since = now() - lobby.online_window
     count, names = await asyncio.to_thread(lobby.store.online, since, 50)
     waiting = await asyncio.to_thread(lobby.store.waiting_by_key)
-    return LobbyOut(online=count, online_names=names, waiting=[
+    me = None
+    if who is not None:
+        entry = await asyncio.to_thread(lobby.store.entry, who.account.id, lobby.clock())
+        me = None if entry is None else await queue_out(lobby, entry)
+    return LobbyOut(online=count, online_names=names, me=me, waiting=[
         WaitingOut(game=k.game_id, players=k.players, pace=k.pace, move_time=k.move_time, rated=k.rated, count=n)
         for k, n in waiting])
 

@@ -1,9 +1,9 @@
 // @ts-check
 // The lobby (docs/lobby.md, rules L1-L6): "Play now" for a signed-in person (a game, the players, real-time or
-// turn-based, rated or not, when bots fill the free seats); while they wait, their place (asked every 3 seconds:
-// the page's heartbeat, rule L2), the ready check of a real-time table, and their new table's seat once it is
+// turn-based, rated or not, when bots fill the free seats); while they wait, their place (GET /api/lobby every 3
+// seconds: the page's heartbeat, rule L2), the ready check of a real-time table, and their new table's seat once it is
 // made. Beside it: who is online, who waits for what, open tables with free seats and tables to watch.
-import { del, games, get, post, Refused } from "../api.js";
+import { del, games, get, post } from "../api.js";
 import { session } from "../account.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
@@ -18,7 +18,8 @@ import { seatLabel } from "./tables.js";
 /** @typedef {{id: string, game: string, seats: import("./tables.js").TableSummary["seats"]}} Table */
 
 const HEARTBEAT_MS = 3000;
-const OVERVIEW_MS = 10000;
+const TABLES_MS = 10000;
+/** @typedef {{app: App, found: GameFacts[], titles: Record<string, string>, play: HTMLElement, refresh: () => Promise<unknown>}} Ctx */
 const MOVE_TIMES = [3600, 43200, 86400, 259200, 604800];
 const BOT_WAITS = ["0", "30", "60", "120", "300", "never"];
 const CHOICE = "dreizehn.lobby";
@@ -32,19 +33,23 @@ export async function lobbyPage(root, app) {
   const found = await games();
   const titles = Object.fromEntries(found.map((g) => [g.id, g.title]));
   const play = h("section.panel.lobby-play", { "aria-live": "polite" });
-  const overview = h("div.lobby-overview");
-  fill(root, h("section.lobby", {}, h("h1", {}, t("web.lobby.title")), h("p.lead", {}, t("web.lobby.lead")), play, overview));
-  /** @type {number[]} */
-  const timers = [];
-  const refresh = async () => fill(overview, ...await overviewParts(titles));
-  const ctx = { app, found, titles, play, refresh };
-  await Promise.all([refresh(), session() ? showPlace(ctx) : fill(play, signInToPlay())]);
-  timers.push(window.setInterval(() => { refresh().catch(() => null); }, OVERVIEW_MS));
-  timers.push(window.setInterval(() => { if (session()) showPlace(ctx).catch(() => null); }, HEARTBEAT_MS));
+  const people = h("div.lobby-people");
+  const tables = h("div.lobby-tables");
+  fill(root, h("section.lobby", {}, h("h1", {}, t("web.lobby.title")), h("p.lead", {}, t("web.lobby.lead")), play,
+    h("div.lobby-overview", {}, people, tables)));
+  /** @type {Ctx} */
+  const ctx = { app, found, titles, play, refresh: async () => {
+    const lobby = await get("/api/lobby");
+    fill(people, ...peopleParts(lobby, titles));
+    if (session()) showPlace(lobby.me, ctx);
+  } };
+  if (!session()) fill(play, signInToPlay());
+  const listTables = async () => fill(tables, ...await tablesParts(titles));
+  await Promise.all([ctx.refresh(), listTables()]);
+  const timers = [window.setInterval(() => { ctx.refresh().catch(() => null); }, HEARTBEAT_MS),
+    window.setInterval(() => { listTables().catch(() => null); }, TABLES_MS)];
   return { dispose: () => timers.forEach((id) => window.clearInterval(id)) };
 }
-
-/** @typedef {{app: App, found: GameFacts[], titles: Record<string, string>, play: HTMLElement, refresh: () => Promise<unknown>}} Ctx */
 
 function signInToPlay() {
   const next = `?next=${encodeURIComponent("/lobby")}`;
@@ -53,18 +58,12 @@ function signInToPlay() {
 }
 
 /**
- * The person's place, asked of the server (the page's heartbeat): the form when they wait for nothing, else where
- * they stand; their seat's page once their table is made.
+ * The person's place (GET /api/lobby's ``me``: asking is the page's heartbeat): the form when they wait for nothing,
+ * else where they stand; their seat's page once their table is made.
+ * @param {Place | null} place
  * @param {Ctx} ctx
  */
-async function showPlace(ctx) {
-  /** @type {Place | null} */
-  let place = null;
-  try {
-    place = await get("/api/lobby/queue");
-  } catch (err) {
-    if (!(err instanceof Refused && err.status === 404)) throw err;
-  }
+function showPlace(place, ctx) {
   if (place && place.state === "seated" && place.url) {
     ctx.app.go(place.url);
     return;
@@ -195,27 +194,37 @@ function placeParts(place, ctx) {
   if (place.state === "making") return [h("h2", {}, t("web.lobby.making")), what];
   const since = Math.max(0, Math.round((Date.now() - Date.parse(place.queued_at)) / 60000));
   return [h("h2", {}, t("web.lobby.waiting_for")), what,
-    h("p", {}, t("web.lobby.waiting_count", { n: place.waiting }), " · ", t("web.lobby.since", { n: since })),
+    h("p", {}, t("web.lobby.waiting_count", { n: place.waiting }), " · ", since ? t("web.lobby.since", { n: since }) : t("web.lobby.just_queued")),
     h("p.muted", {}, place.bot_wait === null ? t("web.lobby.people_only") : t("web.lobby.bots_come", { when: waitText(String(place.bot_wait)), level: t(`web.level.${place.bot_level}`) })),
     h("div.buttons", {}, leave)];
 }
 
 /**
- * Who is online, who waits for what, open tables with free seats, tables being played.
+ * Who is online and who waits for what.
+ * @param {{online: number, online_names: string[], waiting: Waiting[]}} lobby GET /api/lobby
  * @param {Record<string, string>} titles
  */
-async function overviewParts(titles) {
-  const [lobby, open, playing] = await Promise.all([get("/api/lobby"), get("/api/tables?status=open"), get("/api/tables?status=playing")]);
+function peopleParts(lobby, titles) {
+  return [
+    h("section.panel.lobby-online", {}, h("h2", {}, t("web.lobby.online", { n: lobby.online })), h("p.help", {}, t("web.lobby.online_help")),
+      h("p.lobby-names", {}, lobby.online_names.map((name, i) => [i ? ", " : "", link(`/players/${encodeURIComponent(name)}`, name)]))),
+    h("section.panel.lobby-waiting", {}, h("h2", {}, t("web.lobby.waiting_title")),
+      lobby.waiting.length ? h("ul", {}, lobby.waiting.map((w) => h("li", {}, kindText(w, titles), ": ", h("strong", {}, t("web.lobby.waiting_n", { n: w.count })))))
+        : h("p.muted", {}, t("web.lobby.nobody_waits"))),
+  ];
+}
+
+/**
+ * Open tables with free seats, tables being played.
+ * @param {Record<string, string>} titles
+ */
+async function tablesParts(titles) {
+  const [open, playing] = await Promise.all([get("/api/tables?status=open"), get("/api/tables?status=playing")]);
   const free = open.filter((/** @type {Table} */ table) => table.seats.some((s) => s.kind === "person" && !s.joined));
   const tableItem = (/** @type {Table} */ table, /** @type {unknown} */ action) => h("li", { "data-table": table.id },
     h("strong", {}, titles[table.game] || table.game), " · ", table.seats.map(seatLabel).join(", "), " ", action);
   const list = (/** @type {unknown[]} */ items) => (items.length ? h("ul", {}, items) : h("p.muted", {}, t("web.none")));
   return [
-    h("section.panel.lobby-online", {}, h("h2", {}, t("web.lobby.online", { n: lobby.online })), h("p.help", {}, t("web.lobby.online_help")),
-      h("p.lobby-names", {}, lobby.online_names.map((/** @type {string} */ name, /** @type {number} */ i) => [i ? ", " : "", link(`/players/${encodeURIComponent(name)}`, name)]))),
-    h("section.panel.lobby-waiting", {}, h("h2", {}, t("web.lobby.waiting_title")),
-      lobby.waiting.length ? h("ul", {}, lobby.waiting.map((/** @type {Waiting} */ w) => h("li", {}, kindText(w, titles), ": ", h("strong", {}, t("web.lobby.waiting_n", { n: w.count })))))
-        : h("p.muted", {}, t("web.lobby.nobody_waits"))),
     h("section.panel.table-list.lobby-open", {}, h("h2", {}, t("web.lobby.open")),
       list(free.map((/** @type {Table} */ table) => tableItem(table, link("/tables", t("web.lobby.take_seat"), "button.small-button"))))),
     h("section.panel.table-list.lobby-running", {}, h("h2", {}, t("web.lobby.running")),
