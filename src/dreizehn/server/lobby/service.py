@@ -23,6 +23,8 @@ from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, TableRow, hash_token, new_token, now
 
 log = logging.getLogger("dreizehn.server.lobby")
+MAKING_AT_ONCE = 4
+"""Tables of one round made at the same time."""
 
 
 @dataclass(frozen=True)
@@ -103,16 +105,21 @@ class Lobby:
                 log.exception("a round of the lobby failed; the next one tries again")
 
     async def _make_all(self, claims: list[Claim]) -> list[str]:
-        made: list[str] = []
-        for claim in claims:
-            try:
-                await self._make(claim)
-            except Exception:
-                log.exception("the lobby's table %s could not be made; its people wait again", claim.table_id)
-                await asyncio.to_thread(self.store.unmade, claim, self.clock())
-                continue
-            made.append(claim.table_id)
-        return made
+        """The tables of ``claims``, a few at a time (storing one waits on the database, building its room on this
+        process); a table that cannot be made puts its people back in the queue."""
+        at_once = asyncio.Semaphore(MAKING_AT_ONCE)
+
+        async def make(claim: Claim) -> str | None:
+            async with at_once:
+                try:
+                    await self._make(claim)
+                except Exception:
+                    log.exception("the lobby's table %s could not be made; its people wait again", claim.table_id)
+                    await asyncio.to_thread(self.store.unmade, claim, self.clock())
+                    return None
+                return claim.table_id
+
+        return [t for t in await asyncio.gather(*(make(c) for c in claims)) if t is not None]
 
     async def _make(self, claim: Claim) -> None:
         """The table of a claimed group, as ``POST /api/tables`` makes one (rule L5): each person's seat bound to
