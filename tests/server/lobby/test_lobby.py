@@ -199,3 +199,8 @@ def test_the_lobby_tells_a_signed_in_person_their_place_and_keeps_them_in_the_qu
         step(server)
     assert bruno.client.get("/api/lobby").json()["me"] is None
     assert browser(server).get("/api/lobby").json()["me"] is None  # a guest
+
+
+def test_the_lobby_page_is_the_apps_page(server: TestClient) -> None:
+    answer = server.get("/lobby", headers={"accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert answer.status_code == 200 and 'id="app"' in answer.text
