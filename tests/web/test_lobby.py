@@ -98,8 +98,13 @@ def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, c
     for page in (ada, bruno, clara):
         page.wait_for_url("**/seat/**")
         page.wait_for_selector(".table-page[data-version]")
-    table = ada.url.split("/seat/", 1)[1].split("/")[0]
+    table, ada_seat = ada.url.split("/seat/", 1)[1].split("/")[:2]
     assert {p.url.split("/seat/", 1)[1].split("/")[0] for p in (bruno, clara)} == {table}
     seats = httpx2.get(f"{server.url}/api/tables/{table}").json()["seats"]
     assert sorted(s["kind"] for s in seats) == ["bot", "person", "person", "person"]
     assert {s["name"] for s in seats if s["kind"] == "person"} == {"Ada", "Bruno", "Clara"}
+    ada.goto("/lobby")  # back in the lobby: her table is shown, she is not sent to it again
+    expect(ada.locator(".lobby-play h2")).to_have_text("Your table is ready")
+    expect(ada.locator(".lobby-play a.primary")).to_have_attribute("href", f"/seat/{table}/" + ada_seat)
+    ada.click(".lobby-play .buttons button")
+    expect(ada.locator(".lobby-form")).to_be_visible()

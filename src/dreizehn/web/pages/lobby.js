@@ -19,7 +19,8 @@ import { seatLabel } from "./tables.js";
 
 const HEARTBEAT_MS = 3000;
 const TABLES_MS = 10000;
-/** @typedef {{app: App, found: GameFacts[], titles: Record<string, string>, play: HTMLElement, refresh: () => Promise<unknown>}} Ctx */
+/** @typedef {{app: App, found: GameFacts[], titles: Record<string, string>, play: HTMLElement, refresh: () => Promise<unknown>,
+ *   waited?: boolean}} Ctx the page: waited, once it showed the person waiting (a table found then is gone to at once) */
 const MOVE_TIMES = [3600, 43200, 86400, 259200, 604800];
 const BOT_WAITS = ["0", "30", "60", "120", "300", "never"];
 const CHOICE = "dreizehn.lobby";
@@ -64,10 +65,11 @@ function signInToPlay() {
  * @param {Ctx} ctx
  */
 function showPlace(place, ctx) {
-  if (place && place.state === "seated" && place.url) {
+  if (place && place.state === "seated" && place.url && ctx.waited) {  // found while this page waited: to the table
     ctx.app.go(place.url);
     return;
   }
+  if (place && place.state !== "seated") ctx.waited = true;
   if (!place) {
     if (!ctx.play.querySelector("form")) fill(ctx.play, playForm(ctx));
     return;
@@ -179,6 +181,13 @@ function placeParts(place, ctx) {
     ctx.refresh().catch(() => null);
   } }, t("web.lobby.leave"));
   const what = h("p.lobby-what", {}, kindText(place, ctx.titles));
+  if (place.state === "seated" && place.url) {  // found before this page was opened (another tab): shown, not gone to
+    const again = h("button", { type: "button", onclick: async () => {
+      await del("/api/lobby/queue").catch(() => null);
+      fill(ctx.play, playForm(ctx));
+    } }, t("web.lobby.new_game"));
+    return [h("h2", {}, t("web.lobby.table_ready")), what, h("div.buttons", {}, link(place.url, t("web.lobby.open_table"), "button.primary"), again)];
+  }
   if (place.state === "ready") {
     const left = Math.max(0, Math.round((Date.parse(place.ready_due || "") - Date.now()) / 1000));
     const names = [place.group.join(", "), place.bots ? t("web.lobby.with_bots", { n: place.bots }) : ""].join(" ").trim();
