@@ -108,3 +108,24 @@ def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, c
     expect(ada.locator(".lobby-play a.primary")).to_have_attribute("href", f"/seat/{table}/" + ada_seat)
     ada.click(".lobby-play .buttons button")
     expect(ada.locator(".lobby-form")).to_be_visible()
+
+
+def test_one_who_misses_the_ready_check_is_told_so(browser: Browser, contexts: list[BrowserContext],
+                                                   watched: list[Watched],
+                                                   tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A ready check of one second, which nobody answers: both leave the queue, and each page says why."""
+    with start_server(tmp_path_factory.mktemp("quick"), SIGNUP_LIMIT_ADDRESS="1000 per hour", LOBBY_TICK="0.2",
+                      LOBBY_READY_WINDOW="1") as quick:
+        dora, emil = (_person(browser, contexts, quick, watched, n) for n in ("Dora", "Emil"))
+        for page in (dora, emil):
+            page.goto("/lobby")
+            page.select_option("#lobby-game", "holzwurm")
+            page.select_option("#lobby-players", "2")
+            page.select_option("#lobby-pace", "realtime")
+            page.select_option("#lobby-wait", "never")
+            page.click(".lobby-form button[type=submit]")
+        for page in (dora, emil):
+            expect(page.locator(".lobby-dropped")).to_have_text(
+                "You are no longer in the queue: a table was found and you did not confirm in time, or this page "
+                "was away too long.")
+            expect(page.locator(".lobby-form")).to_be_visible()

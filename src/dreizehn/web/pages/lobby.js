@@ -20,7 +20,8 @@ import { seatLabel } from "./tables.js";
 const HEARTBEAT_MS = 3000;
 const TABLES_MS = 10000;
 /** @typedef {{app: App, found: GameFacts[], titles: Record<string, string>, play: HTMLElement, refresh: () => Promise<unknown>,
- *   waited?: boolean}} Ctx the page: waited, once it showed the person waiting (a table found then is gone to at once) */
+ *   waited?: boolean, left?: boolean}} Ctx the page: waited, once it showed the person waiting (a table found then is gone
+ *   to at once); left, once they left the queue themselves */
 const MOVE_TIMES = [3600, 43200, 86400, 259200, 604800];
 const BOT_WAITS = ["0", "30", "60", "120", "300", "never"];
 const CHOICE = "dreizehn.lobby";
@@ -69,9 +70,11 @@ function showPlace(place, ctx) {
     ctx.app.go(place.url);
     return;
   }
-  if (place && place.state !== "seated") ctx.waited = true;
   if (!place) {
-    if (!ctx.play.querySelector("form")) fill(ctx.play, playForm(ctx));
+    if (ctx.play.querySelector("form")) return;
+    const dropped = ctx.waited && !ctx.left;  // not by "Leave the queue": a ready check missed, or the page was away
+    ctx.waited = ctx.left = false;
+    fill(ctx.play, dropped ? h("p.lobby-dropped", { role: "status" }, t("web.lobby.dropped")) : null, playForm(ctx));
     return;
   }
   fill(ctx.play, placeParts(place, ctx));
@@ -176,11 +179,13 @@ function playForm(ctx) {
  */
 function placeParts(place, ctx) {
   const leave = h("button", { type: "button", onclick: async () => {
+    ctx.left = true;
     await del("/api/lobby/queue").catch(() => null);
     fill(ctx.play, playForm(ctx));
     ctx.refresh().catch(() => null);
   } }, t("web.lobby.leave"));
   const what = h("p.lobby-what", {}, kindText(place, ctx.titles));
+  if (place.state !== "seated") ctx.waited = true;
   if (place.state === "seated" && place.url) {  // found before this page was opened (another tab): shown, not gone to
     const again = h("button", { type: "button", onclick: async () => {
       await del("/api/lobby/queue").catch(() => null);
