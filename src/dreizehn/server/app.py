@@ -25,6 +25,8 @@ from dreizehn.server.accounts.service import Accounts
 from dreizehn.server.chat import CHAT_CHANNEL
 from dreizehn.server.daily.service import Daily
 from dreizehn.server.daily.store import DailyStore
+from dreizehn.server.lobby.service import Lobby
+from dreizehn.server.lobby.store import LobbyStore
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.rooms import Hub
@@ -132,12 +134,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.ratings = rater = Ratings(engine, hub.store.tables)
         app.state.daily = Daily(DailyStore(engine), hub.store.tables, settings)
         app.state.recovery = Recovery(app.state.accounts, settings)
+        app.state.lobby = lobby_service = Lobby(LobbyStore(engine), hub, settings)
         tasks: list[asyncio.Task[Any]] = []
         if settings.is_postgres:
             tasks.append(asyncio.create_task(_listen(hub, settings.database)))
             tasks.append(asyncio.create_task(hub.peers.keep_presence()))
         tasks.append(asyncio.create_task(hub.keep_tidy()))
         tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
+        tasks.append(asyncio.create_task(lobby_service.keep_matching(settings.lobby_tick)))
         hub.game_over_hooks.append(lambda _: rater.nudge())
         app.state.turns = sweep = Sweep(hub, hub.clocks)
         await hub.resume_all()
@@ -165,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         daily,
         games,
         learn,
+        lobby,
         ops,
         players,
         ratings,
@@ -201,6 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(learn.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)
+    app.include_router(lobby.router)
     app.include_router(web.router)
     app.include_router(ops.router)
     _refusals_in_openapi(app)

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from dreizehn.server import protocol, schemas
+from dreizehn.server.lobby import models as lobby_models
 from dreizehn.server.refusals import REFUSALS, engine_refusals
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
@@ -54,6 +55,8 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.UserNameIn, schemas.PersonOut, schemas.FriendsOut, schemas.SettingsIn, schemas.SettingsOut,
     schemas.ApiTokenIn, schemas.ApiTokenOut, schemas.NewApiTokenOut,
     schemas.MeOut, schemas.MyGame, schemas.PlayerAt, schemas.GameStats, schemas.PlayerOut,
+    # the lobby (issue 46 item 3)
+    lobby_models.QueueIn, lobby_models.QueueOut, lobby_models.LobbyOut, lobby_models.WaitingOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

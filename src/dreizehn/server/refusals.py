@@ -198,6 +198,15 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                        "already"),
     "turns.move_time": ("TB1", "422 (POST /api/tables)", "a turn-based table's ``move_time`` below "
                                                         "DREIZEHN_MOVE_TIME_MIN (``least``)"),
+    # -- the lobby (issue 46 item 3, docs/lobby.md) --
+    "lobby.busy": ("L1", "409 (POST /api/lobby/queue)", "queueing while one's group is in its ready check or its "
+                                                         "table is being made (confirm or leave first)"),
+    "lobby.not_queued": ("L2", "404 (GET /api/lobby/queue)", "a person not in the lobby (never queued, left, or "
+                                                             "dropped after their page went silent)"),
+    "lobby.bot_level": ("L3", "422 (POST /api/lobby/queue)", "a bots' level that is no level's name"),
+    "lobby.move_time": ("L3", "422 (POST /api/lobby/queue)", "a turn-based table asked for without a time to move"),
+    "lobby.no_ready_check": ("L4", "409 (POST /api/lobby/ready)", "confirming \"ready\" with no ready check running "
+                                                                  "for the person (it ended, or none began)"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

@@ -174,6 +174,25 @@ class Settings(BaseSettings):
     move_time_min: int = Field(
         default=3600, ge=1, le=604800,
         description="the shortest time to move a turn-based table may give (seconds; tests and trials shorten it)")
+    # -- the lobby (issue 46 item 3, docs/lobby.md) --
+    lobby_tick: float = Field(
+        default=1.0, gt=0,
+        description="seconds between the lobby's rounds: silent pages dropped, ready checks ended, people matched",
+    )
+    lobby_expiry: float = Field(
+        default=15.0, gt=0,
+        description="seconds a queued person's page may stay silent (it asks every 3 seconds) before they leave "
+                    "the queue (rule L2)",
+    )
+    lobby_ready_window: float = Field(
+        default=20.0, gt=0,
+        description="seconds the people of a real-time group have to confirm that they are ready (rule L4)",
+    )
+    lobby_online: float = Field(
+        default=300.0, gt=0,
+        description="seconds since an account was last seen (a page of its session asked the server, or it is in "
+                    "the lobby) that it counts as online (rule L6)",
+    )
 
     @property
     def database(self) -> str:

@@ -1,6 +1,6 @@
 // @ts-check
 // The app's router: one page, routed by the path (/, /new/{game}, /play/{token}, /watch/{table}/{token}, /watch/{table}, /tables,
-// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}, /daily, /leaderboard, /leaderboard/{game};
+// /games/{id}/rules, /replay/{table}, /learn/{game}, /learn/{game}/{token}, /daily, /leaderboard, /leaderboard/{game}, /lobby;
 // the accounts' /signup, /signin, /forgot, /reset/{token}, /verify/{token}, /me, /me/friends, /me/settings,
 // /players/{name}, /seat/{table}/{seat}); the header with who is signed in (or "Sign in") and the language switch.
 import { chosenLanguage, lang, LANGUAGES, loadLanguage, t } from "./i18n.js";
@@ -21,6 +21,7 @@ import { learnPage } from "./pages/learn.js";
 import { deadEnd } from "./pages/dead-end.js";
 import { dailyPage } from "./pages/daily.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
+import { lobbyPage } from "./pages/lobby.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const header = /** @type {HTMLElement} */ (document.getElementById("header"));
@@ -64,6 +65,7 @@ const ROUTES = [
     : fill(el, signInFirst(t("web.account.your_seat"), location.pathname)))],
   [/^\/daily$/, (m, el) => dailyPage(el, app)],
   [/^\/leaderboard(?:\/([\w-]+))?$/, (m, el) => leaderboardPage(el, app, m[1] || null)],
+  [/^\/lobby$/, (m, el) => lobbyPage(el, app)],
 ];
 
 function drawHeader() {
@@ -78,7 +80,7 @@ function drawHeader() {
     : h("a.account", { href: "/signin", "data-route": "", id: "account", onclick: comeBack }, t("web.account.sign_in"));
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
     link("/tables", h("span", {}, h("span.tables-long", {}, t("web.tables")), h("span.tables-short", {}, t("web.tables_short")))),
-    link("/daily", t("web.daily.nav")), link("/leaderboard", t("web.board.nav")),
+    link("/lobby", t("web.lobby.nav")), link("/daily", t("web.daily.nav")), link("/leaderboard", t("web.board.nav")),
     account, h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
 }
 

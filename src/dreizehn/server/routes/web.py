@@ -1,7 +1,7 @@
 """The browser app (docs/web.md): its static files under ``/static``, its one page (``index.html``) on every path the
 app routes itself (``/``, ``/new/{game}``, ``/play/{token}``, ``/watch/{table}/{token}``, ``/watch/{table}``,
 ``/tables``, ``/games/{id}/rules``, ``/replay/{table}``, ``/learn/{game}``, ``/learn/{game}/{token}``, ``/daily``,
-``/leaderboard``, ``/leaderboard/{game}``, and the accounts' pages: ``/signup``, ``/signin``, ``/forgot``,
+``/leaderboard``, ``/leaderboard/{game}``, ``/lobby``, and the accounts' pages: ``/signup``, ``/signin``, ``/forgot``,
 ``/reset/{token}``, ``/verify/{token}``, ``/me``, ``/me/friends``, ``/me/settings``, ``/players/{name}``,
 ``/seat/{table}/{seat}``), and one
 small helper the page asks for: the best arrangement of a hand in a game that has one (``arranges`` in
@@ -103,6 +103,7 @@ def favicon() -> FileResponse:
 @router.api_route("/tables", methods=["GET", "HEAD"])
 @router.api_route("/daily", methods=["GET", "HEAD"])
 @router.api_route("/leaderboard", methods=["GET", "HEAD"])
+@router.api_route("/lobby", methods=["GET", "HEAD"])
 @router.api_route("/play/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}/{token}", methods=["GET", "HEAD"])
 @router.api_route("/watch/{table}", methods=["GET", "HEAD"])

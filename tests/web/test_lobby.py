@@ -1,0 +1,131 @@
+"""The lobby in the browser (issue 46 item 3): "Play now" finds a real-time table for three accounts and a bot, each
+confirming "ready" on their page and taken to their own seat; and the screenshots of the lobby (laptop and phone,
+en/de/nl): a person waiting, the people waiting by game, an open table with a free seat, a table to watch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .accounts_kit import sign_in
+from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, new_context, start_server, watch
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with start_server(tmp_path_factory.mktemp("data"), SIGNUP_LIMIT_ADDRESS="1000 per hour",
+                      LOBBY_TICK="0.2") as running:
+        yield running
+
+
+def _person(browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched],
+            name: str) -> Page:
+    answer = httpx2.post(f"{server.url}/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    page = watch(watched, new_context(browser, contexts, server), name).page
+    sign_in(page, name)
+    return page
+
+
+def _play_now(page: Page, wait: str) -> None:
+    page.goto("/lobby")
+    page.select_option("#lobby-game", "knizia13")
+    page.select_option("#lobby-players", "4")
+    page.select_option("#lobby-pace", "realtime")
+    page.select_option("#lobby-wait", wait)
+    page.click(".lobby-form button[type=submit]")
+    expect(page.locator(".lobby-what")).to_contain_text("4 players")
+
+
+def _shots(page: Page, name: str) -> None:
+    """The page at a laptop's and a phone's size, saved small (a palette of 64 colours) under ``lobby/``
+    (DREIZEHN_SCREENSHOTS=docs/screenshots remakes docs/screenshots/lobby)."""
+    from PIL import Image  # Pillow: the screenshots' palette only
+
+    folder = SCREENSHOTS / "lobby"
+    folder.mkdir(parents=True, exist_ok=True)
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        path = folder / f"{name}-{size}.png"
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        with Image.open(path) as shot:
+            small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
+        small.save(path, optimize=True)
+    page.set_viewport_size(LAPTOP)
+
+
+def _tables(server: Server) -> None:
+    """An open table with a free seat and a table being played (bots only to move: it plays on by itself)."""
+    for seats in ([{"kind": "person", "name": "Dora"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}],
+                  [{"kind": "person", "name": "Emil"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}]):
+        answer = httpx2.post(f"{server.url}/api/tables", json={"game": "holzwurm", "seats": seats})
+        assert answer.status_code == 201, answer.text
+
+
+def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, contexts: list[BrowserContext],
+                                                             server: Server, watched: list[Watched]) -> None:
+    _tables(server)
+    ada, bruno, clara = (_person(browser, contexts, server, watched, n) for n in ("Ada", "Bruno", "Clara"))
+    _play_now(ada, "60")
+    _play_now(bruno, "60")
+    expect(ada.locator(".lobby-waiting li")).to_contain_text("2 wait")
+    for lang in ("en", "de", "nl"):
+        ada.select_option("#lang", lang)
+        expect(ada.locator("html")).to_have_attribute("lang", lang)
+        expect(ada.locator(".lobby-what")).to_be_visible()
+        _shots(ada, f"waiting-{lang}")
+    ada.select_option("#lang", "en")
+    clara.goto("/lobby")
+    for lang in ("en", "de", "nl"):
+        clara.select_option("#lang", lang)
+        expect(clara.locator("html")).to_have_attribute("lang", lang)
+        clara.select_option("#lobby-pace", "turn-based")  # the time to move shown
+        expect(clara.locator("#lobby-move")).to_be_visible()
+        _shots(clara, f"play-now-{lang}")
+    clara.select_option("#lang", "en")
+    _play_now(clara, "0")  # Clara takes bots at once: Ada and Bruno, who take them too, sit with her
+    for page in (ada, bruno, clara):
+        expect(page.locator(".lobby-play h2")).to_have_text("A table is found: are you ready?")
+    expect(ada.locator(".lobby-play")).to_contain_text("and 1 bot")
+    _shots(ada, "ready-en")
+    for page in (ada, bruno, clara):
+        page.click(".lobby-play button.primary")
+    for page in (ada, bruno, clara):
+        page.wait_for_url("**/seat/**")
+        page.wait_for_selector(".table-page[data-version]")
+    table, ada_seat = ada.url.split("/seat/", 1)[1].split("/")[:2]
+    assert {p.url.split("/seat/", 1)[1].split("/")[0] for p in (bruno, clara)} == {table}
+    seats = httpx2.get(f"{server.url}/api/tables/{table}").json()["seats"]
+    assert sorted(s["kind"] for s in seats) == ["bot", "person", "person", "person"]
+    assert {s["name"] for s in seats if s["kind"] == "person"} == {"Ada", "Bruno", "Clara"}
+    ada.goto("/lobby")  # back in the lobby: her table is shown, she is not sent to it again
+    expect(ada.locator(".lobby-play h2")).to_have_text("Your table is ready")
+    expect(ada.locator(".lobby-play a.primary")).to_have_attribute("href", f"/seat/{table}/" + ada_seat)
+    ada.click(".lobby-play .buttons button")
+    expect(ada.locator(".lobby-form")).to_be_visible()
+
+
+def test_one_who_misses_the_ready_check_is_told_so(browser: Browser, contexts: list[BrowserContext],
+                                                   watched: list[Watched],
+                                                   tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A ready check of one second, which nobody answers: both leave the queue, and each page says why."""
+    with start_server(tmp_path_factory.mktemp("quick"), SIGNUP_LIMIT_ADDRESS="1000 per hour", LOBBY_TICK="0.2",
+                      LOBBY_READY_WINDOW="1") as quick:
+        dora, emil = (_person(browser, contexts, quick, watched, n) for n in ("Dora", "Emil"))
+        for page in (dora, emil):
+            page.goto("/lobby")
+            page.select_option("#lobby-game", "holzwurm")
+            page.select_option("#lobby-players", "2")
+            page.select_option("#lobby-pace", "realtime")
+            page.select_option("#lobby-wait", "never")
+            page.click(".lobby-form button[type=submit]")
+        for page in (dora, emil):
+            expect(page.locator(".lobby-dropped")).to_have_text(
+                "You are no longer in the queue: a table was found and you did not confirm in time, or this page "
+                "was away too long.")
+            expect(page.locator(".lobby-form")).to_be_visible()
