@@ -25,6 +25,7 @@ from dreizehn.server.accounts.service import Accounts
 from dreizehn.server.chat import CHAT_CHANNEL
 from dreizehn.server.daily.service import Daily
 from dreizehn.server.daily.store import DailyStore
+from dreizehn.server.notices.service import Notices
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.rooms import Hub
@@ -138,6 +139,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.append(asyncio.create_task(hub.keep_tidy()))
         tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
         hub.game_over_hooks.append(lambda _: rater.nudge())
+        app.state.notices = teller = await asyncio.to_thread(Notices, engine, settings)
+        hub.turn_hooks.append(teller)
+        tasks.append(asyncio.create_task(teller.keep_sending()))
         await hub.resume_all()
         try:
             yield
@@ -148,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await task
             await hub.close()
             await app.state.recovery.mailer.close()
+            await teller.close()
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
             engine.dispose()
@@ -162,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         daily,
         games,
         learn,
+        notices,
         ops,
         players,
         ratings,
@@ -197,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
+    app.include_router(notices.router)
     app.include_router(ws.router)
     app.include_router(web.router)
     app.include_router(ops.router)

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from dreizehn.server import protocol, schemas
+from dreizehn.server.notices import models as notices
 from dreizehn.server.refusals import REFUSALS, engine_refusals
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
@@ -54,6 +55,9 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.UserNameIn, schemas.PersonOut, schemas.FriendsOut, schemas.SettingsIn, schemas.SettingsOut,
     schemas.ApiTokenIn, schemas.ApiTokenOut, schemas.NewApiTokenOut,
     schemas.MeOut, schemas.MyGame, schemas.PlayerAt, schemas.GameStats, schemas.PlayerOut,
+    # notices (docs/notices.md)
+    notices.WaitingOut, notices.WaitingGame, notices.PushKeyOut, notices.PushIn, notices.PushKeysIn,
+    notices.PushEndpointIn, notices.NoticesIn, notices.NoticesOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 
