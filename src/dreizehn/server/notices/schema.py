@@ -49,9 +49,13 @@ mail_outbox = sa.Table(
     sa.Column("next_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("dedup", sa.String(96), nullable=True),
+    sa.UniqueConstraint("dedup", name="uq_mail_outbox_dedup"),
     sa.Index("ix_mail_outbox_next_at", "next_at"),
     sa.Index("ix_mail_outbox_account_id", "account_id", "table_id"),
 )
 """The notices' mails (rule N7), written whole (``message``: the mail as its text) before they are sent: a mail
 server that is down leaves them here, tried again at ``next_at`` (later each time); ``sent_at`` once handed over.
-``kind``: ``turn``, ``reminder`` or ``digest``; ``table_id`` the game a mail tells of (``NULL`` for a digest)."""
+``kind``: ``turn``, ``reminder`` or ``digest``; ``table_id`` the game a mail tells of (``NULL`` for a digest);
+``dedup`` a key two processes making the same mail at once share (a digest's: the account and the period), so that
+one of them only is stored."""

@@ -163,7 +163,8 @@ class Notices:
 
     async def digests(self) -> int:
         """Put a digest into the outbox for each account that asked for one, has games waiting and had no digest
-        in the last ``notice_digest_period``; how many."""
+        in the last ``notice_digest_period``; how many. Two processes at once store one (its key names the
+        account and the period)."""
         if not self.settings.mail_configured:
             return 0
         made = 0
@@ -178,9 +179,9 @@ class Notices:
             if not waiting:
                 continue
             seated = await asyncio.to_thread(self.store.players_of, [w.table_id for w in waiting])
-            await asyncio.to_thread(self.store.enqueue, account_id, None, "digest",
-                                    self._digest_mail(person, waiting, seated))
-            made += 1
+            slot = int(self.clock().timestamp() // self.settings.notice_digest_period)
+            made += await asyncio.to_thread(self.store.enqueue, account_id, None, "digest",
+                                            self._digest_mail(person, waiting, seated), f"digest:{account_id}:{slot}")
         if made:
             self.nudge()
         return made

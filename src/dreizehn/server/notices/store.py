@@ -195,11 +195,16 @@ class NoticeStore:
                 mail_outbox.c.account_id == account_id, table, mail_outbox.c.kind == kind,
                 mail_outbox.c.created_at > since).limit(1)).first() is not None
 
-    def enqueue(self, account_id: str, table_id: str | None, kind: str, message: str) -> None:
+    def enqueue(self, account_id: str, table_id: str | None, kind: str, message: str,
+                dedup: str | None = None) -> bool:
+        """Put a mail into the outbox; ``False`` (nothing stored) where one with the same ``dedup`` key is there."""
         stamp = now()
         with self.engine.begin() as c:
-            c.execute(mail_outbox.insert().values(account_id=account_id, table_id=table_id, kind=kind,
-                                                  message=message, created_at=stamp, next_at=stamp))
+            done = c.execute(insert_into(mail_outbox, c.dialect.name)
+                             .values(account_id=account_id, table_id=table_id, kind=kind, message=message,
+                                     created_at=stamp, next_at=stamp, dedup=dedup)
+                             .on_conflict_do_nothing())
+            return bool(done.rowcount)
 
     def claim(self, lease: dt.timedelta, limit: int = 20) -> list[Outgoing]:
         """The unsent mails due now, each claimed for ``lease`` (another process leaves it alone meanwhile)."""

@@ -70,10 +70,10 @@ def mail(sender: str, to: str, lang: str, subject: str, body: str, unsubscribe: 
     message["Subject"] = subject
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1].strip("> ") or "localhost")
-    message["Content-Language"] = lang
     message["List-Unsubscribe"] = f"<{one_click}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     footer = say("notices.mail.footer", unsubscribe=unsubscribe, settings=settings_link)
     message.set_content(f"{body}\n\n-- \n{footer}\n")
+    message["Content-Language"] = lang  # after the content: setting it clears the Content-* headers
     return message

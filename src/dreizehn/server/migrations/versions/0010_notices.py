@@ -50,6 +50,8 @@ def upgrade() -> None:
         sa.Column("next_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("dedup", sa.String(96), nullable=True),
+        sa.UniqueConstraint("dedup", name="uq_mail_outbox_dedup"),
     )
     op.create_index("ix_mail_outbox_next_at", "mail_outbox", ["next_at"])
     op.create_index("ix_mail_outbox_account_id", "mail_outbox", ["account_id", "table_id"])
