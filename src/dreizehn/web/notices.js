@@ -56,7 +56,7 @@ export function notifying() {
 /** @param {WaitingGame} game */
 function notify(game) {
   const note = new Notification(t("web.notices.turn", { game: t(`${game.game}.title`) }),
-    { body: t("web.notices.turn_with", { players: join(game.players) }), tag: `dreizehn-${game.table}` });
+    { body: t("web.notices.turn_with", { players: join(game.players), n: game.players.length }), tag: `dreizehn-${game.table}` });
   note.onclick = () => { window.focus(); go(game.url); note.close(); };
 }
 

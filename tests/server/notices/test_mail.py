@@ -106,14 +106,15 @@ def test_n5_n6_a_turn_is_mailed_once_a_period_with_a_link_that_unsubscribes_only
     csrf = _verified(client, "Anna", "anna@example.org")
     sign_up(_browser(client), "Bert")
     assert client.put("/api/me/notices", json={"mail": "each"}, headers={"X-CSRF-Token": csrf}).json()["mail"] == "each"
-    clock = turn_table(client, ["Anna", "Bert"], 0, game="knizia13", left=dt.timedelta(hours=20, minutes=30))
+    clock = turn_table(client, ["Anna", "Bert", "bot:Carla"], 0, game="knizia13",
+                       left=dt.timedelta(hours=20, minutes=30))
     _hook(client, "turn", clock)
     _hook(client, "turn", clock)  # told again (a restart): nothing more
     mail = sink.next("anna@example.org")
     assert mail["Subject"] == "dreizehn: your turn in 13"
     assert mail["Content-Language"] == "en"
     text = _text(mail)
-    assert "it is your turn in 13 with Bert. You have 20 hours to move." in text
+    assert "it is your turn in 13 with Bert and Carla. You have 20 hours to move." in text
     assert f"http://testserver/seat/{clock.table_id}/0" in text
     page = re.search(r"http://testserver/unsubscribe/(\S+)", text)
     assert page is not None
@@ -157,7 +158,7 @@ def test_n5_a_daily_digest_lists_the_games_waiting_once_a_period(mail_client: Te
     csrf = _verified(client, "Anna", "anna@example.org", language="nl")
     sign_up(_browser(client), "Bert")
     client.put("/api/me/notices", json={"mail": "digest"}, headers={"X-CSRF-Token": csrf})
-    first = turn_table(client, ["Anna", "Bert"], 0, game="knizia13", left=dt.timedelta(days=3, hours=1))
+    first = turn_table(client, ["Anna", "Bert", "bot:Carla"], 0, game="knizia13", left=dt.timedelta(days=3, hours=1))
     second = turn_table(client, ["Bert", "Anna"], 1, game="holzwurm", left=dt.timedelta(hours=3))
     _hook(client, "turn", first)  # a digest reader gets no mail a game
     made = client.portal.call(notices(client).digests)  # type: ignore[union-attr]
@@ -165,7 +166,7 @@ def test_n5_a_daily_digest_lists_the_games_waiting_once_a_period(mail_client: Te
     mail = sink.next("anna@example.org")
     assert mail["Subject"] == "dreizehn: 2 spellen wachten op je"
     text = _text(mail)
-    assert text.index("De dertiende houtworm met Bert: nog 2 uur") < text.index("13 met Bert: nog 3 dagen")
+    assert text.index("De dertiende houtworm met Bert: nog 2 uur") < text.index("13 met Bert en Carla: nog 3 dagen")
     assert f"/seat/{second.table_id}/1" in text and f"/seat/{first.table_id}/0" in text
     assert client.portal.call(notices(client).digests) == 0  # type: ignore[union-attr]
     assert [row.kind for row in _outbox(client)] == ["digest"]
@@ -191,7 +192,7 @@ def test_n7_mails_wait_while_the_mail_server_is_down_and_go_out_once_it_is_back(
     back = MailSink(tmp_path / "later")
     try:
         mail = back.next("anna@example.org")
-        assert mail["Subject"] == "dreizehn: your turn in 13"
+        assert mail["Subject"] == "dreizehn: your turn in Three Thirteen"
         eventually(lambda: _outbox(client)[0].sent_at is not None, "the mail marked sent")
         assert len(_outbox(client)) == 1
     finally:

@@ -31,7 +31,7 @@ def test_n1_the_games_waiting_for_me_soonest_first_and_nobody_elses(client: Test
     assert found["count"] == 2
     assert [(g["table"], g["game"], g["seat"], g["url"]) for g in found["games"]] == [
         (sooner.table_id, "holzwurm", 2, f"/seat/{sooner.table_id}/2"),
-        (later.table_id, "knizia13", 0, f"/seat/{later.table_id}/0")]
+        (later.table_id, "three-thirteen", 0, f"/seat/{later.table_id}/0")]
     assert found["games"][0]["players"] == ["Bert", "Carla"]
     assert dt.datetime.fromisoformat(found["games"][0]["due_at"]) == sooner.due_at
     theirs = bert.get("/api/me/waiting").json()

@@ -27,12 +27,16 @@ def notices(client: TestClient) -> Notices:
     return found
 
 
-def account_id(client: TestClient, name: str) -> str:
-    with engine(client).connect() as c:
+def _engine(client: TestClient | sa.Engine) -> sa.Engine:
+    return client if isinstance(client, sa.Engine) else engine(client)
+
+
+def account_id(client: TestClient | sa.Engine, name: str) -> str:
+    with _engine(client).connect() as c:
         return str(c.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar_one())
 
 
-def turn_table(client: TestClient, players: list[str], to_move: int = 0, game: str = "knizia13",
+def turn_table(client: TestClient | sa.Engine, players: list[str], to_move: int = 0, game: str = "three-thirteen",
                left: dt.timedelta = dt.timedelta(hours=5), version: int = 3) -> TurnClock:
     """A turn-based table whose seats are bound to the accounts named in ``players`` (``"bot:Name"``: a bot's
     seat), the seat ``to_move`` to move, its time running out in ``left``; its clock row stored and returned."""
@@ -46,7 +50,7 @@ def turn_table(client: TestClient, players: list[str], to_move: int = 0, game: s
         rows.append({"table_id": table_id, "seat": seat, "name": who.removeprefix("bot:"), "bot": "medium" if bot
                      else None, "token_hash": None, "joined": True, "account_id": ids[seat]})
     clock = TurnClock(table_id, game, to_move, version, ids[to_move], stamp, stamp + left, stamp + left / 2)
-    with engine(client).begin() as c:
+    with _engine(client).begin() as c:
         c.execute(tables.insert().values(id=table_id, game_id=game, players=len(players), options={}, seed=7,
                                          package_version="test", status="playing", spectator_hash="x" * 64,
                                          clock=0.0, created_at=stamp, rated=False, pace="turn-based",

@@ -37,7 +37,7 @@ function browserPart() {
     if (answer === "granted") localStorage.setItem(NOTIFY_KEY, "on");
     else { box.input.checked = false; localStorage.removeItem(NOTIFY_KEY); fill(note, t("web.notices.denied")); }
   });
-  return [box.row, note];
+  return h("div.notices-browser", {}, box.row, note);
 }
 
 /** The push subscription of this browser, if it has one (and can have one). */
@@ -97,9 +97,26 @@ async function mailPart() {
   return form;
 }
 
-/** The part of the settings page. */
-export async function noticesPart() {
-  return [h("p.help", {}, t("web.notices.help")), browserPart(), await pushPart(), await mailPart()];
+/**
+ * Fill `el` with what `make` answers when it comes, or the reason it could not.
+ * @param {HTMLElement} el
+ * @param {() => Promise<unknown>} make
+ */
+async function later(el, make) {
+  try {
+    fill(el, await make());
+  } catch (err) {
+    fill(el, h("p.error", { role: "alert" }, err instanceof Error ? err.message : String(err)));
+  }
+}
+
+/** The part of the settings page: the browser's box at once, push and mail as the browser and the server answer. */
+export function noticesPart() {
+  const push = h("div.notices-push", {}, h("p.loading", {}, "…"));
+  const mail = h("div.notices-mail", {}, h("p.loading", {}, "…"));
+  later(push, pushPart);
+  later(mail, mailPart);
+  return Promise.resolve([h("p.help", {}, t("web.notices.help")), browserPart(), push, mail]);
 }
 
 /**
