@@ -179,3 +179,31 @@ def _shoot_mail(browser: Browser, contexts: list[BrowserContext], server: Server
     page.set_content("<pre style='font: 15px/1.45 monospace; white-space: pre-wrap; margin: 16px'></pre>")
     page.locator("pre").evaluate("(el, text) => { el.textContent = text; }", heads + "\n\n" + body.get_content())
     _shoot(page, f"mail-{lang}")
+
+
+def test_n6_a_mails_unsubscribe_link_stops_the_mails_only_when_its_button_is_pressed(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched],
+        database: sa.Engine) -> None:
+    from dreizehn.server.daily.schema import server_secrets
+    from dreizehn.server.notices.schema import notice_prefs
+    from dreizehn.server.notices.store import LINK_KEY_NAME, sign
+
+    _account(server, "Anna_u")
+    with database.begin() as c:
+        account = c.execute(sa.select(accounts.c.id).where(accounts.c.name == "Anna_u")).scalar_one()
+        key = bytes.fromhex(c.execute(sa.select(server_secrets.c.value)
+                                      .where(server_secrets.c.name == LINK_KEY_NAME)).scalar_one())
+        c.execute(notice_prefs.insert().values(account_id=account, mail="each"))
+
+    def mail_choice() -> str | None:
+        with database.connect() as c:
+            found = c.execute(sa.select(notice_prefs.c.mail).where(notice_prefs.c.account_id == account)).scalar()
+        return None if found is None else str(found)
+
+    page = watch(watched, new_context(browser, contexts, server, "de"), "stranger").page  # not signed in
+    page.goto(f"/unsubscribe/{sign(key, account)}")
+    expect(page.locator("#unsubscribe")).to_contain_text("Die Mails abbestellen")
+    assert mail_choice() == "each"  # the link followed changes nothing
+    page.click("#unsubscribe button[type=submit]")
+    expect(page.locator("#unsubscribe-done")).to_contain_text("keine Mails mehr")
+    assert mail_choice() is None  # off

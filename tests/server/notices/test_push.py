@@ -147,3 +147,22 @@ def test_n4_the_service_worker_is_served_at_the_root(client: TestClient) -> None
     answer = client.get("/sw.js")
     assert answer.status_code == 200 and "javascript" in answer.headers["content-type"]
     assert 'addEventListener("push"' in answer.text and "notificationclick" in answer.text
+
+
+def test_n2_two_server_processes_told_the_same_turn_push_it_once(
+        serve: Callable[[Settings], TestClient], db_settings: Settings, push_service: PushService) -> None:
+    shared = db_settings.model_copy(update={"push_allow_http": True})
+    first, second = serve(shared), serve(shared)  # two servers on one database
+    assert first.get("/api/push/key").json() == second.get("/api/push/key").json()  # one VAPID key for all
+    csrf = sign_up(first, "Anna")
+    sign_up(TestClient(first.app), "Bert")
+    browser = BrowserKeys()
+    first.post("/api/me/push", json=browser.subscription(push_service.endpoint("anna")), headers={"X-CSRF-Token": csrf})
+    clock = turn_table(first, ["Anna", "Bert"], 0)
+    for server in (first, second):
+        server.portal.call(notices(server).turn, clock)  # type: ignore[union-attr]
+    settle(first)
+    settle(second)
+    eventually(lambda: len(push_service.received) >= 1, "a push")
+    assert len(push_service.received) == 1
+    assert browser.read(push_service.received[0])["url"] == f"/seat/{clock.table_id}/0"

@@ -131,8 +131,8 @@ class NoticeStore:
         with self.engine.begin() as c:
             done = c.execute(insert_into(notices_told, c.dialect.name)
                              .values(table_id=table_id, version=version, kind=kind, told_at=now())
-                             .on_conflict_do_nothing())
-            return bool(done.rowcount)
+                             .on_conflict_do_nothing().returning(notices_told.c.table_id))
+            return done.first() is not None  # (not rowcount: psycopg's is -1 here)
 
     def forget_told(self, table_id: str) -> None:
         """The table's game is over: its turns told are no longer needed."""
@@ -203,8 +203,8 @@ class NoticeStore:
             done = c.execute(insert_into(mail_outbox, c.dialect.name)
                              .values(account_id=account_id, table_id=table_id, kind=kind, message=message,
                                      created_at=stamp, next_at=stamp, dedup=dedup)
-                             .on_conflict_do_nothing())
-            return bool(done.rowcount)
+                             .on_conflict_do_nothing().returning(mail_outbox.c.id))
+            return done.first() is not None
 
     def claim(self, lease: dt.timedelta, limit: int = 20) -> list[Outgoing]:
         """The unsent mails due now, each claimed for ``lease`` (another process leaves it alone meanwhile)."""
