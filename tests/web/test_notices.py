@@ -117,13 +117,17 @@ def test_n1_n3_the_header_counts_my_games_and_a_hidden_tab_is_notified_of_a_new_
     assert first.table_id != second.table_id
 
 
-def _shoot(page: Page, name: str) -> None:
+def _shoot(page: Page, name: str, part: str | None = None) -> None:
+    """A screenshot of the page (or of its element ``part``), saved small (a palette of 64 colours)."""
     from PIL import Image  # Pillow: the screenshots' palette only
 
     folder = SCREENSHOTS / "notices"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), animations="disabled")
+    if part:
+        page.locator(part).screenshot(path=str(path), animations="disabled")
+    else:
+        page.screenshot(path=str(path), animations="disabled")
     with Image.open(path) as shot:
         small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
     small.save(path, optimize=True)
@@ -153,6 +157,10 @@ def test_screenshots_of_the_waiting_count_and_a_notice_mail(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= (PHONE["width"] if size == "phone" else 1280), (size, width)
         _shoot(page, f"waiting-{lang}-{size}")
+        page.goto("/me/settings")
+        expect(page.locator("#notice-mail")).to_be_visible()
+        expect(page.locator("#settings-notices")).not_to_contain_text("web.notices")  # no key left unsaid
+        _shoot(page, f"settings-{lang}-{size}", "#settings-notices")
     _shoot_mail(browser, contexts, server, lang, tmp_path)
 
 

@@ -197,3 +197,20 @@ def test_n7_mails_wait_while_the_mail_server_is_down_and_go_out_once_it_is_back(
         assert len(_outbox(client)) == 1
     finally:
         back.stop()
+
+
+def test_n7_two_processes_share_the_outbox_and_each_mail_is_claimed_by_one(
+        serve: Callable[[Settings], TestClient], db_settings: Settings) -> None:
+    from dreizehn.server.notices.store import NoticeStore
+
+    client = serve(db_settings)  # sends no mail: its own outbox task leaves the outbox to the two stores below
+    _verified(client, "Anna", "anna@example.org")
+    mine, theirs = NoticeStore(engine(client)), NoticeStore(engine(client))  # as two processes
+    with engine(client).connect() as c:
+        account_id = str(c.execute(sa.select(accounts.c.id).where(accounts.c.name == "Anna")).scalar_one())
+    mine.enqueue(account_id, None, "digest", "Subject: x\n\nx\n", dedup="digest:test")
+    assert not theirs.enqueue(account_id, None, "digest", "Subject: x\n\nx\n", dedup="digest:test")
+    lease = dt.timedelta(minutes=5)
+    claimed = mine.claim(lease) + theirs.claim(lease)
+    assert len(claimed) == 1
+    assert theirs.claim(lease) == [] and mine.claim(lease) == []  # leased: nobody takes it again meanwhile

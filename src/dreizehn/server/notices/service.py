@@ -196,6 +196,8 @@ class Notices:
         """Send the outbox's mails that are due; one the SMTP server does not take is tried again later (each wait
         twice the one before, up to ``notice_retry_max``). How many were handed over."""
         settings = self.settings
+        if not settings.mail_configured:
+            return 0
         lease = dt.timedelta(seconds=2 * settings.smtp_timeout + 30)
         sent = 0
         for mail in await asyncio.to_thread(self.store.claim, lease):

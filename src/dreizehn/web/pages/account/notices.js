@@ -87,13 +87,15 @@ async function mailPart() {
   if (blocked) select.disabled = true;
   const { form, status } = sendingForm({ id: "notice-mail-form", label: t("web.notices.mail"), submit: t("web.notices.save") },
     [h("div.field", {}, h("label", { for: "notice-mail" }, t("web.notices.mail")), select),
-      !now.mail_configured ? h("p.note.warn-note", {}, t("web.account.no_mail"))
+      !now.mail_configured ? h("p.note.warn-note", {}, t("web.notices.no_mail"))
         : !now.email_verified ? h("p.note.warn-note", {}, t("web.notices.mail_unverified")) : null], async () => {
       /** @type {NoticesOut} */
       const saved = await put("/api/me/notices", { mail: select.value });
       select.value = saved.mail;
       fill(status, t("web.notices.saved"));
     });
+  const save = form.querySelector("button[type=submit]");
+  if (blocked && save instanceof HTMLButtonElement) save.disabled = true;
   return form;
 }
 
