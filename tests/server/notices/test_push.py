@@ -166,3 +166,54 @@ def test_n2_two_server_processes_told_the_same_turn_push_it_once(
     eventually(lambda: len(push_service.received) >= 1, "a push")
     assert len(push_service.received) == 1
     assert browser.read(push_service.received[0])["url"] == f"/seat/{clock.table_id}/0"
+
+
+def test_n4_n5_a_deleted_accounts_subscriptions_and_mail_choice_go_with_it(serve: Callable[[Settings], TestClient],
+                                                                           db_settings: Settings) -> None:
+    import sqlalchemy as sa
+
+    from dreizehn.server.accounts.schema import accounts
+    from dreizehn.server.notices.schema import notice_prefs, push_subscriptions
+
+    from ..accounts.people import PASSWORD
+
+    client = serve(db_settings)
+    csrf = sign_up(client, "Anna")
+    client.post("/api/me/push", json=BrowserKeys().subscription("https://push.example.org/a"),
+                headers={"X-CSRF-Token": csrf})
+    with engine(client).begin() as c:
+        c.execute(accounts.update().values(email="anna@example.org", email_verified=True))
+    assert client.put("/api/me/notices", json={"mail": "digest"}, headers={"X-CSRF-Token": csrf}).status_code == 200
+    answer = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers={"X-CSRF-Token": csrf})
+    assert answer.status_code in (200, 204), answer.text
+    with engine(client).connect() as c:
+        for table in (push_subscriptions, notice_prefs):
+            assert c.execute(sa.select(sa.func.count()).select_from(table)).scalar_one() == 0, table.name
+
+
+def test_n2_the_other_hooks_tell_nothing_and_an_ended_game_is_forgotten(push_client: TestClient,
+                                                                        push_service: PushService) -> None:
+    import sqlalchemy as sa
+
+    from dreizehn.server.notices.schema import notices_told
+
+    client = push_client
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    client.post("/api/me/push", json=BrowserKeys().subscription(push_service.endpoint("a")),
+                headers={"X-CSRF-Token": csrf})
+    clock = turn_table(client, ["Anna", "Bert", "bot:Carla"], 0, game="knizia13")
+    _hook(client, "turn", dataclasses.replace(clock, account_id=None))  # a seat bound to no account: nobody told
+    _hook(client, "timed_out", clock, "move")
+    assert push_service.received == []
+    _hook(client, "turn", clock)
+    eventually(lambda: len(push_service.received) == 1, "a push")
+
+    def told() -> int:
+        with engine(client).connect() as c:
+            return int(c.execute(sa.select(sa.func.count()).select_from(notices_told)
+                                 .where(notices_told.c.table_id == clock.table_id)).scalar_one())
+
+    assert told() == 1
+    _hook(client, "ended", clock.table_id)
+    assert told() == 0
