@@ -14,13 +14,14 @@ from dreizehn.server.chat import chat
 from dreizehn.server.daily.schema import daily_plays
 from dreizehn.server.homes import homes
 from dreizehn.server.lobby.schema import lobby_queue
+from dreizehn.server.notices.schema import notice_prefs
 from dreizehn.server.ratings.schema import ratings
 from dreizehn.server.storage import make_engine, metadata, migrate
 from dreizehn.server.turns.schema import turn_clocks
 
 from .kit import make_settings
 
-DECLARED_ELSEWHERE = (accounts, chat, daily_plays, homes, ratings, turn_clocks, lobby_queue)
+DECLARED_ELSEWHERE = (accounts, chat, daily_plays, homes, lobby_queue, notice_prefs, ratings, turn_clocks)
 """A table of each module that declares tables on the shared metadata beside the storage's own (imported here, so
 that the comparison sees them all)."""
 

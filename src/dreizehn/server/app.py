@@ -27,6 +27,7 @@ from dreizehn.server.daily.service import Daily
 from dreizehn.server.daily.store import DailyStore
 from dreizehn.server.lobby.service import Lobby
 from dreizehn.server.lobby.store import LobbyStore
+from dreizehn.server.notices.service import Notices
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.rooms import Hub
@@ -143,6 +144,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
         tasks.append(asyncio.create_task(lobby_service.keep_matching(settings.lobby_tick)))
         hub.game_over_hooks.append(lambda _: rater.nudge())
+        app.state.notices = teller = await asyncio.to_thread(Notices, engine, settings)
+        hub.turn_hooks.append(teller)
+        tasks.append(asyncio.create_task(teller.keep_sending()))
         app.state.turns = sweep = Sweep(hub, hub.clocks)
         await hub.resume_all()
         tasks.append(asyncio.create_task(sweep.keep_sweeping(settings.turn_sweep)))
@@ -155,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await task
             await hub.close()
             await app.state.recovery.mailer.close()
+            await teller.close()
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
             engine.dispose()
@@ -170,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games,
         learn,
         lobby,
+        notices,
         ops,
         players,
         ratings,
@@ -205,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(learn.router)
     app.include_router(analysis.router)
+    app.include_router(notices.router)
     app.include_router(ws.router)
     app.include_router(lobby.router)
     app.include_router(web.router)

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from dreizehn.server import protocol, schemas
 from dreizehn.server.lobby import models as lobby_models
+from dreizehn.server.notices import models as notices
 from dreizehn.server.refusals import REFUSALS, engine_refusals
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, protocol.AskHint, protocol.SetLanguage,
@@ -57,6 +58,9 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     schemas.MeOut, schemas.MyGame, schemas.PlayerAt, schemas.GameStats, schemas.PlayerOut,
     # the lobby (issue 46 item 3)
     lobby_models.QueueIn, lobby_models.QueueOut, lobby_models.LobbyOut, lobby_models.WaitingOut,
+    # notices (docs/notices.md)
+    notices.WaitingOut, notices.WaitingGame, notices.PushKeyOut, notices.PushIn, notices.PushKeysIn,
+    notices.PushEndpointIn, notices.NoticesIn, notices.NoticesOut,
 )
 """Every model the reference describes; each field of each must have a description."""
 

@@ -207,6 +207,13 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
     "lobby.move_time": ("L3", "422 (POST /api/lobby/queue)", "a turn-based table asked for without a time to move"),
     "lobby.no_ready_check": ("L4", "409 (POST /api/lobby/ready)", "confirming \"ready\" with no ready check running "
                                                                   "for the person (it ended, or none began)"),
+    # -- notices (issue 46 item 2, docs/notices.md) --
+    "notices.push_endpoint": ("N4", "422 (POST /api/me/push)",
+                              "a push endpoint that is no https address (``field`` endpoint), or keys that are no "
+                              "P-256 public key and 16-byte secret (``field`` keys)"),
+    "notices.no_subscription": ("N4", "404 (DELETE /api/me/push)", "the asker has no subscription with this endpoint"),
+    "notices.no_address": ("N5", "409 (PUT /api/me/notices)", "mail asked for without a verified e-mail address"),
+    "notices.bad_link": ("N6", "404 (POST /api/notices/unsubscribe/{token})", "a token the server did not sign"),
 }
 """Every refusal code of the server itself: its rule (docs/server.md), where it comes (the websocket's ``refused``,
 or an HTTP status and route) and when. docs/server.md's list of refusals is written from it

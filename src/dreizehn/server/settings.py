@@ -194,6 +194,34 @@ class Settings(BaseSettings):
                     "the lobby) that it counts as online (rule L6)",
     )
 
+    # -- notices (issue 46 item 2, docs/notices.md) ------------------------------------------------------------------
+    notice_mail_period: float = Field(
+        default=43200.0, gt=0,
+        description="seconds: at most one mail a game in this time to a person who asked for a mail a game (rule N5)",
+    )
+    notice_digest_period: float = Field(
+        default=86400.0, gt=0, description="seconds between two digests of the games waiting for a person (rule N5)",
+    )
+    notice_poll: float = Field(default=15.0, gt=0,
+                               description="seconds between two looks at the outbox of mails and the digests due")
+    notice_retry: float = Field(
+        default=60.0, gt=0,
+        description="seconds before a mail the SMTP server did not take is tried again; doubled at each try, up to "
+                    "notice_retry_max (rule N7)",
+    )
+    notice_retry_max: float = Field(default=3600.0, gt=0, description="the longest wait between two tries of a mail")
+    push_allow_http: bool = Field(
+        default=False,
+        description="accept Web Push endpoints on plain http (tests with a push service of their own); off: https "
+                    "only (rule N4)",
+    )
+    push_subject: str | None = Field(
+        default=None,
+        description="the contact (mailto: or https:) the push services are given with the server's VAPID key; "
+                    "default: public_url where it is https, else the address of smtp_from",
+    )
+    push_timeout: float = Field(default=10.0, gt=0, description="seconds a push service may take to answer")
+
     @property
     def database(self) -> str:
         """The SQLAlchemy URL, the psycopg 3 driver chosen for PostgreSQL."""

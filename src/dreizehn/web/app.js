@@ -22,6 +22,8 @@ import { deadEnd } from "./pages/dead-end.js";
 import { dailyPage } from "./pages/daily.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
 import { lobbyPage } from "./pages/lobby.js";
+import { refreshWaiting, waitingBadge, watchWaiting } from "./notices.js";
+import { unsubscribePage } from "./pages/account/notices.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const header = /** @type {HTMLElement} */ (document.getElementById("header"));
@@ -64,6 +66,7 @@ const ROUTES = [
   [/^\/seat\/([\w-]+)\/(\d{1,2})$/, (m, el) => (session() ? tablePage(el, { table: m[1], seat: Number(m[2]) }, app)
     : fill(el, signInFirst(t("web.account.your_seat"), location.pathname)))],
   [/^\/daily$/, (m, el) => dailyPage(el, app)],
+  [/^\/unsubscribe\/([\w.-]+)$/, (m, el) => unsubscribePage(el, app, m[1])],
   [/^\/leaderboard(?:\/([\w-]+))?$/, (m, el) => leaderboardPage(el, app, m[1] || null)],
   [/^\/lobby$/, (m, el) => lobbyPage(el, app)],
 ];
@@ -81,7 +84,7 @@ function drawHeader() {
   fill(header, h("nav.top", { "aria-label": t("web.navigation") }, h("a.brand", { href: "/", "data-route": "" }, "13", h("span.brand-long", {}, " · dreizehn")),
     link("/tables", h("span", {}, h("span.tables-long", {}, t("web.tables")), h("span.tables-short", {}, t("web.tables_short")))),
     link("/lobby", t("web.lobby.nav")), link("/daily", t("web.daily.nav")), link("/leaderboard", t("web.board.nav")),
-    account, h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
+    waitingBadge(), account, h("label.lang", {}, h("span.sr-only", {}, t("web.language")), select)));
 }
 
 /**
@@ -152,5 +155,7 @@ applyMotion();
 await loadSession();  // a browser that signed in before: who, and the account's settings (its language among them)
 await loadLanguage(chosenLanguage());
 onSessionChange(drawHeader);
+onSessionChange(() => { refreshWaiting(); });
 drawHeader();
+watchWaiting(app.go);
 await route();

@@ -10,6 +10,7 @@ import { LANGUAGES, lang, loadLanguage, t } from "../../i18n.js";
 import { copyRow } from "../table/invites.js";
 import { field, sendingForm, signInFirst } from "./form.js";
 import { mailConfigured } from "./sign.js";
+import { noticesPart } from "./notices.js";
 
 /** @typedef {{setTitle: (text: string) => void, go: (path: string) => void, again: () => void}} App */
 /** @typedef {import("../../account.js").Settings} Settings */
@@ -173,8 +174,9 @@ export async function settingsPage(root, app) {
   const prefs = part("settings-prefs", t("web.settings.preferences"));
   const email = part("settings-email", t("web.settings.email"));
   const tokens = h("div.tokens-box");
+  const notices = part("settings-notices", t("web.notices.title"));
   fill(root, h("div.settings-head", {}, h("h1", {}, t("web.account.settings")), h("a.back", { href: "/me", "data-route": "" }, t("web.me.back"))),
-    h("div.settings-grid", {}, prefs, part("settings-password", t("web.settings.password"), passwordPart()), email,
+    h("div.settings-grid", {}, prefs, part("settings-password", t("web.settings.password"), passwordPart()), email, notices,
       part("settings-tokens", t("web.settings.tokens"), tokens), part("settings-leave", t("web.settings.leave"), leaving(root, app))));
-  await Promise.all([filled(prefs, () => preferences(app)), filled(email, emailPart), filled(tokens, () => drawTokens(tokens))]);
+  await Promise.all([filled(prefs, () => preferences(app)), filled(email, emailPart), filled(notices, noticesPart), filled(tokens, () => drawTokens(tokens))]);
 }

@@ -1,0 +1,243 @@
+"""The notices (issue 46 item 2, docs/notices.md): told of turn-based tables' turns by the turn clock's hooks
+(:class:`~dreizehn.server.turns.hooks.TurnHooks`), they push to the person's browsers and put mails into the outbox;
+a task of every process sends the outbox's mails (tried again later while the mail server is down) and the daily
+digests.
+
+Each hook returns at once: its work runs in a task of its own, the database and the push services off the event
+loop; a failure is logged, never raised into the game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import email
+import email.policy
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import aiosmtplib
+from sqlalchemy.engine import Engine
+
+from dreizehn.server.accounts.mail import mail_language
+from dreizehn.server.notices import text
+from dreizehn.server.notices.push import GONE, Pusher
+from dreizehn.server.notices.store import NoticeStore, Recipient, Waiting, sign
+from dreizehn.server.settings import Settings
+from dreizehn.server.storage import now
+from dreizehn.server.turns.hooks import TurnClock
+from dreizehn.words import words
+
+log = logging.getLogger("dreizehn.server.notices")
+
+
+def seat_path(table_id: str, seat: int) -> str:
+    return f"/seat/{table_id}/{seat}"
+
+
+class Notices:
+    """The notices of one server process (a :class:`TurnHooks`). Made in a thread (it reads its keys)."""
+
+    def __init__(self, engine: Engine, settings: Settings) -> None:
+        self.store = NoticeStore(engine)
+        self.settings = settings
+        self.pusher = Pusher(self.store, settings)
+        self.link_key = self.store.link_key()
+        self.clock: Callable[[], dt.datetime] = now
+        self.pending: set[asyncio.Task[Any]] = set()
+        self.wake: asyncio.Event | None = None
+
+    # -- the turn clock's hooks ------------------------------------------------------------------------------------
+    def turn(self, clock: TurnClock) -> None:
+        self._spawn(self.tell(clock, "turn"))
+
+    def reminder(self, clock: TurnClock) -> None:
+        self._spawn(self.tell(clock, "reminder"))
+
+    def timed_out(self, clock: TurnClock, rule: str) -> None:
+        """Nothing is told: the table itself shows what the rule did."""
+
+    def ended(self, table_id: str) -> None:
+        self._spawn(asyncio.to_thread(self.store.forget_told, table_id))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(self._guarded(work))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    @staticmethod
+    async def _guarded(work: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a notice failed")
+
+    # -- telling a turn (rules N2, N4, N5, N8) ---------------------------------------------------------------------
+    async def tell(self, clock: TurnClock, kind: str) -> None:
+        """Tell the person of ``clock`` that it is their turn (``kind`` ``turn``) or that their time runs out soon
+        (``reminder``): once per table and version, whatever process or restart says it again."""
+        if clock.account_id is None:
+            return
+        if not await asyncio.to_thread(self.store.first_telling, clock.table_id, clock.version, kind):
+            return
+        person = await asyncio.to_thread(self.store.recipient, clock.account_id)
+        if person is None:
+            return
+        lang = mail_language(person.settings, "en")
+        players = text.others(lang, await asyncio.to_thread(self.store.players, clock.table_id), clock.seat)
+        remaining = clock.due_at - self.clock()
+        payload = text.push_payload(lang, kind, clock.game_id, players, remaining,
+                                    seat_path(clock.table_id, clock.seat), clock.table_id)
+        await self.push(person.account_id, payload)
+        if self._mails(person, kind) and await self._not_mailed_lately(person, clock, kind):
+            body = self._turn_mail(person, lang, kind, clock, players, remaining)
+            await asyncio.to_thread(self.store.enqueue, person.account_id, clock.table_id, kind, body)
+            self.nudge()
+
+    async def push(self, account_id: str, payload: str) -> int:
+        """Push ``payload`` to every browser the account subscribed; a subscription whose push service says it is
+        gone (404, 410) is dropped. The number of pushes the services took."""
+        delivered = 0
+        for subscription in await asyncio.to_thread(self.store.subscriptions, account_id):
+            status = await asyncio.to_thread(self.pusher.send, subscription, payload)
+            if status in GONE:
+                await asyncio.to_thread(self.store.unsubscribe, None, subscription.endpoint)
+                log.info("a push subscription of an account was dropped: its service answered %s", status)
+            elif 200 <= status < 300:
+                delivered += 1
+        return delivered
+
+    def _mails(self, person: Recipient, kind: str) -> bool:
+        """Whether a ``kind`` notice is mailed to ``person``: mail is set up, the address verified, and they asked
+        for a mail a game (a reminder: for a mail a game or the digest)."""
+        if not self.settings.mail_configured or person.email is None:
+            return False
+        return person.mail == "each" or (kind == "reminder" and person.mail == "digest")
+
+    async def _not_mailed_lately(self, person: Recipient, clock: TurnClock, kind: str) -> bool:
+        if kind != "turn":
+            return True
+        since = self.clock() - dt.timedelta(seconds=self.settings.notice_mail_period)
+        return not await asyncio.to_thread(self.store.mailed_since, person.account_id, clock.table_id, "turn", since)
+
+    # -- the mails -------------------------------------------------------------------------------------------------
+    def links(self, account_id: str) -> tuple[str, str, str]:
+        """The unsubscribe page's link, the one-click address (RFC 8058) and the settings' link of an account."""
+        public = (self.settings.public_url or "").rstrip("/")
+        token = sign(self.link_key, account_id)
+        return (f"{public}/unsubscribe/{token}", f"{public}/api/notices/unsubscribe/{token}",
+                f"{public}/me/settings")
+
+    def _compose(self, person: Recipient, lang: str, subject: str, body: str) -> str:
+        assert person.email is not None
+        page, one_click, settings_link = self.links(person.account_id)
+        message = text.mail(self.settings.smtp_from, person.email, lang, subject, body, page, one_click, settings_link)
+        return message.as_string()
+
+    def _turn_mail(self, person: Recipient, lang: str, kind: str, clock: TurnClock, players: str,
+                   remaining: dt.timedelta) -> str:
+        say = words(lang)
+        game = text.game_name(lang, clock.game_id)
+        spoken = text.left(lang, remaining)
+        link = (self.settings.public_url or "").rstrip("/") + seat_path(clock.table_id, clock.seat)
+        subject = say(f"notices.mail.{kind}.subject", game=game, left=spoken)
+        body = say(f"notices.mail.{kind}.body", name=person.name, game=game, players=players, left=spoken,
+                   link=link)
+        return self._compose(person, lang, subject, body)
+
+    def _digest_mail(self, person: Recipient, waiting: list[Waiting],
+                     seated: dict[str, list[tuple[int, str, bool, bool]]]) -> str:
+        lang = mail_language(person.settings, "en")
+        say = words(lang)
+        public = (self.settings.public_url or "").rstrip("/")
+        lines = [say("notices.mail.digest.line", game=text.game_name(lang, w.game_id),
+                     players=text.others(lang, seated[w.table_id], w.seat),
+                     left=text.left(lang, w.due_at - self.clock()), link=public + seat_path(w.table_id, w.seat))
+                 for w in waiting]
+        subject = say("notices.mail.digest.subject", n=len(waiting))
+        body = say("notices.mail.digest.body", name=person.name, games="\n".join(lines))
+        return self._compose(person, lang, subject, body)
+
+    async def digests(self) -> int:
+        """Put a digest into the outbox for each account that asked for one, has games waiting and had no digest
+        in the last ``notice_digest_period``; how many. Two processes at once store one (its key names the
+        account and the period)."""
+        if not self.settings.mail_configured:
+            return 0
+        made = 0
+        since = self.clock() - dt.timedelta(seconds=self.settings.notice_digest_period)
+        for account_id in await asyncio.to_thread(self.store.digest_accounts):
+            person = await asyncio.to_thread(self.store.recipient, account_id)
+            if person is None or person.email is None or person.mail != "digest":
+                continue
+            if await asyncio.to_thread(self.store.mailed_since, account_id, None, "digest", since):
+                continue
+            waiting = await asyncio.to_thread(self.store.waiting, account_id)
+            if not waiting:
+                continue
+            seated = await asyncio.to_thread(self.store.players_of, [w.table_id for w in waiting])
+            slot = int(self.clock().timestamp() // self.settings.notice_digest_period)
+            made += await asyncio.to_thread(self.store.enqueue, account_id, None, "digest",
+                                            self._digest_mail(person, waiting, seated), f"digest:{account_id}:{slot}")
+        if made:
+            self.nudge()
+        return made
+
+    # -- the outbox (rule N7) --------------------------------------------------------------------------------------
+    def nudge(self) -> None:
+        """Look at the outbox now."""
+        if self.wake is not None:
+            self.wake.set()
+
+    async def send_due(self) -> int:
+        """Send the outbox's mails that are due; one the SMTP server does not take is tried again later (each wait
+        twice the one before, up to ``notice_retry_max``). How many were handed over."""
+        settings = self.settings
+        if not settings.mail_configured:
+            return 0
+        lease = dt.timedelta(seconds=2 * settings.smtp_timeout + 30)
+        sent = 0
+        for mail in await asyncio.to_thread(self.store.claim, lease):
+            message = email.message_from_string(mail.message, policy=email.policy.default)
+            password = settings.smtp_password.get_secret_value() if settings.smtp_password is not None else None
+            try:
+                await aiosmtplib.send(message, hostname=settings.smtp_host, port=settings.mail_port,
+                                      username=settings.smtp_user or None, password=password,
+                                      use_tls=settings.smtp_tls == "tls", start_tls=settings.smtp_tls == "starttls",
+                                      timeout=settings.smtp_timeout)
+            except (aiosmtplib.SMTPException, OSError, TimeoutError, ValueError) as err:
+                wait = min(settings.notice_retry * 2 ** mail.attempts, settings.notice_retry_max)
+                await asyncio.to_thread(self.store.failed, mail.id, mail.attempts + 1, dt.timedelta(seconds=wait))
+                log.warning("a notice mail was not sent (try %d, again in %.0f s): %s", mail.attempts + 1, wait,
+                            type(err).__name__)
+                continue
+            await asyncio.to_thread(self.store.sent, mail.id)
+            sent += 1
+        return sent
+
+    async def keep_sending(self) -> None:
+        """Send the outbox's mails and make the digests, every ``notice_poll`` seconds or when nudged."""
+        self.wake = asyncio.Event()
+        while True:
+            try:
+                await self.digests()
+                await self.send_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the outbox of notices failed; trying again")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=self.settings.notice_poll)
+            self.wake.clear()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        if not self.pending:
+            return
+        _, late = await asyncio.wait(set(self.pending), timeout=timeout)
+        for task in late:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

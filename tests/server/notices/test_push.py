@@ -1,0 +1,219 @@
+"""Issue 46 item 2, rules N2 and N4: Web Push with the server's VAPID key, delivered to a push service the test runs
+and read with the browser's private key; a subscription whose service answers 410 (or 404) is dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from dreizehn.server.notices.push import Pusher
+from dreizehn.server.notices.store import NoticeStore
+from dreizehn.server.settings import Settings
+
+from ..accounts.people import code, sign_up
+from ..kit import eventually
+from .pushing import BrowserKeys, PushService
+from .turns import account_id, engine, notices, turn_table
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    service = PushService()
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+@pytest.fixture
+def push_client(serve: Callable[[Settings], TestClient], settings: Settings) -> TestClient:
+    return serve(settings.model_copy(update={"push_allow_http": True}))
+
+
+def settle(client: TestClient) -> None:
+    """Wait for the notices' tasks under way (a hook's work) to end."""
+
+    async def drained() -> None:
+        while notices(client).pending:
+            await asyncio.gather(*notices(client).pending, return_exceptions=True)
+
+    client.portal.call(drained)  # type: ignore[union-attr]
+
+
+def _hook(client: TestClient, name: str, *args: object) -> None:
+    """Call a hook as the turn clock does: synchronously, on the server's event loop."""
+    client.portal.call(lambda: getattr(notices(client), name)(*args))  # type: ignore[union-attr]
+    settle(client)
+
+
+def test_n4_a_turn_is_pushed_once_encrypted_for_the_browser_with_the_servers_vapid_key(
+        push_client: TestClient, push_service: PushService) -> None:
+    client = push_client
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    browser = BrowserKeys()
+    answer = client.post("/api/me/push", json=browser.subscription(push_service.endpoint("anna")),
+                         headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 204, answer.text
+    assert client.get("/api/me/notices").json()["push_subscriptions"] == 1
+    clock = turn_table(client, ["Anna", "Bert"], 0, game="three-thirteen", left=dt.timedelta(hours=30))
+    _hook(client, "turn", clock)
+    _hook(client, "turn", clock)  # told again (a restart): not pushed again
+    eventually(lambda: len(push_service.received) >= 1, "a push")
+    assert len(push_service.received) == 1
+    push = push_service.received[0]
+    assert push.path == "/push/anna"
+    key = client.get("/api/push/key").json()["key"]
+    assert push.headers["authorization"].startswith("vapid t=") and f"k={key}" in push.headers["authorization"]
+    payload = browser.read(push)
+    assert payload == {"title": "Your turn: Three Thirteen",
+                       "body": "It is your turn in Three Thirteen with Bert. You have 29 hours to move.",
+                       "url": f"/seat/{clock.table_id}/0", "tag": f"dreizehn-{clock.table_id}"}
+    _hook(client, "turn", dataclasses.replace(clock, version=clock.version + 1))  # the next turn is told
+    eventually(lambda: len(push_service.received) == 2, "the next turn's push")
+
+
+def test_n4_a_push_is_said_in_the_accounts_language(push_client: TestClient, push_service: PushService) -> None:
+    client = push_client
+    csrf = sign_up(client, "Anna")
+    client.put("/api/me/settings", json={"language": "nl"}, headers={"X-CSRF-Token": csrf})
+    sign_up(TestClient(client.app), "Bert")
+    browser = BrowserKeys()
+    client.post("/api/me/push", json=browser.subscription(push_service.endpoint("a")), headers={"X-CSRF-Token": csrf})
+    clock = turn_table(client, ["Bert", "bot:Carla", "Anna"], 2, game="holzwurm", left=dt.timedelta(minutes=50))
+    _hook(client, "reminder", clock)
+    eventually(lambda: len(push_service.received) == 1, "a push")
+    payload = browser.read(push_service.received[0])
+    assert payload["title"] == "Je tijd loopt af: De dertiende houtworm"
+    assert payload["body"] == "Nog maar 49 minuten voor je zet bij De dertiende houtworm met Bert en Carla."
+
+
+def test_n4_a_subscription_its_service_says_is_gone_is_dropped(push_client: TestClient,
+                                                              push_service: PushService) -> None:
+    client = push_client
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    push_service.statuses["old"] = 410
+    push_service.statuses["lost"] = 404
+    push_service.statuses["busy"] = 429
+    for name in ("old", "lost", "busy", "new"):
+        answer = client.post("/api/me/push", json=BrowserKeys().subscription(push_service.endpoint(name)),
+                             headers={"X-CSRF-Token": csrf})
+        assert answer.status_code == 204
+    _hook(client, "turn", turn_table(client, ["Anna", "Bert"], 0))
+    eventually(lambda: len(push_service.received) == 4, "four pushes")
+    kept = NoticeStore(engine(client)).subscriptions(account_id(client, "Anna"))
+    assert sorted(s.endpoint.rsplit("/", 1)[-1] for s in kept) == ["busy", "new"]
+    assert client.get("/api/me/notices").json()["push_subscriptions"] == 2
+
+
+def test_n4_subscribing_is_checked_and_each_account_drops_its_own(client: TestClient) -> None:
+    csrf = sign_up(client, "Anna")
+    keys = BrowserKeys()
+    plain = client.post("/api/me/push", json=keys.subscription("http://push.example.org/x"),
+                        headers={"X-CSRF-Token": csrf})
+    assert plain.status_code == 422 and code(plain) == "notices.push_endpoint"
+    assert plain.json()["detail"]["params"]["field"] == "endpoint"
+    good = keys.subscription("https://push.example.org/x")
+    bad_keys = {**good, "keys": {"p256dh": "A" * 87, "auth": good["keys"]["auth"]}}
+    refused = client.post("/api/me/push", json=bad_keys, headers={"X-CSRF-Token": csrf})
+    assert refused.status_code == 422 and code(refused) == "notices.push_endpoint"
+    assert client.post("/api/me/push", json=good).status_code == 403  # no CSRF token
+    guest = TestClient(client.app).post("/api/me/push", json=good)
+    assert guest.status_code == 401 and code(guest) == "account.signed_out"
+    assert client.post("/api/me/push", json=good, headers={"X-CSRF-Token": csrf}).status_code == 204
+    other = TestClient(client.app)
+    other_csrf = sign_up(other, "Bert")
+    theirs = other.request("DELETE", "/api/me/push", json={"endpoint": good["endpoint"]},
+                           headers={"X-CSRF-Token": other_csrf})
+    assert theirs.status_code == 404 and code(theirs) == "notices.no_subscription"
+    mine = client.request("DELETE", "/api/me/push", json={"endpoint": good["endpoint"]},
+                          headers={"X-CSRF-Token": csrf})
+    assert mine.status_code == 204 and client.get("/api/me/notices").json()["push_subscriptions"] == 0
+
+
+def test_n4_the_vapid_key_is_made_once_and_kept(client: TestClient, settings: Settings) -> None:
+    key = client.get("/api/push/key").json()["key"]
+    assert len(key) == 87 and key.startswith("B")  # an uncompressed P-256 point (0x04 …), base64url
+    assert Pusher(NoticeStore(engine(client)), settings).public_key == key
+
+
+def test_n4_the_service_worker_is_served_at_the_root(client: TestClient) -> None:
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200 and "javascript" in answer.headers["content-type"]
+    assert 'addEventListener("push"' in answer.text and "notificationclick" in answer.text
+
+
+def test_n2_two_server_processes_told_the_same_turn_push_it_once(
+        serve: Callable[[Settings], TestClient], db_settings: Settings, push_service: PushService) -> None:
+    shared = db_settings.model_copy(update={"push_allow_http": True})
+    first, second = serve(shared), serve(shared)  # two servers on one database
+    assert first.get("/api/push/key").json() == second.get("/api/push/key").json()  # one VAPID key for all
+    csrf = sign_up(first, "Anna")
+    sign_up(TestClient(first.app), "Bert")
+    browser = BrowserKeys()
+    first.post("/api/me/push", json=browser.subscription(push_service.endpoint("anna")), headers={"X-CSRF-Token": csrf})
+    clock = turn_table(first, ["Anna", "Bert"], 0)
+    for server in (first, second):
+        server.portal.call(notices(server).turn, clock)  # type: ignore[union-attr]
+    settle(first)
+    settle(second)
+    eventually(lambda: len(push_service.received) >= 1, "a push")
+    assert len(push_service.received) == 1
+    assert browser.read(push_service.received[0])["url"] == f"/seat/{clock.table_id}/0"
+
+
+def test_n4_n5_a_deleted_accounts_subscriptions_and_mail_choice_go_with_it(serve: Callable[[Settings], TestClient],
+                                                                           db_settings: Settings) -> None:
+    import sqlalchemy as sa
+
+    from dreizehn.server.accounts.schema import accounts
+    from dreizehn.server.notices.schema import notice_prefs, push_subscriptions
+
+    from ..accounts.people import PASSWORD
+
+    client = serve(db_settings)
+    csrf = sign_up(client, "Anna")
+    client.post("/api/me/push", json=BrowserKeys().subscription("https://push.example.org/a"),
+                headers={"X-CSRF-Token": csrf})
+    with engine(client).begin() as c:
+        c.execute(accounts.update().values(email="anna@example.org", email_verified=True))
+    assert client.put("/api/me/notices", json={"mail": "digest"}, headers={"X-CSRF-Token": csrf}).status_code == 200
+    answer = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers={"X-CSRF-Token": csrf})
+    assert answer.status_code in (200, 204), answer.text
+    with engine(client).connect() as c:
+        for table in (push_subscriptions, notice_prefs):
+            assert c.execute(sa.select(sa.func.count()).select_from(table)).scalar_one() == 0, table.name
+
+
+def test_n2_the_other_hooks_tell_nothing_and_an_ended_game_is_forgotten(push_client: TestClient,
+                                                                        push_service: PushService) -> None:
+    import sqlalchemy as sa
+
+    from dreizehn.server.notices.schema import notices_told
+
+    client = push_client
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    client.post("/api/me/push", json=BrowserKeys().subscription(push_service.endpoint("a")),
+                headers={"X-CSRF-Token": csrf})
+    clock = turn_table(client, ["Anna", "Bert", "bot:Carla"], 0, game="knizia13")
+    _hook(client, "turn", dataclasses.replace(clock, account_id=None))  # a seat bound to no account: nobody told
+    _hook(client, "timed_out", clock, "move")
+    assert push_service.received == []
+    _hook(client, "turn", clock)
+    eventually(lambda: len(push_service.received) == 1, "a push")
+
+    def told() -> int:
+        with engine(client).connect() as c:
+            return int(c.execute(sa.select(sa.func.count()).select_from(notices_told)
+                                 .where(notices_told.c.table_id == clock.table_id)).scalar_one())
+
+    assert told() == 1
+    _hook(client, "ended", clock.table_id)
+    assert told() == 0
