@@ -76,8 +76,11 @@ def test_two_accounts_play_turn_based_and_one_lets_the_clock_run_out(
     for page in (mover, other):  # each page says whose move it is, and until when
         expect(page.locator("#deadline")).to_contain_text(f"{mover_name} has until")
     expect(mover.locator("#turn")).to_have_attribute("data-mine", "yes")
+    expect(mover.locator("#waiting")).to_have_text("1 game waits for you")  # the header's count, every page
     move(mover)
     expect(other.locator("#turn")).to_have_attribute("data-mine", "yes")  # told of their turn
+    expect(other.locator("#waiting")).to_have_text("1 game waits for you")
+    expect(mover.locator("#waiting")).to_be_hidden()
     other_name = ("Anna", "Bruno")[1 - first]
     expect(mover.locator("#deadline")).to_contain_text(f"{other_name} has until")
     before = version(other)

@@ -7,6 +7,7 @@
 // so that the focus and the scroll stay where the person left them: an update redraws the board and the log's new
 // lines, a presence notice only the players' bar.
 import { gameFacts, get, post } from "../api.js";
+import { refreshWaiting } from "../notices.js";
 import { fill, h, keepingFocus, link, redraw } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameModule } from "../games/index.js";
@@ -171,6 +172,7 @@ class TablePage {
     get(`/api/tables/${table}`).then((/** @type {{pace: string, deadline: string | null}} */ found) => {
       Object.assign(clock, { pace: found.pace, deadline: found.deadline });
       this.drawClock();
+      if (found.pace === "turn-based") refreshWaiting();  // the header's count of games waiting changed with the turn
     }).catch(() => {});
   }
 
