@@ -25,7 +25,7 @@ from dreizehn.server.homes import Elsewhere
 from dreizehn.server.rooms.peers import Peers
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.settings import Settings
-from dreizehn.server.storage import Store, Writer
+from dreizehn.server.storage import Store, Stored, TakenBack, Writer
 from dreizehn.server.takebacks import take_backs
 from dreizehn.server.turns.hooks import TurnHooks
 from dreizehn.server.turns.store import Clocks
@@ -76,16 +76,23 @@ class Hub:
 
     async def _load(self, table_id: str) -> Room | None:
         """A table's room, rebuilt from its stored log."""
-        stored = await asyncio.to_thread(self.store.tables.load, table_id)
-        if stored is None:
+        found = await asyncio.to_thread(self._read, table_id)
+        if found is None:
             return None
-        said = await asyncio.to_thread(chat_lines, self.store, table_id, True)
-        kept = await asyncio.to_thread(self.store.actions.taken_back, table_id)
-        mutes = await asyncio.to_thread(seat_mutes, self.store, table_id)
+        stored, said, kept, mutes = found
         room = self.rooms[table_id] = Room(self, stored, said, take_backs(kept))
         room.telling.set_mutes(mutes)
         self.peers.loaded(table_id)
         return room
+
+    def _read(self, table_id: str) -> tuple[Stored, list[Line], list[TakenBack], dict[int, frozenset[int]]] | None:
+        """What a room is built from, read in one go (call from a thread): the stored table, its chat, the moves
+        taken back and who blocks whom at it; ``None`` for no such table."""
+        stored = self.store.tables.load(table_id)
+        if stored is None:
+            return None
+        return (stored, chat_lines(self.store, table_id, True), self.store.actions.taken_back(table_id),
+                seat_mutes(self.store, table_id))
 
     # what the peers ask of the rooms (peers.Rooms)
 

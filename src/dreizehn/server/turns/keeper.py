@@ -107,16 +107,23 @@ class TurnKeeper:
         if self.clock is not None and self.clock.version == version:
             return
         seat = table.current_player
-        started = await asyncio.to_thread(self._clocks.last_action_at, state.id) or now()
+        clock, new = await asyncio.to_thread(self._start, seat, version)
+        self.clock = clock
+        if new:
+            for hook in self._hooks():
+                hook.turn(clock)
+
+    def _start(self, seat: int, version: int) -> tuple[TurnClock, bool]:
+        """The clock of ``seat``'s turn at ``version`` (call from a thread): it began with the latest action stored;
+        stored now (``True``), or as stored already by this table's earlier room, before a restart (``False``)."""
+        state = self._state
+        started = self._clocks.last_action_at(state.id) or now()
         due = started + dt.timedelta(seconds=state.row.move_time or 0)
         clock = TurnClock(state.id, state.row.game_id, seat, version, state.seats[seat].account_id, started, due,
                           remind_at(started, due))
-        if await asyncio.to_thread(self._clocks.put, clock):
-            self.clock = clock
-            for hook in self._hooks():
-                hook.turn(clock)
-        else:  # stored already (by this table's earlier room, before a restart): kept as it was
-            self.clock = await asyncio.to_thread(self._clocks.get, state.id)
+        if self._clocks.put(clock):
+            return clock, True
+        return self._clocks.get(state.id) or clock, False
 
     async def fire(self, due: Due) -> bool:
         """The clock of ``due`` ran out: the table's rule applies, if the person it names is still to move at its
