@@ -455,3 +455,11 @@ def test_u6_without_a_public_url_no_link_is_mailed_wherever_the_host_header_says
     assert re.search(r"/reset/\S+", caplog.text)  # the operator's log has the link
     sink._read()
     assert sink.inbox == []
+
+
+def test_u6_a_mail_says_its_language() -> None:
+    from dreizehn.server.accounts.mail import compose
+
+    for lang in ("en", "de", "nl"):
+        mail = compose("dreizehn <dz@example.org>", "anna@example.org", lang, "reset", "Anna", "https://x/reset/t")
+        assert mail["Content-Language"] == lang and mail["Subject"] == words(lang)("mail.reset.subject")

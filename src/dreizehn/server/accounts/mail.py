@@ -50,9 +50,9 @@ def compose(sender: str, to: str, lang: str, purpose: str, name: str, link: str)
     message["Subject"] = say(f"mail.{purpose}.subject")
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1].strip("> ") or "localhost")
-    message["Content-Language"] = lang
     body = say(f"mail.{purpose}.body", name=name, email=to, link=link, hours=VERIFY_HOURS, minutes=RESET_MINUTES)
     message.set_content(body + "\n")
+    message["Content-Language"] = lang  # after the content: setting it clears the content headers
     return message
 
 
