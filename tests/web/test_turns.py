@@ -88,6 +88,7 @@ def test_two_accounts_play_turn_based_and_one_lets_the_clock_run_out(
     other.wait_for_function(f"Number(document.querySelector('.table-page').dataset.version) > {before}")
     expect(mover.locator("#turn")).to_have_attribute("data-mine", "yes")
     expect(other.locator("#turn")).to_have_attribute("data-mine", "no")
+    expect(mover.locator("#log")).to_contain_text(f"{other_name}'s time ran out: a bot played the move.")
     expect(other.locator("#deadline")).to_contain_text(f"{mover_name} has until")
     for lang in ("en", "de", "nl"):
         other.select_option("#lang", lang)

@@ -34,6 +34,7 @@ from dreizehn.server.protocol import (
     SeatInfo,
     TakenBack,
     TakenOver,
+    TimedOut,
     Update,
     Welcome,
 )
@@ -198,6 +199,12 @@ def taken_back_fields(seat: int, version: int, count: int, text: str) -> dict[st
 def taken_back(seat: int, version: int, count: int, text: str) -> str:
     """A ``taken_back`` (:func:`taken_back_fields`)."""
     return _checked(TakenBack, taken_back_fields(seat, version, count, text))
+
+
+def timed_out(seat: int, rule: str, version: int, text: str) -> str:
+    """A ``timed_out``: ``seat``'s time ran out at a turn-based table and ``rule`` was applied; ``text`` says so in
+    the receiver's language."""
+    return _checked(TimedOut, {"type": "timed_out", "seat": seat, "rule": rule, "version": version, "text": text})
 
 
 PONG = _checked(Pong, {"type": "pong"})

@@ -499,6 +499,23 @@ class TakenBack(_Message):
     """What happened in words, in the receiver's language."""
 
 
+class TimedOut(_Message):
+    """At a turn-based table, a person's time to move ran out and the table's rule was applied (rule TB3 of
+    docs/turns.md): told to everyone at the table after what the rule changed (the bot's move, or a ``resync``)."""
+
+    type: Literal["timed_out"]
+    """``timed_out``."""
+    seat: int
+    """The seat whose time ran out."""
+    rule: Literal["move", "seat", "end"]
+    """What happened: a bot played that ``move``; a bot took the ``seat`` for the rest of the game; the game
+    ``end``-ed with that person last."""
+    version: int
+    """The table's version now."""
+    text: str
+    """What happened in words, in the receiver's language."""
+
+
 class Pong(_Message):
     """The answer to a ping."""
 
@@ -507,7 +524,7 @@ class Pong(_Message):
 
 
 ServerMessage = Annotated[Welcome | Update | Refused | Presence | Hint | Rematch | Offered | Accepted | Declined
-                          | Said | TakenOver | TakenBack | Pong, Field(discriminator="type")]
+                          | Said | TakenOver | TakenBack | TimedOut | Pong, Field(discriminator="type")]
 server_message: TypeAdapter[
     Welcome | Update | Refused | Presence | Hint | Rematch | Offered | Accepted | Declined | Said | TakenOver
-    | TakenBack | Pong] = (TypeAdapter(ServerMessage))
+    | TakenBack | TimedOut | Pong] = (TypeAdapter(ServerMessage))

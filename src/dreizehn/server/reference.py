@@ -32,7 +32,7 @@ CLIENT_MODELS: tuple[type[BaseModel], ...] = (protocol.Hello, protocol.Act, prot
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     protocol.Welcome, protocol.Update, protocol.Refused, protocol.Presence, protocol.Hint, protocol.Rematch,
     protocol.Offered, protocol.Accepted, protocol.Declined, protocol.Said, protocol.TakenOver, protocol.TakenBack,
-    protocol.Pong, protocol.SeatInfo,
+    protocol.TimedOut, protocol.Pong, protocol.SeatInfo,
     protocol.Told, protocol.StandInChange,
     protocol.SaidEvent,
     protocol.HintAnalysis, protocol.HintRating,

@@ -239,6 +239,10 @@ def test_tb3_end_the_game_ends_with_that_person_last(api: TestClient, heard: Hea
         assert sweep(api) == 1
         told = peer.recv(skip=("presence",))
         assert told["type"] == "resync" and told["view"]["is_over"] and told["view"]["legal_actions"] == []
+        said = peer.recv(skip=("presence",))
+        name = anna.get(f"/api/tables/{table_id}").json()["seats"][seat]["name"]
+        assert (said["type"], said["seat"], said["rule"]) == ("timed_out", seat, "end")
+        assert said["text"] == f"{name}'s time ran out: the game ends, {name} last."
     shown = anna.get(f"/api/tables/{table_id}").json()
     assert shown["status"] == "finished" and shown["ended_seat"] == seat and shown["finished_at"]
     assert shown["winners"] == [1 - seat] and shown["deadline"] is None

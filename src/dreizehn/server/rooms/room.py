@@ -86,7 +86,7 @@ class Room:
         self._heard: set[asyncio.Task[None]] = set()
         self.turns = TurnKeeper(self.state, self.lock, hub.clocks, lambda: hub.turn_hooks, self._store_and_tell,
                                 self.telling.resync_all, self.after_change, lambda: hub.game_over(self.id),
-                                settings.stand_in)
+                                settings.stand_in, self.telling.tell_timed_out)
         """A turn-based table's clock (:mod:`dreizehn.server.turns`)."""
         self.rematches = Rematches(self.presence.conns, lambda: self.state.table.is_over, len(stored.seats),
                                    store.tables.issue_token)

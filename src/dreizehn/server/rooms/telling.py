@@ -226,6 +226,15 @@ class Telling:
         that came next: play went on from here.``)."""
         return str(words(lang)("server.taken_back", player=self._state.names(lang)[seat]))
 
+    def tell_timed_out(self, seat: int, rule: str) -> None:
+        """Tell every connection that ``seat``'s time ran out at a turn-based table and ``rule`` was applied, each in
+        its language (``Bruno's time ran out: a bot played the move.``)."""
+        version = self._state.table.version
+        for conn in self._audience.conns():
+            player = self._state.names(conn.lang)[seat]
+            conn.send(messages.timed_out(seat, rule, version, str(words(conn.lang)(f"turns.timed_out.{rule}",
+                                                                                   player=player))))
+
     def resync_all(self) -> None:
         """Send every connection the whole table again (a ``resync``)."""
         for conn in self._audience.conns():

@@ -44,11 +44,12 @@ def remind_at(started: dt.datetime, due: dt.datetime) -> dt.datetime:
 class TurnKeeper:
     """The clock of one turn-based table, in its room. ``store_and_tell`` stores and tells a move (the room's
     acting), ``resync`` tells every connection the table again (a seat changed hands, or the game ended), ``moved``
-    moves the table on (its bots), ``over`` says the game ended here (the hub's game-over hooks)."""
+    moves the table on (its bots), ``over`` says the game ended here (the hub's game-over hooks), ``told`` tells
+    everyone whose time ran out and the rule applied (``timed_out``)."""
 
     def __init__(self, state: TableState, lock: asyncio.Lock, clocks: Clocks, hooks: Callable[[], list[TurnHooks]],
                  store_and_tell: StoreAndTell, resync: Callable[[], None], moved: Callable[[], None],
-                 over: Callable[[], None], level: str) -> None:
+                 over: Callable[[], None], level: str, told: Callable[[int, str], None]) -> None:
         self._state = state
         self._lock = lock
         self._clocks = clocks
@@ -58,6 +59,7 @@ class TurnKeeper:
         self._moved = moved
         self._over = over
         self._level = level
+        self._told = told
         self._dirty = False
         self._writing: asyncio.Task[None] | None = None
         self.clock: TurnClock | None = None
@@ -134,6 +136,8 @@ class TurnKeeper:
             table = self._state.table
             fired = (table.version == due.version and table.waiting_for_person and table.current_player == due.seat
                      and not self._stopped and await self._apply_rule(due.seat))
+            if fired:
+                self._told(due.seat, self._state.row.on_timeout or "move")
         if fired and clock is not None:
             for hook in self._hooks():
                 hook.timed_out(clock, self._state.row.on_timeout or "move")

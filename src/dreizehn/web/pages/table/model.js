@@ -403,6 +403,7 @@ export function receive(state, m) {
       if (state.offer) state.offer.answers[m.seat] = true;
       return nothing;
     case "taken_back":  // the resync before it showed the position before the move: the log says what happened
+    case "timed_out":  // a turn-based table's clock ran out: after the move or resync it caused, the log says so
       say(state, [m.text]);
       return nothing;
     case "declined":
