@@ -66,7 +66,7 @@ def test_d1_everyone_gets_the_same_deal_and_bots_from_a_key_nobody_sees(client: 
     assert anna.seats[1].bot == "easy" and anna.seats[0].bot is None
     engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
     with engine.connect() as c:
-        key = c.execute(sa.select(server_secrets.c.value)).scalar_one()
+        key = c.execute(sa.select(server_secrets.c.value).where(server_secrets.c.name == "daily")).scalar_one()
     deal = Deal(today(), GAME, PLAYERS)
     assert anna.row.seed == deal_seed(bytes.fromhex(key), deal)
     assert deal_seed(bytes.fromhex(key), Deal(today() + dt.timedelta(days=1), GAME, PLAYERS)) != anna.row.seed
