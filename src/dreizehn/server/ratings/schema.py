@@ -40,3 +40,16 @@ rated_games = sa.Table(
 )
 """The rated games whose ratings were updated: a row is written in the update's own transaction, so a game updates
 the ratings exactly once, whatever process or restart comes first (rule G3)."""
+
+bot_ratings = sa.Table(
+    "bot_ratings", metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("level", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("measured_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each bot level's calibrated rating in a game at a player count (``dreizehn ratings calibrate``, rule G5): a bot
+seat of a rated game is rated at it, fixed."""

@@ -30,8 +30,9 @@ def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | N
     if not state.is_over:
         return None
     left = left_to_bots(stored.actions, stored.row.players)
-    return Outcome(table_id, stored.row.game_id, store.bound(table_id),
-                   tuple(places(state.totals, state.game.high_score_wins, left)))
+    bound, bots = store.seated(table_id)
+    return Outcome(table_id, stored.row.game_id, bound, tuple(places(state.totals, state.game.high_score_wins, left)),
+                   bots)
 
 
 class Ratings:
