@@ -15,10 +15,11 @@ ratings = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("shown", sa.Integer, nullable=False),
     sa.Column("played_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Index("ix_ratings_board", "game_id", "played_at", "shown"),
+    sa.Index("ix_ratings_rank", "game_id", "shown", "played_at"),
 )
 """An account's rating in a game: openskill's mu and sigma, its rated games, the number shown (kept for the
-leaderboards' order) and when it last played a rated game."""
+leaderboards' order: ``ix_ratings_rank`` walks a game's ratings from the highest down, migration ``0014``) and when it
+last played a rated game."""
 
 rating_history = sa.Table(
     "rating_history", metadata,

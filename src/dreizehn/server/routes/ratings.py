@@ -69,8 +69,12 @@ async def leaderboard(game: Annotated[str, Path(max_length=32)], request: Reques
         rows.append(BoardRow(rank=rank, name=standing.name, **rating_out(game, standing.skill).model_dump()))
     you = None
     if who is not None:
-        mine = dict(await asyncio.to_thread(store.of_account, who.account.id)).get(game)
-        place = await asyncio.to_thread(store.rank, game, who.account.id, since)
-        if mine is not None and place is not None:
-            you = BoardRow(rank=place, name=who.account.name, **rating_out(game, mine).model_dump())
+        on_board = [row for row in rows if row.name == who.account.name]
+        if on_board:  # among the top 100: its row as shown, no count of those above it
+            you = on_board[0]
+        else:
+            mine = dict(await asyncio.to_thread(store.of_account, who.account.id)).get(game)
+            place = await asyncio.to_thread(store.rank, game, who.account.id, since)
+            if mine is not None and place is not None:
+                you = BoardRow(rank=place, name=who.account.name, **rating_out(game, mine).model_dump())
     return LeaderboardOut(game=game, since=since.isoformat(), rows=rows, you=you)
