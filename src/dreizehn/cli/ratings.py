@@ -24,9 +24,10 @@ from dreizehn.words import Words
 if TYPE_CHECKING:
     from dreizehn.server.ratings.model import LevelRating
 
-GAMES_DEFAULT = 12
-"""Calibration games a game by default: a minute or two for all three games on two cores (the levels' order is
-rough at this size; docs/bots.md gives a larger run's figures)."""
+GAMES_DEFAULT = 8
+"""Calibration games a game by default: about 155 s of CPU for all three games (3.2 s a game of 13, 3.1 of Holzwurm,
+13 of Three Thirteen, whose `expert` searches), a minute or two on two cores; the levels' order is rough at this size
+(docs/bots.md gives larger runs' figures)."""
 
 
 def _save(measured: Sequence[LevelRating]) -> None:
