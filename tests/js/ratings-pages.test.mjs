@@ -73,11 +73,14 @@ test("a profile's ratings: each game's rating ± spread, provisional marked, its
       { game: "holzwurm", rating: 1000, spread: 417, games: 1, provisional: true }],
     history: { knizia13: [{ at: at(2), rating: 1040, place: 1 }, { at: at(5), rating: 980, place: 3 }, { at: at(9), rating: 1120, place: 1 }],
       holzwurm: [{ at: at(9), rating: 1000, place: 2 }] },
+    levels: { knizia13: [{ level: "easy", players: 3, rating: 461, spread: 271 }, { level: "expert", players: 3, rating: 1747, spread: 228 }] },
   }, { knizia13: "13", holzwurm: "Der dreizehnte Holzwurm" });
   const games = [...el.querySelectorAll(".rating-game")];
   assert.deepEqual(games.map((g) => g.querySelector("h3")?.textContent), ["13", "Der dreizehnte Holzwurm"]);
   assert.equal(games[0].querySelector(".rating-now")?.textContent, "1120 ± 310 3 gewertete Spielevorläufig");
   assert.equal(games[1].querySelector(".rating-now strong")?.textContent, "1000 ± 417");
+  assert.equal(games[0].querySelector(".rating-bots")?.textContent, "Bots (3 Spieler): leicht\u00a0461 · Experte\u00a01747");
+  assert.equal(games[1].querySelector(".rating-bots"), null); // no level calibrated in Holzwurm
   assert.ok(games[1].querySelector(".rating-now")?.textContent?.includes("1 gewertetes Spiel"));
   const line = games[0].querySelector("svg.rating-plot polyline")?.getAttribute("points")?.split(" ") ?? [];
   assert.equal(line.length, 3);

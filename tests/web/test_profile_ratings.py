@@ -19,6 +19,8 @@ GUEST_401 = "Failed to load resource: the server responded with a status of 401 
 COURSE = {"knizia13": [1000, 1062, 1031, 1118, 1190, 1164, 1247, 1301, 1286, 1352, 1398, 1377, 1431],
           "three-thirteen": [1000, 947, 1012, 1068]}
 """Ada's rating after each of her rated games, by game."""
+LEVELS = (("easy", -5.30, 5.42), ("medium", 21.65, 4.48), ("hard", 40.06, 4.38), ("expert", 43.58, 4.57))
+"""13's levels at 3 players: level, mu, sigma (benchmarks/results/calibrate_levels_knizia13.json)."""
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +52,9 @@ def _history(server: Server) -> None:
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (account, game, table, mu, sigma, shown, 1 + i % 3, at))
             db.execute("INSERT INTO ratings (account_id, game_id, mu, sigma, games, shown, played_at) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", (account, game, mu, sigma, len(course), course[-1], at))
+        for level, mu, sigma in LEVELS:  # 13's levels as calibrated (docs/bots.md)
+            db.execute("INSERT INTO bot_ratings (game_id, players, level, mu, sigma, games, measured_at) "
+                       "VALUES ('knizia13', 3, ?, ?, ?, 45, ?)", (level, mu, sigma, today.isoformat(sep=" ")))
     db.close()
 
 
@@ -74,6 +79,8 @@ def test_a_profile_shows_each_rating_with_its_course(lang: str, browser: Browser
     thirteen = page.locator(".rating-game[data-game=knizia13]")
     expect(thirteen.locator(".rating-now strong")).to_contain_text("1431 ±")
     expect(thirteen.locator(".provisional")).to_have_count(0)  # 13 games: settled
+    expect(thirteen.locator(".rating-bots")).to_contain_text(f"{words['web.level.expert']}\u00a01747")
+    expect(page.locator(".rating-game[data-game=three-thirteen] .rating-bots")).to_have_count(0)
     expect(page.locator(".rating-game[data-game=three-thirteen] .provisional")).to_have_text(
         words["web.board.provisional"])
     points = thirteen.locator("svg.rating-plot polyline").get_attribute("points") or ""

@@ -102,3 +102,22 @@ def test_g5_one_person_among_uncalibrated_bots_is_not_rated(serve: Callable[[Set
     with engine.connect() as c:
         assert c.execute(sa.select(sa.func.count()).select_from(rated_games)).scalar_one() == 1
         assert c.execute(sa.select(sa.func.count()).select_from(rating_history)).scalar_one() == 0
+
+
+def test_g5_a_profile_shows_the_levels_beside_a_rating(serve: Callable[[Settings], TestClient],
+                                                       tmp_path: Path) -> None:
+    client = serve(make_settings(tmp_path, rating_interval=3600.0))
+    anna, bruno = account_ids(client, "Anna", "Bruno")
+    engine = engine_of(client)
+    at = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    RatingStore(engine).save_levels([
+        LevelRating("knizia13", 3, "hard", Skill(40.0, 4.4, 45), at),
+        LevelRating("knizia13", 3, "easy", Skill(-5.3, 5.4, 45), at),
+        LevelRating("knizia13", 5, "easy", Skill(0.0, 5.0, 20), at),  # a count measured less: not shown
+        LevelRating("holzwurm", 3, "easy", Skill(0.0, 5.0, 20), at)])  # a game Anna has no rating in
+    finished_game(engine, [anna, bruno, None], seed=4)
+    client.app.state.ratings.sweep()  # type: ignore[attr-defined]
+    levels = client.get("/api/ratings/Anna").json()["levels"]
+    assert list(levels) == ["knizia13"]
+    assert [(x["level"], x["players"], x["rating"]) for x in levels["knizia13"]] == [
+        ("easy", 3, Skill(-5.3, 5.4).shown), ("hard", 3, Skill(40.0, 4.4).shown)]

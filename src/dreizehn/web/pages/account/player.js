@@ -37,6 +37,7 @@ function visitorActions(name) {
 
 /** @typedef {{game: string, rating: number, spread: number, games: number, provisional: boolean}} Rating */
 /** @typedef {{at: string, rating: number, place: number}} RatingPoint */
+/** @typedef {{level: string, players: number, rating: number, spread: number}} Level */
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -87,8 +88,19 @@ export function ratingPlot(title, points) {
 }
 
 /**
+ * The bot levels' calibrated ratings of a game, to read one's own beside (docs/ratings.md, rule G5): "Bots (3
+ * players): easy 461 · medium 1205 · …"; nothing where none is calibrated.
+ * @param {Level[]} levels the weakest first
+ */
+function levelsLine(levels) {
+  if (!levels.length) return null;
+  const said = levels.map((l) => `${t(`web.level.${l.level}`)}\u00a0${Math.round(l.rating)}`).join(" · "); // a name and its number on one line
+  return h("p.rating-bots.muted", {}, t("web.profile.bots", { players: levels[0].players, levels: said }));
+}
+
+/**
  * The player's ratings: per game its title, the rating ± its uncertainty (provisional marked) and its course.
- * @param {{ratings: Rating[], history: Record<string, RatingPoint[]>}} rated
+ * @param {{ratings: Rating[], history: Record<string, RatingPoint[]>, levels?: Record<string, Level[]>}} rated
  * @param {Record<string, string>} titles
  */
 export function ratingsView(rated, titles) {
@@ -101,6 +113,7 @@ export function ratingsView(rated, titles) {
       h("p.rating-now", {}, h("strong", {}, ratingText(r.rating, r.spread)), " ",
         h("span.muted", {}, t("web.profile.rated_games", { n: r.games })),
         r.provisional ? h("span.tag.provisional", { title: t("web.board.provisional_help") }, t("web.board.provisional")) : null),
+      levelsLine((rated.levels || {})[r.game] || []),
       points.length ? ratingPlot(title, points) : null);
   }));
 }
