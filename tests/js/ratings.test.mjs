@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { boxPlot, rankText, ratingText, tokenKey, totalText } from "../../src/dreizehn/web/ratings.js";
+import { boxPlot, rankText, ratingLine, ratingText, tokenKey, totalText } from "../../src/dreizehn/web/ratings.js";
 
 test("a rank is its number, a shared place is written '=' after the first row holding it", () => {
   assert.equal(rankText(1, undefined), "1");
@@ -55,4 +55,18 @@ test("one total (or all equal): everything at the middle, the box without width"
 test("a guest's seat token is kept per day, game and player count", () => {
   assert.equal(tokenKey("2026-11-28", "holzwurm", 2), "dreizehn.daily.2026-11-28.holzwurm.2");
   assert.notEqual(tokenKey("2026-11-28", "holzwurm", 2), tokenKey("2026-11-28", "holzwurm", 3));
+});
+
+test("a rating's line: games evenly spaced, the highest at the top, the lowest at the bottom", () => {
+  const line = ratingLine([1000, 1200, 1100], 208, 116, 8);
+  assert.deepEqual(line.at, [{ x: 8, y: 108 }, { x: 104, y: 8 }, { x: 200, y: 58 }]);
+  assert.equal(line.points, "8,108 104,8 200,58");
+  assert.deepEqual([line.low, line.high, line.last], [1000, 1200, { x: 200, y: 58 }]);
+});
+
+test("a rating's line of a few points' change is not stretched over the drawing; one game is a point in the middle", () => {
+  const flat = ratingLine([1500, 1510], 100, 116, 8, 100);
+  assert.deepEqual([flat.low, flat.high], [1455, 1555]);
+  assert.deepEqual(flat.at.map((p) => p.y), [63, 53]);
+  assert.deepEqual(ratingLine([1300], 100, 50).at, [{ x: 50, y: 25 }]);
 });

@@ -26,6 +26,7 @@ PROBES: dict[str, tuple[str, str]] = {
     "tokens": ("GET", "/api/me/tokens"),
     "mail": ("GET", "/api/account/mail"),
     "players": ("GET", "/api/players/nobody-here"),
+    "ratings": ("GET", "/api/ratings/nobody-here"),
     "reset": ("POST", "/api/account/reset"),
     "verify": ("POST", "/api/account/verify"),
 }
@@ -78,6 +79,17 @@ def player_data(name: str) -> dict[str, Any]:
     finished = [{k: v for k, v in g.items() if k not in ("seat", "your_turn", "invited", "won")}
                 for g in me["finished"]]
     return {"name": name, "since": "2026-10-03", "stats": me["stats"], "finished": finished}
+
+
+def ratings_data(name: str) -> dict[str, Any]:
+    """A player's ratings (GET /api/ratings/{name}): 13 with its course over twelve rated games."""
+    course = [1000, 1048, 1013, 1096, 1151, 1122, 1190, 1243, 1226, 1288, 1321, 1364]
+    history = [{"at": f"2026-11-{10 + i:02d}T20:00:00Z", "rating": r, "place": 1 + i % 3} for i, r in enumerate(course)]
+    return {"name": name, "ratings": [{"game": "knizia13", "rating": course[-1], "spread": 96, "games": len(course),
+                                       "provisional": False}], "history": {"knizia13": history},
+            "levels": {"knizia13": [{"level": level, "players": 3, "rating": rating, "spread": 230}
+                                    for level, rating in (("easy", 461), ("medium", 1205), ("hard", 1673),
+                                                          ("expert", 1747))]}}
 
 
 @dataclass
@@ -155,6 +167,7 @@ def _handlers(stand: Stand, name: Callable[[], str]) -> dict[str, Callable[[str,
     return {
         "me": lambda method, path, body: (200, me_data(name())),
         "players": lambda method, path, body: (200, player_data(path.rsplit("/", 1)[-1])),
+        "ratings": lambda method, path, body: (200, ratings_data(path.rsplit("/", 1)[-1])),
         "friends": friends, "settings": settings, "tokens": tokens, "mail": mail,
         "reset": lambda method, path, body: (202 if path.endswith("/reset") else 204, None),
         "verify": lambda method, path, body: (200, {}),
@@ -163,6 +176,7 @@ def _handlers(stand: Stand, name: Callable[[], str]) -> dict[str, Callable[[str,
 
 PATTERNS: dict[str, str] = {
     "me": r"/api/me$", "players": r"/api/players/[^/]+$", "friends": r"/api/me/(friends|blocks)(/[^/]+)?$",
+    "ratings": r"/api/ratings/[^/]+$",
     "settings": r"/api/me/settings$", "tokens": r"/api/me/tokens(/[^/]+)?$",
     "mail": r"/api/account/(mail|email)$", "reset": r"/api/account/reset(/confirm)?$",
     "verify": r"/api/account/verify$",
@@ -194,7 +208,7 @@ def stand_in(context: BrowserContext, parts: set[str], name: Callable[[], str] =
     handlers = _handlers(stand, name)
     for part in parts:
         handle = _handle(stand, handlers[part], re.compile(PATTERNS[part]))
-        context.route(re.compile(r"/api/(me|players|account)\b"), handle)
+        context.route(re.compile(r"/api/(me|players|account|ratings)\b"), handle)
     return stand
 
 

@@ -306,7 +306,8 @@ def test_screenshots_of_the_account_pages(lang: str, browser: Browser, contexts:
     httpx2.post(f"{server.url}/api/accounts", json={"name": name, "password": PASSWORD})
     for size in ("laptop", "phone"):
         context = new_context(browser, contexts, server, lang, phone=size == "phone")
-        stand = stand_in(context, {"me", "players", "friends", "settings", "tokens", "mail"}, lambda: name)
+        stand = stand_in(context, {"me", "players", "ratings", "friends", "settings", "tokens", "mail"},
+                         lambda: name)
         stand.friends.update({"friends": ["Bruno", "Clara"], "asking": ["Dora"], "asked": ["Emil"],
                               "blocked": ["Troll42"]})
         stand.tokens.append({"id": "k0", "label": "my bot", "created_at": "2026-11-20T10:00:00Z",

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from dreizehn.bots.levels import game_levels
 from dreizehn.cli.admin import admin_app
+from dreizehn.cli.ratings import ratings_app
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.game import Game, State
 from dreizehn.core.language import pick_language
@@ -716,6 +717,7 @@ def serve(
 
 
 app.add_typer(admin_app(_words, _fail, console, _text), name="admin")
+app.add_typer(ratings_app(_words, _fail, console), name="ratings")
 
 
 def _class(game_id: str) -> type[Game]:

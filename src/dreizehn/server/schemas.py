@@ -525,6 +525,19 @@ class RatingPoint(_Out):
     """The place in that game (1 the best)."""
 
 
+class LevelOut(_Out):
+    """A bot level's calibrated rating in a game (rule G5), beside which a person reads their own."""
+
+    level: str
+    """The level's name (``easy`` to ``master``)."""
+    players: int
+    """The player count it was measured at."""
+    rating: int
+    """The number shown, as a person's."""
+    spread: int
+    """Its uncertainty, two sigmas in rating points."""
+
+
 class PlayerRatingsOut(_Out):
     """A player's ratings, each game's with its history (the profile's plot)."""
 
@@ -534,6 +547,9 @@ class PlayerRatingsOut(_Out):
     """One per game rated."""
     history: dict[str, list[RatingPoint]]
     """Game id to the rating after each rated game, the oldest first (at most 500)."""
+    levels: dict[str, list[LevelOut]] = {}
+    """Game id to the bot levels calibrated in it, the weakest first, at the player count measured most (of equal
+    ones the nearest to 3); a game without any has none."""
 
 
 class BoardRow(RatingOut):

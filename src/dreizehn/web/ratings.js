@@ -1,7 +1,8 @@
 // @ts-check
-// The pure parts of the daily deal's and the leaderboard's pages (docs/ratings.md): how a rank and a rating are
-// written, the geometry of the small box plot of a deal's totals, the guests' seat tokens kept per deal, and a request
-// that carries its own headers (X-CSRF-Token, X-Seat-Token).
+// The pure parts of the daily deal's, the leaderboard's and the profile's rating pages (docs/ratings.md): how a rank
+// and a rating are written, the geometry of the small box plot of a deal's totals and of the line of a player's
+// rating over their games, the guests' seat tokens kept per deal, and a request that carries its own headers
+// (X-CSRF-Token, X-Seat-Token).
 import { session as signedIn } from "./account.js";
 import { Refused } from "./api.js";
 import { lang } from "./i18n.js";
@@ -57,6 +58,32 @@ export function boxPlot(spread, mine, width, height, pad = 12) {
     box: { x: x(spread.quartile1), y: mid - half, width: x(spread.quartile3) - x(spread.quartile1), height: 2 * half },
     mid, mine: mine === null ? null : x(Math.min(spread.highest, Math.max(spread.lowest, mine))),
   };
+}
+
+/**
+ * The line of a player's rating after each of their rated games (oldest first) in a `width`×`height` drawing: the
+ * games evenly spaced from left to right, `pad` in from the edges, the ratings from `low` (bottom) to `high` (top):
+ * the lowest and highest rating, widened about their middle to at least `least` points so that a few points'
+ * difference does not fill the drawing. One game: a point in the middle.
+ * @param {number[]} values
+ * @param {number} width
+ * @param {number} height
+ * @param {number} [pad]
+ * @param {number} [least]
+ */
+export function ratingLine(values, width, height, pad = 8, least = 100) {
+  let low = Math.min(...values);
+  let high = Math.max(...values);
+  if (high - low < least) {
+    const mid = (low + high) / 2;
+    [low, high] = [mid - least / 2, mid + least / 2];
+  }
+  const x = (/** @type {number} */ i) => values.length > 1 ? pad + i * (width - 2 * pad) / (values.length - 1) : width / 2;
+  const y = (/** @type {number} */ v) => pad + (high - v) / (high - low) * (height - 2 * pad);
+  const round = (/** @type {number} */ n) => Math.round(n * 10) / 10;
+  const at = values.map((v, i) => ({ x: round(x(i)), y: round(y(v)) }));
+  return { points: at.map((p) => `${p.x},${p.y}`).join(" "), at, low: Math.round(low), high: Math.round(high),
+    last: at[at.length - 1], y: (/** @type {number} */ v) => round(y(v)) };
 }
 
 /**

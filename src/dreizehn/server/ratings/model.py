@@ -11,10 +11,13 @@ to 8 players, shown as one number that reads like an Elo rating around 1500.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
+
+from dreizehn.bots.levels import level_name
 
 MODEL = PlackettLuce()
 """The one model every game is rated with: openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300)."""
@@ -76,3 +79,35 @@ def rate(skills: Sequence[Skill], seat_places: Sequence[int], fixed: Sequence[bo
     after = MODEL.rate(teams, ranks=[float(p) for p in seat_places])
     return [s if still else Skill(team[0].mu, team[0].sigma, s.games + 1)
             for s, team, still in zip(skills, after, fixed, strict=True)]
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    """A bot level's calibrated rating in a game at a player count: its skill (``games``: how many calibration games
+    it played) and when it was measured."""
+
+    game_id: str
+    players: int
+    level: str
+    skill: Skill
+    measured_at: dt.datetime
+
+    @property
+    def low(self) -> int:
+        """The shown rating's interval: ``mu ± 2 sigma``'s ordinal in rating points."""
+        return self.skill.shown - self.skill.spread
+
+    @property
+    def high(self) -> int:
+        return self.skill.shown + self.skill.spread
+
+
+def bot_level(bot: str | None, game_id: str, players: int) -> str | None:
+    """The level a bot seat plays (its ``bot`` column: a level's name or a specification), or ``None`` where it
+    names none (a specification such as ``random`` has no calibrated rating).
+
+    >>> bot_level("Hard", "knizia13", 4), bot_level("random", "knizia13", 4), bot_level(None, "knizia13", 4)
+    ('hard', None, None)
+    """
+    return None if bot is None else level_name(bot, game_id, players)
+

@@ -15,10 +15,11 @@ ratings = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("shown", sa.Integer, nullable=False),
     sa.Column("played_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Index("ix_ratings_board", "game_id", "played_at", "shown"),
+    sa.Index("ix_ratings_rank", "game_id", "shown", "played_at"),
 )
 """An account's rating in a game: openskill's mu and sigma, its rated games, the number shown (kept for the
-leaderboards' order) and when it last played a rated game."""
+leaderboards' order: ``ix_ratings_rank`` walks a game's ratings from the highest down, migration ``0013``) and when it
+last played a rated game."""
 
 rating_history = sa.Table(
     "rating_history", metadata,
@@ -40,3 +41,16 @@ rated_games = sa.Table(
 )
 """The rated games whose ratings were updated: a row is written in the update's own transaction, so a game updates
 the ratings exactly once, whatever process or restart comes first (rule G3)."""
+
+bot_ratings = sa.Table(
+    "bot_ratings", metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("level", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("measured_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each bot level's calibrated rating in a game at a player count (``dreizehn ratings calibrate``, rule G5): a bot
+seat of a rated game is rated at it, fixed."""

@@ -34,8 +34,9 @@ def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | N
             for gone, seat in zip(left_to_bots(stored.actions, stored.row.players), stored.seats, strict=True)]
     if ended is not None:  # the person whose time ended the game is last (rule TB3), as one who left
         left[ended] = True
-    return Outcome(table_id, stored.row.game_id, store.bound(table_id),
-                   tuple(places(state.totals, state.game.high_score_wins, left)))
+    bound, bots = store.seated(table_id)
+    return Outcome(table_id, stored.row.game_id, bound, tuple(places(state.totals, state.game.high_score_wins, left)),
+                   bots)
 
 
 class Ratings:

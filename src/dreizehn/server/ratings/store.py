@@ -11,20 +11,22 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from dreizehn.server.accounts.schema import accounts
-from dreizehn.server.ratings.model import Skill, rate
-from dreizehn.server.ratings.schema import rated_games, rating_history, ratings
+from dreizehn.server.ratings.model import LevelRating, Skill, bot_level, rate
+from dreizehn.server.ratings.schema import bot_ratings, rated_games, rating_history, ratings
 from dreizehn.server.storage import now, seats, tables
 
 
 @dataclass(frozen=True)
 class Outcome:
     """A finished rated game as the ratings see it: its game, and per seat the account bound to it (``None``: a
-    guest or a bot, left out of the update) and its place (1 the best, rule G2)."""
+    guest or a bot), its place (1 the best, rule G2) and the bot that sits there where no account does (its level
+    rated at its calibrated rating, fixed, rule G5; a guest, or a bot of no calibrated level, is left out)."""
 
     table_id: str
     game_id: str
     accounts: tuple[str | None, ...]
     places: tuple[int, ...]
+    bots: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -54,10 +56,15 @@ class RatingStore:
 
     def bound(self, table_id: str) -> tuple[str | None, ...]:
         """The account bound to each seat of a table (``None``: a guest, a bot, or a deleted account)."""
+        return self.seated(table_id)[0]
+
+    def seated(self, table_id: str) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
+        """Per seat of a table: the account bound to it, and the bot that sits there where no account does."""
         with self.engine.connect() as c:
-            rows = c.execute(sa.select(seats.c.account_id).where(seats.c.table_id == table_id)
-                             .order_by(seats.c.seat)).scalars()
-            return tuple(rows)
+            rows = c.execute(sa.select(seats.c.account_id, seats.c.bot).where(seats.c.table_id == table_id)
+                             .order_by(seats.c.seat)).all()
+        return (tuple(r.account_id for r in rows),
+                tuple(r.bot if r.account_id is None else None for r in rows))
 
     def apply(self, outcome: Outcome) -> bool:
         """Update the ratings of a game's accounts and mark the game applied, in one transaction; ``False`` where it
@@ -72,18 +79,19 @@ class RatingStore:
 
     def _update(self, c: Connection, outcome: Outcome) -> None:
         rated = [(seat, account) for seat, account in enumerate(outcome.accounts) if account is not None]
-        if len(rated) < 2:
-            return  # one account among guests and bots has nobody rated to be measured against
+        bots = self._bots(c, outcome)
+        if not rated or len(rated) + len(bots) < 2:
+            return  # one account among guests and uncalibrated bots has nobody rated to be measured against
         ids = [account for _, account in rated]
         query = sa.select(ratings).where(ratings.c.game_id == outcome.game_id, ratings.c.account_id.in_(ids))
         if self.postgres:  # two processes finishing games of one player at once: one waits for the other
             query = query.with_for_update()
         known = {r.account_id: Skill(r.mu, r.sigma, r.games) for r in c.execute(query)}
-        before = [known.get(account, Skill()) for account in ids]
-        places = [outcome.places[seat] for seat, _ in rated]
-        after = rate(before, places, [False] * len(ids))
+        before = [known.get(account, Skill()) for account in ids] + [skill for _, skill in bots]
+        seat_places = [outcome.places[seat] for seat, _ in rated] + [outcome.places[seat] for seat, _ in bots]
+        after = rate(before, seat_places, [False] * len(ids) + [True] * len(bots))
         at = now()
-        for account, skill, place in zip(ids, after, places, strict=True):
+        for account, skill, place in zip(ids, after[:len(ids)], seat_places[:len(ids)], strict=True):
             values = {"mu": skill.mu, "sigma": skill.sigma, "games": skill.games, "shown": skill.shown,
                       "played_at": at}
             if account in known:
@@ -94,6 +102,40 @@ class RatingStore:
             c.execute(rating_history.insert().values(
                 account_id=account, game_id=outcome.game_id, table_id=outcome.table_id, mu=skill.mu,
                 sigma=skill.sigma, shown=skill.shown, place=place, at=at))
+
+    def _bots(self, c: Connection, outcome: Outcome) -> list[tuple[int, Skill]]:
+        """The bot seats of a game whose level has a calibrated rating in it (rule G5), with that rating: the one
+        measured at the game's player count, else at the nearest count measured."""
+        players = len(outcome.places)
+        levels = {seat: bot_level(bot, outcome.game_id, players) for seat, bot in enumerate(outcome.bots)}
+        wanted = {level for level in levels.values() if level is not None}
+        if not wanted:
+            return []
+        rows = c.execute(sa.select(bot_ratings).where(bot_ratings.c.game_id == outcome.game_id,
+                                                      bot_ratings.c.level.in_(wanted))).all()
+        found: dict[str, Skill] = {}
+        for r in sorted(rows, key=lambda r: (abs(r.players - players), r.players), reverse=True):
+            found[r.level] = Skill(r.mu, r.sigma, r.games)  # the nearest count written last
+        return [(seat, found[level]) for seat, level in levels.items() if level in found]
+
+    def save_levels(self, measured: Sequence[LevelRating]) -> None:
+        """Store calibrated levels, each in place of any earlier one of its game, player count and level."""
+        with self.engine.begin() as c:
+            for m in measured:
+                c.execute(bot_ratings.delete().where(bot_ratings.c.game_id == m.game_id,
+                                                     bot_ratings.c.players == m.players,
+                                                     bot_ratings.c.level == m.level))
+                c.execute(bot_ratings.insert().values(game_id=m.game_id, players=m.players, level=m.level,
+                                                      mu=m.skill.mu, sigma=m.skill.sigma, games=m.skill.games,
+                                                      measured_at=m.measured_at))
+
+    def levels(self, game_id: str) -> list[LevelRating]:
+        """A game's calibrated levels, by player count, the weakest first."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(bot_ratings).where(bot_ratings.c.game_id == game_id)).all()
+        measured = [LevelRating(r.game_id, r.players, r.level, Skill(r.mu, r.sigma, r.games), r.measured_at)
+                    for r in rows]
+        return sorted(measured, key=lambda m: (m.players, m.skill.mu))
 
     def of_account(self, account_id: str) -> list[tuple[str, Skill]]:
         """An account's ratings, by game."""

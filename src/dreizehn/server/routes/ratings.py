@@ -11,11 +11,11 @@ from fastapi import APIRouter, HTTPException, Path, Request
 
 from dreizehn.core.registry import game_ids
 from dreizehn.server.accounts.names import name_key
-from dreizehn.server.ratings.model import Skill
+from dreizehn.server.ratings.model import LevelRating, Skill
 from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import AccountsDep, LangDep, WhoDep
-from dreizehn.server.schemas import BoardRow, LeaderboardOut, PlayerRatingsOut, RatingOut, RatingPoint
+from dreizehn.server.schemas import BoardRow, LeaderboardOut, LevelOut, PlayerRatingsOut, RatingOut, RatingPoint
 from dreizehn.server.storage import now
 
 router = APIRouter(prefix="/api", tags=["ratings"])
@@ -49,7 +49,22 @@ async def player_ratings(name: Annotated[str, Path(max_length=200)], request: Re
     history = {game_id: [RatingPoint(at=at.isoformat(), rating=shown, place=place)
                          for at, shown, place in await asyncio.to_thread(store.history, account.id, game_id)]
                for game_id, _ in rated}
-    return PlayerRatingsOut(name=account.name, ratings=[rating_out(g, s) for g, s in rated], history=history)
+    levels = {game_id: shown_levels(await asyncio.to_thread(store.levels, game_id)) for game_id, _ in rated}
+    return PlayerRatingsOut(name=account.name, ratings=[rating_out(g, s) for g, s in rated], history=history,
+                            levels={game_id: found for game_id, found in levels.items() if found})
+
+
+def shown_levels(measured: list[LevelRating]) -> list[LevelOut]:
+    """A game's calibrated levels as a profile shows them beside a person's rating (rule G5): those of the player
+    count measured most (of equal ones the nearest to 3), the weakest first."""
+    counts: dict[int, int] = {}
+    for m in measured:
+        counts[m.players] = counts.get(m.players, 0) + 1
+    if not counts:
+        return []
+    players = min(counts, key=lambda n: (-counts[n], abs(n - 3), n))
+    return [LevelOut(level=m.level, players=m.players, rating=m.skill.shown, spread=m.skill.spread)
+            for m in sorted(measured, key=lambda m: m.skill.mu) if m.players == players]
 
 
 @router.get("/leaderboard/{game}")
@@ -69,8 +84,12 @@ async def leaderboard(game: Annotated[str, Path(max_length=32)], request: Reques
         rows.append(BoardRow(rank=rank, name=standing.name, **rating_out(game, standing.skill).model_dump()))
     you = None
     if who is not None:
-        mine = dict(await asyncio.to_thread(store.of_account, who.account.id)).get(game)
-        place = await asyncio.to_thread(store.rank, game, who.account.id, since)
-        if mine is not None and place is not None:
-            you = BoardRow(rank=place, name=who.account.name, **rating_out(game, mine).model_dump())
+        on_board = [row for row in rows if row.name == who.account.name]
+        if on_board:  # among the top 100: its row as shown, no count of those above it
+            you = on_board[0]
+        else:
+            mine = dict(await asyncio.to_thread(store.of_account, who.account.id)).get(game)
+            place = await asyncio.to_thread(store.rank, game, who.account.id, since)
+            if mine is not None and place is not None:
+                you = BoardRow(rank=place, name=who.account.name, **rating_out(game, mine).model_dump())
     return LeaderboardOut(game=game, since=since.isoformat(), rows=rows, you=you)
