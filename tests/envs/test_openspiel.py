@@ -191,6 +191,28 @@ def test_chance_outcomes_follow_the_cards_left() -> None:
             state.apply_action(15)
 
 
+def test_a_clone_and_its_original_move_apart() -> None:
+    """A clone shares what its original kept (the cards left to deal, the seats' texts and views, its own text) and
+    each, moved on, tells only its own state: at a chance node and at a seat's turn. A second initial state deals
+    from a full shuffle after the first one dealt cards."""
+    game = pyspiel.load_game("dreizehn_three_thirteen", {"players": 2})
+    first = game.new_initial_state()
+    first.apply_action(first.chance_outcomes()[0][0])
+    assert dict(game.new_initial_state().chance_outcomes()).keys() > dict(first.chance_outcomes()).keys()
+    rng = random.Random(4)
+    while first.is_chance_node():
+        first.apply_action(rng.choice([a for a, _ in first.chance_outcomes()]))
+    for state in (first, first.child(first.legal_actions()[0])):  # a seat's turn, then a chance node or a turn
+        texts = [str(state), state.observation_string(0), state.information_state_string(1)]
+        clone = state.clone()
+        assert [str(clone), clone.observation_string(0), clone.information_state_string(1)] == texts
+        action = (clone.chance_outcomes()[0][0] if clone.is_chance_node() else clone.legal_actions()[0])
+        clone.apply_action(action)
+        assert [str(state), state.observation_string(0), state.information_state_string(1)] == texts
+        assert str(clone) != texts[0] and clone.information_state_string(1) != texts[2]
+        assert str(clone) == str(state.child(action))
+
+
 def test_illegal_action_refused_with_the_rule() -> None:
     game = pyspiel.load_game("dreizehn_three_thirteen", {"players": 2})
     state = game.new_initial_state()

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import pyspiel
@@ -124,6 +124,9 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
             self.first_shuffle: tuple[int, ...] = needed.cards
         else:
             raise AssertionError(f"{self.engine.title} starts without a shuffle")
+        self.first_counts = bytes(_counts(self.first_shuffle, self.num_cards))
+        """The first shuffle's cards as a count per kind (each initial state copies it: OpenSpiel makes an initial
+        state every time it asks a tensor's shape)."""
 
     def __deepcopy__(self, memo: dict[int, object]) -> DreizehnGame:
         """The game itself: a game does not change (a cloned state keeps its game)."""
@@ -150,6 +153,25 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.encoder, bool(iig_obs_type.perfect_recall))
 
 
+_T = TypeVar("_T")
+
+
+class _Kept(dict[int, _T]):
+    """A state's texts or views by seat, kept until its next action: a clone (OpenSpiel deep-copies each field)
+    shares the values, which never change (strings, frozen views); each state drops its own at its next action."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Kept[_T]:
+        return _Kept(self)
+
+
+def _counts(cards: tuple[int, ...], kinds: int) -> bytearray:
+    """How many of each of ``kinds`` card kinds ``cards`` holds."""
+    counts = bytearray(kinds)
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
 def load(name: str, params: dict[str, Any]) -> DreizehnGame:
     """``pyspiel.load_game(name, params)`` with the games registered (importing this module did): how a pickled game
     is loaded again."""
@@ -171,13 +193,16 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         """The order of the shuffle being dealt, top card first."""
         self._left = 0
         """The number of cards of that shuffle still to place (0: no shuffle is being dealt)."""
-        self._counts: list[int] = []
-        """The cards of that shuffle still to place, as a count per card kind."""
+        self._counts = b""
+        """The cards of that shuffle still to place, as a count per card kind (immutable bytes, replaced at each card:
+        OpenSpiel's clone deep-copies each field, a list item by item, bytes not at all)."""
         self._history: tuple[int, str] = (0, "")
-        self._texts: dict[int, str] | None = None
+        self._texts: _Kept[str] | None = None
         """Each seat's text of this state, kept until the next action."""
-        self._views: dict[int, View] | None = None
+        self._views: _Kept[View] | None = None
         """Each seat's view of this state, kept until the next action."""
+        self._text: str | None = None
+        """The state's own text (:meth:`__str__`), kept until the next action."""
         self._game = game
         if engine is None:  # the first shuffle, found once per game (a clone comes through here too)
             if len(game.first_shuffle) > 1:
@@ -189,7 +214,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         """What ``seat`` may know: the engine's view (of the state before the shuffle being dealt, if one is)."""
         views = self._views
         if views is None:
-            views = self._views = {}
+            views = self._views = _Kept()
         view = views.get(seat)
         if view is None:
             assert self._engine is not None
@@ -206,10 +231,8 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
 
     def _open(self, cards: tuple[int, ...]) -> None:
         """Start dealing a shuffle of ``cards`` (more than one) card by card."""
-        counts = [0] * self._game.num_cards
-        for card in cards:
-            counts[card] += 1
-        self._counts = counts
+        game = self._game
+        self._counts = game.first_counts if cards is game.first_shuffle else bytes(_counts(cards, game.num_cards))
         self._left = len(cards)
         self._dealt = []
 
@@ -301,13 +324,14 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         game = self._game.engine
         self._texts = None
         self._views = None
+        self._text = None
         if self._left:
-            counts = self._counts
-            if not 0 <= action < len(counts) or not counts[action]:
-                if 0 <= action < len(counts):
+            if not 0 <= action < len(self._counts) or not self._counts[action]:
+                if 0 <= action < len(self._counts):
                     raise IllegalActionError("env.not_left", rule="E3", action=action,
                                              card=game.card_type.of(action).text)
                 raise InvalidActionError("env.not_card", rule="E3", action=action)
+            counts = bytearray(self._counts)
             counts[action] -= 1
             self._dealt.append(action)
             self._left -= 1
@@ -316,6 +340,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
                 counts[last] = 0
                 self._dealt.append(last)
                 self._left = 0
+            self._counts = bytes(counts)
             if not self._left:
                 self._orders.append(tuple(self._dealt))
                 self._dealt = []
@@ -364,7 +389,7 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         ``history`` a second line with every action so far (``seat:action`` in notation)."""
         texts = self._texts
         if texts is None:
-            texts = self._texts = {}
+            texts = self._texts = _Kept()
         text = texts.get(player)
         if text is None:
             if self._engine is None:
@@ -390,6 +415,12 @@ class DreizehnState(pyspiel.State):  # type: ignore[misc]
         return text
 
     def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._state_text()
+        return self._text
+
+    def _state_text(self) -> str:
+        """Every card, wherever it lies, and the shuffle being dealt."""
         game = self.get_game().engine
         if self._engine is None:
             return f"dealing the first shuffle: {' '.join(game.card_type.of(c).text for c in self._dealt)} | " \

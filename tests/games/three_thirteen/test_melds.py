@@ -72,22 +72,21 @@ def bf_is_meld(meld: tuple[int, ...], wild_rank: int, aces_high: bool, all_wild_
     natural = [k for k in meld if k % 13 + 1 != wild_rank]
     if not natural and not all_wild_melds:
         return False
-    # Sets: every card stands for a card of rank r.
-    for r in range(1, 14):
-        if all(k % 13 + 1 == r for k in natural):
-            return True
+    # Sets: every card stands for a card of rank r (the natural ones are all of rank r, whatever r).
+    if len({k % 13 + 1 for k in natural}) <= 1:
+        return True
     # Runs: suit s, positions start..start+n-1 inside 1..13, or inside 2..14 (14 = the ace above the king).
     windows = [(lo, hi) for lo, hi in ((1, 13), (2, 14)) if hi == 13 or aces_high]
+    suits = {k // 13 for k in natural}
     for s in range(4):
+        if suits - {s}:  # a natural card of another suit stands for itself: not of suit s
+            continue
         for lo, hi in windows:
             for start in range(lo, hi - n + 2):
-                places = set(range(start, start + n))
+                places = range(start, start + n)
                 free = set(places)
                 ok = True
                 for k in natural:
-                    if k // 13 != s:
-                        ok = False
-                        break
                     rank = k % 13 + 1
                     pos = 14 if (rank == 1 and 14 in places) else rank
                     if pos not in free:
@@ -107,9 +106,10 @@ class Brute:
         self.aces_high = aces_high
         n = len(self.hand)
         self.melds: list[list[int]] = [[] for _ in range(n)]  # by lowest index
+        ordered = sorted(range(n), key=self.hand.__getitem__)  # a subset's cards, read in this order, are sorted
         for mask in range(1, 1 << n):
             if mask.bit_count() >= 3:
-                key = tuple(sorted(self.hand[i] for i in range(n) if mask >> i & 1))
+                key = tuple(self.hand[i] for i in ordered if mask >> i & 1)
                 if bf_is_meld(key, wild_rank, aces_high, all_wild_melds):
                     low = (mask & -mask).bit_length() - 1
                     self.melds[low].append(mask)
