@@ -215,3 +215,28 @@ def test_the_leaderboard_highlights_the_readers_row(lang: str, rated: dict[str, 
     expect(page.locator("table.board tr[data-name=Ada] a")).to_have_attribute("href", "/players/Ada")
     expect(page.locator("h1")).to_contain_text(words["web.board.nav"])
     _shots(page, f"leaderboard-{lang}")
+
+
+def test_two_accounts_play_the_same_daily_deal(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                              watched: list[Watched]) -> None:
+    """Two accounts each play Holzwurm's deal for two from /daily to its end: they are dealt the same cards
+    against the same bot, and each then sees both in the deal's results, their own row marked."""
+    pages = []
+    for name in ("Nina", "Otto"):
+        _sign_up(server, name)
+        person = watch(watched, new_context(browser, contexts, server), name)
+        sign_in(person.page, name, "a long password")
+        person.page.goto("/daily")
+        person.page.click("#play-holzwurm-2")
+        person.page.wait_for_selector(".table-page[data-version]")
+        pages.append(person.page)
+    hands = [sorted(p.locator(".hand button.card").all_inner_texts()) for p in pages]
+    assert hands[0] and hands[0] == hands[1]  # the same deal: the same first hand
+    for page in pages:
+        play_out([page])
+    for page, name in zip(pages, ("Nina", "Otto"), strict=True):
+        page.goto("/daily")
+        deal = page.locator(".daily-deal[data-game=holzwurm][data-players='2']")
+        expect(deal.locator("tr.mine td").nth(1)).to_contain_text(name)
+        expect(deal.locator("tbody")).to_contain_text("Nina")
+        expect(deal.locator("tbody")).to_contain_text("Otto")
