@@ -224,3 +224,16 @@ def play_out(people: list[Page], on_move: Any = None) -> int:
     for page in people:
         page.wait_for_selector(".table-page[data-over=yes]")
     return moves
+
+
+def shoot(page: Page, folder: str, name: str) -> None:
+    """A screenshot of the whole page into ``SCREENSHOTS/folder/name.png``, saved small (a palette of 64 colours)."""
+    from PIL import Image  # Pillow: the screenshots' palette only
+
+    where = SCREENSHOTS / folder
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
+    with Image.open(path) as shot:
+        small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)

@@ -22,13 +22,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from .accounts_kit import PASSWORD, sign_in, sign_up, stand_in
 from .kit import (
     PHONE,
-    SCREENSHOTS,
     Server,
     Watched,
     dismiss,
     invitation,
     new_context,
     play_out,
+    shoot,
     start_server,
     watch,
 )
@@ -284,16 +284,7 @@ PAGES = ("signup", "signin", "me", "profile", "friends", "settings")
 
 
 def _shoot(page: Page, name: str) -> None:
-    """A screenshot of the page, saved small (a palette of 64 colours)."""
-    from PIL import Image  # Pillow: the screenshots' palette only
-
-    folder = SCREENSHOTS / "accounts"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, animations="disabled")
-    with Image.open(path) as shot:
-        small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
+    shoot(page, "accounts", name)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import PASSWORD, sign_in
-from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, new_context, start_server, watch
+from .kit import LAPTOP, PHONE, Server, Watched, new_context, shoot, start_server, watch
 
 ME = {"kind": "person", "name": "Anna"}
 FRIEND = {"kind": "person"}
@@ -150,16 +150,7 @@ def test_the_tables_page_filters_pages_and_lists_mine_first(stage: Stage, browse
 
 
 def _shoot(page: Page, name: str) -> None:
-    """A screenshot of the page, saved small (a palette of 64 colours)."""
-    from PIL import Image  # Pillow: the screenshots' palette only
-
-    folder = SCREENSHOTS / "tables"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, animations="disabled")
-    with Image.open(path) as shot:
-        small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
+    shoot(page, "tables", name)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])

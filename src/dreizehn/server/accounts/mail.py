@@ -100,10 +100,16 @@ class Mailer:
 
     async def close(self, timeout: float = 10.0) -> None:
         """Wait (at most ``timeout`` seconds) for the mails being handed over, then give up on the rest."""
-        if not self.pending:
-            return
-        _, late = await asyncio.wait(set(self.pending), timeout=timeout)
-        for task in late:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await finish(self.pending, timeout)
+
+
+async def finish(pending: set[asyncio.Task[None]], timeout: float) -> None:
+    """Wait at most ``timeout`` seconds for the tasks of ``pending`` (mails being handed over, as a server stops),
+    then cancel the rest."""
+    if not pending:
+        return
+    _, late = await asyncio.wait(set(pending), timeout=timeout)
+    for task in late:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

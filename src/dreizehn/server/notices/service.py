@@ -20,7 +20,7 @@ from typing import Any
 import aiosmtplib
 from sqlalchemy.engine import Engine
 
-from dreizehn.server.accounts.mail import mail_language
+from dreizehn.server.accounts.mail import finish, mail_language
 from dreizehn.server.notices import text
 from dreizehn.server.notices.push import GONE, Pusher
 from dreizehn.server.notices.store import NoticeStore, Recipient, Waiting, sign
@@ -234,10 +234,5 @@ class Notices:
             self.wake.clear()
 
     async def close(self, timeout: float = 5.0) -> None:
-        if not self.pending:
-            return
-        _, late = await asyncio.wait(set(self.pending), timeout=timeout)
-        for task in late:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Wait (at most ``timeout`` seconds) for the notices being sent, then give up on the rest."""
+        await finish(self.pending, timeout)
