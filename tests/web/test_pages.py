@@ -193,14 +193,15 @@ def test_a_free_seat_is_taken_from_the_tables_page(browser: Browser, contexts: l
     bruno.wait_for_selector(".table-page[data-seat='1']")
     assert "/play/" in bruno.url and not bruno.locator("#join-name").count()
     expect(anna.locator("ul.seats")).to_contain_text("Bruno")
-    bruno.goto("/tables")  # now among the tables being played, with no "Join"
-    playing = bruno.locator("section.table-list").nth(1)
-    expect(playing.locator(f"li[data-table='{table}']")).to_have_count(1)
+    bruno.goto("/tables")  # no more among the open tables: among those being played, with no "Join"
+    expect(bruno.locator("#table-count")).not_to_be_empty()
+    expect(bruno.locator(f"li[data-table='{table}']")).to_have_count(0)
+    bruno.goto("/tables?status=playing")
     expect(bruno.locator(f"li[data-table='{table}']")).to_have_count(1)
     assert not bruno.locator("form.take-seat").filter(has=bruno.locator(f"#join-{table}")).count()
     # and anyone may watch it from there: the spectator's page, public information only
     carl = watch(watched, new_context(browser, contexts, server, "nl"), "Carl").page
-    carl.goto("/tables")
+    carl.goto("/tables?status=playing")
     carl.locator(f"li[data-table='{table}']").get_by_role("link", name="Kijken").click()
     carl.wait_for_selector(".table-page[data-version]")
     assert carl.url.endswith(f"/watch/{table}") and carl.get_attribute(".table-page", "data-seat") == ""

@@ -500,7 +500,7 @@ class TakenBack(_Message):
 
 
 class TimedOut(_Message):
-    """At a turn-based table, a person's time to move ran out and the table's rule was applied (rule TB3 of
+    """At a turn-based table, a person's time to move ran out and the table's rule was applied (rule P3 of
     docs/turns.md): told to everyone at the table after what the rule changed (the bot's move, or a ``resync``)."""
 
     type: Literal["timed_out"]

@@ -191,12 +191,12 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
                                "a seat invites by user name a person who blocked the creator"),
     "account.bot_invited": ("U7", "422 (POST /api/tables)", "a bot's seat with a ``user``"),
     # -- turn-based tables (issue 46) --
-    "turns.sign_in": ("TB2", "401 (POST /api/tables, /api/seats/join, /api/tables/{id}/seats/{seat})",
+    "turns.sign_in": ("P2", "401 (POST /api/tables, /api/seats/join, /api/tables/{id}/seats/{seat})",
                       "a guest makes a turn-based table or takes a person's seat of one"),
-    "turns.too_many": ("TB2", "409 (POST /api/tables, /api/seats/join, /api/tables/{id}/seats/{seat})",
+    "turns.too_many": ("P2", "409 (POST /api/tables, /api/seats/join, /api/tables/{id}/seats/{seat})",
                        "a person (``name``) holds DREIZEHN_TURN_BASED_LIMIT (``limit``) turn-based games being played "
                        "already"),
-    "turns.move_time": ("TB1", "422 (POST /api/tables)", "a turn-based table's ``move_time`` below "
+    "turns.move_time": ("P1", "422 (POST /api/tables)", "a turn-based table's ``move_time`` below "
                                                         "DREIZEHN_MOVE_TIME_MIN (``least``)"),
     # -- the lobby (issue 46 item 3, docs/lobby.md) --
     "lobby.busy": ("L1", "409 (POST /api/lobby/queue)", "queueing while one's group is in its ready check or its "

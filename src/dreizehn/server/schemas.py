@@ -60,13 +60,13 @@ class TableIn(_In):
     pace: Literal["realtime", "turn-based"] = "realtime"
     """``realtime`` (the default): people play together now, and a bot plays for one away past the grace period.
     ``turn-based``: each person has ``move_time`` for each move, no bot takes an away person's seat, and
-    ``on_timeout`` applies when the time runs out (rule TB1). Only a signed-in person may make one, and its
+    ``on_timeout`` applies when the time runs out (rule P1). Only a signed-in person may make one, and its
     people's seats are taken by signed-in people alone."""
     move_time: int = Field(default=86400, ge=1, le=604800)
     """A turn-based table's seconds for each move: from an hour (``DREIZEHN_MOVE_TIME_MIN``) to 7 days (604800);
     one day by default."""
     on_timeout: Literal["move", "seat", "end"] = "move"
-    """What happens at a turn-based table when a person's time runs out (rule TB3): ``move`` (the default) a bot
+    """What happens at a turn-based table when a person's time runs out (rule P3): ``move`` (the default) a bot
     plays that one move; ``seat`` a bot takes the seat for the rest of the game; ``end`` the game ends with that
     person last."""
     private: bool = False
@@ -180,17 +180,17 @@ class TableOut(_Out):
     rated: bool = False
     """Whether the game updates its players' ratings (rule G1)."""
     pace: Literal["realtime", "turn-based"] = "realtime"
-    """``realtime`` or ``turn-based`` (rule TB1)."""
+    """``realtime`` or ``turn-based`` (rule P1)."""
     move_time: int | None = None
     """A turn-based table's seconds for each move; ``null`` for a real-time one."""
     on_timeout: Literal["move", "seat", "end"] | None = None
-    """A turn-based table's rule when a person's time runs out (rule TB3); ``null`` for a real-time one."""
+    """A turn-based table's rule when a person's time runs out (rule P3); ``null`` for a real-time one."""
     private: bool = False
     """Whether the table is listed to its players alone."""
     deadline: str | None = None
     """At a turn-based table where a person is to move: when their time runs out (ISO 8601, UTC); else ``null``."""
     ended_seat: int | None = None
-    """The seat whose time ran out and ended the game (rule TB3, ``end``): that person is last; else ``null``."""
+    """The seat whose time ran out and ended the game (rule P3, ``end``): that person is last; else ``null``."""
     totals: list[int] | None = None
     """A finished game's totals per seat (``GET /api/tables/{id}`` only); else ``null``."""
     winners: list[int] | None = None
@@ -852,7 +852,7 @@ class MyGame(_Out):
     """A finished game that bots finished: a person's seat (this one or another's) was played by a bot at its end
     (a bot took it for good, or its last move was the stand-in's, the person away)."""
     pace: Literal["realtime", "turn-based"] = "realtime"
-    """``realtime`` or ``turn-based`` (rule TB1 of docs/turns.md)."""
+    """``realtime`` or ``turn-based`` (rule P1 of docs/turns.md)."""
     deadline: str | None = None
     """A turn-based game in progress: when the person to move runs out of time (ISO 8601, UTC); else ``null``."""
 

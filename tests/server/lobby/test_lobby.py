@@ -206,7 +206,7 @@ def test_the_lobby_page_is_the_apps_page(server: TestClient) -> None:
     assert answer.status_code == 200 and 'id="app"' in answer.text
 
 
-def test_tb2_nobody_queues_for_more_turn_based_games_than_the_limit(tmp_path: Path) -> None:
+def test_p2_nobody_queues_for_more_turn_based_games_than_the_limit(tmp_path: Path) -> None:
     settings = make_settings(tmp_path / "data", lobby_tick=3600.0, turn_based_limit=1)
     with TestClient(create_app(settings), headers=OPS_HEADERS) as limited:
         ada = Person(limited, "Ada")

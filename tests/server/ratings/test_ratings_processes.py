@@ -1,7 +1,7 @@
 """Issue 47's faults of ratings, with real server processes: a server killed (SIGKILL) while rated games end rates
 every one of them exactly once after it starts again; two processes on one PostgreSQL database finishing rated games
 of the same two accounts at once lose no update and apply none twice. The games play themselves: turn-based tables
-whose clocks (one second) hand each person's seat to a bot (rule TB3 ``seat``), which plays it to the end."""
+whose clocks (one second) hand each person's seat to a bot (rule P3 ``seat``), which plays it to the end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 46 item 1: turn-based tables (rules TB1–TB3 of docs/turns.md). A table made turn-based gives each person a
+"""Issue 46 item 1: turn-based tables (rules P1–P3 of docs/turns.md). A table made turn-based gives each person a
 time to move kept in the database (``turn_clocks``); no stand-in takes an away person's seat; when the time runs out
 the table's rule applies once: a bot plays that move, a bot takes the seat for good, or the game ends with that
 person last. Guests neither make nor join one, and nobody holds more than the limit. On SQLite and PostgreSQL (one
@@ -127,7 +127,7 @@ def a_game(api: TestClient, rule: str = "move") -> tuple[str, TestClient, TestCl
     return table_id, anna, bob, clock_row(api, table_id).seat
 
 
-def test_tb1_a_turn_based_table_keeps_the_clock_of_the_person_to_move(api: TestClient, heard: Heard) -> None:
+def test_p1_a_turn_based_table_keeps_the_clock_of_the_person_to_move(api: TestClient, heard: Heard) -> None:
     table_id, anna, bob, seat = a_game(api)
     shown = anna.get(f"/api/tables/{table_id}").json()
     assert (shown["pace"], shown["move_time"], shown["on_timeout"]) == ("turn-based", 3600, "move")
@@ -152,7 +152,7 @@ def test_tb1_a_turn_based_table_keeps_the_clock_of_the_person_to_move(api: TestC
     assert [(c.table_id, c.version) for c in heard.turns] == [(table_id, 0), (table_id, 1)]
 
 
-def test_tb1_nobody_takes_an_away_person_s_seat_at_a_turn_based_table(api: TestClient) -> None:
+def test_p1_nobody_takes_an_away_person_s_seat_at_a_turn_based_table(api: TestClient) -> None:
     table_id, anna, bob, seat = a_game(api)
     room = api.portal.call(api.app.state.hub.room, table_id)  # type: ignore[union-attr, attr-defined]
     with connect((anna, bob)[seat], table=table_id, seat=seat):
@@ -162,7 +162,7 @@ def test_tb1_nobody_takes_an_away_person_s_seat_at_a_turn_based_table(api: TestC
     assert log(api, table_id) == []
 
 
-def test_tb1_a_table_s_pace_is_checked(api: TestClient) -> None:
+def test_p1_a_table_s_pace_is_checked(api: TestClient) -> None:
     anna, _ = person(api, "Anna")
     short = turn_based(anna, None, move_time=59)
     assert short.status_code == 422 and code(short) == "turns.move_time"
@@ -171,7 +171,7 @@ def test_tb1_a_table_s_pace_is_checked(api: TestClient) -> None:
     assert turn_based(anna, None, rule="forfeit").status_code == 422
 
 
-def test_tb2_guests_neither_make_nor_join_a_turn_based_table(api: TestClient) -> None:
+def test_p2_guests_neither_make_nor_join_a_turn_based_table(api: TestClient) -> None:
     guest = browser(api)
     made = turn_based(guest, None)
     assert made.status_code == 401 and code(made) == "turns.sign_in"
@@ -188,7 +188,7 @@ def test_tb2_guests_neither_make_nor_join_a_turn_based_table(api: TestClient) ->
     assert clara.post("/api/seats/join", json={"token": token, "name": "Clara"}).status_code == 200
 
 
-def test_tb2_nobody_holds_more_turn_based_games_than_the_limit(api: TestClient) -> None:
+def test_p2_nobody_holds_more_turn_based_games_than_the_limit(api: TestClient) -> None:
     anna, anna_name = person(api, "Anna")
     for _ in range(LIMIT):
         assert turn_based(anna, None).status_code == 201
@@ -203,7 +203,7 @@ def test_tb2_nobody_holds_more_turn_based_games_than_the_limit(api: TestClient) 
     assert realtime.status_code == 201  # real-time tables are not counted
 
 
-def test_tb3_move_a_bot_plays_the_move_whose_time_ran_out_once(api: TestClient, heard: Heard) -> None:
+def test_p3_move_a_bot_plays_the_move_whose_time_ran_out_once(api: TestClient, heard: Heard) -> None:
     table_id, _, _, seat = a_game(api, "move")
     run_out(api, table_id)
     assert sweep(api) == 1
@@ -216,7 +216,7 @@ def test_tb3_move_a_bot_plays_the_move_whose_time_ran_out_once(api: TestClient, 
                          ).scalar() is None
 
 
-def test_tb3_seat_a_bot_takes_the_seat_for_the_rest_of_the_game(api: TestClient, heard: Heard) -> None:
+def test_p3_seat_a_bot_takes_the_seat_for_the_rest_of_the_game(api: TestClient, heard: Heard) -> None:
     table_id, anna, bob, seat = a_game(api, "seat")
     other = (anna, bob)[1 - seat]
     run_out(api, table_id)
@@ -232,7 +232,7 @@ def test_tb3_seat_a_bot_takes_the_seat_for_the_rest_of_the_game(api: TestClient,
     assert [rule for _, rule in heard.timeouts] == ["seat"]
 
 
-def test_tb3_end_the_game_ends_with_that_person_last(api: TestClient, heard: Heard) -> None:
+def test_p3_end_the_game_ends_with_that_person_last(api: TestClient, heard: Heard) -> None:
     table_id, anna, bob, seat = a_game(api, "end")
     with connect((anna, bob)[1 - seat], table=table_id, seat=1 - seat) as peer:
         run_out(api, table_id)
@@ -256,7 +256,7 @@ def test_tb3_end_the_game_ends_with_that_person_last(api: TestClient, heard: Hea
         assert c.execute(sa.select(tables.c.ended_seat).where(tables.c.id == table_id)).scalar() == seat
 
 
-def test_tb3_a_clock_behind_its_table_is_not_fired(api: TestClient) -> None:
+def test_p3_a_clock_behind_its_table_is_not_fired(api: TestClient) -> None:
     """A clock row of a version the table has passed (written before a crash) fires nothing: the room writes the
     table's own clock instead."""
     table_id, anna, bob, seat = a_game(api, "move")
@@ -275,7 +275,7 @@ def test_tb3_a_clock_behind_its_table_is_not_fired(api: TestClient) -> None:
     eventually(lambda: clock_row(api, table_id).version == 1, "the table's own clock is written again")
 
 
-def test_tb3_reminders_are_told_once(api: TestClient, heard: Heard) -> None:
+def test_p3_reminders_are_told_once(api: TestClient, heard: Heard) -> None:
     table_id, _, _, seat = a_game(api)
     with engine(api).begin() as c:
         c.execute(turn_clocks.update().where(turn_clocks.c.table_id == table_id)
@@ -286,7 +286,7 @@ def test_tb3_reminders_are_told_once(api: TestClient, heard: Heard) -> None:
     assert clock_row(api, table_id).remind_at is None
 
 
-def test_tb1_the_home_lists_turn_based_games_with_whose_turn_and_until_when(api: TestClient) -> None:
+def test_p1_the_home_lists_turn_based_games_with_whose_turn_and_until_when(api: TestClient) -> None:
     table_id, anna, bob, seat = a_game(api)
     due = clock_row(api, table_id).due_at
     for browser_, mine in ((anna, 0), (bob, 1)):

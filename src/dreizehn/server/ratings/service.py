@@ -30,9 +30,9 @@ def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | N
     ended = stored.row.ended_seat
     if not state.is_over and ended is None:
         return None
-    left = [gone or seat.left_at is not None  # a bot took the seat for good (turn-based, rule TB3 "seat")
+    left = [gone or seat.left_at is not None  # a bot took the seat for good (turn-based, rule P3 "seat")
             for gone, seat in zip(left_to_bots(stored.actions, stored.row.players), stored.seats, strict=True)]
-    if ended is not None:  # the person whose time ended the game is last (rule TB3), as one who left
+    if ended is not None:  # the person whose time ended the game is last (rule P3), as one who left
         left[ended] = True
     bound, bots = store.seated(table_id)
     return Outcome(table_id, stored.row.game_id, bound, tuple(places(state.totals, state.game.high_score_wins, left)),

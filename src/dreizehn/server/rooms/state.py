@@ -41,7 +41,7 @@ def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
 
 def results(table: Table) -> tuple[list[int], list[int]]:
     """A finished game's totals per seat and its winning seats: as its rules count them, or, for a game a person's
-    time ended (:meth:`Table.end`), the others' best totals win and that person is last (rule TB3)."""
+    time ended (:meth:`Table.end`), the others' best totals win and that person is last (rule P3)."""
     state = table.state
     totals = list(state.totals)
     ended = table.ended_by

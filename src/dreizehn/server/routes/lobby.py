@@ -65,9 +65,9 @@ async def queue(body: QueueIn, lobby: LobbyDep, hub: HubDep, settings: SettingsD
     """"Play now": queue the signed-in person (rule L1: one entry per account; queued again, from another tab too,
     the entry is merged: the newest choice, the same place in the queue where the kind of table is the same).
     Refused while their group's ready check runs (``lobby.busy``), and for a turn-based table to one who holds
-    ``DREIZEHN_TURN_BASED_LIMIT`` turn-based games already (``turns.too_many``, rule TB2)."""
+    ``DREIZEHN_TURN_BASED_LIMIT`` turn-based games already (``turns.too_many``, rule P2)."""
     key = QueueKey(body.game, body.players, body.pace, body.move_time, body.rated)
-    if body.pace == "turn-based":  # no more turn-based games than the limit (rule TB2)
+    if body.pace == "turn-based":  # no more turn-based games than the limit (rule P2)
         await check_room_for(hub.clocks, settings, {who.account.id: who.account.name})
     entry, merged = await lobby.queue(who.account, Choice(key, body.bot_wait, body.bot_level))
     return await queue_out(lobby, entry, merged)

@@ -287,11 +287,9 @@ async def list_tables(hub: HubDep, lang: LangDep, who: WhoDep, response: Respons
         raise ServerError("server.bad_request", rule="S6", field="query.game", problem="unknown", status=422)
     if whose == "mine" and who is None:
         raise ServerError("account.signed_out", rule="U3", status=401)
-    try:
-        after = Cursor.read(cursor) if cursor else None
-    except ValueError:
-        raise ServerError("server.bad_request", rule="S6", field="query.cursor", problem="invalid",
-                          status=422) from None
+    after = Cursor.read(cursor) if cursor else None
+    if cursor and after is None:
+        raise ServerError("server.bad_request", rule="S6", field="query.cursor", problem="invalid", status=422)
     query = TableQuery(status, game, who.account.id if who is not None else None, whose == "mine", after, limit)
     page = await asyncio.to_thread(hub.store.tables.listing, query)
     out = []

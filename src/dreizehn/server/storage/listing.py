@@ -47,16 +47,16 @@ class Cursor:
         return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
     @staticmethod
-    def read(text: str) -> Cursor:
-        """A cursor from its text; :class:`ValueError` for one that is not."""
+    def read(text: str) -> Cursor | None:
+        """A cursor from its text; ``None`` for a text that is no cursor."""
         try:
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
             mine, at, table_id = json.loads(raw)
             if type(mine) is not int or mine not in (0, 1) or not isinstance(table_id, str) or len(table_id) > 24:
-                raise ValueError(text)
+                return None
             return Cursor(mine, dt.datetime.fromisoformat(at), table_id)
-        except (binascii.Error, UnicodeDecodeError, TypeError, json.JSONDecodeError) as err:
-            raise ValueError(text) from err
+        except (binascii.Error, UnicodeDecodeError, TypeError, ValueError):  # json's errors are ValueErrors too
+            return None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """A turn-based table's clock, kept by its room: written to the database whenever the table changes (the person to
 move and until when), and fired when the sweep finds it run out (:mod:`.sweep`): the table's rule applies.
 
-The rules when a person's time runs out (``tables.on_timeout``, rule TB3 of docs/turns.md):
+The rules when a person's time runs out (``tables.on_timeout``, rule P3 of docs/turns.md):
 
 - ``move``: a bot (the heuristic) plays that one move for them; their seat stays theirs.
 - ``seat``: a bot (the stand-in's level) takes their seat for the rest of the game; the seat's moves are the

@@ -107,7 +107,7 @@ export async function createPage(root, app, gameId) {
 const MOVE_TIMES = [3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400];
 
 /**
- * The table's pace (rule TB1 of docs/turns.md): real-time or turn-based (a signed-in person's), its time to move and
+ * The table's pace (rule P1 of docs/turns.md): real-time or turn-based (a signed-in person's), its time to move and
  * what happens when it runs out; rated, and private.
  * @param {boolean} signedIn
  * @returns {{box: HTMLElement, body: () => Record<string, unknown>}}
