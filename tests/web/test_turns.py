@@ -107,10 +107,11 @@ def test_the_new_table_page_offers_the_pace_to_a_signed_in_person(
     expect(page.locator("#move-time")).to_be_visible()
     page.select_option("#move-time", "259200")
     page.select_option("#on-timeout", "seat")
-    for lang in ("en", "de", "nl"):
+    for lang, label in (("en", "Play"), ("de", "Spielen"), ("nl", "Spelen")):
         page.select_option("#lang", lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        page.select_option("#pace", "turn-based")  # the page is drawn again in the new language
+        expect(page.locator("label[for=pace]")).to_have_text(label)  # the page is drawn again in the new language
+        page.select_option("#pace", "turn-based")
         page.select_option("#move-time", "259200")
         page.locator(".pace-form").scroll_into_view_if_needed()
         _shots(page, f"new-turn-based-table-{lang}")
