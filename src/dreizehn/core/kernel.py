@@ -14,6 +14,7 @@ array of length one (a row of the batch's keys) so that the compiled functions a
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numba as nb
@@ -239,7 +240,7 @@ RANDOM, HEURISTIC = 0, 1
 """The playout policies every kernel offers."""
 
 
-class CompiledKernel:
+class CompiledKernel(ABC):
     """The Python side of a game's kernel, written once: a game's class sets where the seat to move, the totals and
     the last stage's points lie in its row (``turn``, ``totals_at``, ``last_at``), its row's header and its compiled
     batch functions (``batches``: ``reset_batch``, ``legal_batch``, ``step_batch``, ``observe_batch``,
@@ -300,7 +301,7 @@ class CompiledKernel:
         refused = number_refusal(self.game, action, bool(state[self.turn] < 0))
         return refused if refused is not None else self.refusal(state, action)
 
+    @abstractmethod
     def refusal(self, state: npt.NDArray[np.int16], action: int) -> DreizehnError:
         """Why the rules refuse ``action`` (a number of the game, in a game not over) in ``state``: each game asks
         its rules engine's own refusal, so that the kernel never words a refusal itself."""
-        raise NotImplementedError
