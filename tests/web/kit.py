@@ -237,3 +237,12 @@ def shoot(page: Page, folder: str, name: str) -> None:
     with Image.open(path) as shot:
         small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
     small.save(path, optimize=True)
+
+
+def shots(page: Page, name: str) -> None:
+    """The page at a laptop's size and, whole, at a phone's: ``SCREENSHOTS/name-laptop.png`` and ``-phone.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=size == "phone")
+    page.set_viewport_size(LAPTOP)

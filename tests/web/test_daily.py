@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, new_context, play_out, start_server, watch
+from .kit import Server, Watched, new_context, play_out, shots, start_server, watch
 
 GUEST_401 = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
 """Chromium notes a guest's GET /api/session (401: nobody signed in), which the pages ask to know who reads them."""
@@ -37,12 +37,7 @@ def _guest_errors(person: Watched) -> None:
 
 
 def _shots(page: Page, name: str) -> None:
-    """The page at a laptop's and a phone's size, saved (DREIZEHN_SCREENSHOTS=docs/screenshots/ratings)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=size == "phone")
-    page.set_viewport_size(LAPTOP)
+    shots(page, name)
 
 
 def _others_play(browser: Browser, contexts: list[BrowserContext], server: Server, names: list[str]) -> None:

@@ -12,7 +12,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, new_context, start_server, watch
+from .kit import Server, Watched, new_context, shots, start_server, watch
 
 GUEST_401 = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
 
@@ -59,11 +59,7 @@ def _history(server: Server) -> None:
 
 
 def _shots(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=size == "phone")
-    page.set_viewport_size(LAPTOP)
+    shots(page, name)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, move, new_context, start_server, version, watch
+from .kit import Server, Watched, move, new_context, shots, start_server, version, watch
 
 PASSWORD = "a long password"
 
@@ -32,11 +32,7 @@ def _sign_up(server: Server, name: str) -> None:
 
 
 def _shots(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=size == "phone")
-    page.set_viewport_size(LAPTOP)
+    shots(page, name)
 
 
 def _person(browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched],

@@ -87,3 +87,18 @@ export function keepingFocus(root, draw) {
   const again = [...root.querySelectorAll(`[data-${name}]`)].find((e) => e instanceof HTMLElement && e.dataset[name] === value);
   if (again instanceof HTMLElement) again.focus();
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * An SVG element with its attributes and, if given, its text (the pages' small plots).
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {string} [text]
+ */
+export function svg(tag, attrs, text) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}

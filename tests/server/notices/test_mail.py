@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -28,15 +28,7 @@ from ..kit import eventually, free_port
 from .turns import engine, move_on, notices, turn_table
 
 MailSink = account_mail.MailSink
-
-
-@pytest.fixture
-def sink(tmp_path: Path) -> Iterator[MailSink]:
-    started = MailSink(tmp_path)
-    try:
-        yield started
-    finally:
-        started.stop()
+sink = account_mail.sink  # the accounts' real SMTP server (aiosmtpd), one per test
 
 
 def _quick(settings: Settings, sink_env: dict[str, object]) -> Settings:

@@ -3,7 +3,7 @@
 // bots; a button that starts a play of one; for a deal the person finished, everyone's results and the spread of the
 // totals as a small box plot; a signed-in person's streak.
 import { games, get } from "../api.js";
-import { fill, h, link } from "../dom.js";
+import { fill, h, link, svg } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { ask, boxPlot, rankText, session, tokenKey, totalText } from "../ratings.js";
 
@@ -153,20 +153,6 @@ export function resultsView(results) {
     h("table.board", {}, h("thead", {}, h("tr", {}, h("th.num", { scope: "col" }, t("web.board.rank")),
       h("th", { scope: "col" }, t("web.board.name")), h("th.num", { scope: "col" }, t("web.total")),
       h("th", { scope: "col" }, t("web.replay")))), h("tbody", {}, rows)));
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {string} [text]
- */
-function svg(tag, attrs, text) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  return el;
 }
 
 /**

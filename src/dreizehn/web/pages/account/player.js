@@ -5,7 +5,7 @@
 // visitor may ask them to be friends or block them.
 import { get, post, Refused } from "../../api.js";
 import { session } from "../../account.js";
-import { fill, h } from "../../dom.js";
+import { fill, h, svg } from "../../dom.js";
 import { lang, t } from "../../i18n.js";
 import { ratingLine, ratingText } from "../../ratings.js";
 import { deadEnd } from "../dead-end.js";
@@ -38,20 +38,6 @@ function visitorActions(name) {
 /** @typedef {{game: string, rating: number, spread: number, games: number, provisional: boolean}} Rating */
 /** @typedef {{at: string, rating: number, place: number}} RatingPoint */
 /** @typedef {{level: string, players: number, rating: number, spread: number}} Level */
-
-const SVG = "http://www.w3.org/2000/svg";
-
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {string} [text]
- */
-function svg(tag, attrs, text) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 /**
  * A day as the profile writes it (short, in the page's language).
