@@ -13,9 +13,10 @@ import logging
 from sqlalchemy.engine import Engine
 
 from dreizehn.server.ratings.model import places
-from dreizehn.server.ratings.store import Outcome, RatingStore, left_to_bots
+from dreizehn.server.ratings.store import Outcome, RatingStore
 from dreizehn.server.rooms.state import build_table
 from dreizehn.server.storage import Tables
+from dreizehn.server.storage.rows import left_to_bots
 
 log = logging.getLogger("dreizehn.server.ratings")
 
@@ -30,8 +31,7 @@ def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | N
     ended = stored.row.ended_seat
     if not state.is_over and ended is None:
         return None
-    left = [gone or seat.left_at is not None  # a bot took the seat for good (turn-based, rule P3 "seat")
-            for gone, seat in zip(left_to_bots(stored.actions, stored.row.players), stored.seats, strict=True)]
+    left = list(left_to_bots(stored.seats, stored.actions))
     if ended is not None:  # the person whose time ended the game is last (rule P3), as one who left
         left[ended] = True
     bound, bots = store.seated(table_id)

@@ -178,11 +178,3 @@ class RatingStore:
 
 def _aware(at: dt.datetime) -> dt.datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
-
-
-def left_to_bots(actions: Sequence[tuple[int, str, str]], players: int) -> tuple[bool, ...]:
-    """Per seat: whether its person left the game to the bots, its last action played by a stand-in (rule G2)."""
-    last = ["person"] * players
-    for seat, _, by in actions:
-        last[seat] = by
-    return tuple(by == "stand-in" for by in last)

@@ -27,7 +27,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from dreizehn.server.storage.rows import DAILY_PREFIX, TUTORIAL_PREFIX, SeatRow, TableRow, table_row
+from dreizehn.server.storage.rows import DAILY_PREFIX, TUTORIAL_PREFIX, SeatRow, TableRow, left_to_bots, table_row
 from dreizehn.server.storage.schema import actions, seats, tables
 
 Status = Literal["open", "playing", "finished"]
@@ -195,7 +195,4 @@ def _at(value: Any) -> dt.datetime:
 def finished_by_bots(seat_rows: Sequence[SeatRow], log: Sequence[tuple[int, str, str]]) -> bool:
     """Whether a finished game's stored seats and actions ``(seat, action, by)`` say that bots finished it (the
     definition above), read from a table loaded whole."""
-    last: dict[int, str] = {}
-    for seat, _, by in log:
-        last[seat] = by
-    return any(s.left_at is not None for s in seat_rows) or "stand-in" in last.values()
+    return any(left_to_bots(seat_rows, log))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,3 +151,14 @@ def table_row(found: Any) -> TableRow:
         pace=found.get("pace") or "realtime", move_time=found.get("move_time"), on_timeout=found.get("on_timeout"),
         private=bool(found.get("private", False)), ended_seat=found.get("ended_seat"),
     )
+
+
+def left_to_bots(seat_rows: Sequence[SeatRow], log: Sequence[tuple[int, str, str]]) -> tuple[bool, ...]:
+    """Per seat of a table loaded whole: whether its person left the game to the bots, that is a bot played it at
+    the end in their stead: a bot took the seat for good (``left_at``), or the seat's last action ``(seat, action,
+    by)`` was the stand-in's (the person away). The ratings place them last (rule G2); "finished by bots" is said of
+    a game where any seat was."""
+    last: dict[int, str] = {}
+    for seat, _, by in log:
+        last[seat] = by
+    return tuple(s.left_at is not None or last.get(s.seat) == "stand-in" for s in seat_rows)
