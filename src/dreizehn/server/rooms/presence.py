@@ -27,9 +27,10 @@ class PresenceHooks:
 
 
 class Presence:
-    """Connections coming and going, here and in other server processes; grace periods and stand-ins."""
+    """Connections coming and going, here and in other server processes; grace periods and stand-ins. A
+    ``grace_period`` of ``None``: nobody plays for a person away (a turn-based table, where their clock runs)."""
 
-    def __init__(self, state: TableState, lock: asyncio.Lock, grace_period: float, stand_in_level: str,
+    def __init__(self, state: TableState, lock: asyncio.Lock, grace_period: float | None, stand_in_level: str,
                  hooks: PresenceHooks) -> None:
         self._state = state
         self._lock = lock
@@ -129,7 +130,7 @@ class Presence:
             self._hooks.tell()
         if seat is None or any(c.seat == seat for c in self._conns) or self._state.table.is_over or self._stopped:
             return
-        if self._state.is_person(seat) and seat not in self.away and not self._state.row.turn_based:
+        if self._state.is_person(seat) and seat not in self.away and self._grace_period is not None:
             self.away[seat] = asyncio.create_task(self._away(seat))
         self._hooks.publish()
         self._hooks.tell()
@@ -187,8 +188,8 @@ class Presence:
         """After a start, or when another process is gone: every person who joined a table being played and is
         connected nowhere is away until a connection comes, so the grace period runs for each (a connection stops
         it)."""
-        if self._state.table.is_over or self._stopped or self._state.row.turn_based:
-            return  # at a turn-based table nobody plays for a person away: their turn clock runs (turns)
+        if self._state.table.is_over or self._stopped or self._grace_period is None:
+            return
         for s in self._state.seats:
             if s.bot is None and s.joined and s.seat not in self.away and not self.connected(s.seat):
                 self.away[s.seat] = asyncio.create_task(self._away(s.seat))
@@ -208,7 +209,7 @@ class Presence:
 
     async def _away(self, seat: int) -> None:
         """After the grace period, a bot plays for a person who has not come back."""
-        await asyncio.sleep(self._grace_period)
+        await asyncio.sleep(self._grace_period or 0.0)
         async with self._lock:
             self.away.pop(seat, None)
             if self.connected(seat) or self._state.table.is_over:

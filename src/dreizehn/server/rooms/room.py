@@ -72,7 +72,8 @@ class Room:
         """When a connection last came or went, or a seat was named or a line said (``time.monotonic``)."""
         self._stopped = False
         self.state = TableState(stored, take_backs or ())
-        self.presence = Presence(self.state, self.lock, settings.grace_period, settings.stand_in, PresenceHooks(
+        grace = None if stored.row.turn_based else settings.grace_period  # turn-based: the turn clock, no grace
+        self.presence = Presence(self.state, self.lock, grace, settings.stand_in, PresenceHooks(
             publish=lambda: hub.publish_presence(self), tell=self._tell_presence, moved=self.after_change))
         self.telling = Telling(self.state, self.presence, chat)
         self.hold = Hold(self.presence.people_here, lambda: self.state.table.is_over)

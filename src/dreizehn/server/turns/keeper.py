@@ -61,6 +61,8 @@ class TurnKeeper:
         self._level = level
         self._told = told
         self._dirty = False
+        self._cleared = False
+        """Whether the stored clock was deleted here since the last one written (nothing to delete again)."""
         self._writing: asyncio.Task[None] | None = None
         self.clock: TurnClock | None = None
         """The clock as stored, once written or read here."""
@@ -100,12 +102,14 @@ class TurnKeeper:
         state, table = self._state, self._state.table
         version = table.version
         if not table.waiting_for_person:
-            await asyncio.to_thread(self._clocks.clear, state.id, version)
-            if self.clock is not None and table.is_over:
-                for hook in self._hooks():
-                    hook.ended(state.id)
-            self.clock = None
+            if self.clock is not None or not self._cleared:  # a bot's moves in a row delete the clock once
+                await asyncio.to_thread(self._clocks.clear, state.id, version)
+                if self.clock is not None and table.is_over:
+                    for hook in self._hooks():
+                        hook.ended(state.id)
+            self.clock, self._cleared = None, True
             return
+        self._cleared = False
         if self.clock is not None and self.clock.version == version:
             return
         seat = table.current_player
@@ -142,7 +146,7 @@ class TurnKeeper:
             for hook in self._hooks():
                 hook.timed_out(clock, self._state.row.on_timeout or "move")
         if not fired:  # the clock stored is not the table's (written before a crash, say): written again
-            self.clock = None
+            self.clock, self._cleared = None, False
         self.after_change()
         self._moved()
         return bool(fired)
