@@ -76,6 +76,7 @@ def user_name(raw: str) -> str:
 
 def name_key(name: str) -> str:
     """What a name is unique by: NFKC, look-alike letters read as Latin (:data:`CAPITAL_LOOK_ALIKES`,
-    :data:`LOOK_ALIKES`), casefolded."""
-    capitals = unicodedata.normalize("NFKC", name).translate(CAPITAL_LOOK_ALIKES)
+    :data:`LOOK_ALIKES`), casefolded. NUL, which no user name holds and PostgreSQL cannot compare, is read as U+FFFD
+    (no name holds that either): a name asked for with it is nobody's, on every database."""
+    capitals = unicodedata.normalize("NFKC", name.replace("\x00", "\ufffd")).translate(CAPITAL_LOOK_ALIKES)
     return capitals.casefold().translate(LOOK_ALIKES)
