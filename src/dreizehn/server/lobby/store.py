@@ -153,7 +153,11 @@ class LobbyStore:
     def step(self, at: dt.datetime, limits: Limits) -> list[Claim]:
         """One round of the lobby at ``at``: the people whose page went silent leave (L2), ready checks past their
         time end (L4), groups left half-made by a process that died are looked at again, the people waiting are
-        matched (L3); answers the groups this call claimed to make into tables."""
+        matched (L3); answers the groups this call claimed to make into tables. An empty queue is seen without the
+        lock: nobody waiting, nothing to do (an idle server's round writes nothing)."""
+        with self.engine.connect() as c:
+            if c.execute(sa.select(q.account_id).limit(1)).first() is None:
+                return []
         with self._changing() as c:
             _drop_silent(c, at - limits.expiry, at)
             due = c.execute(sa.select(q.match_id).where(q.state == READY, q.ready_due <= at).distinct()).scalars()
