@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,9 @@ _generation = 0
 """Bumped whenever catalogues are added: a :class:`Words` forgets the sentences it remembered from before."""
 _finders: list[Callable[[], object]] = []
 """What to call before the catalogues are first read: the registry, which loads the games (they add theirs)."""
+_lock = threading.RLock()
+"""Held while the games are found and while a language's templates are merged: a server's threads that speak first
+at the same moment each wait for the whole catalogue (re-entrant: finding the games adds their catalogues)."""
 
 
 def find_catalogues_with(finder: Callable[[], object]) -> None:
@@ -77,20 +81,22 @@ def find_catalogues_with(finder: Callable[[], object]) -> None:
 
 
 def _find() -> None:
-    while _finders:
-        _finders.pop(0)()
+    with _lock:
+        while _finders:
+            _finders.pop(0)()
 
 
 def add_catalogues(domain: str, folder: Path) -> None:
     """Add a game's catalogues: ``folder/<lang>.po`` for each language, under the domain ``domain`` (the game's id,
     the first part of each of its keys). The registry calls this for every game it registers."""
     global _generation
-    if _GAME_FOLDERS.get(domain) == folder:
-        return
-    _GAME_FOLDERS[domain] = folder
-    _generation += 1
-    for lang, merged in _MERGED.items():
-        merged.update(catalogue(lang, domain))
+    with _lock:
+        if _GAME_FOLDERS.get(domain) == folder:
+            return
+        _GAME_FOLDERS[domain] = folder
+        _generation += 1
+        for lang, merged in _MERGED.items():
+            merged.update(catalogue(lang, domain))
 
 
 def domains() -> tuple[str, ...]:
@@ -129,13 +135,14 @@ def _read(path: Path, lang: str, domain: str) -> dict[str, tuple[str, ...]]:
 
 
 def _merged(lang: str) -> dict[str, tuple[str, ...]]:
-    _find()
-    merged = _MERGED.get(lang)
-    if merged is None:
-        merged = _MERGED[lang] = {}
-        for domain in domains():
-            merged.update(catalogue(lang, domain))
-    return merged
+    with _lock:  # published only once whole
+        merged = _MERGED.get(lang)
+        if merged is None:
+            merged = {}
+            for domain in domains():
+                merged.update(catalogue(lang, domain))
+            _MERGED[lang] = merged
+        return merged
 
 
 class UnknownLanguage(LookupError):
