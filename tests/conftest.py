@@ -75,3 +75,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if folder in SLOW_FOLDERS or fnmatch(item.path.name, SLOW_FILES):
             item.add_marker(pytest.mark.slow)
+
+
+CPU_TIMES = os.environ.get("DREIZEHN_CPU_TIMES")
+"""A file to append each test's CPU seconds to (``seconds<TAB>test``: the worker's own and its waited-for child
+processes'), where set: what a test costs on a busy machine, where its wall-clock duration says little."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    if not CPU_TIMES:
+        yield
+        return
+    import resource
+    import time
+
+    def spent() -> float:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
+
+    before = spent()
+    yield
+    with open(CPU_TIMES, "a", encoding="utf-8") as out:
+        out.write(f"{spent() - before:.2f}\t{item.nodeid}\n")
