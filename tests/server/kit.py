@@ -196,7 +196,7 @@ class Peer:
         self.sent.append(text)
         self._send_text(text)
 
-    def recv(self, timeout: float = 10.0, skip: Iterable[str] = ()) -> dict[str, Any]:
+    def recv(self, timeout: float = 30.0, skip: Iterable[str] = ()) -> dict[str, Any]:
         """The next message (of a type not in ``skip``), checked and recorded."""
         skipped = set(skip)
         deadline = time.monotonic() + timeout
@@ -219,7 +219,7 @@ class Peer:
             if kind not in skipped:
                 return message
 
-    def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+    def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
         """Read until a message satisfies ``predicate``; that message."""
         deadline = time.monotonic() + timeout
         while True:
