@@ -57,18 +57,16 @@ def key_of(shown: int, played_at: dt.datetime) -> Key:
 
 
 def change(c: Connection, game_id: str, deltas: Mapping[Key, int]) -> None:
-    """Add ``deltas`` (by day and band) to a game's counts. The rows are written in one order in every transaction,
-    so two transactions never wait for each other in a circle; a count of a day already pruned is left alone."""
-    upsert = (postgresql.insert if c.dialect.name == "postgresql" else sqlite.insert)(rating_bands)
-    for (day, band), n in sorted(deltas.items()):
-        if n > 0:
-            c.execute(upsert.values(game_id=game_id, day=day, band=band, players=n).on_conflict_do_update(
-                index_elements=[rating_bands.c.game_id, rating_bands.c.day, rating_bands.c.band],
-                set_={"players": rating_bands.c.players + n}))
-        elif n < 0:
-            c.execute(rating_bands.update().where(rating_bands.c.game_id == game_id, rating_bands.c.day == day,
-                                                  rating_bands.c.band == band)
-                      .values(players=rating_bands.c.players + n))
+    """Add ``deltas`` (by day and band) to a game's counts, in one statement (a row missing is made with its delta).
+    Its rows are in one order in every transaction, so two transactions never wait for each other in a circle."""
+    rows = [{"game_id": game_id, "day": day, "band": band, "players": n} for (day, band), n in sorted(deltas.items())
+            if n]
+    if not rows:
+        return
+    insert = (postgresql.insert if c.dialect.name == "postgresql" else sqlite.insert)(rating_bands).values(rows)
+    c.execute(insert.on_conflict_do_update(
+        index_elements=[rating_bands.c.game_id, rating_bands.c.day, rating_bands.c.band],
+        set_={"players": rating_bands.c.players + insert.excluded.players}))
 
 
 def deltas(moves: Iterable[tuple[Key | None, Key]]) -> Counter[Key]:
@@ -113,7 +111,7 @@ def forget(c: Connection, account_id: str) -> None:
     rows = c.execute(sa.select(ratings.c.game_id, ratings.c.shown, ratings.c.played_at)
                      .where(ratings.c.account_id == account_id)).all()
     for r in rows:
-        change(c, r.game_id, {key_of(r.shown, r.played_at): -1})
+        change(c, r.game_id, {key_of(r.shown, r.played_at): -1})  # a pruned day comes back below 0: no board reads it
 
 
 def recount(c: Connection) -> None:
