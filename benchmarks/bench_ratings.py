@@ -1,16 +1,18 @@
 """The leaderboard and the rating updates on PostgreSQL (issue 47, "Show"): ``--players`` generated rated players
-(100,000) in one game, the page ``GET /api/leaderboard/{game}`` asked through the server's application
-(in-process, its ASGI app and database as served, no network between), for a guest and for signed-in readers near
-the top and at the bottom of the board (their own rank counted), p50/p99 in ms (the goal: p99 under 50 ms); then
-rated games applied one after another (:meth:`RatingStore.apply`, one transaction each: the mark, the ratings
-locked, updated and their history) as games a second and ratings a second.
+(100,000) in one game, the page ``GET /api/leaderboard/{game}`` asked of a server process (``dreizehn serve`` on
+127.0.0.1, one HTTP connection kept open, as a reader's browser asks it) by a guest and by signed-in readers at the
+top, in the thick of the board and at its bottom (their own rank found by the counts by rating band, rule G4),
+p50/p99 in ms (the goal: p99 under 50 ms); the board's queries alone, and PostgreSQL's own time for them (EXPLAIN
+ANALYZE, beside the plain count of everyone above that the bands replaced); then rated games applied one after
+another (:meth:`RatingStore.apply`, one transaction each: the mark, the ratings locked, updated, their counts by band
+and their history) as games a second and ratings a second.
 
     PYTHONPATH=src python benchmarks/bench_ratings.py [--players 100000] [--requests 300] [--games 1000]
         [--database postgresql://...] [--json FILE]
 
 Without ``--database`` it starts the tests' throwaway PostgreSQL cluster (tests/server/conftest.py). The players'
-last rated games are spread over the last 40 days, so about three in four are on the 30-day board; the tables are
-vacuumed once filled, as autovacuum leaves a settled table (the counts of a rank read the index alone).
+last rated games are spread over the last 40 days, so about three in four are on the board; the tables are
+vacuumed once filled, as autovacuum leaves a settled table. Run it plainly (not under ``nice``): it times.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def _fill(engine: sa.Engine, players: int, seed: int) -> None:
     """``players`` accounts, each with a rating in :data:`GAME` (mu, sigma and games spread as a live site's would
     be) and a last rated game in the last 40 days."""
     from dreizehn.server.accounts.schema import accounts
+    from dreizehn.server.ratings.bands import recount
     from dreizehn.server.ratings.model import Skill
     from dreizehn.server.ratings.schema import ratings
 
@@ -60,6 +63,7 @@ def _fill(engine: sa.Engine, players: int, seed: int) -> None:
                               "played_at": now - dt.timedelta(seconds=rng.uniform(0, 40 * 86400))})
             c.execute(accounts.insert(), people)
             c.execute(ratings.insert(), rated)
+        recount(c)  # stored around RatingStore: counted by band as migration 0014 counts a database's ratings
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
         c.exec_driver_sql("VACUUM ANALYZE")  # as autovacuum leaves a table that has settled: index-only scans
 
@@ -80,96 +84,147 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _reader(client: Any, engine: sa.Engine, name: str, shown: int) -> Any:
-    """A signed-in client whose account has ``shown`` as its rating, played today."""
-    from starlette.testclient import TestClient
+def _reader(url: str, engine: sa.Engine, name: str, shown: int) -> Any:
+    """A signed-in HTTP client (its connection kept open) whose account has ``shown`` as its rating, played
+    today."""
+    import httpx2
 
     from dreizehn.server.accounts.schema import accounts
+    from dreizehn.server.ratings import bands
     from dreizehn.server.ratings.schema import ratings
 
-    reader = TestClient(client.app)
+    reader = httpx2.Client(base_url=url, timeout=30.0)
     answer = reader.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert answer.status_code == 201, answer.text
+    at = dt.datetime.now(dt.UTC)
     with engine.begin() as c:
         account_id = c.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar_one()
         c.execute(ratings.insert().values(account_id=account_id, game_id=GAME, mu=25.0, sigma=2.0, games=50,
-                                          shown=shown, played_at=dt.datetime.now(dt.UTC)))
+                                          shown=shown, played_at=at))
+        bands.change(c, GAME, {bands.key_of(shown, at): 1})
     return reader
 
 
+def _median_shown(engine: sa.Engine) -> int:
+    with engine.connect() as c:
+        return int(c.execute(sa.text("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY shown) FROM ratings "
+                                     "WHERE game_id = :g"), {"g": GAME}).scalar_one())
+
+
+FLOORS = {"(the floor: a page that does nothing, 404)": "/api/no-such-page",
+          "(the floor: /api/health, one database round trip)": "/api/health"}
+"""Pages asked beside the board, by the guest: what any request costs on the machine at the time."""
+
+
+def _row(who: str, requests: int, took: list[float]) -> dict[str, Any]:
+    row = {"who": who, "requests": requests, "p50_ms": statistics.median(took), "p99_ms": _pct(took, 0.99),
+           "max_ms": max(took)}
+    print(f"  {who}: p50 {row['p50_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms", flush=True)
+    return row
+
+
+def _timed(client: Any, who: str, path: str, requests: int) -> dict[str, Any]:
+    return _row(who, requests, _times(lambda: client.get(path).status_code, requests))
+
+
 def _board(database: str, requests: int) -> list[dict[str, Any]]:
-    from starlette.testclient import TestClient
+    import httpx2
 
     sys.path.insert(0, str(ROOT / "tests"))
     kit = importlib.import_module("server.kit")
-    from dreizehn.server.app import create_app
+    from dreizehn.server.storage import make_engine
 
+    engine = make_engine(database)
     with tempfile.TemporaryDirectory() as data:
-        settings = kit.make_settings(Path(data), database, rating_interval=3600.0)
-        with TestClient(create_app(settings)) as client:
-            engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
-            readers = {"a guest": TestClient(client.app),
-                       "a reader near the top": _reader(client, engine, "TopReader", 2400),
-                       "a reader at the bottom": _reader(client, engine, "LowReader", -5000)}
-            rows = []
+        server = kit.ServerProcess(Path(data), {
+            "DATABASE_URL": database, "DREIZEHN_DATA_DIR": data, "DREIZEHN_RATING_INTERVAL": 3600,
+            "DREIZEHN_BOT_WORKERS": 0, "DREIZEHN_PASSWORD_MEMORY_KIB": 8192, "DREIZEHN_PASSWORD_PASSES": 1,
+            "DREIZEHN_SIGNUP_LIMIT_ADDRESS": "1000 per hour"}).start(timeout=120)
+        try:
+            readers = {"a guest": httpx2.Client(base_url=server.url, timeout=30.0),
+                       "a reader near the top": _reader(server.url, engine, "TopReader", 2400),
+                       "a reader in the thick of it (the median)": _reader(server.url, engine, "MidReader",
+                                                                           _median_shown(engine)),
+                       "a reader at the bottom": _reader(server.url, engine, "LowReader", -5000)}
+            rows = [_timed(readers["a guest"], who, path, requests) for who, path in FLOORS.items()]
             for who, reader in readers.items():
-                def ask(reader: Any = reader) -> None:
+                def ask(reader: Any = reader, guest: bool = who == "a guest") -> None:
                     answer = reader.get(f"/api/leaderboard/{GAME}")
                     assert answer.status_code == 200 and len(answer.json()["rows"]) == 100, answer.text
-                took = _times(ask, requests)
-                rows.append({"who": who, "requests": requests, "p50_ms": statistics.median(took),
-                             "p99_ms": _pct(took, 0.99), "max_ms": max(took)})
-                print(f"  {who}: p50 {rows[-1]['p50_ms']:.1f} ms, p99 {rows[-1]['p99_ms']:.1f} ms", flush=True)
+                    assert guest or answer.json()["you"] is not None, answer.text
+                rows.append(_row(who, requests, _times(ask, requests)))
+            for reader in readers.values():
+                reader.close()
+        finally:
+            server.kill()
+            engine.dispose()
     return rows
 
 
-def _queries(database: str, requests: int) -> list[dict[str, Any]]:
-    """The board's two queries alone (:class:`RatingStore`, no application around them): the top 100, and the rank
-    of a player at the bottom (every active rating above it counted)."""
+def _queries(database: str, requests: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """The board's queries alone (:class:`RatingStore`, no server around them): the top 100, and the rank of the
+    lowest player and of the median one; before them, PostgreSQL's own time for each (and for the plain count of
+    everyone above the lowest, which the counts by band replaced), and the plans of the ranks."""
+    from dreizehn.server.ratings.bands import active_since
     from dreizehn.server.ratings.store import RatingStore
     from dreizehn.server.storage import make_engine
 
     engine = make_engine(database)
     store = RatingStore(engine)
-    since = dt.datetime.now(dt.UTC) - dt.timedelta(days=30)
+    since = active_since(dt.datetime.now(dt.UTC))
+    found = {}
     with engine.connect() as c:
-        lowest = c.execute(sa.text("SELECT account_id FROM ratings WHERE game_id = :g AND played_at >= :s "
-                                   "ORDER BY shown LIMIT 1"), {"g": GAME, "s": since}).scalar_one()
-    rows = _explained(engine, since, lowest, requests)
+        for who, order in (("lowest", "shown"), ("median", "abs(shown - :m)")):
+            found[who] = c.execute(sa.text(f"SELECT account_id, shown FROM ratings WHERE game_id = :g AND "
+                                           f"played_at >= :s ORDER BY {order} LIMIT 1"),
+                                   {"g": GAME, "s": since, "m": _median_shown(engine)}).one()
+    rows, plans = _explained(engine, since, found, requests)
     for what, ask in (("the top 100 (RatingStore.board)", lambda: store.board(GAME, since, 100)),
-                      ("the lowest's rank (RatingStore.rank)", lambda: store.rank(GAME, lowest, since))):
+                      ("the lowest's rank (RatingStore.rank)", lambda: store.rank(GAME, found["lowest"][0], since)),
+                      ("the median's rank (RatingStore.rank)", lambda: store.rank(GAME, found["median"][0], since))):
         took = _times(ask, requests)
         rows.append({"who": what, "requests": requests, "p50_ms": statistics.median(took),
                      "p99_ms": _pct(took, 0.99), "max_ms": max(took)})
     engine.dispose()
-    return rows
+    return rows, plans
 
 
-EXPLAINED = {
-    "the top 100, PostgreSQL's execution time": (
-        "SELECT accounts.name, ratings.* FROM ratings JOIN accounts ON accounts.id = ratings.account_id "
-        "WHERE ratings.game_id = :g AND ratings.played_at >= :s ORDER BY ratings.shown DESC, accounts.name_key "
-        "LIMIT 100"),
-    "the lowest's rank, PostgreSQL's execution time": (
-        "SELECT count(*) FROM ratings WHERE game_id = :g AND played_at >= :s AND shown > "
-        "(SELECT shown FROM ratings WHERE game_id = :g AND account_id = :a)"),
-}
-"""The board's queries as RatingStore.board and RatingStore.rank ask them, timed by EXPLAIN ANALYZE (the server's
-own time, without the client's round trip or Python)."""
+TOP = ("SELECT accounts.name, ratings.* FROM ratings JOIN accounts ON accounts.id = ratings.account_id "
+       "WHERE ratings.game_id = :g AND ratings.played_at >= :s ORDER BY ratings.shown DESC, accounts.name_key "
+       "LIMIT 100")
+"""The top 100 as RatingStore.board asks it."""
+PLAIN_COUNT = "SELECT count(*) FROM ratings WHERE game_id = :g AND played_at >= :s AND shown > :shown"
+"""A rank as RatingStore.rank counted it before the counts by band (migration 0014)."""
 
 
-def _explained(engine: sa.Engine, since: dt.datetime, lowest: str, requests: int) -> list[dict[str, Any]]:
-    rows = []
-    for what, sql in EXPLAINED.items():
-        took = []
-        with engine.connect() as c:
+def _explained(engine: sa.Engine, since: dt.datetime, found: dict[str, Any],
+               requests: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """PostgreSQL's own execution time (EXPLAIN ANALYZE: without the round trip or Python) of the board's queries;
+    and the plans of the ranks."""
+    from dreizehn.server.ratings.bands import STANDING, standing_values
+
+    def by_bands(account_id: str) -> tuple[str, dict[str, Any]]:
+        return str(STANDING), standing_values(GAME, account_id, since)
+
+    asked = {"the top 100, PostgreSQL's execution time": (TOP, {}),
+             "the lowest's rank by bands, PostgreSQL's execution time": by_bands(found["lowest"].account_id),
+             "the median's rank by bands, PostgreSQL's execution time": by_bands(found["median"].account_id),
+             "the lowest's rank by a plain count (before 0014), PostgreSQL's execution time": (
+                 PLAIN_COUNT, {"shown": found["lowest"].shown})}
+    rows, plans = [], []
+    with engine.connect() as c:
+        for what, (sql, values) in asked.items():
+            took = []
             for _ in range(requests):
                 plan = c.execute(sa.text(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}"),
-                                 {"g": GAME, "s": since, "a": lowest}).scalar_one()
+                                 {"g": GAME, "s": since, **values}).scalar_one()
                 took.append(float(plan[0]["Execution Time"]))
-        rows.append({"who": what, "requests": requests, "p50_ms": statistics.median(took),
-                     "p99_ms": _pct(took, 0.99), "max_ms": max(took)})
-    return rows
+            rows.append({"who": what, "requests": requests, "p50_ms": statistics.median(took),
+                         "p99_ms": _pct(took, 0.99), "max_ms": max(took)})
+            if "rank" in what:
+                text = c.execute(sa.text(f"EXPLAIN (ANALYZE, BUFFERS) {sql}"), {"g": GAME, "s": since, **values})
+                plans.append(f"{what.split(',')[0]}:\n  " + "\n  ".join(text.scalars()))
+    return rows, plans
 
 
 def _updates(database: str, players: int, games: int, seed: int) -> dict[str, Any]:
@@ -228,21 +283,29 @@ def _run(args: argparse.Namespace, database: str) -> None:
     engine.dispose()
     print(f"{args.players:,} rated players stored in {time.perf_counter() - start:.1f} s (PostgreSQL {version})")
     print("indexes of ratings:\n  " + "\n  ".join(indexes), flush=True)
-    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
-    board = _board(database, args.requests) + _queries(database, args.requests)
+    load = _load()
+    board = _board(database, args.requests)
+    queries, plans = _queries(database, args.requests)
     updates = _updates(database, args.players, args.games, args.seed)
-    load += Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
-    print(f"\nGET /api/leaderboard/{GAME}, {args.players:,} rated players (the goal: p99 under 50 ms); then its two "
+    load += _load()
+    print(f"\nGET /api/leaderboard/{GAME}, {args.players:,} rated players (the goal: p99 under 50 ms); then its "
           f"queries alone; load average (1, 5, 15 min) before {' '.join(load[:3])}, after {' '.join(load[3:])}")
     print("| reader | requests | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|")
-    for r in board:
+    for r in board + queries:
         print(f"| {r['who']} | {r['requests']} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.1f} |")
     print(f"\nrating updates: {updates['games']} games of 4 players applied one after another in "
           f"{updates['seconds']:.1f} s: {updates['games_per_s']:.0f} games a second, "
           f"{updates['ratings_per_s']:.0f} ratings a second")
+    print("\nthe plans (EXPLAIN ANALYZE, BUFFERS):\n" + "\n".join(plans))
     if args.json:
         args.json.write_text(json.dumps({"players": args.players, "postgres": version, "indexes": indexes, "load": load,
-                                         "leaderboard": board, "updates": updates}, indent=1) + "\n")
+                                         "leaderboard": board + queries, "updates": updates, "plans": plans},
+                                        indent=1) + "\n")
+
+
+def _load() -> list[str]:
+    """The load average (1, 5 and 15 minutes)."""
+    return Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
 
 
 if __name__ == "__main__":

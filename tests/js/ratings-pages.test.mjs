@@ -79,7 +79,7 @@ test("a profile's ratings: each game's rating ± spread, provisional marked, its
   assert.deepEqual(games.map((g) => g.querySelector("h3")?.textContent), ["13", "Der dreizehnte Holzwurm"]);
   assert.equal(games[0].querySelector(".rating-now")?.textContent, "1120 ± 310 3 gewertete Spielevorläufig");
   assert.equal(games[1].querySelector(".rating-now strong")?.textContent, "1000 ± 417");
-  assert.equal(games[0].querySelector(".rating-bots")?.textContent, "Bots (3 Spieler): leicht\u00a0461 · Experte\u00a01747");
+  assert.equal(games[0].querySelector(".rating-bots")?.textContent, "Bots (3 Spieler): leicht\u00a0461\u00a0· Experte\u00a01747"); // the dot ends a line, never begins one
   assert.equal(games[1].querySelector(".rating-bots"), null); // no level calibrated in Holzwurm
   assert.ok(games[1].querySelector(".rating-now")?.textContent?.includes("1 gewertetes Spiel"));
   const line = games[0].querySelector("svg.rating-plot polyline")?.getAttribute("points")?.split(" ") ?? [];

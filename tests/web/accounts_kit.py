@@ -87,9 +87,10 @@ def ratings_data(name: str) -> dict[str, Any]:
     history = [{"at": f"2026-11-{10 + i:02d}T20:00:00Z", "rating": r, "place": 1 + i % 3} for i, r in enumerate(course)]
     return {"name": name, "ratings": [{"game": "knizia13", "rating": course[-1], "spread": 96, "games": len(course),
                                        "provisional": False}], "history": {"knizia13": history},
-            "levels": {"knizia13": [{"level": level, "players": 3, "rating": rating, "spread": 230}
-                                    for level, rating in (("easy", 461), ("medium", 1205), ("hard", 1673),
-                                                          ("expert", 1747))]}}
+            "levels": {"knizia13": [{"level": level, "players": 3, "rating": rating, "spread": spread}
+                                    for level, rating, spread in (("easy", 606, 328), ("medium", 935, 314),
+                                                                  ("hard", 1228, 313), ("expert", 1355, 318),
+                                                                  ("master", 1583, 337))]}}
 
 
 @dataclass

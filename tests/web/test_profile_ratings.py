@@ -12,6 +12,8 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from dreizehn.server.ratings.model import Skill
+
 from .kit import Server, Watched, new_context, shots, start_server, watch
 
 GUEST_401 = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
@@ -19,8 +21,9 @@ GUEST_401 = "Failed to load resource: the server responded with a status of 401 
 COURSE = {"knizia13": [1000, 1062, 1031, 1118, 1190, 1164, 1247, 1301, 1286, 1352, 1398, 1377, 1431],
           "three-thirteen": [1000, 947, 1012, 1068]}
 """Ada's rating after each of her rated games, by game."""
-LEVELS = (("easy", -5.30, 5.42), ("medium", 21.65, 4.48), ("hard", 40.06, 4.38), ("expert", 43.58, 4.57))
-"""13's levels at 3 players: level, mu, sigma (benchmarks/results/calibrate_levels_knizia13.json)."""
+LEVELS = (("easy", 3.93, 6.56), ("medium", 16.28, 6.29), ("hard", 27.93, 6.27), ("expert", 33.311, 6.365),
+          ("master", 43.553, 6.747))
+"""13's levels at 3 players: level, mu, sigma (benchmarks/results/calibrate_levels_master_knizia13.json)."""
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +57,7 @@ def _history(server: Server) -> None:
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", (account, game, mu, sigma, len(course), course[-1], at))
         for level, mu, sigma in LEVELS:  # 13's levels as calibrated (docs/bots.md)
             db.execute("INSERT INTO bot_ratings (game_id, players, level, mu, sigma, games, measured_at) "
-                       "VALUES ('knizia13', 3, ?, ?, ?, 45, ?)", (level, mu, sigma, today.isoformat(sep=" ")))
+                       "VALUES ('knizia13', 3, ?, ?, ?, 12, ?)", (level, mu, sigma, today.isoformat(sep=" ")))
     db.close()
 
 
@@ -75,7 +78,8 @@ def test_a_profile_shows_each_rating_with_its_course(lang: str, browser: Browser
     thirteen = page.locator(".rating-game[data-game=knizia13]")
     expect(thirteen.locator(".rating-now strong")).to_contain_text("1431 ±")
     expect(thirteen.locator(".provisional")).to_have_count(0)  # 13 games: settled
-    expect(thirteen.locator(".rating-bots")).to_contain_text(f"{words['web.level.expert']}\u00a01747")
+    master = Skill(*LEVELS[-1][1:]).shown  # the strongest last, beside the others
+    expect(thirteen.locator(".rating-bots")).to_contain_text(f"\u00a0· {words['web.level.master']}\u00a0{master}")
     expect(page.locator(".rating-game[data-game=three-thirteen] .rating-bots")).to_have_count(0)
     expect(page.locator(".rating-game[data-game=three-thirteen] .provisional")).to_have_text(
         words["web.board.provisional"])

@@ -1,5 +1,6 @@
 """``dreizehn ratings calibrate``: the bot levels placed on the players' rating scale (issue 47 item 2, rule G5 of
-docs/ratings.md). It plays the levels of each game against each other
+docs/ratings.md); ``dreizehn ratings store``: levels measured elsewhere (a ``calibrate --out`` file) stored.
+``calibrate`` plays the levels of each game against each other
 (:func:`~dreizehn.server.ratings.calibrate.calibrate`), prints each level's rating with its interval, and stores
 them in the server's database (``DATABASE_URL`` and ``DREIZEHN_DATA_DIR``, as ``dreizehn serve`` reads them; table
 ``bot_ratings``), where a rated game with a bot seat finds its level's rating. :func:`ratings_app` makes the
@@ -47,6 +48,34 @@ def _save(measured: Sequence[LevelRating]) -> None:
         engine.dispose()
 
 
+def read_levels(path: Path) -> list[LevelRating]:
+    """The levels a file written by ``calibrate --out`` holds (:func:`to_json`); refused naming the file where it
+    cannot be read or holds no such levels (``cli.cannot_read``, C5), or naming a level its game does not offer
+    (``ratings.level``, G5)."""
+    import datetime as dt
+
+    from dreizehn.bots.levels import game_levels
+    from dreizehn.core.errors import SimulationError
+    from dreizehn.server.ratings.model import LevelRating, Skill
+
+    try:
+        found = [LevelRating(str(x["game"]), int(x["players"]), str(x["level"]),
+                             Skill(float(x["mu"]), float(x["sigma"]), int(x["games"])),
+                             dt.datetime.fromisoformat(str(x["measured_at"])))
+                 for x in json.loads(path.read_text(encoding="utf-8"))["levels"]]
+    except OSError as err:
+        raise UsageError("cli.cannot_read", rule="C5", path=str(path), reason=str(err.strerror or err)) from None
+    except (ValueError, TypeError, KeyError) as err:
+        raise UsageError("cli.cannot_read", rule="C5", path=str(path),
+                         reason=f"not the levels of 'calibrate --out' ({err!r})") from None
+    for m in found:
+        offered = game_levels(m.game_id) if m.game_id in game_ids() else ()
+        if m.level not in offered:
+            raise SimulationError("ratings.level", rule="G5", field="levels", level=m.level, game=m.game_id,
+                                  offered=", ".join(offered))
+    return found
+
+
 def level_table(w: Words, game_id: str, players: int, measured: Sequence[LevelRating]) -> Table:
     """A game's calibrated levels as a printed table, the weakest first."""
     table = Table(w("cli.ratings.level"), w("cli.ratings.rating"), w("cli.ratings.interval"), "mu", "sigma",
@@ -77,8 +106,8 @@ def ratings_app(say: Callable[[], Words], fail: Callable[[Exception], typer.Exit
         players: Annotated[int, typer.Option("--players", "-p", min=2, help="Seats a game (one level each).")] = 3,
         games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games a game.")] = GAMES_DEFAULT,
         levels: Annotated[str | None, typer.Option("--levels", help="The levels, comma-separated (default: every"
-                                                   " level the game offers but master, two minutes of CPU a game"
-                                                   " in 13 and Holzwurm).")] = None,
+                                                   " level the game offers but master, about a minute of CPU a"
+                                                   " game in 13 and Holzwurm).")] = None,
         seed: Annotated[int, typer.Option("--seed", help="Game i is dealt with seed + i.")] = 0,
         jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores).")] = None,
         save: Annotated[bool, typer.Option("--save/--no-save", help="Store the ratings in the server's database"
@@ -104,5 +133,22 @@ def ratings_app(say: Callable[[], Words], fail: Callable[[Exception], typer.Exit
             out.write_text(json.dumps(to_json(measured, games, seed), indent=1) + "\n", encoding="utf-8")
         console.print(say()("cli.ratings.saved" if save else "cli.ratings.not_saved", count=len(measured)),
                       highlight=False)
+
+    @ratings.command()
+    def store(
+        files: Annotated[list[Path], typer.Argument(help="Files written by 'calibrate --out' (the repository's"
+                                                    " measurements: benchmarks/results/calibrate_levels*.json).")],
+    ) -> None:
+        """Store levels calibrated elsewhere in the server's database, each in place of the one stored (a long run,
+        such as one with master, measured once and kept in a file)."""
+        try:
+            measured = [m for path in files for m in read_levels(path)]
+            for game_id, players in sorted({(m.game_id, m.players) for m in measured}):
+                console.print(level_table(say(), game_id, players,
+                                          [m for m in measured if (m.game_id, m.players) == (game_id, players)]))
+            _save(measured)
+        except DreizehnError as err:
+            raise fail(err) from None
+        console.print(say()("cli.ratings.saved", count=len(measured)), highlight=False)
 
     return ratings

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from dreizehn.cli.main import app
+from dreizehn.cli.ratings import to_json
 from dreizehn.core.registry import load_game
 from dreizehn.server.ratings.model import LevelRating, Skill, places, rate
 from dreizehn.server.ratings.schema import bot_ratings, rated_games, rating_history
@@ -121,3 +122,60 @@ def test_g5_a_profile_shows_the_levels_beside_a_rating(serve: Callable[[Settings
     assert list(levels) == ["knizia13"]
     assert [(x["level"], x["players"], x["rating"]) for x in levels["knizia13"]] == [
         ("easy", 3, Skill(-5.3, 5.4).shown), ("hard", 3, Skill(40.0, 4.4).shown)]
+
+
+def test_g5_master_once_calibrated_rates_its_seat_and_shows_on_a_profile(serve: Callable[[Settings], TestClient],
+                                                                         tmp_path: Path) -> None:
+    """``master`` (calibrated by name, docs/bots.md) is a level like the others: a rated game's master seat rates
+    the person against it, and the profile lists it, the strongest last; Three Thirteen, which offers no master,
+    plays and rates the name as its expert."""
+    client = serve(make_settings(tmp_path, rating_interval=3600.0))
+    anna, bruno = account_ids(client, "Anna", "Bruno")
+    engine = engine_of(client)
+    at = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
+    master, expert = Skill(43.6, 6.8, 12), Skill(33.3, 6.4, 12)
+    RatingStore(engine).save_levels([LevelRating("knizia13", 3, "master", master, at),
+                                     LevelRating("knizia13", 3, "expert", expert, at),
+                                     LevelRating("three-thirteen", 3, "expert", expert, at)])
+    thirteen, totals = finished_game(engine, [anna, None, None], seed=3)
+    _bot_seats(engine, thirteen, {1: "Master", 2: "expert"})
+    rummy, rummy_totals = finished_game(engine, [bruno, None, None], seed=3, game_id="three-thirteen")
+    _bot_seats(engine, rummy, {1: "master", 2: "random"})
+    assert client.app.state.ratings.sweep() == 2  # type: ignore[attr-defined]
+    placed = places(totals, load_game("knizia13", 3, {}).high_score_wins, (False,) * 3)
+    expected = rate([Skill(), master, expert], placed, [False, True, True])[0]
+    assert dict(RatingStore(engine).of_account(anna))["knizia13"].mu == pytest.approx(expected.mu)
+    placed = places(rummy_totals, load_game("three-thirteen", 3, {}).high_score_wins, (False,) * 3)
+    expected = rate([Skill(), expert], placed[:2], [False, True])[0]  # its master is its expert; random left out
+    assert dict(RatingStore(engine).of_account(bruno))["three-thirteen"].mu == pytest.approx(expected.mu)
+    levels = client.get("/api/ratings/Anna").json()["levels"]["knizia13"]
+    assert [x["level"] for x in levels] == ["expert", "master"] and levels[1]["rating"] == master.shown
+
+
+
+def test_g5_levels_measured_elsewhere_are_stored_from_their_file(tmp_path: Path) -> None:
+    """``dreizehn ratings store FILE``: the levels a ``calibrate --out`` file holds (such as the repository's, with
+    master, measured once over many minutes) go to the server's database in place of those stored; a file that
+    holds none, or a level its game does not offer, is refused by name."""
+    settings = make_settings(tmp_path)
+    env = {"DATABASE_URL": settings.database, "DREIZEHN_DATA_DIR": str(settings.data_dir)}
+    assert _calibrate(settings, "-g", "knizia13", "-p", "3", "-n", "2", "--levels", "easy,medium,hard")[0] == 0
+    at = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
+    measured = [LevelRating("knizia13", 3, level, Skill(mu, 6.5, 12), at)
+                for level, mu in (("easy", 3.9), ("hard", 27.9), ("master", 43.6))]
+    measured.append(LevelRating("holzwurm", 3, "master", Skill(44.0, 6.9, 12), at))
+    levels = tmp_path / "levels.json"
+    levels.write_text(json.dumps(to_json(measured, 20, 0)))
+    result = CliRunner().invoke(app, ["ratings", "store", str(levels)], env=env)
+    assert result.exit_code == 0, result.output
+    engine = sa.create_engine(settings.database)
+    with engine.connect() as c:
+        stored = {(r.game_id, r.level): r.mu for r in c.execute(sa.select(bot_ratings))}
+    engine.dispose()
+    assert stored.pop(("knizia13", "medium")) != 0  # measured by the small run, not in the file: kept
+    assert stored == {(m.game_id, m.level): m.skill.mu for m in measured}
+    for text, named in (("{}", "levels.json"), (levels.read_text().replace('"master"', '"grandmaster"'),
+                                                 "grandmaster")):
+        levels.write_text(text)
+        result = CliRunner().invoke(app, ["ratings", "store", str(levels)], env=env)
+        assert result.exit_code == 2 and named in result.output, result.output

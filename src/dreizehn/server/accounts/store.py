@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 
 from dreizehn.server.accounts.schema import accounts, sessions
 from dreizehn.server.chat import chat
+from dreizehn.server.ratings import bands
 from dreizehn.server.storage import now, seats
 
 SEEN_EVERY = dt.timedelta(minutes=1)
@@ -103,6 +104,7 @@ class AccountStore:
                 c.execute(chat.update().where(chat.c.table_id == table_id, chat.c.seat == seat).values(name=""))
             c.execute(seats.update().where(seats.c.account_id == account_id)
                       .values(name="", former=True, account_id=None))
+            bands.forget(c, account_id)  # its ratings go with it (their key): the boards' counts lose them here
             return bool(c.execute(accounts.delete().where(accounts.c.id == account_id)).rowcount)
 
     # -- sessions ----------------------------------------------------------------------------------------------

@@ -28,8 +28,8 @@ from dreizehn.server.ratings.model import MODEL, MU, SIGMA, LevelRating, Skill
 from dreizehn.study.sim import RunSpec, run_games
 
 EXPENSIVE = ("master",)
-"""Levels a calibration leaves out unless they are named: a ``master`` seat costs about two minutes of CPU a game
-of 13 or Holzwurm (docs/bots.md)."""
+"""Levels a calibration leaves out unless they are named: a ``master`` seat costs about a minute of CPU a game of 13
+or Holzwurm (58 and 67 s, docs/bots.md); ``dreizehn ratings store`` stores the repository's measurement instead."""
 
 
 def plan(levels: Sequence[str], players: int, games: int) -> list[tuple[str, ...]]:

@@ -1,4 +1,5 @@
-"""The tables of ratings (made by migration ``0007``, which this module must agree with)."""
+"""The tables of ratings (made by migrations ``0007``, ``0012``, ``0013`` and ``0014``, which this module must agree
+with)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,19 @@ rating_history = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 """An account's rating after each rated game it finished (the profile's plot), with its place in that game."""
+
+rating_bands = sa.Table(
+    "rating_bands", metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("band", sa.Integer, primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
+)
+"""How many accounts of a game have their shown rating in a band (``shown // 10``: :mod:`.bands`) and their last
+rated game on a day (UTC). Kept in the transaction that changes the ratings, so that a rank far down a board is a
+sum over a few thousand of these rows and a count within one band, not a count of everyone above (rule G4,
+migration ``0014``). The key's order (game, day, band) lets the board's days be read alone: days before the board's
+first are never read, and :meth:`~.store.RatingStore.prune` deletes them."""
 
 rated_games = sa.Table(
     "rated_games", metadata,

@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
+import time
 
 from sqlalchemy.engine import Engine
 
+from dreizehn.server.ratings.bands import ACTIVE_DAYS, day_of
 from dreizehn.server.ratings.model import places
-from dreizehn.server.ratings.store import Outcome, RatingStore
+from dreizehn.server.ratings.store import Outcome, RatingStore, Standing
 from dreizehn.server.rooms.state import build_table
-from dreizehn.server.storage import Tables
+from dreizehn.server.storage import Tables, now
 from dreizehn.server.storage.rows import left_to_bots
 
 log = logging.getLogger("dreizehn.server.ratings")
+BOARD_SECONDS = 5.0
+"""How long a process answers a game's top 100 from memory: the board changes with rated games (each process
+forgets its copy when it applies one, another's shows within this time) and with midnight (a new day's board is read
+afresh)."""
 
 
 def outcome_of(tables: Tables, store: RatingStore, table_id: str) -> Outcome | None:
@@ -46,6 +53,10 @@ class Ratings:
         self.store = RatingStore(engine)
         self.tables = tables
         self.wake = asyncio.Event()
+        self.boards: dict[str, tuple[dt.datetime, int, float, list[Standing]]] = {}
+        """Each game's board as last read: its first moment, its length, when it was read (monotonic), its rows."""
+        self.changes = 0
+        """Rating updates this process applied: a board read while one was applied is not kept."""
 
     def sweep(self) -> int:
         """Apply every finished rated game not applied yet; how many this call applied (call from a thread)."""
@@ -54,7 +65,31 @@ class Ratings:
             outcome = outcome_of(self.tables, self.store, table_id)
             if outcome is not None and self.store.apply(outcome):
                 applied += 1
+                self.changes += 1
+                self.boards.clear()
+        if applied:
+            self.store.prune(day_of(now()) - dt.timedelta(days=ACTIVE_DAYS + 1))
         return applied
+
+    def board(self, game_id: str, since: dt.datetime, limit: int) -> list[Standing]:
+        """A game's top ``limit`` (:meth:`RatingStore.board`), kept for :data:`BOARD_SECONDS` and forgotten as soon
+        as this process applies a rated game (another process's shows within that time; call from a thread)."""
+        start, changes = time.monotonic(), self.changes
+        kept = self.kept(game_id, since, limit)
+        if kept is not None:
+            return kept
+        found = self.store.board(game_id, since, limit)
+        if changes == self.changes:  # no game applied here while it was read: it may be stale already
+            self.boards[game_id] = (since, limit, start, found)
+        return found
+
+    def kept(self, game_id: str, since: dt.datetime, limit: int) -> list[Standing] | None:
+        """A game's top ``limit`` as this process keeps it (:meth:`board`), or ``None`` where it keeps none fresh:
+        no database, no thread (the event loop may ask)."""
+        kept = self.boards.get(game_id)
+        if kept is not None and kept[:2] == (since, limit) and time.monotonic() - kept[2] < BOARD_SECONDS:
+            return kept[3]
+        return None
 
     def nudge(self) -> None:
         """A rated game ended here: sweep now rather than at the next interval."""

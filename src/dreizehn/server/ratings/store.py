@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from dreizehn.server.accounts.schema import accounts
+from dreizehn.server.ratings import bands
 from dreizehn.server.ratings.model import LevelRating, Skill, bot_level, rate
 from dreizehn.server.ratings.schema import bot_ratings, rated_games, rating_history, ratings
 from dreizehn.server.storage import now, seats, tables
@@ -86,11 +87,16 @@ class RatingStore:
         query = sa.select(ratings).where(ratings.c.game_id == outcome.game_id, ratings.c.account_id.in_(ids))
         if self.postgres:  # two processes finishing games of one player at once: one waits for the other
             query = query.with_for_update()
-        known = {r.account_id: Skill(r.mu, r.sigma, r.games) for r in c.execute(query)}
+        found = c.execute(query).all()
+        known = {r.account_id: Skill(r.mu, r.sigma, r.games) for r in found}
+        counted = {r.account_id: bands.key_of(r.shown, r.played_at) for r in found}
         before = [known.get(account, Skill()) for account in ids] + [skill for _, skill in bots]
         seat_places = [outcome.places[seat] for seat, _ in rated] + [outcome.places[seat] for seat, _ in bots]
         after = rate(before, seat_places, [False] * len(ids) + [True] * len(bots))
         at = now()
+        moves = [(counted.get(account), bands.key_of(skill.shown, at))
+                 for account, skill in zip(ids, after[:len(ids)], strict=True)]
+        bands.change(c, outcome.game_id, bands.deltas(moves))
         for account, skill, place in zip(ids, after[:len(ids)], seat_places[:len(ids)], strict=True):
             values = {"mu": skill.mu, "sigma": skill.sigma, "games": skill.games, "shown": skill.shown,
                       "played_at": at}
@@ -163,18 +169,20 @@ class RatingStore:
                              .order_by(ratings.c.shown.desc(), accounts.c.name_key).limit(limit)).all()
             return [Standing(r.name, game_id, Skill(r.mu, r.sigma, r.games), r.played_at) for r in rows]
 
-    def rank(self, game_id: str, account_id: str, since: dt.datetime) -> int | None:
-        """An account's place on the game's board of active players (1 the highest), or ``None`` when it is not on
-        it."""
+    def standing(self, game_id: str, account_id: str, since: dt.datetime) -> tuple[Skill, int] | None:
+        """An account's rating in a game and its place on the game's board of active players since ``since`` (a
+        midnight: :func:`.bands.active_since`; 1 the highest, equal ratings sharing a place), or ``None`` when it is
+        not on the board: one query (:data:`.bands.STANDING`)."""
         with self.engine.connect() as c:
-            mine = c.execute(sa.select(ratings.c.shown, ratings.c.played_at).where(
-                ratings.c.game_id == game_id, ratings.c.account_id == account_id)).first()
-            if mine is None or _aware(mine.played_at) < since:
-                return None
-            above = c.execute(sa.select(sa.func.count()).select_from(ratings).where(
-                ratings.c.game_id == game_id, ratings.c.played_at >= since, ratings.c.shown > mine.shown)).scalar()
-            return 1 + int(above or 0)
+            mine = c.execute(bands.STANDING, bands.standing_values(game_id, account_id, since)).first()
+        return None if mine is None else (Skill(mine.mu, mine.sigma, mine.games), 1 + int(mine.above))
 
+    def rank(self, game_id: str, account_id: str, since: dt.datetime) -> int | None:
+        """An account's place on the game's board of active players (:meth:`standing`), or ``None``."""
+        found = self.standing(game_id, account_id, since)
+        return None if found is None else found[1]
 
-def _aware(at: dt.datetime) -> dt.datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
+    def prune(self, before: dt.date) -> int:
+        """Delete the band counts of days before ``before`` (a board reads none); how many rows."""
+        with self.engine.begin() as c:
+            return bands.prune(c, before)

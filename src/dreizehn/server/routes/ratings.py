@@ -4,23 +4,24 @@ of active players (rules G1, G4; docs/ratings.md)."""
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
+import json
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, HTTPException, Path, Request, Response
+from pydantic import TypeAdapter
 
 from dreizehn.core.registry import game_ids
 from dreizehn.server.accounts.names import name_key
+from dreizehn.server.ratings.bands import active_since
 from dreizehn.server.ratings.model import LevelRating, Skill
 from dreizehn.server.ratings.service import Ratings
+from dreizehn.server.ratings.store import Standing
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import AccountsDep, LangDep, WhoDep
 from dreizehn.server.schemas import BoardRow, LeaderboardOut, LevelOut, PlayerRatingsOut, RatingOut, RatingPoint
 from dreizehn.server.storage import now
 
 router = APIRouter(prefix="/api", tags=["ratings"])
-ACTIVE = dt.timedelta(days=30)
-"""A player is on a game's board while their last rated game of it is at most this old."""
 BOARD = 100
 """Rows of a leaderboard."""
 
@@ -67,29 +68,49 @@ def shown_levels(measured: list[LevelRating]) -> list[LevelOut]:
             for m in sorted(measured, key=lambda m: m.skill.mu) if m.players == players]
 
 
-@router.get("/leaderboard/{game}")
+@router.get("/leaderboard/{game}", response_model=LeaderboardOut)
 async def leaderboard(game: Annotated[str, Path(max_length=32)], request: Request, who: WhoDep,
-                      lang: LangDep) -> LeaderboardOut:
-    """The game's top 100 accounts among those that played a rated game of it in the last 30 days, the highest
-    rating first, and the signed-in reader's own row; 404 ``server.not_found`` for a game nobody plays here."""
+                      lang: LangDep) -> Response:
+    """The game's top 100 accounts among those that played a rated game of it on one of the last 30 days (UTC) or
+    today, the highest rating first, and the signed-in reader's own row; 404 ``server.not_found`` for a game nobody
+    plays here. The rows are made into JSON once for as long as the process keeps the board (:meth:`Ratings.kept`):
+    a page is that text and the reader's own row."""
     if game not in game_ids():
         raise HTTPException(404)
-    store = _ratings(request).store
-    since = now() - ACTIVE
-    standings = await asyncio.to_thread(store.board, game, since, BOARD)
-    rows, last = [], None
-    for i, standing in enumerate(standings):
-        rank = rows[-1].rank if last == standing.skill.shown and rows else i + 1
-        last = standing.skill.shown
-        rows.append(BoardRow(rank=rank, name=standing.name, **rating_out(game, standing.skill).model_dump()))
+    ratings = _ratings(request)
+    since = active_since(now())
+    standings = ratings.kept(game, since, BOARD)
+    if standings is None:
+        standings = await asyncio.to_thread(ratings.board, game, since, BOARD)
+    rows, text = _rendered(game, standings)
     you = None
     if who is not None:
-        on_board = [row for row in rows if row.name == who.account.name]
-        if on_board:  # among the top 100: its row as shown, no count of those above it
-            you = on_board[0]
-        else:
-            mine = dict(await asyncio.to_thread(store.of_account, who.account.id)).get(game)
-            place = await asyncio.to_thread(store.rank, game, who.account.id, since)
-            if mine is not None and place is not None:
-                you = BoardRow(rank=place, name=who.account.name, **rating_out(game, mine).model_dump())
-    return LeaderboardOut(game=game, since=since.isoformat(), rows=rows, you=you)
+        you = rows.get(who.account.name)  # among the top 100: its row as shown, no count of those above it
+        if you is None:
+            mine = await asyncio.to_thread(ratings.store.standing, game, who.account.id, since)
+            if mine is not None:
+                you = BoardRow(rank=mine[1], name=who.account.name, **rating_out(game, mine[0]).model_dump())
+    head = json.dumps({"game": game, "since": since.isoformat()})[:-1].encode()  # without its closing brace
+    mine_text = you.model_dump_json().encode() if you is not None else b"null"
+    return Response(b'%s, "rows": %s, "you": %s}' % (head, text, mine_text), media_type="application/json")
+
+
+_RENDERED: dict[str, tuple[list[Standing], dict[str, BoardRow], bytes]] = {}
+"""Each game's board as last made into rows and JSON, with the list of standings it was made of (the same list
+while a process keeps the board: :meth:`Ratings.kept`)."""
+_ROWS = TypeAdapter(list[BoardRow])
+
+
+def _rendered(game: str, standings: list[Standing]) -> tuple[dict[str, BoardRow], bytes]:
+    """A board's rows by name, and as JSON (made again only when the standings are another list)."""
+    kept = _RENDERED.get(game)
+    if kept is not None and kept[0] is standings:
+        return kept[1], kept[2]
+    rows: list[BoardRow] = []
+    for i, standing in enumerate(standings):
+        tied = bool(rows) and rows[-1].rating == standing.skill.shown
+        rows.append(BoardRow(rank=rows[-1].rank if tied else i + 1, name=standing.name,
+                             **rating_out(game, standing.skill).model_dump()))
+    by_name, text = {row.name: row for row in rows}, _ROWS.dump_json(rows)
+    _RENDERED[game] = (standings, by_name, text)
+    return by_name, text

@@ -80,7 +80,7 @@ export function ratingPlot(title, points) {
  */
 function levelsLine(levels) {
   if (!levels.length) return null;
-  const said = levels.map((l) => `${t(`web.level.${l.level}`)}\u00a0${Math.round(l.rating)}`).join(" · "); // a name and its number on one line
+  const said = levels.map((l) => `${t(`web.level.${l.level}`)}\u00a0${Math.round(l.rating)}`).join("\u00a0· "); // a name and its number on one line, a line never begun with the dot
   return h("p.rating-bots.muted", {}, t("web.profile.bots", { players: levels[0].players, levels: said }));
 }
 
