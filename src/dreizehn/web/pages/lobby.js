@@ -130,7 +130,7 @@ function choice(id, label, options, value, changed) {
  * @param {HTMLSelectElement} select
  * @param {string[]} levels
  */
-function offerLevels(select, levels) {
+export function offerLevels(select, levels) {
   const was = select.value;
   fill(select, levels.map((l) => h("option", { value: l }, t(`web.level.${l}`))));
   select.value = levels.includes(was) ? was : levels.includes("medium") ? "medium" : levels[0];
