@@ -182,6 +182,9 @@ def test_a_few_people_queued_at_once_each_sit_at_one_table(server: TestClient, c
 def test_refusals_of_the_lobby(server: TestClient, clock: Clock) -> None:
     ada = Person(server, "Ada")
     assert code(ada.queue(pace="turn-based")) == "lobby.move_time"
+    assert code(ada.queue(bot_level="learned")) == "lobby.bot_level"  # 3 players: no learned level there
+    assert ada.queue(bot_level="learned", players=4).status_code == 200  # where its network plays
+    assert ada.client.delete("/api/lobby/queue", headers={"X-CSRF-Token": ada.csrf}).status_code in (200, 204)
     assert ada.queue(game="chess").status_code == 422
     assert code(browser(server).post("/api/lobby/queue", json={"game": "knizia13", "players": 3})) == \
         "account.signed_out"
