@@ -62,6 +62,31 @@ def test_masks_final_observations_and_returns() -> None:
         assert all(not infos[row] for row in np.flatnonzero(~dones))
 
 
+def test_a_step_copies_no_games_masks_or_final_observations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 48 item 1: a step builds no Gymnasium ``info`` (which copied every game's mask and every game's final
+    observation); the games that ended hand a copy of their own final observation, which later ends do not
+    overwrite."""
+    from dreizehn.envs.gymnasium_vector import DreizehnVectorEnv
+
+    def no_info(self: DreizehnVectorEnv, ended: object) -> None:
+        raise AssertionError("the sb3 adapter built Gymnasium's info")
+
+    env = DreizehnVecEnv("knizia13", num_envs=8, opponents="random", reward="score")
+    env.seed(5)
+    env.reset()
+    monkeypatch.setattr(DreizehnVectorEnv, "_info", no_info)
+    rng = np.random.default_rng(1)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    while len(kept) < 12:
+        masks = get_action_masks(env)
+        _, _, dones, infos = env.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        for row in np.flatnonzero(dones):
+            final = infos[row]["terminal_observation"]
+            assert not np.shares_memory(final, env.env._final)
+            kept.append((final, final.copy()))
+    assert all(np.array_equal(final, seen) for final, seen in kept)
+
+
 def test_the_same_seed_deals_the_same_games() -> None:
     a, b = (DreizehnVecEnv("holzwurm", num_envs=4, opponents="heuristic") for _ in range(2))
     a.seed(7)

@@ -10,8 +10,8 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, game_levels, level_name, level_spec
-from dreizehn.core.errors import GameOverError
+from dreizehn.bots.levels import LEVEL_NAMES, OWN_LEVELS, game_levels, level_name, level_spec, offered_levels
+from dreizehn.core.errors import BotError, GameOverError
 from dreizehn.play.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
 
 GAMES = dreizehn.game_ids()
@@ -130,12 +130,20 @@ def test_levels_name_a_bot_for_every_game() -> None:
     for game_id in GAMES:
         cls = dreizehn.game_class(game_id)
         offered = set(cls.levels).union(*cls.levels_at.values())
-        assert game_levels(game_id) == LEVEL_NAMES[:len(offered)] and len(cls.levels) >= 4
+        ladder = tuple(level for level in LEVEL_NAMES if level not in OWN_LEVELS)
+        assert [level for level in game_levels(game_id) if level not in OWN_LEVELS] == list(ladder[:len(
+            offered - OWN_LEVELS)]) and len(cls.levels) >= 4
         for players in range(cls.min_players, cls.max_players + 1):
             levels = {**cls.levels, **cls.levels_at.get(players, {})}
             game = dreizehn.load_game(game_id, players)
             for level in LEVEL_NAMES:
-                table = Table(game, tuple(Seat(level, bot=level) for _ in range(players)), 0, game.new_state(0))
+                seats = tuple(Seat(level, bot=level) for _ in range(players))
+                if level in OWN_LEVELS and level not in levels:  # no other level in its place: the bot's refusal
+                    assert level_name(level, game_id, players) is None and level not in offered_levels(game)
+                    with pytest.raises(BotError):
+                        Table(game, seats, 0, game.new_state(0))
+                    continue
+                table = Table(game, seats, 0, game.new_state(0))
                 # a level the game does not offer at this count plays its strongest
                 strongest = [name for name in LEVEL_NAMES if name in levels][-1]
                 assert table._bots[0].spec == levels.get(level, levels[strongest])
@@ -158,6 +166,27 @@ def test_three_thirteens_search_is_its_expert_at_every_player_count() -> None:
 
 def test_master_is_offered_where_a_game_declares_it_and_else_plays_the_expert() -> None:
     assert [g for g in GAMES if "master" in game_levels(g)] == ["knizia13", "holzwurm"]
+
+
+def test_the_learned_level_is_offered_where_its_network_plays_only() -> None:
+    """``learned`` is a level in 13 and Holzwurm at 4 players with the usual options, between ``medium`` and
+    ``hard``; at other counts and options it is not offered and plays nothing in its place (the bot refuses, B5)."""
+    for game_id in ("knizia13", "holzwurm"):
+        assert offered_levels(dreizehn.load_game(game_id, 4)) == LEVEL_NAMES
+        assert level_spec("learned", game_id, 4) == "learned"
+        for players in (3, 5):
+            assert "learned" not in offered_levels(dreizehn.load_game(game_id, players))
+    assert "learned" not in offered_levels(dreizehn.load_game("knizia13", 4, {"open_piles": True}))
+    assert "learned" not in offered_levels(dreizehn.load_game("holzwurm", 4, {"games": 1}))
+    with pytest.raises(BotError) as refused:
+        make_bot("learned", dreizehn.load_game("holzwurm", 4, {"games": 1}))
+    assert refused.value.code == "bot.fitted" and refused.value.params["players"] == 4
+    assert [g for g in GAMES if "learned" in game_levels(g)] == ["knizia13", "holzwurm"]
+    four = dreizehn.load_game("knizia13", 4)
+    table = Table(four, (Seat("learned", bot="learned"),) + tuple(Seat("medium", bot="medium") for _ in range(3)), 5,
+                  four.new_state(5))
+    table.play_bots()
+    assert table.state.is_over and table._bots[0].spec == "learned"
     assert game_levels("three-thirteen") == ("easy", "medium", "hard", "expert")
     for players in (None, *range(2, 9)):  # Three Thirteen: the name plays its strongest level at every count
         assert level_spec("master", "three-thirteen", players) == level_spec("expert", "three-thirteen", players)

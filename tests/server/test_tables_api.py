@@ -80,6 +80,25 @@ def test_a_bot_seat_keeps_the_level_it_plays(api: TestClient) -> None:
     assert api.post("/api/tables", json=body).json()["table"]["seats"][1]["bot"] == "master"
 
 
+def test_the_learned_level_is_offered_where_it_plays_and_a_table_of_it_plays_a_game(api: TestClient) -> None:
+    """The games' description offers ``learned`` at the player counts its network plays at (13 and Holzwurm at 4
+    players, between ``medium`` and ``hard``), nowhere else; a table of its bots plays a whole game."""
+    described = {g["id"]: g for g in api.get("/api/games?lang=de").json()}
+    for game_id, facts in described.items():
+        offered = {int(n): levels for n, levels in facts["levels_by_players"].items()}
+        assert sorted(offered) == list(range(facts["min_players"], facts["max_players"] + 1))
+        with_it = [n for n, levels in offered.items() if "learned" in levels]
+        assert with_it == ([4] if game_id in ("knizia13", "holzwurm") else []), game_id
+        assert all(levels == [level for level in facts["levels"] if level in levels] for levels in offered.values())
+    assert described["knizia13"]["levels_by_players"]["4"] == ["easy", "medium", "learned", "hard", "expert", "master"]
+    for game_id in ("knizia13", "holzwurm"):
+        created = create_table(api, game_id, ["person", "learned", "learned", "learned"])
+        assert [s["bot"] for s in created["table"]["seats"]] == [None, "learned", "learned", "learned"]
+        created = create_table(api, game_id, ["learned"] * 4)
+        finished = wait_finished(api, created["table"]["id"])
+        assert finished["status"] == "finished" and [s["bot"] for s in finished["seats"]] == ["learned"] * 4
+
+
 BAD_TABLES: list[tuple[dict[str, Any], str, str | None]] = [
     ({"game": "skat", "seats": [PERSON, BOT, BOT]}, "game.unknown", "A1"),
     ({"game": "knizia13", "seats": [PERSON, BOT]}, "players.range", "K4"),
@@ -89,6 +108,10 @@ BAD_TABLES: list[tuple[dict[str, Any], str, str | None]] = [
     ({"game": "knizia13", "seats": [PERSON, {"kind": "bot", "bot": "genius"}, BOT]}, "bot.unknown", "B2"),
     ({"game": "holzwurm", "seats": [PERSON, {"kind": "bot", "bot": "ismcts:depth=3"}]}, "bot.option_unknown", "B3"),
     ({"game": "holzwurm", "seats": [{"kind": "person", "bot": "easy"}, BOT]}, "server.person_with_bot", "S2"),
+    # the learned level where its network does not play: at 3 players, and at 4 with other options
+    ({"game": "knizia13", "seats": [PERSON, {"kind": "bot", "bot": "learned"}, BOT]}, "bot.fitted", "B5"),
+    ({"game": "holzwurm", "seats": [PERSON, {"kind": "bot", "bot": "learned"}, BOT, BOT], "options": {"games": 1}},
+     "bot.fitted", "B5"),
 ]
 
 
@@ -261,8 +284,9 @@ def test_games_and_the_openapi_page(api: TestClient) -> None:
     games = api.get("/api/games?lang=de").json()
     assert [g["id"] for g in games] == list(dreizehn.game_ids())
     four = ["easy", "medium", "hard", "expert"]
-    levels = {g["id"]: g["levels"] for g in games}  # master where a game has one (docs/bots.md)
-    assert levels["knizia13"] == levels["holzwurm"] == [*four, "master"] and levels["three-thirteen"] == four
+    levels = {g["id"]: g["levels"] for g in games}  # master where a game has one, learned at 4 players (bots.md)
+    ladder = ["easy", "medium", "learned", "hard", "expert", "master"]
+    assert levels["knizia13"] == levels["holzwurm"] == ladder and levels["three-thirteen"] == four
     assert all(g["title"] for g in games)
     english = api.get("/api/games", headers={"accept-language": "en-GB,en;q=0.8"}).json()
     assert [g["rules"] for g in english] != [g["rules"] for g in games]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dreizehn.core.errors import BotError, UsageError
 from dreizehn.core.record import load
 from dreizehn.tui.session import Session
 from dreizehn.words import words
@@ -149,6 +150,29 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
     session = Session.create("knizia13", ["Ada"], ["master", "easy"], 3, 1, path=tmp_path / "h.json")
     assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.master")),
                                  said("tui.bot_name", number=3, bot=said("tui.level.easy"))]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_the_learned_level_is_picked_by_name_where_it_plays(tmp_path: Path, lang: str) -> None:
+    """``--bots learned`` seats the learned level in 13 and Holzwurm at 4 players, named by its word, and the help
+    says what it is; at 3 players it is refused by the bot's rule (B5), and a name that is no bot lists the levels
+    offered at that count, ``learned`` among them only at 4."""
+    said = words(lang)
+    for game_id in ("knizia13", "holzwurm"):
+        session = Session.create(game_id, ["Ada"], ["learned", "hard"], 4, 1, lang=lang, path=tmp_path / "g.json")
+        assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.learned")),
+                                     said("tui.bot_name", number=3, bot=said("tui.level.hard")),
+                                     said("tui.bot_name", number=4, bot=said("tui.level.hard"))]
+        assert said("tui.level_about.learned") in session.help_lines()
+        with pytest.raises(BotError) as refused:
+            Session.create(game_id, ["Ada"], ["learned"], 3, 1, lang=lang, path=tmp_path / "h.json")
+        assert (refused.value.code, refused.value.rule) == ("bot.fitted", "B5")
+    for players, listed in ((4, "easy, medium, learned, hard"), (3, "easy, medium, hard")):
+        with pytest.raises(UsageError) as unknown:
+            Session.create("knizia13", ["Ada"], ["genius"], players, 1, path=tmp_path / "i.json")
+        assert unknown.value.params["levels"].startswith(listed + ", expert")
+    plain = Session.create("knizia13", ["Ada"], ["medium"], 4, 1, lang=lang, path=tmp_path / "j.json")
+    assert said("tui.level_about.learned") not in plain.help_lines()
 
 
 def test_hot_seat_names_the_first_person_before_the_deal(tmp_path: Path) -> None:

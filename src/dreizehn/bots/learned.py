@@ -34,6 +34,7 @@ from dreizehn.bots.advice import heuristic as heuristic_of
 from dreizehn.bots.base import Bot, register_bot
 from dreizehn.core.errors import BotError
 from dreizehn.core.game import Game, View
+from dreizehn.words import Word
 
 MODEL_FILE = "learned_model.npz"
 """The data file of a game's network, in the game's package."""
@@ -147,8 +148,11 @@ class LearnedBot(Bot):
     def __init__(self, game: Game, **options: object) -> None:
         super().__init__(game, **options)
         network = shipped(game.id)
-        if network is None or not fits(network, game):
+        if network is None:
             raise BotError("bot.game", rule="B5", bot=self.name, game=game.id)
+        if not fits(network, game):
+            raise BotError("bot.fitted", rule="B5", bot=self.name, game=Word(f"{game.id}.title"),
+                           players=network.players)
         self.network = network
         from dreizehn.core.encoding import encoder_of
 

@@ -1,5 +1,7 @@
 """Bot levels: ``easy``, ``medium``, ``hard``, ``expert`` and ``master``, names that every command and interface
-accepts; a game that lacks one at a player count plays its strongest level there under that name.
+accepts; a game that lacks one at a player count plays its strongest level there under that name. ``learned`` (a
+network fitted on the compiled kernels, docs/learned.md) is a level only where a game offers it (:data:`OWN_LEVELS`):
+elsewhere its name is no level but the bot's, which refuses a game it cannot play (B5).
 
 Each level is a bot specification per game, declared on the game's class
 (:attr:`~dreizehn.core.game.Game.levels`) and chosen so that each level beats the one below it; ``docs/bots.md``
@@ -14,9 +16,11 @@ gives the measured ratings and times per move. Without a game, :data:`LEVELS` gi
 >>> level_spec("ismcts:iterations=50", "holzwurm")
 'ismcts:iterations=50'
 >>> game_levels("knizia13"), game_levels("three-thirteen")
-(('easy', 'medium', 'hard', 'expert', 'master'), ('easy', 'medium', 'hard', 'expert'))
+(('easy', 'medium', 'learned', 'hard', 'expert', 'master'), ('easy', 'medium', 'hard', 'expert'))
 >>> level_spec("master", "three-thirteen", players=2) == level_spec("expert", "three-thirteen", players=2)
 True
+>>> level_name("learned", "knizia13", 4), level_name("learned", "knizia13", 3)
+('learned', None)
 """
 
 from __future__ import annotations
@@ -25,8 +29,13 @@ from collections.abc import Mapping
 
 from dreizehn.core.game import Game
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert", "master")
-"""Every level's name, weakest first."""
+LEVEL_NAMES = ("easy", "medium", "learned", "hard", "expert", "master")
+"""Every level's name, weakest first (``learned``: above ``medium`` and below ``hard`` in 13 and Holzwurm at 4
+players, docs/learned.md)."""
+
+OWN_LEVELS = frozenset({"learned"})
+"""Levels offered only where a game declares them (at a player count, :attr:`~dreizehn.core.game.Game.levels_at`)
+and its bot takes the game's options: elsewhere the name plays no other level in their place."""
 
 LEVELS: Mapping[str, str] = Game.levels
 """Each level's specification when no game is named (the default of :class:`~dreizehn.core.game.Game`, which 13
@@ -53,7 +62,14 @@ def level_name(name: str, game_id: str | None = None, players: int | None = None
     if key not in LEVEL_NAMES:
         return None
     levels = LEVELS if not game_id else _levels(game_id, players)
-    return key if key in levels else [level for level in LEVEL_NAMES if level in levels][-1]
+    if key in levels:
+        return key
+    return None if key in OWN_LEVELS else [level for level in LEVEL_NAMES if level in levels][-1]
+
+
+LEVELS_ABOUT = ("learned",)
+"""The levels with a line of their own that says what they are (``web.level_about.<level>``,
+``tui.level_about.<level>``): the pickers show it where the level is chosen."""
 
 
 BOT_NAMES = ("Ada", "Bruno", "Clara", "Emil", "Frida", "Gustav", "Hanna", "Ivo", "Jule", "Kasimir")
@@ -81,6 +97,36 @@ def game_levels(game_id: str) -> tuple[str, ...]:
     cls = game_class(game_id)
     offered = set(cls.levels).union(*cls.levels_at.values())
     return tuple(level for level in LEVEL_NAMES if level in offered)
+
+
+def offered_levels(game: Game) -> tuple[str, ...]:
+    """The levels ``game`` offers at its player count and options, weakest first: the game's levels there, an own
+    level (:data:`OWN_LEVELS`) only where its bot takes the game (``learned``: the player count and options its
+    network was fitted at).
+
+    >>> import dreizehn
+    >>> offered_levels(dreizehn.load_game("knizia13", 4))
+    ('easy', 'medium', 'learned', 'hard', 'expert', 'master')
+    >>> offered_levels(dreizehn.load_game("knizia13", 4, {"open_piles": True}))
+    ('easy', 'medium', 'hard', 'expert', 'master')
+    >>> offered_levels(dreizehn.load_game("knizia13", 3))
+    ('easy', 'medium', 'hard', 'expert', 'master')
+    """
+    from dreizehn.bots.base import make_bot
+    from dreizehn.core.errors import BotError
+
+    levels = _levels(game.id, game.players)
+    out = []
+    for level in LEVEL_NAMES:
+        if level not in levels:
+            continue
+        if level in OWN_LEVELS:
+            try:
+                make_bot(levels[level], game)
+            except BotError:
+                continue
+        out.append(level)
+    return tuple(out)
 
 
 def _levels(game_id: str, players: int | None = None) -> Mapping[str, str]:

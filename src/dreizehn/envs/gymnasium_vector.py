@@ -103,6 +103,14 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
                                                             npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                                             dict[str, Any]]:
         """The learner's actions, then the opponents' until the learner is to move again in every game."""
+        observation, rewards, ended = self._step(actions)
+        return observation, rewards, ended, np.zeros(self.num_envs, np.bool_), self._info(ended)
+
+    def _step(self, actions: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                                             npt.NDArray[np.bool_]]:
+        """:meth:`step`'s observations, rewards and ended games, without its ``info`` (which copies the masks and
+        the final observations: ``dreizehn.envs.sb3`` reads the rows it needs); the final observations of the games
+        that ended are in ``_final``."""
         vec = self.vector
         ended = vec._play(actions)  # the games that end on the learner's move, not dealt anew yet
         rewards = vec._rewards[:, self.seat].copy()
@@ -111,7 +119,7 @@ class DreizehnVectorEnv(gymnasium.vector.VectorEnv[npt.NDArray[np.float32], npt.
             self._keep_final(vec.states[rows], rows)
             vec.kernel.reset(vec.states, vec.keys, rows)
         self._advance(rewards, ended)
-        return self._observe(), rewards, ended, np.zeros(self.num_envs, np.bool_), self._info(ended)
+        return self._observe(), rewards, ended
 
     def _advance(self, rewards: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_]) -> None:
         """Play the opponents' turns in every game until the learner is to move, adding the learner's rewards;

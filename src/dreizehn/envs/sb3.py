@@ -77,12 +77,15 @@ class DreizehnVecEnv(VecEnv):
     def step_wait(self) -> Step:
         """The learner's actions in every game, then the opponents' until the learner is to move again."""
         actions, self._actions = self._actions, None  # none without step_async: refused as no actions (V2)
-        observation, rewards, dones, _, info = self.env.step(actions)  # type: ignore[arg-type]
+        # no Gymnasium info: it would copy every game's mask and final observation each step; only the rows of the
+        # games that ended are read (a copy each: the array is written again when they end next)
+        observation, rewards, dones = self.env._step(actions)  # type: ignore[arg-type]
         self._returns += rewards
         self._lengths += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        final = self.env._final
         for row in np.flatnonzero(dones):
-            infos[row] = {"terminal_observation": info["final_obs"][row], "TimeLimit.truncated": False,
+            infos[row] = {"terminal_observation": final[row].copy(), "TimeLimit.truncated": False,
                           "episode": {"r": float(self._returns[row]), "l": int(self._lengths[row])}}
         self._returns[dones] = 0.0
         self._lengths[dones] = 0

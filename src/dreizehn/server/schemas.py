@@ -279,7 +279,11 @@ class GameOut(_Out):
     """Its options."""
     levels: list[str]
     """The bot levels this game offers, weakest first: ``easy``, ``medium``, ``hard``, ``expert``, and ``master``
-    where the game has one (:func:`dreizehn.bots.levels.game_levels`)."""
+    where the game has one, ``learned`` where it has a network at some player count
+    (:func:`dreizehn.bots.levels.game_levels`)."""
+    levels_by_players: dict[int, list[str]] = {}
+    """The bot levels offered at each player count with the game's usual options, weakest first
+    (:func:`dreizehn.bots.levels.offered_levels`): ``learned`` only where it plays (13 and Holzwurm at 4 players)."""
     high_score_wins: bool
     """Whether the highest total wins (Holzwurm) or the lowest (13, Three Thirteen): how standings are ordered."""
     stage_name: str

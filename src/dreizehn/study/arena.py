@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from dreizehn.bots.base import Bot, bot_names, make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, game_levels
+from dreizehn.bots.levels import LEVEL_NAMES, offered_levels
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import UsageError
 from dreizehn.core.game import Game, State
@@ -182,7 +182,7 @@ def play_arena(game_id: str, players: int | None, agent: str, *, levels: Sequenc
 
     game = load_game(game_id, players or game_class(game_id).min_players, options or {})
     loaded = load_agent(agent, game)
-    chosen = list(levels) if levels else list(game_levels(game_id))
+    chosen = list(levels) if levels else list(offered_levels(game))
     arena = Arena(game_id, game.players, agent, seed, [], [], [])
     for level in chosen:
         row = Row(level)

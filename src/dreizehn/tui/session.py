@@ -28,7 +28,7 @@ from pathlib import Path
 from babel.numbers import format_decimal, format_percent
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, level_name
+from dreizehn.bots.levels import LEVEL_NAMES, LEVELS_ABOUT, level_name, offered_levels
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
 from dreizehn.core.game import Game, State, View
@@ -129,7 +129,7 @@ class Session:
         except DreizehnError as err:
             if err.code != "bot.unknown":
                 raise
-            levels = [level for level in LEVEL_NAMES if level_name(level, game_id, players) == level]
+            levels = offered_levels(game)
             raise UsageError("tui.error.unknown_bot", rule="B2", name=err.params["name"], levels=", ".join(levels),
                              bots=err.params["bots"]) from None
         return cls(table, lang, path or default_save_path(game_id, seed), hint_seconds, saving)
@@ -301,9 +301,13 @@ class Session:
 
     def help_lines(self, *, plain: bool = False) -> list[str]:
         """The help (F1; ``help`` or ``?`` in ``--plain``): the keys (the commands in ``--plain``), how cards are
-        typed, and the rules in short."""
+        typed, and the rules in short; a level at the table with a line of its own (``learned``) says what it is."""
         w = self.words
-        lines = [w("tui.help.title", game=w(f"{self.game.id}.title")), "", w("tui.help.keys")]
+        lines = [w("tui.help.title", game=w(f"{self.game.id}.title")), ""]
+        seated = {level_name(who.bot, self.game.id, self.game.players) for who in self.table.seats if who.bot}
+        about = [w(f"tui.level_about.{level}") for level in LEVELS_ABOUT if level in seated]
+        lines.extend([*about, ""] if about else [])
+        lines.append(w("tui.help.keys"))
         if plain:
             lines.append(w("tui.help.plain"))
         else:

@@ -95,6 +95,20 @@ export async function games() {
   return gamesCache;
 }
 
+/**
+ * The bot levels a game offers at a player count with its usual options, weakest first (the server's
+ * `levels_by_players`: `learned` only where its network plays, 13 and Holzwurm at 4 players).
+ * @param {GameFacts} game
+ * @param {number} players
+ * @returns {string[]}
+ */
+export function levelsAt(game, players) {
+  return (game.levels_by_players || {})[String(players)] || game.levels;
+}
+
+/** The levels with a line of their own that says what they are (`web.level_about.<level>`). */
+export const LEVELS_ABOUT = ["learned"];
+
 /** A game's facts as `/api/games` last gave them (undefined before `games()` has answered). */
 /** @param {string} id */
 export function gameFacts(id) {

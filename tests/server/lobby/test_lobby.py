@@ -161,6 +161,20 @@ def test_bots_fill_a_turn_based_table_after_the_wait(server: TestClient, clock: 
                                                                              ("easy", False)]
 
 
+def test_learned_bots_fill_a_table_where_the_level_plays(server: TestClient, clock: Clock) -> None:
+    """The learned level chosen in the lobby at 4 players of 13 seats its bots, stored under the level's name."""
+    ada = Person(server, "Ada")
+    assert ada.queue(pace="turn-based", move_time=86400, bot_wait=60, bot_level="learned", players=4).status_code \
+        == 200
+    clock.pass_(61)
+    ada.place()
+    assert len(step(server)) == 1
+    place = ada.place().json()
+    assert place["state"] == "seated" and place["bots"] == 3
+    stored = lobby(server).hub.store.tables.load(place["table"])
+    assert stored is not None and sorted(s.bot or "" for s in stored.seats) == ["", "learned", "learned", "learned"]
+
+
 def test_a_few_people_queued_at_once_each_sit_at_one_table(server: TestClient, clock: Clock) -> None:
     people = [Person(server, f"P{i:02d}") for i in range(10)]
     for person in people:
@@ -182,6 +196,9 @@ def test_a_few_people_queued_at_once_each_sit_at_one_table(server: TestClient, c
 def test_refusals_of_the_lobby(server: TestClient, clock: Clock) -> None:
     ada = Person(server, "Ada")
     assert code(ada.queue(pace="turn-based")) == "lobby.move_time"
+    assert code(ada.queue(bot_level="learned")) == "lobby.bot_level"  # 3 players: no learned level there
+    assert ada.queue(bot_level="learned", players=4).status_code == 200  # where its network plays
+    assert ada.client.delete("/api/lobby/queue", headers={"X-CSRF-Token": ada.csrf}).status_code in (200, 204)
     assert ada.queue(game="chess").status_code == 422
     assert code(browser(server).post("/api/lobby/queue", json={"game": "knizia13", "players": 3})) == \
         "account.signed_out"

@@ -62,6 +62,22 @@ def test_g5_a_level_the_game_lacks_is_refused_by_name(tmp_path: Path) -> None:
     assert code == 2 and "G5" in output  # three seats, two levels
 
 
+def test_g5_the_learned_level_is_calibrated_where_it_plays() -> None:
+    """``learned`` joins the levels a calibration plays at 4 players in 13 and Holzwurm, where its network plays;
+    at 3 players it is not offered, and naming it there is refused by name (G5)."""
+    from dreizehn.core.errors import SimulationError
+    from dreizehn.server.ratings.calibrate import chosen_levels
+
+    for game_id in ("knizia13", "holzwurm"):
+        assert chosen_levels(game_id, 4, None) == ["easy", "medium", "learned", "hard", "expert"]
+        assert chosen_levels(game_id, 3, None) == ["easy", "medium", "hard", "expert"]
+        with pytest.raises(SimulationError) as refused:
+            chosen_levels(game_id, 3, ["easy", "learned", "hard"])
+        assert (refused.value.code, refused.value.rule, refused.value.params["level"]) == ("ratings.level", "G5",
+                                                                                          "learned")
+    assert "learned" not in chosen_levels("three-thirteen", 4, None)
+
+
 def _bot_seats(engine: sa.Engine, table_id: str, bots: dict[int, str]) -> None:
     with engine.begin() as c:
         for seat, bot in bots.items():

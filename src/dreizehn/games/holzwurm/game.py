@@ -28,6 +28,10 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
         # iterations of them won 52.1% of 380 matches against `expert`'s 10,000; docs/bots.md)
         "master": "ismcts:iterations=30000:playout=heuristic:tree=on",
     }
+    levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
+        # the network fitted at 4 players with the usual options (docs/learned.md): above medium, below hard
+        4: {"learned": "learned"},
+    }
     hint_level: ClassVar[str] = "master"  # 0.44 s a move of CPU on average, 0.84 s at worst
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
     research_players: ClassVar[int] = 4

@@ -28,6 +28,10 @@ class Knizia13(Knizia13Words, Knizia13Rules):
         # a second a move, won 39.0% of 100 games against two `expert` seats; docs/bots.md)
         "master": "ismcts:iterations=30000:playout=heuristic:tree=on",
     }
+    levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
+        # the network fitted at 4 players with the usual options (docs/learned.md): above medium, below hard
+        4: {"learned": "learned"},
+    }
     hint_level: ClassVar[str] = "master"
     search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
     research_players: ClassVar[int] = 4

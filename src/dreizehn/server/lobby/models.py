@@ -24,8 +24,9 @@ class QueueIn(_In):
     """Whether the table is rated (people who ask for rated tables wait only with each other)."""
     bot_wait: int | None = Field(default=60, ge=0, le=86400)
     """Seconds to wait for people before bots fill the free seats; ``null``: never (only people)."""
-    bot_level: Literal["easy", "medium", "hard", "expert", "master"] = "medium"
-    """The level of the bots that fill the free seats (the longest waiting person's level is the table's)."""
+    bot_level: Literal["easy", "medium", "learned", "hard", "expert", "master"] = "medium"
+    """The level of the bots that fill the free seats (the longest waiting person's level is the table's);
+    ``learned`` only where the game offers it at ``players`` (13 and Holzwurm at 4), else ``lobby.bot_level``."""
 
 
 class QueueOut(_Out):

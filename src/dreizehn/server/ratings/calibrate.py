@@ -22,8 +22,9 @@ import datetime as dt
 import itertools
 from collections.abc import Callable, Sequence
 
-from dreizehn.bots.levels import game_levels, level_spec
+from dreizehn.bots.levels import level_spec, offered_levels
 from dreizehn.core.errors import SimulationError
+from dreizehn.core.registry import load_game
 from dreizehn.server.ratings.model import MODEL, MU, SIGMA, LevelRating, Skill
 from dreizehn.study.sim import RunSpec, run_games
 
@@ -60,9 +61,10 @@ def fit(levels: Sequence[str], games: Sequence[tuple[Sequence[str], Sequence[flo
 
 
 def chosen_levels(game_id: str, players: int, names: Sequence[str] | None) -> list[str]:
-    """The levels to calibrate: ``names`` (each a level the game offers), else every level the game offers but
-    :data:`EXPENSIVE`; at least ``players`` of them, each seat one (refused naming the field ``levels``, rule G5)."""
-    offered = game_levels(game_id)
+    """The levels to calibrate: ``names`` (each a level the game offers at ``players`` seats with its usual options:
+    ``learned`` only where it plays), else every level the game offers there but :data:`EXPENSIVE`; at least
+    ``players`` of them, each seat one (refused naming the field ``levels``, rule G5)."""
+    offered = offered_levels(load_game(game_id, players))
     levels = [n.strip().lower() for n in names] if names else [n for n in offered if n not in EXPENSIVE]
     for name in levels:
         if name not in offered:

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
-from dreizehn.bots.levels import game_levels
+from dreizehn.bots.levels import game_levels, offered_levels
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
 from dreizehn.core.language import pick_language
@@ -45,6 +45,7 @@ def describe(cls: type[Game], lang: str) -> GameOut:
     return GameOut(
         id=gid, title=w(f"{gid}.title"), description=w(f"{gid}.description"), rules=w(f"{gid}.rules"),
         min_players=cls.min_players, max_players=cls.max_players, options=options, levels=list(game_levels(gid)),
+        levels_by_players={n: list(offered_levels(cls(n))) for n in range(cls.min_players, cls.max_players + 1)},
         high_score_wins=cls.high_score_wins, stage_name=cls.stage_name, faces=faces,
         drawing=(WEB_DIR / "games" / f"{gid}.js").is_file(), arranges=cls.arranges,
         tutorial=tutorial_path(gid).is_file(), picture=picture(cls),

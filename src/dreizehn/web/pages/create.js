@@ -1,7 +1,7 @@
 // @ts-check
 // Creating a table: the game, the number of players, each option with its explanation, and each seat: me, a friend
 // to invite, or a bot level. Then the invitation links with a copy button.
-import { games, get, post } from "../api.js";
+import { games, get, levelsAt, LEVELS_ABOUT, post } from "../api.js";
 import { session } from "../account.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
@@ -34,7 +34,7 @@ export async function createPage(root, app, gameId) {
   const error = h("p.error", { role: "alert" });
 
   function drawForm() {
-    fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(game, i, seatKinds, seatUsers)));
+    fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(game, players, i, seatKinds, seatUsers)));
     fill(optionsBox, h("legend", {}, t("web.options")), game.options.map((/** @type {any} */ o) => optionField(o, game.id, players)));
   }
   count.addEventListener("change", () => { players = Number(count.value); drawForm(); });
@@ -141,21 +141,29 @@ function paceFields(signedIn) {
 }
 
 /**
- * A seat's choice: me, a friend to invite by link, a friend by user name (signed in), or a bot level (the
- * account's default level first chosen).
+ * A seat's choice: me, a friend to invite by link, a friend by user name (signed in), or a bot level offered at
+ * this player count (the account's default level first chosen); a level with a line of its own says what it is
+ * under the choice.
  * @param {import("../api.js").GameFacts} game
+ * @param {number} players the seats at the table
  * @param {number} i the seat
  * @param {string[]} seatKinds each seat's choice, kept here
  * @param {string[]} seatUsers each seat's friend by user name, kept here
  */
-function seatChoice(game, i, seatKinds, seatUsers) {
+function seatChoice(game, players, i, seatKinds, seatUsers) {
+  const levels = levelsAt(game, players);
   const kept = localStorage.getItem("dreizehn.bot_level") || "";  // the account's default bot level (settings)
-  const defaultLevel = game.levels.includes(kept) ? kept : "easy";
-  const current = seatKinds[i] || (i === 0 ? "me" : i === 1 ? "friend" : defaultLevel);
+  const defaultLevel = levels.includes(kept) ? kept : "easy";
+  const asked = seatKinds[i];  // a level not offered at this count (learned at 3 players) gives way to the default
+  const current = asked && (["me", "friend", "user"].includes(asked) || levels.includes(asked)) ? asked
+    : i === 0 ? "me" : i === 1 ? "friend" : defaultLevel;
   const user = userField(i, seatUsers);
+  const about = h("p.help.level-about", { id: `seat-${i}-about` });
   const show = (/** @type {string} */ kind) => {
     user.hidden = kind !== "user";
     if (kind === "user") offerFriends(user);
+    about.hidden = !LEVELS_ABOUT.includes(kind);
+    fill(about, about.hidden ? "" : t(`web.level_about.${kind}`));
   };
   const select = /** @type {HTMLSelectElement} */ (h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => {
     seatKinds[i] = select.value;
@@ -163,11 +171,11 @@ function seatChoice(game, i, seatKinds, seatUsers) {
   } },
   h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
   session() ? h("option", { value: "user" }, t("web.seat.user")) : null,
-  game.levels.map((/** @type {string} */ level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) })))));
+  levels.map((level) => h("option", { value: level }, t("web.seat.bot", { level: t(`web.level.${level}`) })))));
   select.value = current;
   seatKinds[i] = current;
   show(current);
-  return h("div.field", {}, h("label", { for: `seat-${i}` }, t("web.seat_n", { n: i + 1 })), select, user);
+  return h("div.field", {}, h("label", { for: `seat-${i}` }, t("web.seat_n", { n: i + 1 })), select, user, about);
 }
 
 /** The user names of the signed-in person's friends, asked once per page (offered where a seat invites by name). */

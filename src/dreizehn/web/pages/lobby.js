@@ -3,7 +3,7 @@
 // turn-based, rated or not, when bots fill the free seats); while they wait, their place (GET /api/lobby every 3
 // seconds: the page's heartbeat, rule L2), the ready check of a real-time table, and their new table's seat once it is
 // made. Beside it: who is online, who waits for what, open tables with free seats and tables to watch.
-import { del, games, get, post } from "../api.js";
+import { del, games, get, levelsAt, post } from "../api.js";
 import { session } from "../account.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
@@ -126,6 +126,17 @@ function choice(id, label, options, value, changed) {
 }
 
 /**
+ * The levels offered at the players chosen (`learned` only where its network plays), the choice kept where offered.
+ * @param {HTMLSelectElement} select
+ * @param {string[]} levels
+ */
+export function offerLevels(select, levels) {
+  const was = select.value;
+  fill(select, levels.map((l) => h("option", { value: l }, t(`web.level.${l}`))));
+  select.value = levels.includes(was) ? was : levels.includes("medium") ? "medium" : levels[0];
+}
+
+/**
  * "Play now": the game, players, pace (and time to move), rated, when bots come and at which level; the last
  * choice kept in this browser.
  * @param {Ctx} ctx
@@ -140,13 +151,15 @@ function playForm(ctx) {
     const counts = Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => String(game.min_players + i));
     const f = {
       game: choice("lobby-game", t("web.lobby.game"), ctx.found.map((g) => [g.id, g.title]), game.id, draw),
-      players: choice("lobby-players", t("web.player_count"), counts.map((n) => [n, n]), kept.players || "4"),
+      players: choice("lobby-players", t("web.player_count"), counts.map((n) => [n, n]), kept.players || "4",
+        (v) => offerLevels(f.level.select, levelsAt(game, Number(v)))),
       pace: choice("lobby-pace", t("web.lobby.pace"), [["realtime", t("web.lobby.realtime")], ["turn-based", t("web.lobby.turn_based")]], kept.pace || "realtime",
         (v) => { f.move.field.hidden = v !== "turn-based"; }),
       move: choice("lobby-move", t("web.lobby.move_time"), MOVE_TIMES.map((s) => [String(s), timeText(s)]), kept.move || "86400"),
       wait: choice("lobby-wait", t("web.lobby.bot_wait"), BOT_WAITS.map((w) => [w, waitText(w)]), kept.wait || "60"),
       level: choice("lobby-level", t("web.lobby.bot_level"), game.levels.map((/** @type {string} */ l) => [l, t(`web.level.${l}`)]), kept.level || level),
     };
+    offerLevels(f.level.select, levelsAt(game, Number(f.players.select.value)));
     f.move.field.hidden = f.pace.select.value !== "turn-based";
     const rated = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: "lobby-rated", checked: kept.rated === "1" ? true : undefined }));
     const error = h("p.error", { role: "alert" });
