@@ -17,7 +17,7 @@ def advice(obs: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],
     return hint
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "holzwurm"])
+@pytest.mark.parametrize("game_id", ["knizia13", "holzwurm", "three-thirteen"])
 def test_the_learners_loop_playing_the_advice_is_the_heuristics_game(game_id: str) -> None:
     game = fit._load(game_id, None, {})
     seeds = range(12)
