@@ -18,7 +18,13 @@ a PNG and JSON (``--curve``). docs/learned.md gives the settings and the figures
 ``python benchmarks/fit_learned.py GAME --evaluate [--seeds 0:2000]`` plays the shipped network against the heuristic
 on paired seeds: seed ``s`` deals game ``s`` of key ``BASE``, played once with the network in each seat and once with
 the heuristic in that seat (the others heuristics both times), and prints the mean margin of each and their
-difference seed by seed, with its 95% interval. Needs the ``learn`` extra (torch) only to fit.
+difference seed by seed, with its 95% interval; ``--network PATH`` measures a network written by ``--out`` instead
+of the shipped one (``--threshold``, ``--overrules``: under another threshold, or overruling only some of the
+heuristic's actions). Needs the ``learn`` extra (torch) only to fit.
+
+The heuristic is the ``heuristic`` bot compiled, in every game: Three Thirteen's kernel plays the search's greedy
+player under ``HEURISTIC``, so its games here run on :mod:`dreizehn.games.three_thirteen.bot_kernel`, and are fitted
+without the research ``turn_limit`` (:data:`FIT_OPTIONS`).
 """
 
 from __future__ import annotations
@@ -41,7 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from dreizehn.bots.learned import MODEL_FILE, Network, features, from_arrays, shipped
 from dreizehn.core.game import Game
-from dreizehn.core.kernel import GAME_OVER, HEURISTIC, STAGE_OVER, WAITING, Kernel, load, make_keys
+from dreizehn.core.kernel import GAME_OVER, HEURISTIC, STAGE_OVER, WAITING, Kernel, make_keys
+from dreizehn.core.kernel import load as load_kernel
 from dreizehn.core.registry import game_class
 from dreizehn.envs.observations import encoder_of
 from dreizehn.study.vector import _load
@@ -50,6 +57,11 @@ BASE = 4_800_000
 """The key of the published evaluation seeds (apart from the seeds the learner trains on)."""
 HELD_OUT = BASE + 1
 """The key of the seeds of the learning curve (apart from the published ones, which judge the chosen network)."""
+
+FIT_OPTIONS: dict[str, dict[str, object]] = {"three-thirteen": {"turn_limit": 0}}
+"""Options fitted at that differ from the research adapters' (docs/envs.md): Three Thirteen without the research
+``turn_limit`` of 200, as people play it (the observation shows the limit; the heuristic's own rule ends rounds that
+last too long)."""
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]], npt.NDArray[np.int64]]
 """Observations, legal masks and the heuristic's actions of the learner's decisions → the actions played."""
@@ -105,8 +117,18 @@ class Table:
             on_end()
 
 
+def kernel_of(game: Game) -> Kernel:
+    """The game's kernel, with the ``heuristic`` bot as its ``HEURISTIC`` policy: Three Thirteen's own kernel plays
+    the search's greedy player there (docs/vector.md), so its bot's compiled decisions come from :mod:`.bot_kernel`."""
+    if game.id == "three-thirteen":
+        from dreizehn.games.three_thirteen import bot_kernel
+
+        return bot_kernel.make(game)  # type: ignore[arg-type]
+    return load_kernel(game)
+
+
 def table(game: Game, seat: int, games: int, seed: int) -> Table:
-    kernel = load(game)
+    kernel = kernel_of(game)
     states, keys = kernel.new(games), make_keys(seed, games)
     kernel.reset(states, keys)
     return Table(game, kernel, states, keys, seat)
@@ -136,12 +158,16 @@ def play_out(game: Game, seat: int, games: int, seed: int, policy: Policy | None
         on_end()
 
 
+def seat_margins(game: Game, policy: Policy | None, seeds: range, key: int = BASE) -> npt.NDArray[np.float64]:
+    """Per seat and seed (game ``s`` of ``key``), ``(players, len(seeds))``, the margin of ``policy`` (``None``: the
+    heuristic) in that seat against heuristics in the others."""
+    return np.stack([play_out(game, seat, seeds.stop, key, policy)[seeds.start :] for seat in range(game.players)])
+
+
 def margins(game: Game, policy: Policy | None, seeds: range, key: int = BASE) -> npt.NDArray[np.float64]:
     """Per seed (game ``s`` of ``key``), the margin of ``policy`` (``None``: the heuristic) against three
     heuristics, meaned over the seats it is played in."""
-    out = np.zeros(len(seeds))
-    for seat in range(game.players):
-        out += play_out(game, seat, seeds.stop, key, policy)[seeds.start :] / game.players
+    out: npt.NDArray[np.float64] = (seat_margins(game, policy, seeds, key) / game.players).sum(axis=0)
     return out
 
 
@@ -150,20 +176,45 @@ def interval(values: npt.NDArray[np.float64]) -> tuple[float, float]:
     return float(values.mean()), 1.96 * float(values.std(ddof=1)) / math.sqrt(len(values))
 
 
-def evaluate(game_id: str, seeds: range) -> None:
-    """Print the shipped network's margin against the heuristic's, seed by seed, on ``seeds``."""
-    network = shipped(game_id)
+def restricted(network: Network, overrules: list[int]) -> Policy:
+    """``network``'s play where the heuristic advises one of ``overrules``, the heuristic's elsewhere."""
+
+    def policy(obs: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],
+               hint: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return np.where(np.isin(hint, overrules), network.choose(obs, legal, hint), hint)
+
+    return policy
+
+
+def evaluate(game_id: str, seeds: range, args: argparse.Namespace) -> None:
+    """Print the shipped network's (or the one saved at ``args.network``, under ``args.threshold`` and
+    ``args.overrules`` where given) margin against the heuristic's, seed by seed, on ``seeds``; at 2 players the
+    share of games each side won; the bot's time a move only for the shipped one (the bot plays only that)."""
+    network = shipped(game_id) if args.network is None else load_network(args.network)
     if network is None:
         raise SystemExit(f"{game_id} has no network")
+    if args.threshold is not None:
+        network = replace(network, threshold=args.threshold)
+    policy = network.choose if args.overrules is None else restricted(
+        network, [int(a) for a in args.overrules.split(",")])
     game = _load(game_id, network.players, network.options)
     start = time.perf_counter()
-    mine = margins(game, network.choose, seeds)
-    theirs = margins(game, None, seeds)
+    by_seat = seat_margins(game, policy, seeds)
+    mine = (by_seat / game.players).sum(axis=0)
+    their_seats = seat_margins(game, None, seeds)
+    theirs = (their_seats / game.players).sum(axis=0)
     for name, values in (("learned", mine), ("heuristic", theirs), ("learned minus heuristic", mine - theirs)):
         mean, half = interval(values)
         print(f"{name:<26}{mean:+8.2f} ± {half:.2f} points a game")
+    if game.players == 2:  # a margin above 0 is a game won (the better total of the two)
+        for name, values in (("learned", by_seat), ("heuristic", their_seats)):
+            mean, half = interval((values > 0).astype(np.float64).ravel())
+            print(f"{name:<26}won {100 * mean:.1f}% ± {100 * half:.1f}% of its games against the heuristic "
+                  f"({100 * float((values == 0).mean()):.1f}% tied)")
     print(f"{len(seeds)} seeds × {game.players} seats ({len(seeds) * game.players} games a side) in "
           f"{time.perf_counter() - start:.0f} s")
+    if args.network is not None:
+        return
     mean, worst = move_times(game, 10)
     print(f"the bot's move through the engine (its view): {mean * 1000:.2f} ms on average, {worst * 1000:.1f} ms at "
           "worst (10 games, every seat the bot)")
@@ -372,7 +423,7 @@ def fit(args: argparse.Namespace, out: Path) -> None:
     """Fit for ``args.minutes``, writing the best network so far (on the held-out seeds) to ``out`` and the curve to
     ``args.curve``."""
     rng = np.random.default_rng(args.seed)
-    game = _load(args.game, None, {})
+    game = _load(args.game, None, FIT_OPTIONS.get(args.game, {}))
     learner = Learner(game, args)
     thresholds = [float(t) for t in args.thresholds.split(",")]
     current = [learner.snapshot(thresholds[0])]
@@ -438,6 +489,10 @@ def main() -> None:
     parser.add_argument("game", choices=[g for g in ("knizia13", "holzwurm", "three-thirteen")])
     parser.add_argument("--evaluate", action="store_true", help="measure the shipped network, fit nothing")
     parser.add_argument("--seeds", default="0:2000", help="FIRST:END, the paired seeds of --evaluate")
+    parser.add_argument("--network", type=Path, help="with --evaluate: a network written by --out, not the shipped one")
+    parser.add_argument("--threshold", type=float, help="with --evaluate --network: the threshold to play it under")
+    parser.add_argument("--overrules", help="with --evaluate --network: the heuristic's actions (A,B,...) the network "
+                                            "may overrule; the heuristic's played where it advises another")
     parser.add_argument("--minutes", type=float, default=30.0, help="wall-clock time to fit for")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=512, help="games played at once")
@@ -460,7 +515,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.evaluate:
         first, _, end = args.seeds.partition(":")
-        evaluate(args.game, range(int(first), int(end)))
+        evaluate(args.game, range(int(first), int(end)), args)
         return
     cls = game_class(args.game)
     out = args.out or Path(sys.modules[cls.__module__].__file__ or "").parent / MODEL_FILE

@@ -17,7 +17,7 @@ def advice(obs: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],
     return hint
 
 
-@pytest.mark.parametrize("game_id", ["knizia13", "holzwurm"])
+@pytest.mark.parametrize("game_id", ["knizia13", "holzwurm", "three-thirteen"])
 def test_the_learners_loop_playing_the_advice_is_the_heuristics_game(game_id: str) -> None:
     game = fit._load(game_id, None, {})
     seeds = range(12)
@@ -39,3 +39,27 @@ def test_every_kept_decision_gets_its_stages_margin() -> None:
         kept += len(obs)
     assert kept > 0 and collector.games_played > 0
     assert kept + sum(len(p[0]) for p in collector.pending) == 12 * 16 * 8
+
+
+def test_three_thirteens_heuristic_is_the_bots_compiled() -> None:
+    """The heuristic the learner is fitted beside and measured against is the ``heuristic`` bot's (compiled,
+    checked against the Python bot in tests/games/three_thirteen/test_kernel_heuristic.py), not the search's greedy
+    playout player that Three Thirteen's own kernel plays under ``HEURISTIC``."""
+    from dreizehn.core.kernel import HEURISTIC, RANDOM, make_keys
+    from dreizehn.games.three_thirteen.kernel_heuristic import choices
+
+    game = fit._load("three-thirteen", None, fit.FIT_OPTIONS["three-thirteen"])
+    kernel = fit.kernel_of(game)
+    states, keys = kernel.new(64), make_keys(5, 64)
+    kernel.reset(states, keys)
+    status = np.zeros(64, np.int8)
+    mask = np.zeros(kernel.num_actions, np.bool_)
+    checked = 0
+    for _ in range(300):
+        chosen = kernel.choose(states, keys, HEURISTIC)
+        for row in np.flatnonzero(chosen >= 0):
+            choices(states[row], mask)
+            assert mask[chosen[row]]
+            checked += 1
+        kernel.step(states, keys, np.maximum(kernel.choose(states, keys, RANDOM), 0), status)
+    assert checked > 10_000

@@ -1,0 +1,55 @@
+"""Three Thirteen's kernel with the ``heuristic`` bot as its heuristic policy: the same rules and rows as
+:mod:`.kernel`, but ``choose``, ``advance`` and ``playout`` with policy ``HEURISTIC`` play the bot's decisions
+compiled (:func:`.kernel_heuristic.action`, ties drawn from the game's key) instead of the search's greedy playout
+player (:func:`.kernel.heuristic_action`).
+
+The other games' kernels play their heuristic bot under ``HEURISTIC`` already; Three Thirteen's kept the greedy player
+there, which the search's playouts and the batched environment's opponents use (docs/vector.md). This kernel is for
+what must play against, or beside, the bot people meet: the ``learned`` bot's fitting and its paired evaluation
+(``benchmarks/fit_learned.py``, docs/learned.md).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from dreizehn.core.kernel import HEURISTIC, Keys
+from dreizehn.core.scaffold import batch_functions
+from dreizehn.games.three_thirteen.kernel import (
+    ACTIONS,
+    TURN,
+    ThreeThirteenKernel,
+    apply,
+    legal_into,
+    new_game,
+    observe,
+    random_action,
+)
+from dreizehn.games.three_thirteen.kernel_heuristic import action
+from dreizehn.games.three_thirteen.rules import ThreeThirteenRules
+
+
+@nb.njit(cache=True)
+def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma: no cover - compiled
+    """Play the game to its end, every seat at random or as the heuristic bot."""
+    while s[TURN] >= 0:
+        apply(s, action(s, key) if policy == HEURISTIC else random_action(s, key), key)
+
+
+BATCHES = batch_functions("three-thirteen-bot", new_game=new_game, apply=apply, legal_into=legal_into,
+                          observe=observe, heuristic_action=action, random_action=random_action, playout=playout,
+                          TURN=TURN, ACTIONS=ACTIONS)
+"""The batch functions of :class:`BotKernel`, compiled from the shared templates."""
+
+
+class BotKernel(ThreeThirteenKernel):
+    """Three Thirteen's kernel whose ``HEURISTIC`` policy is the ``heuristic`` bot's."""
+
+    batches = BATCHES
+
+
+def make(game: ThreeThirteenRules) -> BotKernel:
+    """The kernel of ``game`` (its player count and options), the heuristic bot as its heuristic policy."""
+    return BotKernel(game)
