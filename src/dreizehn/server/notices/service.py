@@ -81,10 +81,12 @@ class Notices:
     # -- telling a turn (rules N2, N4, N5, N8) ---------------------------------------------------------------------
     async def tell(self, clock: TurnClock, kind: str) -> None:
         """Tell the person of ``clock`` that it is their turn (``kind`` ``turn``) or that their time runs out soon
-        (``reminder``): once per table and version, whatever process or restart says it again."""
+        (``reminder``): once per table and version, whatever process or restart says it again. Store, then tell:
+        the mark, the pushes and the mail are stored in one transaction, and the pushes sent from their rows after
+        it; a process that stops in between leaves them to the outbox's task of the next (rule N9)."""
         if clock.account_id is None:
             return
-        if not await asyncio.to_thread(self.store.first_telling, clock.table_id, clock.version, kind):
+        if await asyncio.to_thread(self.store.told, clock.table_id, clock.version, kind):
             return
         person = await asyncio.to_thread(self.store.recipient, clock.account_id)
         if person is None:
@@ -94,13 +96,16 @@ class Notices:
         remaining = clock.due_at - self.clock()
         payload = text.push_payload(lang, kind, clock.game_id, players, remaining,
                                     seat_path(clock.table_id, clock.seat), clock.table_id)
-        pushes = await asyncio.to_thread(self.store.enqueue_pushes, person.account_id, clock.table_id, kind,
-                                         payload, self._push_lease())
-        await self.send_pushes(pushes)
+        mail = None
         if self._mails(person, kind) and await self._not_mailed_lately(person, clock, kind):
-            body = self._turn_mail(person, lang, kind, clock, players, remaining)
-            await asyncio.to_thread(self.store.enqueue, person.account_id, clock.table_id, kind, body)
+            mail = self._turn_mail(person, lang, kind, clock, players, remaining)
+        pushes = await asyncio.to_thread(self.store.tell_once, clock.table_id, clock.version, kind,
+                                         person.account_id, payload, mail, self._push_lease())
+        if pushes is None:  # another process (or call) told it meanwhile
+            return
+        if mail is not None:
             self.nudge()
+        await self.send_pushes(pushes)
 
     # -- the pushes (rules N4, N9) ---------------------------------------------------------------------------------
     def _push_lease(self) -> dt.timedelta:

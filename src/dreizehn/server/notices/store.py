@@ -157,13 +157,29 @@ class NoticeStore:
         return found
 
     # -- told once (rule N2) ---------------------------------------------------------------------------------------
-    def first_telling(self, table_id: str, version: int, kind: str) -> bool:
-        """Mark ``kind`` told at the table's version; ``False`` where it was told already (by any process)."""
+    def told(self, table_id: str, version: int, kind: str) -> bool:
+        """Whether ``kind`` was told at the table's version already (by any process)."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(notices_told.c.table_id).where(
+                notices_told.c.table_id == table_id, notices_told.c.version == version,
+                notices_told.c.kind == kind)).first() is not None
+
+    def tell_once(self, table_id: str, version: int, kind: str, account_id: str, payload: str, mail: str | None,
+                  lease: dt.timedelta) -> list[Push] | None:
+        """Mark ``kind`` told at the table's version and store what tells it, in one transaction (store, then tell:
+        a process that stops after it leaves the telling to the others): a push of ``payload`` to each of the
+        account's subscriptions, claimed by the caller for ``lease`` (it sends them at once), and ``mail`` (where
+        given) in the mails' outbox. The pushes stored; ``None`` (nothing stored) where it was told already."""
         with self.engine.begin() as c:
             done = c.execute(insert_into(notices_told, c.dialect.name)
                              .values(table_id=table_id, version=version, kind=kind, told_at=now())
                              .on_conflict_do_nothing().returning(notices_told.c.table_id))
-            return done.first() is not None  # (not rowcount: psycopg's is -1 here)
+            if done.first() is None:  # (not rowcount: psycopg's is -1 here)
+                return None
+            pushes = self.store_pushes(c, account_id, table_id, kind, payload, now() + lease)
+            if mail is not None:
+                self._enqueue(c, account_id, table_id, kind, mail, None)
+            return pushes
 
     def forget_told(self, table_id: str) -> None:
         """The table's game is over: its turns told are no longer needed."""
@@ -233,13 +249,18 @@ class NoticeStore:
     def enqueue(self, account_id: str, table_id: str | None, kind: str, message: str,
                 dedup: str | None = None) -> bool:
         """Put a mail into the outbox; ``False`` (nothing stored) where one with the same ``dedup`` key is there."""
-        stamp = now()
         with self.engine.begin() as c:
-            done = c.execute(insert_into(mail_outbox, c.dialect.name)
-                             .values(account_id=account_id, table_id=table_id, kind=kind, message=message,
-                                     created_at=stamp, next_at=stamp, dedup=dedup)
-                             .on_conflict_do_nothing().returning(mail_outbox.c.id))
-            return done.first() is not None
+            return self._enqueue(c, account_id, table_id, kind, message, dedup)
+
+    @staticmethod
+    def _enqueue(c: Connection, account_id: str, table_id: str | None, kind: str, message: str,
+                 dedup: str | None) -> bool:
+        stamp = now()
+        done = c.execute(insert_into(mail_outbox, c.dialect.name)
+                         .values(account_id=account_id, table_id=table_id, kind=kind, message=message,
+                                 created_at=stamp, next_at=stamp, dedup=dedup)
+                         .on_conflict_do_nothing().returning(mail_outbox.c.id))
+        return done.first() is not None
 
     def claim(self, lease: dt.timedelta, limit: int = 20) -> list[Outgoing]:
         """The unsent mails due now, each claimed for ``lease`` (another process leaves it alone meanwhile)."""
@@ -279,7 +300,8 @@ class NoticeStore:
     def store_pushes(c: Connection, account_id: str, table_id: str | None, kind: str, payload: str,
                      until: dt.datetime) -> list[Push]:
         """Put a push of ``payload`` into the outbox for each subscription of the account, claimed by the caller
-        until ``until`` (it sends them at once; after that, any process may); in the transaction of ``c``."""
+        until ``until`` (it sends them at once; after that, any process may); in the transaction of ``c`` (the
+        one of :meth:`tell_once`)."""
         stamp = now()
         stored = []
         for r in c.execute(sa.select(push_subscriptions.c.id.label("subscription_id"), push_subscriptions.c.account_id,
@@ -292,12 +314,6 @@ class NoticeStore:
                                                             next_at=until).returning(push_outbox.c.id)).scalar_one()
             stored.append(Push(int(push_id), _subscription(r), payload, 0, stamp))
         return stored
-
-    def enqueue_pushes(self, account_id: str, table_id: str | None, kind: str, payload: str,
-                       lease: dt.timedelta) -> list[Push]:
-        """:meth:`store_pushes` in a transaction of its own."""
-        with self.engine.begin() as c:
-            return self.store_pushes(c, account_id, table_id, kind, payload, now() + lease)
 
     def claim_pushes(self, lease: dt.timedelta, limit: int = 20) -> list[Push]:
         """The pushes due now (tried again, or left by a process that stopped before it sent them), each claimed
