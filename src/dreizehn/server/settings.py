@@ -221,6 +221,11 @@ class Settings(BaseSettings):
                     "default: public_url where it is https, else the address of smtp_from",
     )
     push_timeout: float = Field(default=10.0, gt=0, description="seconds a push service may take to answer")
+    push_tries: int = Field(
+        default=10, ge=1,
+        description="how many times a push its service does not take (no answer, 429, 5xx) is tried before it is "
+                    "given up; the waits between as for mails (notice_retry, notice_retry_max) (rule N9)",
+    )
 
     @property
     def database(self) -> str:

@@ -4,6 +4,7 @@ the server pushes is decrypted with the browser's private key (http_ece, aes128g
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import threading
@@ -25,14 +26,20 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    status: int = 0
+    """What the service answered (0: nothing, it held the push until the sender gave up or was gone)."""
 
 
 @dataclass
 class PushService:
-    """Takes pushes at ``http://127.0.0.1:<port>/push/<name>``; answers ``statuses[name]`` (201 by default)."""
+    """Takes pushes at ``http://127.0.0.1:<port>/push/<name>``; answers ``statuses[name]`` (201 by default), except
+    to the names in ``held``: those it reads and never answers (a push service that does not answer), until
+    :meth:`stop`. ``port``: the port to listen on (another service's, gone); by default a free one."""
 
     statuses: dict[str, int] = field(default_factory=dict)
     received: list[Received] = field(default_factory=list)
+    held: set[str] = field(default_factory=set)
+    port: int = 0
 
     def __post_init__(self) -> None:
         service = self
@@ -40,15 +47,23 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", "0")))
-                service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(service.statuses.get(self.path.rsplit("/", 1)[-1], 201))
-                self.send_header("content-length", "0")
-                self.end_headers()
+                name = self.path.rsplit("/", 1)[-1]
+                push = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                service.received.append(push)
+                if name in service.held:
+                    service.closing.wait()
+                    return
+                push.status = service.statuses.get(name, 201)
+                with contextlib.suppress(OSError):
+                    self.send_response(push.status)
+                    self.send_header("content-length", "0")
+                    self.end_headers()
 
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.closing = threading.Event()
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -56,7 +71,15 @@ class PushService:
     def endpoint(self, name: str) -> str:
         return f"http://127.0.0.1:{self.port}/push/{name}"
 
+    def delivered(self, name: str) -> list[Received]:
+        """The pushes to ``name`` the service took (answered 2xx)."""
+        return [r for r in self.received if r.path.endswith(f"/{name}") and 200 <= r.status < 300]
+
+    def tries(self, name: str) -> int:
+        return sum(1 for r in self.received if r.path.endswith(f"/{name}"))
+
     def stop(self) -> None:
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
 

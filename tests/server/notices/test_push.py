@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import logging
+import secrets
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -16,7 +18,7 @@ from dreizehn.server.notices.store import NoticeStore
 from dreizehn.server.settings import Settings
 
 from ..accounts.people import code, sign_up
-from ..kit import eventually
+from ..kit import eventually, free_port
 from .pushing import BrowserKeys, PushService
 from .turns import account_id, engine, notices, turn_table
 
@@ -217,3 +219,72 @@ def test_n2_the_other_hooks_tell_nothing_and_an_ended_game_is_forgotten(push_cli
     assert told() == 1
     _hook(client, "ended", clock.table_id)
     assert told() == 0
+
+
+def _retrying(settings: Settings, **more: object) -> Settings:
+    """Settings that try a push again soon (rule N9) and wait little for a push service that does not answer."""
+    return settings.model_copy(update={"push_allow_http": True, "notice_poll": 0.05, "notice_retry": 0.1,
+                                       "notice_retry_max": 0.4, "push_timeout": 0.5, **more})
+
+
+def pushes_waiting(client: TestClient) -> int:
+    """The pushes in the outbox (rule N9): not yet taken by their push services."""
+    import sqlalchemy as sa
+
+    from dreizehn.server.notices.schema import push_outbox
+
+    with engine(client).connect() as c:
+        return int(c.execute(sa.select(sa.func.count()).select_from(push_outbox)).scalar_one())
+
+
+def test_n9_a_push_its_service_does_not_take_is_tried_again_until_it_does(
+        serve: Callable[[Settings], TestClient], db_settings: Settings, push_service: PushService) -> None:
+    client = serve(_retrying(db_settings))
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    push_service.statuses.update({"busy": 429, "down": 503})
+    push_service.held.add("slow")  # read, never answered: the sender's time runs out
+    browsers = {name: BrowserKeys() for name in ("busy", "down", "slow")}
+    for name, browser in browsers.items():
+        answer = client.post("/api/me/push", json=browser.subscription(push_service.endpoint(name)),
+                             headers={"X-CSRF-Token": csrf})
+        assert answer.status_code == 204
+    clock = turn_table(client, ["Anna", "Bert"], 0)
+    _hook(client, "turn", clock)
+    eventually(lambda: all(push_service.tries(name) >= 2 for name in browsers), "each push tried again")
+    assert not any(push_service.delivered(name) for name in browsers)
+    assert client.get("/api/me/waiting").json()["count"] == 1  # the server goes on meanwhile
+    push_service.statuses.clear()  # the services are back
+    push_service.held.clear()
+    eventually(lambda: all(push_service.delivered(name) for name in browsers), "each push taken at last")
+    eventually(lambda: pushes_waiting(client) == 0, "the outbox emptied")
+    for name, browser in browsers.items():
+        assert len(push_service.delivered(name)) == 1
+        assert browser.read(push_service.delivered(name)[0])["url"] == f"/seat/{clock.table_id}/0"
+    assert len(NoticeStore(engine(client)).subscriptions(account_id(client, "Anna"))) == 3
+
+
+def test_n9_a_push_never_taken_is_dropped_after_its_tries_and_logged_without_its_secrets(
+        serve: Callable[[Settings], TestClient], settings: Settings, push_service: PushService,
+        caplog: pytest.LogCaptureFixture) -> None:
+    client = serve(_retrying(settings, push_tries=3))
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    secret = "private" + secrets.token_hex(8)  # the endpoint's path: the browser's own address at its service
+    push_service.statuses[secret] = 503
+    nobody = f"http://127.0.0.1:{free_port()}/push/{secret}x"  # nothing listens there: no answer at all
+    browsers = [BrowserKeys(), BrowserKeys()]
+    for endpoint, browser in zip((push_service.endpoint(secret), nobody), browsers, strict=True):
+        answer = client.post("/api/me/push", json=browser.subscription(endpoint), headers={"X-CSRF-Token": csrf})
+        assert answer.status_code == 204
+    caplog.set_level(logging.INFO, logger="dreizehn.server.notices")
+    _hook(client, "turn", turn_table(client, ["Anna", "Bert"], 0))
+    eventually(lambda: push_service.tries(secret) >= 3, "the push tried three times")
+    eventually(lambda: pushes_waiting(client) == 0, "both pushes dropped after three tries")
+    assert push_service.tries(secret) == 3
+    assert len(NoticeStore(engine(client)).subscriptions(account_id(client, "Anna"))) == 2  # kept: may come back
+    assert len([r for r in caplog.records if "dropped after 3 tries" in r.getMessage()]) == 2
+    for record in caplog.records:
+        said = record.getMessage()
+        assert secret not in said and "/push/" not in said
+        assert all(b.p256dh not in said and b.subscription("x")["keys"]["auth"] not in said for b in browsers)

@@ -20,6 +20,15 @@ log = logging.getLogger("dreizehn.server.notices")
 
 GONE = frozenset({404, 410})
 """A push service's answers that say the subscription is no more (it is dropped)."""
+TTL = 86400
+"""Seconds a push service keeps a push for a browser that is off (its ``TTL``); a push not taken in this time is
+given up (rule N9)."""
+
+
+def try_again(status: int) -> bool:
+    """Whether a push the service answered ``status`` to (0: it did not answer) is tried again later: no answer,
+    429 (too many) or a fault of the service (5xx); any other refusal is for good."""
+    return status == 0 or status == 429 or status >= 500
 
 
 def _b64(raw: bytes) -> str:
@@ -68,7 +77,7 @@ class Pusher:
         info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
         try:
             answer = webpush(info, data=payload, vapid_private_key=self.vapid,
-                             vapid_claims={"sub": self.subject()}, timeout=self.settings.push_timeout, ttl=86400)
+                             vapid_claims={"sub": self.subject()}, timeout=self.settings.push_timeout, ttl=TTL)
         except WebPushException as err:
             status = err.response.status_code if err.response is not None else 0
             log.info("a push to %s was refused: %s", urlsplit(subscription.endpoint).hostname, status)

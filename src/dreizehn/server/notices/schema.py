@@ -59,3 +59,23 @@ server that is down leaves them here, tried again at ``next_at`` (later each tim
 ``kind``: ``turn``, ``reminder`` or ``digest``; ``table_id`` the game a mail tells of (``NULL`` for a digest);
 ``dedup`` a key two processes making the same mail at once share (a digest's: the account and the period), so that
 one of them only is stored."""
+
+push_outbox = sa.Table(
+    "push_outbox", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("subscription_id", sa.String(64), sa.ForeignKey("push_subscriptions.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("table_id", sa.String(24), nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("next_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("ix_push_outbox_next_at", "next_at"),
+    sa.Index("ix_push_outbox_subscription_id", "subscription_id"),
+)
+"""The pushes not yet taken by their push services (rule N9), one a subscription, stored before they are sent (in
+the transaction that marks the turn told): a push service that does not answer (or answers 429 or 5xx) leaves the
+row here, tried again at ``next_at`` (later each time); a row goes once its service took it, said the subscription
+is gone (the subscription goes, and its rows with it), refused it for good, or after its tries (``push_tries``) or
+a day (its TTL). ``payload``: the JSON the browser decrypts; ``kind``: ``turn`` or ``reminder``."""

@@ -1,7 +1,7 @@
 """The notices (issue 46 item 2, docs/notices.md): told of turn-based tables' turns by the turn clock's hooks
-(:class:`~dreizehn.server.turns.hooks.TurnHooks`), they push to the person's browsers and put mails into the outbox;
-a task of every process sends the outbox's mails (tried again later while the mail server is down) and the daily
-digests.
+(:class:`~dreizehn.server.turns.hooks.TurnHooks`), they store a push for each of the person's browsers and a mail
+(the outboxes), then send the pushes; a task of every process sends the outboxes' mails and pushes that are due
+(tried again later while the mail server or a push service is down) and the daily digests.
 
 Each hook returns at once: its work runs in a task of its own, the database and the push services off the event
 loop; a failure is logged, never raised into the game."""
@@ -16,20 +16,23 @@ import email.policy
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiosmtplib
 from sqlalchemy.engine import Engine
 
 from dreizehn.server.accounts.mail import finish, mail_language
 from dreizehn.server.notices import text
-from dreizehn.server.notices.push import GONE, Pusher
-from dreizehn.server.notices.store import NoticeStore, Recipient, Waiting, sign
+from dreizehn.server.notices.push import GONE, TTL, Pusher, try_again
+from dreizehn.server.notices.schema import push_outbox
+from dreizehn.server.notices.store import NoticeStore, Push, Recipient, Waiting, sign
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import now
 from dreizehn.server.turns.hooks import TurnClock
 from dreizehn.words import words
 
 log = logging.getLogger("dreizehn.server.notices")
+TTL_SPAN = dt.timedelta(seconds=TTL)
 
 
 def seat_path(table_id: str, seat: int) -> str:
@@ -78,10 +81,12 @@ class Notices:
     # -- telling a turn (rules N2, N4, N5, N8) ---------------------------------------------------------------------
     async def tell(self, clock: TurnClock, kind: str) -> None:
         """Tell the person of ``clock`` that it is their turn (``kind`` ``turn``) or that their time runs out soon
-        (``reminder``): once per table and version, whatever process or restart says it again."""
+        (``reminder``): once per table and version, whatever process or restart says it again. Store, then tell:
+        the mark, the pushes and the mail are stored in one transaction, and the pushes sent from their rows after
+        it; a process that stops in between leaves them to the outbox's task of the next (rule N9)."""
         if clock.account_id is None:
             return
-        if not await asyncio.to_thread(self.store.first_telling, clock.table_id, clock.version, kind):
+        if await asyncio.to_thread(self.store.told, clock.table_id, clock.version, kind):
             return
         person = await asyncio.to_thread(self.store.recipient, clock.account_id)
         if person is None:
@@ -91,24 +96,59 @@ class Notices:
         remaining = clock.due_at - self.clock()
         payload = text.push_payload(lang, kind, clock.game_id, players, remaining,
                                     seat_path(clock.table_id, clock.seat), clock.table_id)
-        await self.push(person.account_id, payload)
+        mail = None
         if self._mails(person, kind) and await self._not_mailed_lately(person, clock, kind):
-            body = self._turn_mail(person, lang, kind, clock, players, remaining)
-            await asyncio.to_thread(self.store.enqueue, person.account_id, clock.table_id, kind, body)
+            mail = self._turn_mail(person, lang, kind, clock, players, remaining)
+        pushes = await asyncio.to_thread(self.store.tell_once, clock.table_id, clock.version, kind,
+                                         person.account_id, payload, mail, self._push_lease())
+        if pushes is None:  # another process (or call) told it meanwhile
+            return
+        if mail is not None:
             self.nudge()
+        await self.send_pushes(pushes)
 
-    async def push(self, account_id: str, payload: str) -> int:
-        """Push ``payload`` to every browser the account subscribed; a subscription whose push service says it is
-        gone (404, 410) is dropped. The number of pushes the services took."""
-        delivered = 0
-        for subscription in await asyncio.to_thread(self.store.subscriptions, account_id):
-            status = await asyncio.to_thread(self.pusher.send, subscription, payload)
-            if status in GONE:
-                await asyncio.to_thread(self.store.unsubscribe, None, subscription.endpoint)
-                log.info("a push subscription of an account was dropped: its service answered %s", status)
-            elif 200 <= status < 300:
-                delivered += 1
-        return delivered
+    # -- the pushes (rules N4, N9) ---------------------------------------------------------------------------------
+    def _push_lease(self) -> dt.timedelta:
+        """How long a process holds the pushes it sends (the others leave them alone): two of a push's timeouts
+        (connecting, then the answer), and a little more."""
+        return dt.timedelta(seconds=2 * self.settings.push_timeout + 5)
+
+    async def send_pushes(self, pushes: list[Push]) -> int:
+        """Send the (claimed) ``pushes``, all at once, each in a thread; the number the push services took."""
+        done = await asyncio.gather(*(self._send(push) for push in pushes), return_exceptions=True)
+        for failure in (d for d in done if isinstance(d, BaseException)):
+            log.error("a push failed", exc_info=failure)
+        return sum(1 for d in done if d is True)
+
+    async def pushes_due(self) -> int:
+        """Send the outbox's pushes that are due: tried again, or left by a process that stopped before it sent
+        them. The number the push services took."""
+        return await self.send_pushes(await asyncio.to_thread(self.store.claim_pushes, self._push_lease()))
+
+    async def _send(self, push: Push) -> bool:
+        """Send a push of the outbox. Taken (2xx), it goes; a subscription its service says is gone (404, 410) is
+        dropped, its pushes with it; no answer, 429 or 5xx: tried again later (each wait twice the one before, up
+        to ``notice_retry_max``), until ``push_tries`` tries or a day (its TTL); any other refusal: given up. Logged
+        with the push service's host only (an endpoint's path and the browser's keys are the browser's secrets)."""
+        settings = self.settings
+        status = await asyncio.to_thread(self.pusher.send, push.subscription, push.payload)
+        if 200 <= status < 300:
+            await asyncio.to_thread(self.store.pushed, push.id)
+            return True
+        if status in GONE:
+            await asyncio.to_thread(self.store.unsubscribe, None, push.subscription.endpoint)
+            log.info("a push subscription of an account was dropped: its service answered %s", status)
+            return False
+        tries, host = push.attempts + 1, urlsplit(push.subscription.endpoint).hostname
+        answer = status or "none"
+        if not try_again(status) or tries >= settings.push_tries or self.clock() - push.created_at >= TTL_SPAN:
+            await asyncio.to_thread(self.store.pushed, push.id)
+            log.warning("a push to %s was dropped after %d tries (its last answer: %s)", host, tries, answer)
+            return False
+        wait = min(settings.notice_retry * 2 ** push.attempts, settings.notice_retry_max)
+        await asyncio.to_thread(self.store.failed, push.id, tries, dt.timedelta(seconds=wait), push_outbox)
+        log.info("a push to %s was not taken (try %d, again in %.0f s; its answer: %s)", host, tries, wait, answer)
+        return False
 
     def _mails(self, person: Recipient, kind: str) -> bool:
         """Whether a ``kind`` notice is mailed to ``person``: mail is set up, the address verified, and they asked
@@ -219,10 +259,12 @@ class Notices:
         return sent
 
     async def keep_sending(self) -> None:
-        """Send the outbox's mails and make the digests, every ``notice_poll`` seconds or when nudged."""
+        """Send the outboxes' pushes and mails that are due and make the digests, every ``notice_poll`` seconds or
+        when nudged."""
         self.wake = asyncio.Event()
         while True:
             try:
+                await self.pushes_due()
                 await self.digests()
                 await self.send_due()
             except asyncio.CancelledError:

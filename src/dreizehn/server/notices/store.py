@@ -9,14 +9,16 @@ import datetime as dt
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from dreizehn.server.accounts.schema import accounts
 from dreizehn.server.daily.schema import server_secrets
-from dreizehn.server.notices.schema import mail_outbox, notice_prefs, notices_told, push_subscriptions
+from dreizehn.server.notices.schema import mail_outbox, notice_prefs, notices_told, push_outbox, push_subscriptions
 from dreizehn.server.storage import now, seats, tables
 from dreizehn.server.storage.schema import insert_into
 from dreizehn.server.turns.schema import turn_clocks
@@ -76,8 +78,37 @@ class Outgoing:
     attempts: int
 
 
+@dataclass(frozen=True)
+class Push:
+    """A push of the outbox, claimed to be sent: its row, the subscription, the payload, the tries so far and when
+    it was stored."""
+
+    id: int
+    subscription: Subscription
+    payload: str
+    attempts: int
+    created_at: dt.datetime
+
+
 def endpoint_id(endpoint: str) -> str:
     return hashlib.sha256(endpoint.encode()).hexdigest()
+
+
+def _take(c: Connection, table: sa.Table, due: Sequence[Any], until: dt.datetime,
+          *where: sa.ColumnElement[bool]) -> list[Any]:
+    """The rows of an outbox (``due``: read with their ``id`` and ``next_at``) this transaction claims until
+    ``until``: each that no other process claimed since it was read (its ``next_at`` unchanged)."""
+    taken = []
+    for r in due:
+        done = c.execute(table.update().where(table.c.id == r.id, table.c.next_at == r.next_at, *where)
+                         .values(next_at=until))
+        if done.rowcount:
+            taken.append(r)
+    return taken
+
+
+def _subscription(r: Any) -> Subscription:
+    return Subscription(str(r.subscription_id), str(r.account_id), str(r.endpoint), str(r.p256dh), str(r.auth))
 
 
 class NoticeStore:
@@ -126,13 +157,29 @@ class NoticeStore:
         return found
 
     # -- told once (rule N2) ---------------------------------------------------------------------------------------
-    def first_telling(self, table_id: str, version: int, kind: str) -> bool:
-        """Mark ``kind`` told at the table's version; ``False`` where it was told already (by any process)."""
+    def told(self, table_id: str, version: int, kind: str) -> bool:
+        """Whether ``kind`` was told at the table's version already (by any process)."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(notices_told.c.table_id).where(
+                notices_told.c.table_id == table_id, notices_told.c.version == version,
+                notices_told.c.kind == kind)).first() is not None
+
+    def tell_once(self, table_id: str, version: int, kind: str, account_id: str, payload: str, mail: str | None,
+                  lease: dt.timedelta) -> list[Push] | None:
+        """Mark ``kind`` told at the table's version and store what tells it, in one transaction (store, then tell:
+        a process that stops after it leaves the telling to the others): a push of ``payload`` to each of the
+        account's subscriptions, claimed by the caller for ``lease`` (it sends them at once), and ``mail`` (where
+        given) in the mails' outbox. The pushes stored; ``None`` (nothing stored) where it was told already."""
         with self.engine.begin() as c:
             done = c.execute(insert_into(notices_told, c.dialect.name)
                              .values(table_id=table_id, version=version, kind=kind, told_at=now())
                              .on_conflict_do_nothing().returning(notices_told.c.table_id))
-            return done.first() is not None  # (not rowcount: psycopg's is -1 here)
+            if done.first() is None:  # (not rowcount: psycopg's is -1 here)
+                return None
+            pushes = self.store_pushes(c, account_id, table_id, kind, payload, now() + lease)
+            if mail is not None:
+                self._enqueue(c, account_id, table_id, kind, mail, None)
+            return pushes
 
     def forget_told(self, table_id: str) -> None:
         """The table's game is over: its turns told are no longer needed."""
@@ -167,10 +214,14 @@ class NoticeStore:
     # -- push subscriptions (rule N4) ------------------------------------------------------------------------------
     def subscribe(self, account_id: str, endpoint: str, p256dh: str, auth: str) -> None:
         key = endpoint_id(endpoint)
-        with self.engine.begin() as c:
-            c.execute(push_subscriptions.delete().where(push_subscriptions.c.id == key))
-            c.execute(push_subscriptions.insert().values(id=key, account_id=account_id, endpoint=endpoint,
-                                                         p256dh=p256dh, auth=auth, created_at=now()))
+        with self.engine.begin() as c:  # the same account's again: its pushes waiting (rule N9) stay
+            changed = c.execute(push_subscriptions.update().where(push_subscriptions.c.id == key,
+                                                                  push_subscriptions.c.account_id == account_id)
+                                .values(endpoint=endpoint, p256dh=p256dh, auth=auth))
+            if not changed.rowcount:  # new, or another account's (its pushes go with it)
+                c.execute(push_subscriptions.delete().where(push_subscriptions.c.id == key))
+                c.execute(push_subscriptions.insert().values(id=key, account_id=account_id, endpoint=endpoint,
+                                                             p256dh=p256dh, auth=auth, created_at=now()))
 
     def unsubscribe(self, account_id: str | None, endpoint: str) -> bool:
         """Drop a subscription (of ``account_id`` only, where given); whether there was one."""
@@ -198,40 +249,38 @@ class NoticeStore:
     def enqueue(self, account_id: str, table_id: str | None, kind: str, message: str,
                 dedup: str | None = None) -> bool:
         """Put a mail into the outbox; ``False`` (nothing stored) where one with the same ``dedup`` key is there."""
-        stamp = now()
         with self.engine.begin() as c:
-            done = c.execute(insert_into(mail_outbox, c.dialect.name)
-                             .values(account_id=account_id, table_id=table_id, kind=kind, message=message,
-                                     created_at=stamp, next_at=stamp, dedup=dedup)
-                             .on_conflict_do_nothing().returning(mail_outbox.c.id))
-            return done.first() is not None
+            return self._enqueue(c, account_id, table_id, kind, message, dedup)
+
+    @staticmethod
+    def _enqueue(c: Connection, account_id: str, table_id: str | None, kind: str, message: str,
+                 dedup: str | None) -> bool:
+        stamp = now()
+        done = c.execute(insert_into(mail_outbox, c.dialect.name)
+                         .values(account_id=account_id, table_id=table_id, kind=kind, message=message,
+                                 created_at=stamp, next_at=stamp, dedup=dedup)
+                         .on_conflict_do_nothing().returning(mail_outbox.c.id))
+        return done.first() is not None
 
     def claim(self, lease: dt.timedelta, limit: int = 20) -> list[Outgoing]:
         """The unsent mails due now, each claimed for ``lease`` (another process leaves it alone meanwhile)."""
         stamp = now()
-        claimed: list[Outgoing] = []
         with self.engine.begin() as c:
             rows = c.execute(sa.select(mail_outbox.c.id, mail_outbox.c.message, mail_outbox.c.attempts,
                                        mail_outbox.c.next_at)
                              .where(mail_outbox.c.sent_at.is_(None), mail_outbox.c.next_at <= stamp)
                              .order_by(mail_outbox.c.next_at).limit(limit)).all()
-            for r in rows:
-                taken = c.execute(mail_outbox.update().where(mail_outbox.c.id == r.id,
-                                                             mail_outbox.c.next_at == r.next_at,
-                                                             mail_outbox.c.sent_at.is_(None))
-                                  .values(next_at=stamp + lease))
-                if taken.rowcount:
-                    claimed.append(Outgoing(r.id, r.message, r.attempts))
-        return claimed
+            taken = _take(c, mail_outbox, rows, stamp + lease, mail_outbox.c.sent_at.is_(None))
+        return [Outgoing(r.id, r.message, r.attempts) for r in taken]
 
     def sent(self, mail_id: int) -> None:
         with self.engine.begin() as c:
             c.execute(mail_outbox.update().where(mail_outbox.c.id == mail_id).values(sent_at=now()))
 
-    def failed(self, mail_id: int, attempts: int, wait: dt.timedelta) -> None:
+    def failed(self, mail_id: int, attempts: int, wait: dt.timedelta, table: sa.Table = mail_outbox) -> None:
+        """A mail (or, with ``table`` ``push_outbox``, a push) not taken: tried again after ``wait``."""
         with self.engine.begin() as c:
-            c.execute(mail_outbox.update().where(mail_outbox.c.id == mail_id)
-                      .values(attempts=attempts, next_at=now() + wait))
+            c.execute(table.update().where(table.c.id == mail_id).values(attempts=attempts, next_at=now() + wait))
 
     def drop_unsent(self, account_id: str) -> None:
         """An account that asked for no more mail: what waits in the outbox for it is not sent."""
@@ -244,6 +293,48 @@ class NoticeStore:
             found = c.execute(sa.select(sa.func.min(mail_outbox.c.next_at))
                               .where(mail_outbox.c.sent_at.is_(None))).scalar()
         return None if found is None else utc(found)
+
+
+    # -- the pushes' outbox (rule N9) -----------------------------------------------------------------------------
+    @staticmethod
+    def store_pushes(c: Connection, account_id: str, table_id: str | None, kind: str, payload: str,
+                     until: dt.datetime) -> list[Push]:
+        """Put a push of ``payload`` into the outbox for each subscription of the account, claimed by the caller
+        until ``until`` (it sends them at once; after that, any process may); in the transaction of ``c`` (the
+        one of :meth:`tell_once`)."""
+        stamp = now()
+        stored = []
+        for r in c.execute(sa.select(push_subscriptions.c.id.label("subscription_id"), push_subscriptions.c.account_id,
+                                     push_subscriptions.c.endpoint, push_subscriptions.c.p256dh,
+                                     push_subscriptions.c.auth)
+                           .where(push_subscriptions.c.account_id == account_id)
+                           .order_by(push_subscriptions.c.created_at)).all():
+            push_id = c.execute(push_outbox.insert().values(subscription_id=r.subscription_id, table_id=table_id,
+                                                            kind=kind, payload=payload, created_at=stamp,
+                                                            next_at=until).returning(push_outbox.c.id)).scalar_one()
+            stored.append(Push(int(push_id), _subscription(r), payload, 0, stamp))
+        return stored
+
+    def claim_pushes(self, lease: dt.timedelta, limit: int = 20) -> list[Push]:
+        """The pushes due now (tried again, or left by a process that stopped before it sent them), each claimed
+        for ``lease``."""
+        stamp = now()
+        with self.engine.begin() as c:
+            rows = c.execute(sa.select(push_outbox.c.id, push_outbox.c.next_at, push_outbox.c.payload,
+                                       push_outbox.c.attempts, push_outbox.c.created_at,
+                                       push_outbox.c.subscription_id, push_subscriptions.c.account_id,
+                                       push_subscriptions.c.endpoint, push_subscriptions.c.p256dh,
+                                       push_subscriptions.c.auth)
+                             .join(push_subscriptions, push_subscriptions.c.id == push_outbox.c.subscription_id)
+                             .where(push_outbox.c.next_at <= stamp)
+                             .order_by(push_outbox.c.next_at).limit(limit)).all()
+            taken = _take(c, push_outbox, rows, stamp + lease)
+        return [Push(r.id, _subscription(r), r.payload, r.attempts, utc(r.created_at)) for r in taken]
+
+    def pushed(self, push_id: int) -> None:
+        """A push done with (taken by its service, or given up): out of the outbox."""
+        with self.engine.begin() as c:
+            c.execute(push_outbox.delete().where(push_outbox.c.id == push_id))
 
 
 def sign(key: bytes, account_id: str) -> str:
