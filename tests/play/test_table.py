@@ -10,7 +10,8 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, OWN_LEVELS, game_levels, level_name, level_spec, offered_levels
+from dreizehn.bots.levels import LEVEL_NAMES, OWN_LEVELS, game_levels, level_name, level_spec
+from dreizehn.bots.offered import offered_levels
 from dreizehn.core.errors import BotError, GameOverError
 from dreizehn.play.table import NotYourTurnError, Seat, StaleVersionError, Table, Update
 

@@ -99,36 +99,6 @@ def game_levels(game_id: str) -> tuple[str, ...]:
     return tuple(level for level in LEVEL_NAMES if level in offered)
 
 
-def offered_levels(game: Game) -> tuple[str, ...]:
-    """The levels ``game`` offers at its player count and options, weakest first: the game's levels there, an own
-    level (:data:`OWN_LEVELS`) only where its bot takes the game (``learned``: the player count and options its
-    network was fitted at).
-
-    >>> import dreizehn
-    >>> offered_levels(dreizehn.load_game("knizia13", 4))
-    ('easy', 'medium', 'learned', 'hard', 'expert', 'master')
-    >>> offered_levels(dreizehn.load_game("knizia13", 4, {"open_piles": True}))
-    ('easy', 'medium', 'hard', 'expert', 'master')
-    >>> offered_levels(dreizehn.load_game("knizia13", 3))
-    ('easy', 'medium', 'hard', 'expert', 'master')
-    """
-    from dreizehn.bots.base import make_bot
-    from dreizehn.core.errors import BotError
-
-    levels = _levels(game.id, game.players)
-    out = []
-    for level in LEVEL_NAMES:
-        if level not in levels:
-            continue
-        if level in OWN_LEVELS:
-            try:
-                make_bot(levels[level], game)
-            except BotError:
-                continue
-        out.append(level)
-    return tuple(out)
-
-
 def _levels(game_id: str, players: int | None = None) -> Mapping[str, str]:
     from dreizehn.core.registry import game_class
 

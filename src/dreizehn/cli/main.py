@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dreizehn.bots.levels import offered_levels
+from dreizehn.bots.offered import offered_levels
 from dreizehn.cli.admin import admin_app
 from dreizehn.cli.ratings import ratings_app
 from dreizehn.core.errors import DreizehnError, UsageError

@@ -283,7 +283,7 @@ class GameOut(_Out):
     (:func:`dreizehn.bots.levels.game_levels`)."""
     levels_by_players: dict[int, list[str]] = {}
     """The bot levels offered at each player count with the game's usual options, weakest first
-    (:func:`dreizehn.bots.levels.offered_levels`): ``learned`` only where it plays (13 and Holzwurm at 4 players)."""
+    (:func:`dreizehn.bots.offered.offered_levels`): ``learned`` only where it plays (13 and Holzwurm at 4 players)."""
     high_score_wins: bool
     """Whether the highest total wins (Holzwurm) or the lowest (13, Three Thirteen): how standings are ordered."""
     stage_name: str

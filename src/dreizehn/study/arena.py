@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from dreizehn.bots.base import Bot, bot_names, make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, offered_levels
+from dreizehn.bots.levels import LEVEL_NAMES
+from dreizehn.bots.offered import offered_levels
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import UsageError
 from dreizehn.core.game import Game, State

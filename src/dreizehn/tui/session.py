@@ -28,7 +28,8 @@ from pathlib import Path
 from babel.numbers import format_decimal, format_percent
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, LEVELS_ABOUT, level_name, offered_levels
+from dreizehn.bots.levels import LEVEL_NAMES, LEVELS_ABOUT, level_name
+from dreizehn.bots.offered import offered_levels
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
 from dreizehn.core.game import Game, State, View

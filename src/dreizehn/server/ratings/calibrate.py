@@ -22,7 +22,8 @@ import datetime as dt
 import itertools
 from collections.abc import Callable, Sequence
 
-from dreizehn.bots.levels import level_spec, offered_levels
+from dreizehn.bots.levels import level_spec
+from dreizehn.bots.offered import offered_levels
 from dreizehn.core.errors import SimulationError
 from dreizehn.core.registry import load_game
 from dreizehn.server.ratings.model import MODEL, MU, SIGMA, LevelRating, Skill

@@ -8,7 +8,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
-from dreizehn.bots.levels import game_levels, offered_levels
+from dreizehn.bots.levels import game_levels
+from dreizehn.bots.offered import offered_levels
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game
 from dreizehn.core.language import pick_language
