@@ -32,6 +32,12 @@ def scale() -> Callable[[int, int], int]:
     return lambda ci, long: long if PROFILE == "long" else max(1, ci // 5) if PROFILE == "quick" else ci
 
 
+@pytest.fixture
+def profile() -> str:
+    """The profile the tests run under: ``ci``, ``quick`` or ``long``."""
+    return PROFILE
+
+
 SLOW_FOLDERS = frozenset({"web", "server", "kernels", "tui", "envs", "fourth_game"})
 """The folders of tests that start servers, browsers or terminal pilots, or compile kernels: marked ``slow`` and left
 out of ``make test-quick`` (``make test`` runs them all)."""
@@ -41,6 +47,18 @@ SLOW_FILES = "test_kernel*.py"
 beside the game's other tests): marked ``slow`` as :data:`SLOW_FOLDERS` are."""
 
 
+SLOW_MODULES = frozenset({
+    "benchmarks/test_fit_learned.py",  # the learner's loop on the compiled kernels
+    "benchmarks/test_lobby_benchmark.py",  # a thousand people matched
+    "benchmarks/test_regret_benchmark.py",  # searches saved positions
+    "bots/test_hint_agreement.py",  # hints from the compiled playouts
+    "bots/test_hints.py",
+    "bots/test_ismcts.py",  # the compiled searches
+    "study/test_vector.py",  # the batched games on the compiled kernels
+})
+"""Modules elsewhere whose tests compile or run the kernels' searches and playouts (numba compiles each on first use:
+seconds to minutes in a fresh clone), marked ``slow`` as :data:`SLOW_FOLDERS` are."""
+
 SLOW_FIXTURES = frozenset({"ray_address"})
 """Fixtures that start something heavy (a local Ray instance): a test that uses one is marked ``slow`` too."""
 
@@ -48,10 +66,13 @@ SLOW_FIXTURES = frozenset({"ray_address"})
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """With ``-m "not slow"`` (``make test-quick``), the folders of :data:`SLOW_FOLDERS` are not even collected:
     importing them (the servers, the browser, the research libraries) is most of a quick run's start."""
-    if config.option.markexpr == "not slow" and collection_path.is_dir():
-        root = Path(__file__).parent
-        if collection_path.parent == root and collection_path.name in SLOW_FOLDERS:
-            return True
+    if config.option.markexpr != "not slow":
+        return None
+    root = Path(__file__).parent
+    if collection_path.is_dir():
+        return True if collection_path.parent == root and collection_path.name in SLOW_FOLDERS else None
+    if collection_path.is_relative_to(root) and collection_path.relative_to(root).as_posix() in SLOW_MODULES:
+        return True
     return None
 
 
@@ -73,7 +94,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             folder = item.path.relative_to(root).parts[0]
         except ValueError:  # a doctest of the package
             continue
-        if folder in SLOW_FOLDERS or fnmatch(item.path.name, SLOW_FILES):
+        module = item.path.relative_to(root).as_posix()
+        if folder in SLOW_FOLDERS or fnmatch(item.path.name, SLOW_FILES) or module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
 
 

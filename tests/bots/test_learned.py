@@ -118,6 +118,7 @@ def test_refuses_a_game_it_has_no_network_for() -> None:
         make_bot("learned", dreizehn.load_game("knizia13", other))
 
 
+@pytest.mark.slow  # a Python process of its own
 def test_plays_without_torch() -> None:
     """The runtime package loads the weights and plays with torch unimportable (the ``learn`` extra absent)."""
     code = (

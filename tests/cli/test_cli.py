@@ -157,6 +157,7 @@ def test_replay_answers_hostile_input_with_a_message(data: bytes, message: str, 
     assert "Traceback" not in result.output and "valid record:" not in result.output
 
 
+@pytest.mark.slow  # a Python process of its own
 def test_replay_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
     """issue 11 item 1: the console script itself, in a subprocess, on the deepest and the widest inputs."""
     deep = tmp_path / "deep.json"

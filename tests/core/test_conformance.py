@@ -64,9 +64,12 @@ def _replays(state: State) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_deep_checks(case: tuple[str, int, dict[str, object]], scale: Callable[[int, int], int]) -> None:
-    """Refusals change nothing; views leak nothing; samples agree with views; text notation round-trips."""
+def test_deep_checks(case: tuple[str, int, dict[str, object]], scale: Callable[[int, int], int],
+                     profile: str) -> None:
+    """Refusals change nothing; views leak nothing; samples agree with views; text notation round-trips (the quick
+    profile checks a fifth as often: one game is the fewest)."""
     game_id, players, options = case
     ci, long, every = DEEP[game_id]
+    every *= 5 if profile == "quick" else 1
     report = check_game(game_id, players, options, games=scale(ci, long), seed=players, every=every)
     assert report.games == scale(ci, long) and report.samples > 0 and report.refusals > 0

@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -77,14 +78,37 @@ def test_docs_api_example_runs() -> None:
         exec(compile(block, "docs/api.md", "exec"), {})
 
 
-def test_doctests() -> None:
-    """Every docstring example of the package runs as written."""
-    failures = 0
+COMPILED_EXAMPLES = frozenset({
+    "dreizehn.bots.base", "dreizehn.bots.ismcts", "dreizehn.envs.gymnasium", "dreizehn.envs.gymnasium_vector",
+    "dreizehn.envs.sb3", "dreizehn.play.hints", "dreizehn.study.vector",
+})
+"""The modules whose examples run the compiled kernels (numba compiles each kernel on first use, a minute of CPU in a
+fresh clone): their examples are a test of their own, marked ``slow`` (``make test-quick`` leaves it out)."""
+
+
+def _modules() -> list[ModuleType]:
     modules = [dreizehn]
     for info in pkgutil.walk_packages(dreizehn.__path__, "dreizehn."):
-        if info.name.startswith("dreizehn.cli"):
-            continue
-        modules.append(importlib.import_module(info.name))
+        if not info.name.startswith("dreizehn.cli"):
+            modules.append(importlib.import_module(info.name))
+    return modules
+
+
+def test_doctests() -> None:
+    """Every docstring example of the package runs as written (those of :data:`COMPILED_EXAMPLES` in the next
+    test)."""
+    _doctests([m for m in _modules() if m.__name__ not in COMPILED_EXAMPLES])
+
+
+@pytest.mark.slow
+def test_doctests_that_run_the_compiled_kernels() -> None:
+    modules = [m for m in _modules() if m.__name__ in COMPILED_EXAMPLES]
+    assert sorted(m.__name__ for m in modules) == sorted(COMPILED_EXAMPLES)  # no name there that is no module
+    _doctests(modules)
+
+
+def _doctests(modules: list[ModuleType]) -> None:
+    failures = 0
     for module in modules:
         # a game's modules (games/<id>/words.py …) read their examples with the names of the game's package
         package = module.__name__.rpartition(".")[0]

@@ -110,6 +110,7 @@ def test_resume_from_a_record_goes_on_as_the_game_would_have(game_id: str) -> No
     assert resumed.state.shuffles == whole.state.shuffles and resumed.state.totals == whole.state.totals
 
 
+@pytest.mark.slow  # a pool of processes, or of threads playing a whole game
 @pytest.mark.parametrize("pool", ["threads", "processes"])
 def test_async_play_runs_bots_in_an_executor_and_plays_the_same_game(pool: str) -> None:
     seats = [Seat("a", bot="heuristic"), Seat("b", bot="random"), Seat("c", bot="ismcts:iterations=20")]

@@ -109,7 +109,9 @@ def test_the_new_table_page_offers_the_pace_to_a_signed_in_person(
         expect(page.locator("label[for=pace]")).to_have_text(label)  # the page is drawn again in the new language
         page.select_option("#pace", "turn-based")
         page.select_option("#move-time", "259200")
-        page.locator(".pace-form").scroll_into_view_if_needed()
+        expect(page.locator("#move-time")).to_have_value("259200")
+        # the form may be drawn again meanwhile (the levels come in): found and scrolled to in one step of the page
+        page.evaluate("document.querySelector('.pace-form').scrollIntoView({block: 'center'})")
         _shots(page, f"new-turn-based-table-{lang}")
     page.select_option("#on-timeout", "seat")
     page.select_option("#seat-1", "easy")

@@ -6,6 +6,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow  # Python processes of their own
+
 # A fresh interpreter (no catalogue read yet): threads held at a barrier ask for the same languages at once.
 _RACE = """
 import threading
