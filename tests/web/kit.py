@@ -239,6 +239,14 @@ def shoot(page: Page, folder: str, name: str) -> None:
     small.save(path, optimize=True)
 
 
+def scroll_to(page: Page, selector: str) -> None:
+    """Bring the first element ``selector`` finds to the middle of the page, found and scrolled in one step of the
+    page (a locator's scroll waits for the element to be stable, and a page that draws it again meanwhile (a language
+    or a list coming in) detaches it)."""
+    page.wait_for_selector(selector)
+    page.evaluate("s => document.querySelector(s).scrollIntoView({block: 'center'})", selector)
+
+
 def shots(page: Page, name: str) -> None:
     """The page at a laptop's size and, whole, at a phone's: ``SCREENSHOTS/name-laptop.png`` and ``-phone.png``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import Server, Watched, new_context, play_out, shots, start_server, watch
+from .kit import Server, Watched, new_context, play_out, scroll_to, shots, start_server, watch
 
 GUEST_401 = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
 """Chromium notes a guest's GET /api/session (401: nobody signed in), which the pages ask to know who reads them."""
@@ -95,7 +95,7 @@ def test_a_guest_plays_the_daily_deal_and_sees_the_results(browser: Browser, con
         page.select_option("#lang", lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(deal.locator("svg.box-plot")).to_have_count(1)
-        deal.scroll_into_view_if_needed()
+        scroll_to(page, ".daily-deal[data-game=holzwurm][data-players='2']")
         _shots(page, f"daily-{lang}")
     _guest_errors(guest)
 
@@ -161,7 +161,7 @@ def test_a_signed_in_person_plays_each_deal_once(browser: Browser, contexts: lis
     mine = first.page.locator(".daily-deal[data-game=holzwurm][data-players='2'] tr.mine")
     expect(mine.locator("td").nth(1)).to_have_text("Maradu")
     expect(mine.locator("td").first).to_have_text(re.compile(r"^(\d+|=)$"))  # an account is ranked
-    first.page.locator(".daily-deal[data-game=holzwurm]").scroll_into_view_if_needed()
+    scroll_to(first.page, ".daily-deal[data-game=holzwurm]")
     _shots(first.page, "daily-signed-in-de")
 
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import Server, Watched, move, new_context, shots, start_server, version, watch
+from .kit import Server, Watched, move, new_context, scroll_to, shots, start_server, version, watch
 
 PASSWORD = "a long password"
 
@@ -110,8 +110,7 @@ def test_the_new_table_page_offers_the_pace_to_a_signed_in_person(
         page.select_option("#pace", "turn-based")
         page.select_option("#move-time", "259200")
         expect(page.locator("#move-time")).to_have_value("259200")
-        # the form may be drawn again meanwhile (the levels come in): found and scrolled to in one step of the page
-        page.evaluate("document.querySelector('.pace-form').scrollIntoView({block: 'center'})")
+        scroll_to(page, ".pace-form")
         _shots(page, f"new-turn-based-table-{lang}")
     page.select_option("#on-timeout", "seat")
     page.select_option("#seat-1", "easy")
