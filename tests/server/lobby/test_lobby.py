@@ -148,13 +148,8 @@ def test_bots_fill_a_turn_based_table_after_the_wait(server: TestClient, clock: 
     ada.queue(pace="turn-based", move_time=86400, bot_wait=60, bot_level="easy", rated=True)
     step(server)
     assert ada.place().json()["state"] == "waiting"
-    clock.pass_(61)
-    ada.place()
-    assert len(step(server)) == 1
-    place = ada.place().json()
+    place, stored = _after_the_bot_wait(server, clock, ada)
     assert place["state"] == "seated" and place["bots"] == 2
-    stored = lobby(server).hub.store.tables.load(place["table"])
-    assert stored is not None
     row, seats = stored.row, stored.seats
     assert (row.pace, row.move_time, row.on_timeout, row.rated) == ("turn-based", 86400, "move", True)
     assert sorted((s.bot or "", s.account_id is not None) for s in seats) == [("", True), ("easy", False),
@@ -166,13 +161,20 @@ def test_learned_bots_fill_a_table_where_the_level_plays(server: TestClient, clo
     ada = Person(server, "Ada")
     assert ada.queue(pace="turn-based", move_time=86400, bot_wait=60, bot_level="learned", players=4).status_code \
         == 200
-    clock.pass_(61)
-    ada.place()
-    assert len(step(server)) == 1
-    place = ada.place().json()
+    place, stored = _after_the_bot_wait(server, clock, ada)
     assert place["state"] == "seated" and place["bots"] == 3
+    assert sorted(s.bot or "" for s in stored.seats) == ["", "learned", "learned", "learned"]
+
+
+def _after_the_bot_wait(server: TestClient, clock: Clock, person: Person) -> tuple[dict[str, Any], Any]:
+    """Past a 60 s bot wait: the person's place after one lobby round, and the table it seated them at, stored."""
+    clock.pass_(61)
+    person.place()
+    assert len(step(server)) == 1
+    place: dict[str, Any] = person.place().json()
     stored = lobby(server).hub.store.tables.load(place["table"])
-    assert stored is not None and sorted(s.bot or "" for s in stored.seats) == ["", "learned", "learned", "learned"]
+    assert stored is not None
+    return place, stored
 
 
 def test_a_few_people_queued_at_once_each_sit_at_one_table(server: TestClient, clock: Clock) -> None:
