@@ -107,6 +107,7 @@ from typing import ClassVar, TypeVar
 
 from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.learned_kernel import fitted_network
 from dreizehn.bots.search_options import GENERAL as GENERAL  # re-exported: dreizehn.bots.ismcts.GENERAL
 from dreizehn.bots.search_options import SearchOptions
 from dreizehn.bots.search_options import search_default as search_default
@@ -243,8 +244,10 @@ class IsmctsBot(Bot):
         self._kernel: object | None = None
         if self.settings.infer and not self._infers():
             raise BotSpecError("bot.option_infer", rule="B4", game=gid)
+        if self.settings.value == "learned-bot":
+            fitted_network(game)  # refuses a game, player count or options without the learned bot's network
         if self.settings.value != "points" and self._compiled_search(frozenset()) is None:
-            raise BotSpecError("bot.option_value", rule="B4", game=gid)
+            raise BotSpecError("bot.option_value", rule="B4", key="value", value=self.settings.value, game=gid)
 
     def _policy(self) -> Policy | None:
         """The playout policy of ``playout``: the game's greedy playout, its heuristic, or none (random actions)."""
@@ -411,7 +414,9 @@ class IsmctsBot(Bot):
             return None
         if (keep and not options["prune"]) or (self.settings.potential and not options.get("potential")):
             return None
-        if self.settings.value != "points" and not options.get("value"):
+        values = options.get("value", ())
+        if self.settings.value != "points" and not (values is True or (
+                isinstance(values, Container) and self.settings.value in values)):
             return None
         if not options.get("tree") and self.settings.tree != (playout != "heuristic"):
             return None

@@ -1,0 +1,124 @@
+"""``ismcts:value=learned-bot``: the search's leaves valued by the ``learned`` bot's network in compiled code
+(:mod:`dreizehn.bots.learned_kernel`, :mod:`dreizehn.bots.tree`). The compiled forward pass rates every action as
+the NumPy network does, and chooses as the bot does, on positions of whole games on the kernel; the bot searches
+with it where the network was fitted and is refused, naming the option, everywhere else.
+
+Whether it plays stronger than ``expert`` is measured by ``benchmarks/learned_value.py`` (docs/learned.md), never
+asserted here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import dreizehn
+from dreizehn.bots.base import make_bot
+from dreizehn.bots.ismcts import IsmctsBot
+from dreizehn.bots.learned import Network, shipped
+from dreizehn.bots.learned_kernel import choice, compile_network, fitted_network, values
+from dreizehn.core.errors import BotSpecError
+from dreizehn.core.kernel import HEURISTIC, load
+
+GAMES = ("knizia13", "holzwurm")
+"""The games whose network the search can value leaves by (4 players, the usual options)."""
+
+
+def _network(game_id: str) -> tuple[dreizehn.Game, Network]:
+    network = shipped(game_id)
+    assert network is not None
+    return dreizehn.load_game(game_id, network.players, dict(network.options)), network
+
+
+def _positions(game: dreizehn.Game, games: int, steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Observations of the seat to move, legal masks and the heuristic's actions of ``games`` games on the kernel,
+    at each of ``steps`` moves (random ones, so that the positions spread), finished games left out."""
+    kernel = load(game)
+    states = kernel.new(games)
+    keys = np.arange(1, games + 1, dtype=np.uint64)
+    kernel.reset(states, keys)
+    rng = np.random.default_rng(0)
+    status = np.zeros(games, np.int8)
+    found: tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]] = ([], [], [])
+    for _ in range(steps):
+        live = kernel.current(states) >= 0
+        obs = np.zeros((games, kernel.obs_size), np.float32)
+        kernel.observe(states, np.maximum(kernel.current(states), 0), obs)
+        legal = np.zeros((games, kernel.num_actions), np.bool_)
+        kernel.legal(states, legal)
+        hint = kernel.choose(states, keys, HEURISTIC)
+        for part, array in zip(found, (obs, legal, hint), strict=True):
+            part.append(array[live])
+        random_legal = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in legal])
+        kernel.step(states, keys, random_legal, status)
+    obs_all, legal_all, hint_all = (np.concatenate(part) for part in found)
+    return obs_all, legal_all, hint_all
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_compiled_pass_rates_and_chooses_as_the_numpy_network(game_id: str,
+                                                                  scale: Callable[[int, int], int]) -> None:
+    game, network = _network(game_id)
+    obs, legal, hint = _positions(game, scale(40, 200), 60)
+    assert len(obs) > scale(1000, 5000)
+    expected = network.values(obs, hint)
+    compiled = compile_network(network)
+    got = values(compiled, obs, hint)
+    assert np.allclose(got, expected, rtol=1e-4, atol=1e-3), float(np.abs(got - expected).max())
+    chosen = network.choose(obs, legal, hint)
+    assert (chosen != hint).any()  # some positions where the network overrules the heuristic
+    mine = [choice(got[i], legal[i], int(hint[i]), compiled.threshold) for i in range(len(obs))]
+    close = np.abs(np.sort(got, axis=1)[:, -1] - got[np.arange(len(got)), hint] - compiled.threshold) < 1e-3
+    assert (np.array(mine) == chosen)[~close].all()  # the same choice but where a rating lies at the threshold
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_search_values_its_leaves_by_the_network(game_id: str) -> None:
+    game, _ = _network(game_id)
+    state = game.new_state(seed=4)
+    rng = random.Random(4)
+    for _ in range(7):
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(state.current_player)
+    valued = make_bot("ismcts:iterations=300:value=learned-bot", game)
+    played = make_bot("ismcts:iterations=300", game)
+    assert isinstance(valued, IsmctsBot) and isinstance(played, IsmctsBot)
+    action = valued.act(view, random.Random(1))
+    assert action in view.legal_actions
+    assert valued.last_iterations == 300
+    first = valued.last_stats
+    assert valued.act(view, random.Random(1)) == action and valued.last_stats == first  # the same seed, the same
+    played.act(view, random.Random(1))
+    assert played.last_stats != first  # the same tree's budget, its leaves valued otherwise
+    assert all(0.0 < stat.mean < 1.0 for stat in first if stat.visits)
+
+
+@pytest.mark.parametrize(("game_id", "players", "options", "code"), [
+    ("knizia13", 3, {}, "bot.option_value_fitted"),
+    ("knizia13", 4, {"open_piles": True}, "bot.option_value_fitted"),
+    ("holzwurm", 4, {"games": 2}, "bot.option_value_fitted"),
+    ("holzwurm", 5, {}, "bot.option_value_fitted"),
+    ("three-thirteen", 4, {}, "bot.option_value_network"),
+])
+def test_a_game_without_the_network_refuses_the_option(game_id: str, players: int, options: dict[str, object],
+                                                       code: str) -> None:
+    game = dreizehn.load_game(game_id, players, options)
+    with pytest.raises(BotSpecError) as refused:
+        make_bot("ismcts:value=learned-bot", game)
+    assert (refused.value.code, refused.value.rule, refused.value.params["key"]) == (code, "B4", "value")
+    assert "ismcts:value=learned-bot" in str(refused.value)
+    with pytest.raises(BotSpecError) as direct:
+        fitted_network(game)
+    assert direct.value.code == code
+
+
+def test_a_search_the_kernel_does_not_run_refuses_the_option() -> None:
+    game, _ = _network("knizia13")
+    with pytest.raises(BotSpecError) as refused:
+        make_bot("ismcts:value=learned-bot:horizon=game", game)  # the Python search: no network
+    assert (refused.value.code, refused.value.params["key"], refused.value.params["value"]) == (
+        "bot.option_value", "value", "learned-bot")
+    assert "ismcts:value=learned-bot" in str(refused.value)
