@@ -46,9 +46,10 @@ EXPERT_ITERATIONS = 10_000
 """``expert``'s budget in 13 and Holzwurm (``ismcts:iterations=10000``, :attr:`dreizehn.core.game.Game.levels`)."""
 
 
-def candidate(iterations: int) -> str:
-    """The network's search at ``iterations`` a move; every other option ``expert``'s."""
-    return f"ismcts:iterations={iterations}:value=learned-bot"
+def candidate(iterations: int, value: str = "learned-bot") -> str:
+    """The network's search at ``iterations`` a move, its leaves valued by ``value``; every other option
+    ``expert``'s."""
+    return f"ismcts:iterations={iterations}:value={value}"
 
 
 def positions(game: Game, count: int, seed: int) -> list[View]:
@@ -80,10 +81,10 @@ def cpu_per_move(spec: str, game: Game, views: list[View]) -> float:
     return (time.process_time() - start) / len(views)
 
 
-def calibrate(game: Game, views: list[View], probe: int, rounds: int) -> int:
+def calibrate(game: Game, views: list[View], probe: int, rounds: int, value: str) -> int:
     """The iterations of the network's search that cost what ``expert``'s take (step 1), with the table of times."""
     expert = level_spec("expert", game.id, PLAYERS)
-    probed = candidate(probe)
+    probed = candidate(probe, value)
     times: dict[str, list[float]] = {expert: [], probed: []}
     for _ in range(rounds):
         for spec in times:
@@ -95,7 +96,7 @@ def calibrate(game: Game, views: list[View], probe: int, rounds: int) -> int:
     print(f"{'search':<48}{'ms a move':>12}{'µs an iteration':>18}")
     for spec, t in times.items():
         print(f"{spec:<48}{1000 * statistics.fmean(t):>12.1f}{1e6 * per_iteration[spec]:>18.2f}")
-    print(f"the network's search at the same time a move: {candidate(iterations)}")
+    print(f"the network's search at the same time a move: {candidate(iterations, value)}")
     return iterations
 
 
@@ -129,6 +130,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=("knizia13", "holzwurm"))
     parser.add_argument("--seeds", default="0:100", help="FIRST:END, the seeds played (default 0:100)")
+    parser.add_argument("--value", default="learned-bot", choices=("learned-bot", "learned-bot-mix"),
+                        help="how the network values the search's leaves (default learned-bot)")
     parser.add_argument("--iterations", type=int, help="the network's search's iterations (default: calibrated)")
     parser.add_argument("--positions", type=int, default=100, help="positions timed for the budget (default 100)")
     parser.add_argument("--rounds", type=int, default=2, help="times each search is timed on them (default 2)")
@@ -143,17 +146,34 @@ def main() -> None:
     args.seed_range = (int(first), int(end))
     args.players = PLAYERS
     args.against = level_spec(args.against, args.game, PLAYERS)
-    iterations = args.iterations or calibrate(game, positions(game, args.positions, 7), args.probe, args.rounds)
-    bots = [level_spec("expert", args.game, PLAYERS), candidate(iterations)]
+    iterations = args.iterations or calibrate(game, positions(game, args.positions, 7), args.probe, args.rounds,
+                                              args.value)
+    bots = [level_spec("expert", args.game, PLAYERS), candidate(iterations, args.value)]
     done = paired.saved(args.results) if args.results is not None else {}
     if not args.print_only:
-        start = time.monotonic()
-        for seed in range(*args.seed_range):
-            if args.minutes is not None and time.monotonic() - start > 60 * args.minutes:
-                break
-            for bot in bots:
-                paired.play_missing(args, bot, range(seed, seed + 1), done)
+        play(args, bots, done)
     table(args, bots, done)
+
+
+def play(args: argparse.Namespace, bots: list[str], done: dict[paired.Key, dict[str, Any]]) -> None:
+    """Both bots' missing games, seed by seed (none started after ``--minutes``), and the processor time a move of
+    each bot in the games this run played (the heuristics' moves in them included: a small part)."""
+    start = time.monotonic()
+    cpu = dict.fromkeys(bots, 0.0)
+    moves = dict.fromkeys(bots, 0)
+    for seed in range(*args.seed_range):
+        if args.minutes is not None and time.monotonic() - start > 60 * args.minutes:
+            break
+        for bot in bots:
+            before = set(done)
+            clock = time.process_time()
+            paired.play_missing(args, bot, range(seed, seed + 1), done)
+            cpu[bot] += time.process_time() - clock
+            moves[bot] += sum(int(done[k]["moves"]) for k in set(done) - before)
+    for bot in bots:
+        if moves[bot]:
+            print(f"{bot}: {1000 * cpu[bot] / moves[bot]:.1f} ms of processor time a move in this run's "
+                  f"{moves[bot]} moves")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""``ismcts:value=learned-bot``: the search's leaves valued by the ``learned`` bot's network in compiled code
+"""``ismcts:value=learned-bot`` and ``learned-bot-mix``: the search's leaves valued by the ``learned`` bot's network
 (:mod:`dreizehn.bots.learned_kernel`, :mod:`dreizehn.bots.tree`). The compiled forward pass rates every action as
 the NumPy network does, and chooses as the bot does, on positions of whole games on the kernel; the bot searches
 with it where the network was fitted and is refused, naming the option, everywhere else.
@@ -77,23 +77,25 @@ def test_the_compiled_pass_rates_and_chooses_as_the_numpy_network(game_id: str,
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_search_values_its_leaves_by_the_network(game_id: str) -> None:
+    """Both ways of valuing leaves search legal moves, the same for the same seed, and give other statistics than
+    the playouts alone and than each other on the same tree's budget."""
     game, _ = _network(game_id)
     state = game.new_state(seed=4)
     rng = random.Random(4)
     for _ in range(7):
         state.apply(rng.choice(state.legal_actions()))
     view = state.view(state.current_player)
-    valued = make_bot("ismcts:iterations=300:value=learned-bot", game)
-    played = make_bot("ismcts:iterations=300", game)
-    assert isinstance(valued, IsmctsBot) and isinstance(played, IsmctsBot)
-    action = valued.act(view, random.Random(1))
-    assert action in view.legal_actions
-    assert valued.last_iterations == 300
-    first = valued.last_stats
-    assert valued.act(view, random.Random(1)) == action and valued.last_stats == first  # the same seed, the same
-    played.act(view, random.Random(1))
-    assert played.last_stats != first  # the same tree's budget, its leaves valued otherwise
-    assert all(0.0 < stat.mean < 1.0 for stat in first if stat.visits)
+    found = []
+    for value in ("points", "learned-bot", "learned-bot-mix"):
+        bot = make_bot(f"ismcts:iterations=300:value={value}", game)
+        assert isinstance(bot, IsmctsBot)
+        action = bot.act(view, random.Random(1))
+        assert action in view.legal_actions and bot.last_iterations == 300
+        stats = bot.last_stats
+        assert bot.act(view, random.Random(1)) == action and bot.last_stats == stats  # the same seed, the same
+        assert all(0.0 < stat.mean < 1.0 for stat in stats if stat.visits)
+        found.append(stats)
+    assert len({tuple(stats) for stats in found}) == 3  # each valued otherwise
 
 
 @pytest.mark.parametrize(("game_id", "players", "options", "code"), [
@@ -102,14 +104,16 @@ def test_the_search_values_its_leaves_by_the_network(game_id: str) -> None:
     ("holzwurm", 4, {"games": 2}, "bot.option_value_fitted"),
     ("holzwurm", 5, {}, "bot.option_value_fitted"),
     ("three-thirteen", 4, {}, "bot.option_value_network"),
+    ("three-thirteen", 2, {}, "bot.option_value_network"),
 ])
 def test_a_game_without_the_network_refuses_the_option(game_id: str, players: int, options: dict[str, object],
                                                        code: str) -> None:
     game = dreizehn.load_game(game_id, players, options)
-    with pytest.raises(BotSpecError) as refused:
-        make_bot("ismcts:value=learned-bot", game)
-    assert (refused.value.code, refused.value.rule, refused.value.params["key"]) == (code, "B4", "value")
-    assert "ismcts:value=learned-bot" in str(refused.value)
+    for value in ("learned-bot", "learned-bot-mix"):
+        with pytest.raises(BotSpecError) as refused:
+            make_bot(f"ismcts:value={value}", game)
+        assert (refused.value.code, refused.value.rule, refused.value.params["key"]) == (code, "B4", "value")
+        assert f"ismcts:value={value} needs" in str(refused.value)
     with pytest.raises(BotSpecError) as direct:
         fitted_network(game)
     assert direct.value.code == code

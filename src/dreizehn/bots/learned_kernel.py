@@ -77,10 +77,10 @@ def shipped_compiled(game_id: str) -> CompiledNetwork | None:
     return None if network is None else compile_network(network)
 
 
-def fitted_network(game: Game) -> CompiledNetwork:
-    """The compiled network of the ``learned`` bot for ``game``, what ``ismcts:value=learned-bot`` values leaves
-    by; a game without one, or at a player count or with options it was not fitted at, is refused (B4, naming the
-    option ``value``).
+def fitted_network(game: Game, value: str = "learned-bot") -> CompiledNetwork:
+    """The compiled network of the ``learned`` bot for ``game``, what ``ismcts:value=learned-bot`` (or ``value``,
+    ``learned-bot-mix``) values leaves by; a game without one, or at a player count or with options it was not
+    fitted at, is refused (B4, naming the option ``value``).
 
     >>> import dreizehn
     >>> fitted_network(dreizehn.load_game("knizia13", 4)).threshold
@@ -93,10 +93,10 @@ def fitted_network(game: Game) -> CompiledNetwork:
     """
     network = shipped(game.id)
     if network is None:
-        raise BotSpecError("bot.option_value_network", rule="B4", bot="ismcts", key="value",
+        raise BotSpecError("bot.option_value_network", rule="B4", bot="ismcts", key="value", value=value,
                            game=Word(f"{game.id}.title"))
     if not fits(network, game):
-        raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="value",
+        raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="value", value=value,
                            game=Word(f"{game.id}.title"), players=network.players)
     compiled = shipped_compiled(game.id)
     assert compiled is not None

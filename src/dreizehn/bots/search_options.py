@@ -66,7 +66,7 @@ Reward = Literal["margin", "win"]
 Playout = Literal["greedy", "random", "heuristic"]
 Switch = Literal["auto", "on", "off"]
 Root = Literal["auto", "ucb", "paired"]
-Value = Literal["points", "learned", "learned-large", "learned-bot"]
+Value = Literal["points", "learned", "learned-large", "learned-bot", "learned-bot-mix"]
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class SearchOptions:
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "horizon": ("stage", "game"), "reward": ("margin", "win"), "playout": ("greedy", "random", "heuristic"),
         "tree": ("auto", "on", "off"), "root": ("auto", "ucb", "paired"), "infer": ("auto", "on", "off"),
-        "value": ("points", "learned", "learned-large", "learned-bot"),
+        "value": ("points", "learned", "learned-large", "learned-bot", "learned-bot-mix"),
     }
     """The options that take one of a few words, and their words."""
     WHOLE: ClassVar[tuple[str, ...]] = ("iterations", "cutoff")

@@ -240,7 +240,7 @@ def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
 def _leaf_template(variant: str, policy: int) -> Callable[..., bool]:
     """The template of the valuation of a leaf by the ``learned`` bot's network (``value=learned-bot``)."""
 
-    def value_leaf(s: npt.NDArray[np.int16], stage: int, key: Keys, mask: npt.NDArray[np.bool_],
+    def value_leaf(s: npt.NDArray[np.int16], seat: int, stage: int, key: Keys, mask: npt.NDArray[np.bool_],
                    buffer: npt.NDArray[np.int64], observation: npt.NDArray[np.float32],
                    hidden: npt.NDArray[np.float32], rated: npt.NDArray[np.float32], valued: npt.NDArray[np.bool_],
                    points: npt.NDArray[np.float64], w0: npt.NDArray[np.float32], b0: npt.NDArray[np.float32],
@@ -251,7 +251,7 @@ def _leaf_template(variant: str, policy: int) -> Callable[..., bool]:
         decision, the network rates its legal actions from its observation and the heuristic's action, the seat's
         stage margin is the rating of the action the ``learned`` bot chooses (into ``points[seat]``), and that action
         is played; a seat already valued moves by ``policy``. True where every seat was valued; false where the
-        stage ended first (its points are then in the row)."""
+        stage ended first (its points are then in the row). (``seat``, the searching seat, is not used.)"""
         variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
         n = s[PLAYERS]
         valued[:] = False
@@ -277,8 +277,43 @@ def _leaf_template(variant: str, policy: int) -> Callable[..., bool]:
     return value_leaf
 
 
-def _valued_template(variant: str, policy: int, tree: bool) -> Callable[..., None]:
-    """The template of a search's iterations (``root=ucb``) whose leaves the ``learned`` bot's network values."""
+def _mixed_leaf_template(variant: str, policy: int) -> Callable[..., bool]:
+    """The template of a playout whose searching seat the ``learned`` bot's network also values
+    (``value=learned-bot-mix``)."""
+
+    def value_leaf(s: npt.NDArray[np.int16], seat: int, stage: int, key: Keys, mask: npt.NDArray[np.bool_],
+                   buffer: npt.NDArray[np.int64], observation: npt.NDArray[np.float32],
+                   hidden: npt.NDArray[np.float32], rated: npt.NDArray[np.float32], valued: npt.NDArray[np.bool_],
+                   points: npt.NDArray[np.float64], w0: npt.NDArray[np.float32], b0: npt.NDArray[np.float32],
+                   w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2: npt.NDArray[np.float32],
+                   b2: npt.NDArray[np.float32], divisors: npt.NDArray[np.float32],
+                   threshold: float) -> bool:  # pragma: no cover - compiled
+        """Play ``s`` on from a leaf to the end of the stage by ``policy``, but at the first decision of ``seat``
+        (the searching seat): there the network rates its legal actions, ``points[seat]`` is the rating of the
+        action the ``learned`` bot chooses, and that action is played. True where ``seat`` was valued so; the
+        stage's points are in the row either way (``valued``: not used)."""
+        variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        found = False
+        while s[TURN] >= 0 and s[STAGE] == stage:
+            if found or s[TURN] != seat:
+                apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
+                continue
+            legal_into(s, mask, buffer)
+            hint = heuristic_action(s, key)
+            observe(s, seat, observation)
+            rate_into(observation, hint, mask, w0, b0, w1, b1, w2, b2, divisors, hidden, rated)
+            action = choice(rated, mask, hint, threshold)
+            points[seat] = rated[action]
+            found = True
+            apply(s, action, key)
+        return found
+
+    return value_leaf
+
+
+def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callable[..., None]:
+    """The template of a search's iterations (``root=ucb``) whose leaves the ``learned`` bot's network values
+    (``mix``: the searching seat's, beside a playout, :func:`_mixed_leaf_template`)."""
 
     def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, scale: float, key: Keys,
                child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
@@ -288,9 +323,12 @@ def _valued_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
                threshold: float) -> None:  # pragma: no cover - compiled
         """As :func:`_ismcts_template`'s iterations, but each leaf is valued by the network (``value_leaf``): each
         seat's reward is the logistic of its rated stage margin, less the mean of every seat's (true margins add up
-        to 0), over ``scale``; where the stage ends before every seat is valued, by its points as they are."""
+        to 0), over ``scale``; where the stage ends before every seat is valued, by its points as they are. With
+        ``mix``, each leaf is played out and rewarded as :func:`_ismcts_template`'s, but the searching seat's reward
+        is the mean of that and the logistic of its rated margin over ``scale`` (where it was valued)."""
         variant  # noqa: B018
         policy  # noqa: B018 - keys the cache: ``value_leaf`` (bound by specialise) plays it
+        mix  # noqa: B018 - keys the cache, as ``policy``
         n = root[PLAYERS]
         stage = root[STAGE]
         mask = np.zeros(ACTIONS, np.bool_)
@@ -320,8 +358,16 @@ def _valued_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
                 depth += 1
                 if size[0] != before or not tree:
                     break
-            if value_leaf(s, stage, key, mask, buffer, observation, hidden, rated, valued, points, w0, b0, w1, b1,
-                          w2, b2, divisors, threshold):
+            found = value_leaf(s, seat, stage, key, mask, buffer, observation, hidden, rated, valued, points, w0, b0,
+                               w1, b1, w2, b2, divisors, threshold)
+            if mix:
+                rated_margin = points[seat]
+                for other in range(n):
+                    points[other] = s[LAST + other]
+                margin_rewards(points, n, scale, HIGH_WINS, rewards)
+                if found:
+                    rewards[seat] = 0.5 * rewards[seat] + 0.5 / (1.0 + math.exp(-rated_margin / scale))
+            elif found:
                 mean = 0.0
                 for other in range(n):
                     mean += points[other] / n
@@ -369,7 +415,8 @@ def _rating_template(variant: str) -> Callable[..., None]:
 
 
 _ISMCTS, _RATE_WORLDS = _ismcts_template("", RANDOM, True), _rating_template("")
-_LEAF, _VALUED = _leaf_template("", RANDOM), _valued_template("", RANDOM, True)
+_LEAF, _MIXED_LEAF, _VALUED = _leaf_template("", RANDOM), _mixed_leaf_template("", RANDOM), _valued_template(
+    "", RANDOM, True, False)
 
 
 def rating_loop(name: str, **names: object) -> Any:
@@ -395,27 +442,30 @@ class UcbSearch:
         self.actions = int(names["ACTIONS"])  # type: ignore[call-overload]
         self.iterations = {(policy, tree): specialise(_ISMCTS, name, names, policy=policy, tree=tree)
                            for policy in (RANDOM, HEURISTIC) for tree in (False, True)}
-        leaves = {policy: specialise(_LEAF, name, names, policy=policy) for policy in (RANDOM, HEURISTIC)}
-        self.valued = {(policy, tree): specialise(_VALUED, name, {**names, "value_leaf": leaves[policy]},
-                                                  policy=policy, tree=tree)
-                       for policy in (RANDOM, HEURISTIC) for tree in (False, True)}
+        leaves = {(policy, mix): specialise(_MIXED_LEAF if mix else _LEAF, name, names, policy=policy)
+                  for policy in (RANDOM, HEURISTIC) for mix in (False, True)}
+        self.valued = {(policy, tree, mix): specialise(_VALUED, name, {**names, "value_leaf": leaves[policy, mix]},
+                                                       policy=policy, tree=tree, mix=mix)
+                       for policy in (RANDOM, HEURISTIC) for tree in (False, True) for mix in (False, True)}
         """The iterations whose leaves the ``learned`` bot's network values (``value=learned-bot``), compiled on
         first use."""
         self.rate_worlds = rating_loop(name, **names)
 
     def search(self, empty: npt.NDArray[np.int16], view: Any, iterations: int, c: float, scale: float, seed: int,
                seconds: float | None = None, playout: str = "random", tree: bool = True,
-               network: CompiledNetwork | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
+               network: CompiledNetwork | None = None,
+               mix: bool = False) -> tuple[list[tuple[int, int, int, float]], int]:
         """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward)
         and the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`run`); its playouts
         ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root); with a
         ``network`` (``value=learned-bot``), each leaf valued by it at every seat's next decision instead of played
-        out (:func:`_valued_template`), the moves between those by the playout's policy."""
+        out (:func:`_valued_template`), the moves between those by the playout's policy; with ``mix`` as well
+        (``value=learned-bot-mix``), each leaf played out and the searching seat's reward half its rating."""
         row = self.row_of_view(empty, view)
         if network is None:
             return run(self.iterations[policy_of(playout), tree], row, view.seat, self.actions, iterations, c, scale,
                        seed, seconds)
-        return run(self.valued[policy_of(playout), tree], row, view.seat, self.actions, iterations, c, scale, seed,
+        return run(self.valued[policy_of(playout), tree, mix], row, view.seat, self.actions, iterations, c, scale, seed,
                    seconds, network.arrays())
 
     def rate(self, empty: npt.NDArray[np.int16], view: Any, actions: list[int], worlds: int,

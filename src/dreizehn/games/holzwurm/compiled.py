@@ -22,7 +22,7 @@ class HolzwurmSearchKernel(HolzwurmKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("ucb",), "playout": ("random", "heuristic"), "cutoff": (0,), "prune": False, "tree": True,
-        "value": ("learned-bot",),
+        "value": ("learned-bot", "learned-bot-mix"),
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always); ``tree`` true: with a tree below the root or without; ``value``: besides ``points``,
@@ -37,8 +37,9 @@ class HolzwurmSearchKernel(HolzwurmKernel):
         ``value=learned-bot``: each leaf valued by the ``learned`` bot's network
         (:func:`~dreizehn.bots.learned_kernel.fitted_network`) instead of played out."""
         assert isinstance(view, HolzwurmView) and not keep and not cutoff
-        network = fitted_network(self.game) if value == "learned-bot" else None
-        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, playout, tree, network)
+        network = fitted_network(self.game) if value.startswith("learned-bot") else None
+        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, playout, tree, network,
+                      value == "learned-bot-mix")
 
     def rate(self, view: View, actions: list[int], worlds: int,
              seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
