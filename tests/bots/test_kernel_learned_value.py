@@ -20,8 +20,10 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.learned import Network, shipped
 from dreizehn.bots.learned_kernel import choice, compile_network, fitted_network, values
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.kernel import HEURISTIC, load
+from dreizehn.play.table import Seat, Table
 
 GAMES = ("knizia13", "holzwurm")
 """The games whose network the search can value leaves by (4 players, the usual options)."""
@@ -126,3 +128,23 @@ def test_a_search_the_kernel_does_not_run_refuses_the_option() -> None:
     assert (refused.value.code, refused.value.params["key"], refused.value.params["value"]) == (
         "bot.option_value", "value", "learned-bot")
     assert "ismcts:value=learned-bot" in str(refused.value)
+
+
+def test_holzwurms_expert_at_4_players_mixes_the_network_where_it_was_fitted() -> None:
+    """Holzwurm's ``expert`` at 4 players, in a match of 3 games, is the search valued by the network too
+    (docs/learned.md, "In the search"); with other options, or at other player counts, and in 13, the usual
+    ``expert`` plays, and a table of it is made, where the network would refuse."""
+    four = dreizehn.load_game("holzwurm", 4)
+    spec = level_spec("expert", "holzwurm", 4)
+    assert spec.startswith("ismcts:iterations=") and spec.endswith(":value=learned-bot-mix")
+    assert make_bot("expert", four).spec == spec
+    usual = "ismcts:iterations=10000"
+    one = dreizehn.load_game("holzwurm", 4, {"games": 1})
+    assert level_spec("expert", "holzwurm", 4, one.options) == usual
+    assert make_bot("expert", one).spec == usual
+    table = Table(one, tuple(Seat("expert", bot="expert") for _ in range(4)), 0, one.new_state(0))
+    assert all(bot.spec == usual for bot in table._bots.values())
+    for players in (3, 5):
+        assert make_bot("expert", dreizehn.load_game("holzwurm", players)).spec == usual
+    assert make_bot("expert", dreizehn.load_game("knizia13", 4)).spec == usual
+    assert make_bot("learned", four).spec == "learned"  # the network's own level as before
