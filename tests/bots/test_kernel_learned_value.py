@@ -52,8 +52,9 @@ def _positions(game: dreizehn.Game, games: int, steps: int) -> tuple[np.ndarray,
         legal = np.zeros((games, kernel.num_actions), np.bool_)
         kernel.legal(states, legal)
         hint = kernel.choose(states, keys, HEURISTIC)
-        for part, array in zip(found, (obs, legal, hint), strict=True):
-            part.append(array[live])
+        found[0].append(obs[live])
+        found[1].append(legal[live])
+        found[2].append(hint[live])
         random_legal = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in legal])
         kernel.step(states, keys, random_legal, status)
     obs_all, legal_all, hint_all = (np.concatenate(part) for part in found)
@@ -130,21 +131,21 @@ def test_a_search_the_kernel_does_not_run_refuses_the_option() -> None:
     assert "ismcts:value=learned-bot" in str(refused.value)
 
 
-def test_holzwurms_expert_at_4_players_mixes_the_network_where_it_was_fitted() -> None:
-    """Holzwurm's ``expert`` at 4 players, in a match of 3 games, is the search valued by the network too
-    (docs/learned.md, "In the search"); with other options, or at other player counts, and in 13, the usual
+@pytest.mark.parametrize(("game_id", "other"), [("holzwurm", {"games": 1}), ("knizia13", {"open_piles": True})])
+def test_expert_at_4_players_mixes_the_network_where_it_was_fitted(game_id: str, other: dict[str, object]) -> None:
+    """13's and Holzwurm's ``expert`` at 4 players, with the options the network was fitted at, is the search valued
+    by the network too (docs/learned.md, "In the search"); with other options, or at other player counts, the usual
     ``expert`` plays, and a table of it is made, where the network would refuse."""
-    four = dreizehn.load_game("holzwurm", 4)
-    spec = level_spec("expert", "holzwurm", 4)
+    four = dreizehn.load_game(game_id, 4)
+    spec = level_spec("expert", game_id, 4)
     assert spec.startswith("ismcts:iterations=") and spec.endswith(":value=learned-bot-mix")
     assert make_bot("expert", four).spec == spec
     usual = "ismcts:iterations=10000"
-    one = dreizehn.load_game("holzwurm", 4, {"games": 1})
-    assert level_spec("expert", "holzwurm", 4, one.options) == usual
-    assert make_bot("expert", one).spec == usual
-    table = Table(one, tuple(Seat("expert", bot="expert") for _ in range(4)), 0, one.new_state(0))
+    unfitted = dreizehn.load_game(game_id, 4, other)
+    assert level_spec("expert", game_id, 4, unfitted.options) == usual
+    assert make_bot("expert", unfitted).spec == usual
+    table = Table(unfitted, tuple(Seat("expert", bot="expert") for _ in range(4)), 0, unfitted.new_state(0))
     assert all(bot.spec == usual for bot in table._bots.values())
     for players in (3, 5):
-        assert make_bot("expert", dreizehn.load_game("holzwurm", players)).spec == usual
-    assert make_bot("expert", dreizehn.load_game("knizia13", 4)).spec == usual
+        assert make_bot("expert", dreizehn.load_game(game_id, players)).spec == usual
     assert make_bot("learned", four).spec == "learned"  # the network's own level as before
