@@ -129,3 +129,22 @@ def test_one_who_misses_the_ready_check_is_told_so(browser: Browser, contexts: l
                 "You are no longer in the queue: a table was found and you did not confirm in time, or this page "
                 "was away too long.")
             expect(page.locator(".lobby-form")).to_be_visible()
+
+
+def test_a_free_seat_is_taken_from_the_lobby(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                             watched: list[Watched]) -> None:
+    """An open table's free seat is taken in the lobby itself, with a name, as on the tables page: the person is
+    taken to that seat; a table being played offers watching."""
+    answer = httpx2.post(f"{server.url}/api/tables", json={"game": "holzwurm", "seats": [
+        {"kind": "person", "name": "Greta"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    assert answer.status_code == 201, answer.text
+    table = answer.json()["table"]["id"]
+    page = watch(watched, new_context(browser, contexts, server), "Hanna").page
+    page.goto("/lobby")
+    item = page.locator(f".lobby-open li[data-table='{table}']")
+    item.locator("input").fill("Hanna")
+    item.locator("button[type=submit]").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector(".table-page[data-version]")
+    seats = httpx2.get(f"{server.url}/api/tables/{table}").json()["seats"]
+    assert [(s["name"], s["joined"]) for s in seats[:2]] == [("Greta", True), ("Hanna", True)]

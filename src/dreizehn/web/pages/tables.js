@@ -107,11 +107,11 @@ function joinForm(table, app) {
 
 /**
  * What a listed table offers: its replay (finished), the person's own seat (theirs), a free seat to take (open),
- * watching (being played).
+ * watching (being played). The lobby's open tables offer the same.
  * @param {TableSummary} table
  * @param {App} app
  */
-function tableAction(table, app) {
+export function tableAction(table, app) {
   if (table.status === "finished") return link(`/replay/${table.id}`, t("web.replay"), "button.small-button");
   if (table.my_seat !== null && table.my_seat !== undefined) {
     return link(`/seat/${table.id}/${table.my_seat}`, t("web.me.play"), "button.small-button.primary");
