@@ -148,3 +148,42 @@ def test_a_free_seat_is_taken_from_the_lobby(browser: Browser, contexts: list[Br
     page.wait_for_selector(".table-page[data-version]")
     seats = httpx2.get(f"{server.url}/api/tables/{table}").json()["seats"]
     assert [(s["name"], s["joined"]) for s in seats[:2]] == [("Greta", True), ("Hanna", True)]
+
+
+def test_a_name_being_typed_in_the_lobbys_list_is_not_lost_to_its_refresh(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """The list of tables is drawn again every 10 seconds, but not while a name is being typed into a seat's field
+    (the page's clock run on by the test: the heartbeat's requests show that the time passed)."""
+    answer = httpx2.post(f"{server.url}/api/tables", json={"game": "knizia13", "seats": [
+        {"kind": "person", "name": "Ines"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    assert answer.status_code == 201, answer.text
+    table = answer.json()["table"]["id"]
+    page = watch(watched, new_context(browser, contexts, server), "Jana").page
+    page.add_init_script(ASKED)
+    page.clock.install()
+    page.goto("/lobby")
+    field = page.locator(f".lobby-open li[data-table='{table}'] input")
+    field.wait_for()
+    page.clock.run_for(10_500)  # nothing typed: the list is asked for again
+    page.wait_for_function("() => window.asked.tables >= 2")
+    tables = page.evaluate("window.asked.tables")
+    heartbeats = page.evaluate("window.asked.lobby")
+    field.fill("Jana")
+    page.clock.run_for(31_000)  # three of the list's turns, ten heartbeats
+    page.wait_for_function(f"() => window.asked.lobby >= {heartbeats + 10}")
+    assert page.evaluate("window.asked.tables") == tables
+    assert field.input_value() == "Jana"
+    field.press("Enter")
+    page.wait_for_url("**/play/**")
+
+
+ASKED = """
+window.asked = { tables: 0, lobby: 0 };
+const fetched = window.fetch;
+window.fetch = (what, ...rest) => {
+  const url = String(what instanceof Request ? what.url : what);
+  if (url.includes("/api/tables?status=open")) window.asked.tables += 1;
+  else if (url.includes("/api/lobby")) window.asked.lobby += 1;
+  return fetched(what, ...rest);
+};
+"""

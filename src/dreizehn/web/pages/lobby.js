@@ -49,8 +49,18 @@ export async function lobbyPage(root, app) {
   const listTables = async () => fill(tables, ...await tablesParts(titles, app));
   await Promise.all([ctx.refresh(), listTables()]);
   const timers = [window.setInterval(() => { ctx.refresh().catch(() => null); }, HEARTBEAT_MS),
-    window.setInterval(() => { listTables().catch(() => null); }, TABLES_MS)];
+    window.setInterval(() => { if (!typing(tables)) listTables().catch(() => null); }, TABLES_MS)];
   return { dispose: () => timers.forEach((id) => window.clearInterval(id)) };
+}
+
+/**
+ * Whether the person is taking a seat in the list (its field focused, or a name typed there): the list is then not
+ * drawn again, which would lose what they typed.
+ * @param {HTMLElement} list
+ */
+function typing(list) {
+  const fields = /** @type {HTMLInputElement[]} */ ([...list.querySelectorAll("input")]);
+  return list.contains(document.activeElement) || fields.some((f) => f.value !== f.defaultValue);
 }
 
 function signInToPlay() {
