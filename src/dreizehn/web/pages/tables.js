@@ -89,7 +89,7 @@ function joinForm(table, app) {
   if (!free) return null;
   const id = `join-${table.id}`;
   const name = /** @type {HTMLInputElement} */ (h("input", { id, required: true, maxlength: 40,
-    value: localStorage.getItem("dreizehn.name") || "", placeholder: t("web.your_name"), autocomplete: "nickname" }));
+    value: session()?.name || localStorage.getItem("dreizehn.name") || "", placeholder: t("web.your_name"), autocomplete: "nickname" }));
   const error = h("span.error", { role: "alert" });
   /** @param {Event} e */
   async function submit(e) {
