@@ -19,7 +19,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with start_server(tmp_path_factory.mktemp("data"), SIGNUP_LIMIT_ADDRESS="1000 per hour",
-                      LOBBY_TICK="0.2") as running:
+                      LOBBY_TICK="0.2", LOBBY_READY_WINDOW="90") as running:  # time to photograph the ready check
         yield running
 
 
@@ -93,6 +93,13 @@ def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, c
         expect(page.locator(".lobby-play h2")).to_have_text("A table is found: are you ready?")
     expect(ada.locator(".lobby-play")).to_contain_text("and 1 bot")
     _shots(ada, "ready-en")
+    for lang in ("de", "nl"):  # the ready check in each language, drawn again with it
+        found = httpx2.get(f"{server.url}/api/words/{lang}").json()["templates"]["web.lobby.found"]
+        ada.select_option("#lang", lang)
+        expect(ada.locator(".lobby-play h2")).to_have_text(found)
+        _shots(ada, f"ready-{lang}")
+    ada.select_option("#lang", "en")
+    expect(ada.locator(".lobby-play h2")).to_have_text("A table is found: are you ready?")
     for page in (ada, bruno, clara):
         page.click(".lobby-play button.primary")
     for page in (ada, bruno, clara):
