@@ -46,7 +46,10 @@ export async function lobbyPage(root, app) {
     if (session()) showPlace(lobby.me, ctx);
   } };
   if (!session()) fill(play, signInToPlay());
-  const listTables = async () => fill(tables, ...await tablesParts(titles, app));
+  const listTables = async () => {  // not drawn over a name typed while the list was asked for
+    const parts = await tablesParts(titles, app);
+    if (!typing(tables)) fill(tables, ...parts);
+  };
   await Promise.all([ctx.refresh(), listTables()]);
   const timers = [window.setInterval(() => { ctx.refresh().catch(() => null); }, HEARTBEAT_MS),
     window.setInterval(() => { if (!typing(tables)) listTables().catch(() => null); }, TABLES_MS)];
