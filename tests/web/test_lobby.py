@@ -141,7 +141,7 @@ def test_one_who_misses_the_ready_check_is_told_so(browser: Browser, contexts: l
 def test_a_free_seat_is_taken_from_the_lobby(browser: Browser, contexts: list[BrowserContext], server: Server,
                                              watched: list[Watched]) -> None:
     """An open table's free seat is taken in the lobby itself, with a name, as on the tables page: the person is
-    taken to that seat; a table being played offers watching."""
+    taken to that seat."""
     answer = httpx2.post(f"{server.url}/api/tables", json={"game": "holzwurm", "seats": [
         {"kind": "person", "name": "Greta"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
     assert answer.status_code == 201, answer.text
