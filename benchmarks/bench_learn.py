@@ -47,9 +47,11 @@ def learner_rate(env: Any, n_steps: int, rollouts: int) -> Rate:
     """Learner steps a second of MaskablePPO on ``env`` (``n_steps`` per game per rollout), after a warm-up; the
     CPU time of ``env.step_wait``, of collecting and of the update measured alike on both sides."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=512, n_epochs=4, seed=0, verbose=0,
                         device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no log folder in /tmp for each run
     model.learn(ROLLOUT)
     spent = {"step_wait": 0.0, "collect_rollouts": 0.0, "train": 0.0}
     for owner, name in ((model.env, "step_wait"), (model, "collect_rollouts"), (model, "train")):

@@ -6,6 +6,8 @@ so in pytest's summary (``-ra``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -21,9 +23,12 @@ from dreizehn.envs.sb3 import DreizehnVecEnv
 
 
 @pytest.mark.parametrize(("game_id", "players"), [("knizia13", 4), ("holzwurm", 3), ("three-thirteen", 2)])
-def test_maskable_ppo_trains_with_no_glue(game_id: str, players: int) -> None:
+def test_maskable_ppo_trains_with_no_glue(
+    game_id: str, players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A few hundred learner steps of MaskablePPO straight on the environment: every action it takes is legal
     (an illegal one would be refused by the kernel's own check), and whole games end and are logged."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # its logger's folder, else a new one in /tmp each run
     torch.set_num_threads(1)
     env = DreizehnVecEnv(game_id, num_envs=16, players=players, opponents="heuristic", reward="score")
     assert isinstance(env, VecEnv) and is_masking_supported(env)

@@ -32,9 +32,13 @@ def test_the_learned_level_is_picked_where_it_plays_and_its_bots_play_a_game(
     for seat in (1, 2, 3):
         page.select_option(f"#seat-{seat}", "learned")
     assert word in page.inner_text("#seat-2 option[value=learned]")
-    about = page.locator("#seat-2-about")
+    about = page.locator("#seat-1-about")  # said once, under the first seat it plays
     assert about.is_visible() and word in about.inner_text()
     assert not page.locator("#seat-0-about").is_visible()  # "me": no line
+    assert [page.locator(f"#seat-{s}-about").is_visible() for s in (2, 3)] == [False, False]
+    page.select_option("#seat-1", "friend")  # the line moves to the next seat that plays it
+    assert page.locator("#seat-2-about").is_visible() and not page.locator("#seat-1-about").is_visible()
+    page.select_option("#seat-1", "learned")
     for size, phone in (("laptop", False), ("phone", True)):
         if phone:
             page.set_viewport_size({"width": 390, "height": 844})

@@ -19,7 +19,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with start_server(tmp_path_factory.mktemp("data"), SIGNUP_LIMIT_ADDRESS="1000 per hour",
-                      LOBBY_TICK="0.2") as running:
+                      LOBBY_TICK="0.2", LOBBY_READY_WINDOW="90") as running:  # time to photograph the ready check
         yield running
 
 
@@ -93,6 +93,13 @@ def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, c
         expect(page.locator(".lobby-play h2")).to_have_text("A table is found: are you ready?")
     expect(ada.locator(".lobby-play")).to_contain_text("and 1 bot")
     _shots(ada, "ready-en")
+    for lang in ("de", "nl"):  # the ready check in each language, drawn again with it
+        found = httpx2.get(f"{server.url}/api/words/{lang}").json()["templates"]["web.lobby.found"]
+        ada.select_option("#lang", lang)
+        expect(ada.locator(".lobby-play h2")).to_have_text(found)
+        _shots(ada, f"ready-{lang}")
+    ada.select_option("#lang", "en")
+    expect(ada.locator(".lobby-play h2")).to_have_text("A table is found: are you ready?")
     for page in (ada, bruno, clara):
         page.click(".lobby-play button.primary")
     for page in (ada, bruno, clara):
@@ -129,3 +136,61 @@ def test_one_who_misses_the_ready_check_is_told_so(browser: Browser, contexts: l
                 "You are no longer in the queue: a table was found and you did not confirm in time, or this page "
                 "was away too long.")
             expect(page.locator(".lobby-form")).to_be_visible()
+
+
+def test_a_free_seat_is_taken_from_the_lobby(browser: Browser, contexts: list[BrowserContext], server: Server,
+                                             watched: list[Watched]) -> None:
+    """An open table's free seat is taken in the lobby itself, with a name, as on the tables page: the person is
+    taken to that seat."""
+    answer = httpx2.post(f"{server.url}/api/tables", json={"game": "holzwurm", "seats": [
+        {"kind": "person", "name": "Greta"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    assert answer.status_code == 201, answer.text
+    table = answer.json()["table"]["id"]
+    page = watch(watched, new_context(browser, contexts, server), "Hanna").page
+    page.goto("/lobby")
+    item = page.locator(f".lobby-open li[data-table='{table}']")
+    item.locator("input").fill("Hanna")
+    item.locator("button[type=submit]").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector(".table-page[data-version]")
+    seats = httpx2.get(f"{server.url}/api/tables/{table}").json()["seats"]
+    assert [(s["name"], s["joined"]) for s in seats[:2]] == [("Greta", True), ("Hanna", True)]
+
+
+def test_a_name_being_typed_in_the_lobbys_list_is_not_lost_to_its_refresh(
+        browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """The list of tables is drawn again every 10 seconds, but not while a name is being typed into a seat's field
+    (the page's clock run on by the test: the heartbeat's requests show that the time passed)."""
+    answer = httpx2.post(f"{server.url}/api/tables", json={"game": "knizia13", "seats": [
+        {"kind": "person", "name": "Ines"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    assert answer.status_code == 201, answer.text
+    table = answer.json()["table"]["id"]
+    page = watch(watched, new_context(browser, contexts, server), "Jana").page
+    page.add_init_script(ASKED)
+    page.clock.install()
+    page.goto("/lobby")
+    field = page.locator(f".lobby-open li[data-table='{table}'] input")
+    field.wait_for()
+    page.clock.run_for(10_500)  # nothing typed: the list is asked for again
+    page.wait_for_function("() => window.asked.tables >= 2")
+    tables = page.evaluate("window.asked.tables")
+    heartbeats = page.evaluate("window.asked.lobby")
+    field.fill("Jana")
+    page.clock.run_for(31_000)  # three of the list's turns, ten heartbeats
+    page.wait_for_function(f"() => window.asked.lobby >= {heartbeats + 10}")
+    assert page.evaluate("window.asked.tables") == tables
+    assert field.input_value() == "Jana"
+    field.press("Enter")
+    page.wait_for_url("**/play/**")
+
+
+ASKED = """
+window.asked = { tables: 0, lobby: 0 };
+const fetched = window.fetch;
+window.fetch = (what, ...rest) => {
+  const url = String(what instanceof Request ? what.url : what);
+  if (url.includes("/api/tables?status=open")) window.asked.tables += 1;
+  else if (url.includes("/api/lobby")) window.asked.lobby += 1;
+  return fetched(what, ...rest);
+};
+"""

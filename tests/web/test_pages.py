@@ -23,6 +23,29 @@ from .kit import (
     watch,
 )
 
+DRAWS = """
+window.draws = 0;
+new MutationObserver((changes) => {
+  for (const c of changes) window.draws += [...c.addedNodes].filter((n) => n.classList?.contains("route")).length;
+}).observe(document, { childList: true, subtree: true });
+"""
+"""Counts the pages drawn (each address, or language, draws a new ``div.route``)."""
+
+
+def test_the_language_already_shown_draws_nothing_again(browser: Browser, contexts: list[BrowserContext],
+                                                      server: Server, watched: list[Watched]) -> None:
+    """Choosing the language already shown keeps the page as it is (what was filled in with it); another language
+    draws it again once."""
+    page = watch(watched, new_context(browser, contexts, server), "Lena").page
+    page.add_init_script(DRAWS)
+    page.goto("/new/knizia13")
+    page.fill("#my-name", "Lena")
+    drawn = page.evaluate("window.draws")
+    page.select_option("#lang", "en")
+    page.select_option("#lang", "de")
+    expect(page.locator("label[for=players]")).to_have_text("Anzahl der Spieler")
+    assert page.evaluate("window.draws") == drawn + 1
+
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])
 def test_home_and_rules_in_each_language(lang: str, browser: Browser, contexts: list[BrowserContext],

@@ -30,7 +30,9 @@ from dreizehn.core.kernel import HEURISTIC, WAITING, Keys, Masks, Observations, 
 
 
 def unbound(*args: object) -> Any:  # pragma: no cover - never called: specialise binds the name
-    raise NotImplementedError("a template's game function, bound by specialise")
+    """The placeholder of a name a template calls (a game's function), replaced by :func:`specialise` before the
+    template is compiled; a template called as plain Python, unspecialised, fails here."""
+    raise RuntimeError("a template's game function was called before specialise bound it")
 
 
 # The names the batch templates call, bound per game by :func:`batch_functions` (placeholders here).

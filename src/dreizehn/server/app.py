@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dreizehn.server.accounts.recovery import Recovery
@@ -120,36 +121,43 @@ def _refusals_in_openapi(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server application with ``settings`` (by default from the environment)."""
-    settings = settings or Settings()
+def _services(app: FastAPI, settings: Settings, engine: Engine, executor: Workers | None) -> list[asyncio.Task[Any]]:
+    """The server's parts, each with its own storage, held in ``app.state``, and their background tasks started."""
+    hub = Hub(settings, Store(engine), executor)
+    app.state.hub = hub
+    app.state.ratings = rater = Ratings(engine, hub.store.tables)
+    app.state.daily = Daily(DailyStore(engine), hub.store.tables, settings)
+    app.state.recovery = Recovery(app.state.accounts, settings)
+    app.state.lobby = lobby_service = Lobby(LobbyStore(engine), hub, settings)
+    tasks: list[asyncio.Task[Any]] = []
+    if settings.is_postgres:
+        tasks.append(asyncio.create_task(_listen(hub, settings.database)))
+        tasks.append(asyncio.create_task(hub.peers.keep_presence()))
+    tasks.append(asyncio.create_task(hub.keep_tidy()))
+    tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
+    tasks.append(asyncio.create_task(lobby_service.keep_matching(settings.lobby_tick)))
+    hub.game_over_hooks.append(lambda _: rater.nudge())
+    hub.turn_hooks.append(app.state.notices)
+    tasks.append(asyncio.create_task(app.state.notices.keep_sending()))
+    app.state.turns = Sweep(hub, hub.clocks)
+    return tasks
+
+
+def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The application's start (the database migrated, the parts made, the tables resumed, the tasks started) and
+    its stop."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database, settings.data_dir)
         await asyncio.to_thread(migrate, engine)
         executor = _executor(settings)
-        hub = Hub(settings, Store(engine), executor)
-        app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, engine, settings)
-        app.state.ratings = rater = Ratings(engine, hub.store.tables)
-        app.state.daily = Daily(DailyStore(engine), hub.store.tables, settings)
-        app.state.recovery = Recovery(app.state.accounts, settings)
-        app.state.lobby = lobby_service = Lobby(LobbyStore(engine), hub, settings)
-        tasks: list[asyncio.Task[Any]] = []
-        if settings.is_postgres:
-            tasks.append(asyncio.create_task(_listen(hub, settings.database)))
-            tasks.append(asyncio.create_task(hub.peers.keep_presence()))
-        tasks.append(asyncio.create_task(hub.keep_tidy()))
-        tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
-        tasks.append(asyncio.create_task(lobby_service.keep_matching(settings.lobby_tick)))
-        hub.game_over_hooks.append(lambda _: rater.nudge())
         app.state.notices = teller = await asyncio.to_thread(Notices, engine, settings)
-        hub.turn_hooks.append(teller)
-        tasks.append(asyncio.create_task(teller.keep_sending()))
-        app.state.turns = sweep = Sweep(hub, hub.clocks)
+        tasks = _services(app, settings, engine, executor)
+        hub: Hub = app.state.hub
         await hub.resume_all()
-        tasks.append(asyncio.create_task(sweep.keep_sweeping(settings.turn_sweep)))
+        tasks.append(asyncio.create_task(app.state.turns.keep_sweeping(settings.turn_sweep)))
         try:
             yield
         finally:
@@ -163,6 +171,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
             engine.dispose()
+
+    return lifespan
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application with ``settings`` (by default from the environment)."""
+    settings = settings or Settings()
+    lifespan = _lifespan(settings)
 
     from dreizehn import __version__
     from dreizehn.core.errors import DreizehnError

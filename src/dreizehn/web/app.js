@@ -98,8 +98,13 @@ function comeBack(e) {
   a.setAttribute("href", `/signin${back}`);
 }
 
-/** @param {string} code */
+/**
+ * The language chosen in the header: saved (signed in), its words loaded, the header and the page drawn again; the
+ * language already shown changes nothing (a page being filled in is not drawn again for nothing).
+ * @param {string} code
+ */
 async function changeLanguage(code) {
+  if (code === lang()) return;
   const who = session();
   if (who) {  // the account's language, on every device (a failure leaves it for this browser)
     const kept = who.settings || {};

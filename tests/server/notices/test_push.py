@@ -288,3 +288,53 @@ def test_n9_a_push_never_taken_is_dropped_after_its_tries_and_logged_without_its
         said = record.getMessage()
         assert secret not in said and "/push/" not in said
         assert all(b.p256dh not in said and b.subscription("x")["keys"]["auth"] not in said for b in browsers)
+
+
+def test_n9_a_push_tried_again_says_the_time_left_then_and_one_whose_time_ran_out_is_dropped(
+        serve: Callable[[Settings], TestClient], settings: Settings, push_service: PushService) -> None:
+    """The outbox keeps a notice's parameters, not its words: a push the service took only hours later says the
+    time left at that moment; a push whose turn's time ran out before any service took it is dropped unsent."""
+    client = serve(_retrying(settings))
+    csrf = sign_up(client, "Anna")
+    sign_up(TestClient(client.app), "Bert")
+    browser = BrowserKeys()
+    answer = client.post("/api/me/push", json=browser.subscription(push_service.endpoint("anna")),
+                         headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 204
+    service = notices(client)
+    push_service.statuses["anna"] = 503
+    _hook(client, "turn", turn_table(client, ["Anna", "Bert"], 0, left=dt.timedelta(hours=10)))
+    eventually(lambda: push_service.tries("anna") >= 2, "the push tried again")
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(hours=7)  # a little under 3 hours left
+    service.clock = lambda: later
+    push_service.statuses.clear()
+    eventually(lambda: len(push_service.delivered("anna")) == 1, "the push taken")
+    assert browser.read(push_service.delivered("anna")[0])["body"] == (
+        "It is your turn in Three Thirteen with Bert. You have 2 hours to move.")
+    service.clock = lambda: dt.datetime.now(dt.UTC)
+    push_service.statuses["anna"] = 503
+    tries = push_service.tries("anna")
+    _hook(client, "turn", turn_table(client, ["Anna", "Bert"], 0, left=dt.timedelta(hours=1)))
+    eventually(lambda: push_service.tries("anna") >= tries + 2, "the second push tried again")
+    service.clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(hours=2)  # its turn's time ran out
+    push_service.statuses.clear()
+    eventually(lambda: pushes_waiting(client) == 0, "the second push dropped")
+    assert len(push_service.delivered("anna")) == 1
+
+
+def test_n9_a_kept_push_is_said_when_sent_and_one_stored_whole_is_sent_as_it_is() -> None:
+    """:func:`push_said`: a notice's parameters said in its language with the time left at the moment of sending;
+    none once that time ran out; a payload stored whole (by a server before the outbox kept parameters) unchanged."""
+    import json
+
+    from dreizehn.server.notices import text
+
+    due = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
+    kept = text.push_notice("de", "reminder", "holzwurm", "Bert", due, "/seat/t1/0", "t1")
+    said = json.loads(text.push_said(kept, due - dt.timedelta(hours=5, minutes=1)) or "{}")
+    assert said == json.loads(text.push_payload("de", "reminder", "holzwurm", "Bert", dt.timedelta(hours=5, minutes=1),
+                                                "/seat/t1/0", "t1"))
+    assert "5 Stunden" in said["body"]
+    assert text.push_said(kept, due) is None
+    whole = text.push_payload("en", "turn", "knizia13", "Anna", dt.timedelta(days=3), "/seat/t2/1", "t2")
+    assert text.push_said(whole, due + dt.timedelta(days=9)) == whole

@@ -94,8 +94,8 @@ class Notices:
         lang = mail_language(person.settings, "en")
         players = text.others(lang, await asyncio.to_thread(self.store.players, clock.table_id), clock.seat)
         remaining = clock.due_at - self.clock()
-        payload = text.push_payload(lang, kind, clock.game_id, players, remaining,
-                                    seat_path(clock.table_id, clock.seat), clock.table_id)
+        payload = text.push_notice(lang, kind, clock.game_id, players, clock.due_at,
+                                   seat_path(clock.table_id, clock.seat), clock.table_id)
         mail = None
         if self._mails(person, kind) and await self._not_mailed_lately(person, clock, kind):
             mail = self._turn_mail(person, lang, kind, clock, players, remaining)
@@ -131,7 +131,12 @@ class Notices:
         to ``notice_retry_max``), until ``push_tries`` tries or a day (its TTL); any other refusal: given up. Logged
         with the push service's host only (an endpoint's path and the browser's keys are the browser's secrets)."""
         settings = self.settings
-        status = await asyncio.to_thread(self.pusher.send, push.subscription, push.payload)
+        payload = text.push_said(push.payload, self.clock())
+        if payload is None:
+            await asyncio.to_thread(self.store.pushed, push.id)
+            log.info("a push was dropped: the time it spoke of ran out before it was taken")
+            return False
+        status = await asyncio.to_thread(self.pusher.send, push.subscription, payload)
         if 200 <= status < 300:
             await asyncio.to_thread(self.store.pushed, push.id)
             return True

@@ -47,6 +47,28 @@ def game_name(lang: str, game_id: str) -> str:
     return words(lang)(f"{game_id}.title")
 
 
+def push_notice(lang: str, kind: str, game_id: str, players: str, due_at: dt.datetime, url: str,
+                table_id: str) -> str:
+    """What the outbox keeps of a push (rule N9): the notice's parameters, said only when it is sent, so that a push
+    tried again later says the time left then, not when it was stored."""
+    return json.dumps({"notice": {"lang": lang, "kind": kind, "game": game_id, "players": players,
+                                  "due": due_at.isoformat(), "url": url, "table": table_id}}, ensure_ascii=False)
+
+
+def push_said(stored: str, now: dt.datetime) -> str | None:
+    """The payload of a push the outbox kept (:func:`push_notice`), said at ``now``; None when its time has run
+    out (the turn's clock did what its rule says: a notice of time left would be wrong). A payload stored whole
+    (before the outbox kept parameters) is sent as it is."""
+    notice = json.loads(stored).get("notice")
+    if notice is None:
+        return stored
+    due = dt.datetime.fromisoformat(notice["due"])
+    if due <= now:
+        return None
+    return push_payload(notice["lang"], notice["kind"], notice["game"], notice["players"], due - now,
+                        notice["url"], notice["table"])
+
+
 def push_payload(lang: str, kind: str, game_id: str, players: str, remaining: dt.timedelta, url: str,
                  table_id: str) -> str:
     """The JSON a push carries: a notification's title and body, the seat's address, a tag (one notification a

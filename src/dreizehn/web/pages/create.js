@@ -33,8 +33,11 @@ export async function createPage(root, app, gameId) {
   const optionsBox = h("fieldset.options-form", {});
   const error = h("p.error", { role: "alert" });
 
+  const say = () => sayLevels(seatsBox, seatKinds.slice(0, players));
   function drawForm() {
-    fill(seatsBox, h("legend", {}, t("web.seats")), Array.from({ length: players }, (_, i) => seatChoice(game, players, i, seatKinds, seatUsers)));
+    fill(seatsBox, h("legend", {}, t("web.seats")),
+      Array.from({ length: players }, (_, i) => seatChoice(game, players, i, seatKinds, seatUsers, say)));
+    say();
     fill(optionsBox, h("legend", {}, t("web.options")), game.options.map((/** @type {any} */ o) => optionField(o, game.id, players)));
   }
   count.addEventListener("change", () => { players = Number(count.value); drawForm(); });
@@ -141,16 +144,31 @@ function paceFields(signedIn) {
 }
 
 /**
+ * A level with a line of its own says what it is once, under the first seat that plays it (not under each).
+ * @param {HTMLElement} seatsBox
+ * @param {string[]} kinds each seat's choice
+ */
+function sayLevels(seatsBox, kinds) {
+  kinds.forEach((kind, i) => {
+    const about = /** @type {HTMLElement | null} */ (seatsBox.querySelector(`#seat-${i}-about`));
+    if (!about) return;
+    about.hidden = !LEVELS_ABOUT.includes(kind) || kinds.indexOf(kind) < i;
+    fill(about, about.hidden ? "" : t(`web.level_about.${kind}`));
+  });
+}
+
+/**
  * A seat's choice: me, a friend to invite by link, a friend by user name (signed in), or a bot level offered at
  * this player count (the account's default level first chosen); a level with a line of its own says what it is
- * under the choice.
+ * under the first seat that plays it (``sayLevels``).
  * @param {import("../api.js").GameFacts} game
  * @param {number} players the seats at the table
  * @param {number} i the seat
  * @param {string[]} seatKinds each seat's choice, kept here
  * @param {string[]} seatUsers each seat's friend by user name, kept here
+ * @param {() => void} say says the chosen levels' lines again
  */
-function seatChoice(game, players, i, seatKinds, seatUsers) {
+function seatChoice(game, players, i, seatKinds, seatUsers, say) {
   const levels = levelsAt(game, players);
   const kept = localStorage.getItem("dreizehn.bot_level") || "";  // the account's default bot level (settings)
   const defaultLevel = levels.includes(kept) ? kept : "easy";
@@ -162,12 +180,11 @@ function seatChoice(game, players, i, seatKinds, seatUsers) {
   const show = (/** @type {string} */ kind) => {
     user.hidden = kind !== "user";
     if (kind === "user") offerFriends(user);
-    about.hidden = !LEVELS_ABOUT.includes(kind);
-    fill(about, about.hidden ? "" : t(`web.level_about.${kind}`));
   };
   const select = /** @type {HTMLSelectElement} */ (h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: () => {
     seatKinds[i] = select.value;
     show(select.value);
+    say();
   } },
   h("option", { value: "me" }, t("web.seat.me")), h("option", { value: "friend" }, t("web.seat.friend")),
   session() ? h("option", { value: "user" }, t("web.seat.user")) : null,

@@ -7,7 +7,7 @@ import { del, games, get, levelsAt, post } from "../api.js";
 import { session } from "../account.js";
 import { fill, h, link } from "../dom.js";
 import { t } from "../i18n.js";
-import { seatLabel } from "./tables.js";
+import { seatLabel, tableAction } from "./tables.js";
 
 /** @typedef {{setTitle: (text: string) => void, go: (path: string) => void}} App */
 /** @typedef {import("../api.js").GameFacts} GameFacts */
@@ -15,7 +15,7 @@ import { seatLabel } from "./tables.js";
  *   bot_wait: number | null, bot_level: string, queued_at: string, waiting: number, ready: boolean,
  *   ready_due: string | null, group: string[], bots: number, url: string | null}} Place a person's place (QueueOut) */
 /** @typedef {{game: string, players: number, pace: string, move_time: number | null, rated: boolean, count: number}} Waiting */
-/** @typedef {{id: string, game: string, seats: import("./tables.js").TableSummary["seats"]}} Table */
+/** @typedef {import("./tables.js").TableSummary} Table */
 
 const HEARTBEAT_MS = 3000;
 const TABLES_MS = 10000;
@@ -46,11 +46,24 @@ export async function lobbyPage(root, app) {
     if (session()) showPlace(lobby.me, ctx);
   } };
   if (!session()) fill(play, signInToPlay());
-  const listTables = async () => fill(tables, ...await tablesParts(titles));
+  const listTables = async () => {  // not drawn over a name typed while the list was asked for
+    const parts = await tablesParts(titles, app);
+    if (!typing(tables)) fill(tables, ...parts);
+  };
   await Promise.all([ctx.refresh(), listTables()]);
   const timers = [window.setInterval(() => { ctx.refresh().catch(() => null); }, HEARTBEAT_MS),
-    window.setInterval(() => { listTables().catch(() => null); }, TABLES_MS)];
+    window.setInterval(() => { if (!typing(tables)) listTables().catch(() => null); }, TABLES_MS)];
   return { dispose: () => timers.forEach((id) => window.clearInterval(id)) };
+}
+
+/**
+ * Whether the person is taking a seat in the list (its field focused, or a name typed there): the list is then not
+ * drawn again, which would lose what they typed.
+ * @param {HTMLElement} list
+ */
+function typing(list) {
+  const fields = /** @type {HTMLInputElement[]} */ ([...list.querySelectorAll("input")]);
+  return list.contains(document.activeElement) || fields.some((f) => f.value !== f.defaultValue);
 }
 
 function signInToPlay() {
@@ -242,10 +255,11 @@ function peopleParts(lobby, titles) {
 }
 
 /**
- * Open tables with free seats, tables being played.
+ * Open tables with free seats (a seat taken here, as on the tables page), tables being played.
  * @param {Record<string, string>} titles
+ * @param {App} app
  */
-async function tablesParts(titles) {
+async function tablesParts(titles, app) {
   const [open, playing] = await Promise.all([get("/api/tables?status=open"), get("/api/tables?status=playing")]);
   const free = open.filter((/** @type {Table} */ table) => table.seats.some((s) => s.kind === "person" && !s.joined));
   const tableItem = (/** @type {Table} */ table, /** @type {unknown} */ action) => h("li", { "data-table": table.id },
@@ -253,7 +267,7 @@ async function tablesParts(titles) {
   const list = (/** @type {unknown[]} */ items) => (items.length ? h("ul", {}, items) : h("p.muted", {}, t("web.none")));
   return [
     h("section.panel.table-list.lobby-open", {}, h("h2", {}, t("web.lobby.open")),
-      list(free.map((/** @type {Table} */ table) => tableItem(table, link("/tables", t("web.lobby.take_seat"), "button.small-button"))))),
+      list(free.map((/** @type {Table} */ table) => tableItem(table, tableAction(table, app))))),
     h("section.panel.table-list.lobby-running", {}, h("h2", {}, t("web.lobby.running")),
       list(playing.map((/** @type {Table} */ table) => tableItem(table, link(`/watch/${table.id}`, t("web.watch"), "button.small-button"))))),
   ];

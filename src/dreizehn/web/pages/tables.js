@@ -89,7 +89,7 @@ function joinForm(table, app) {
   if (!free) return null;
   const id = `join-${table.id}`;
   const name = /** @type {HTMLInputElement} */ (h("input", { id, required: true, maxlength: 40,
-    value: localStorage.getItem("dreizehn.name") || "", placeholder: t("web.your_name"), autocomplete: "nickname" }));
+    value: session()?.name || localStorage.getItem("dreizehn.name") || "", placeholder: t("web.your_name"), autocomplete: "nickname" }));
   const error = h("span.error", { role: "alert" });
   /** @param {Event} e */
   async function submit(e) {
@@ -107,11 +107,11 @@ function joinForm(table, app) {
 
 /**
  * What a listed table offers: its replay (finished), the person's own seat (theirs), a free seat to take (open),
- * watching (being played).
+ * watching (being played). The lobby's open tables offer the same.
  * @param {TableSummary} table
  * @param {App} app
  */
-function tableAction(table, app) {
+export function tableAction(table, app) {
   if (table.status === "finished") return link(`/replay/${table.id}`, t("web.replay"), "button.small-button");
   if (table.my_seat !== null && table.my_seat !== undefined) {
     return link(`/seat/${table.id}/${table.my_seat}`, t("web.me.play"), "button.small-button.primary");
