@@ -121,7 +121,7 @@ def make_bot(spec: str, game: Game) -> Bot:
     True
     """
     _load_builtin()
-    spec = level_spec(str(spec), game.id, game.players)
+    spec = level_spec(str(spec), game.id, game.players, game.options)
     name, *parts = [p.strip() for p in spec.split(":")]
     if name not in _BOTS:
         raise BotSpecError("bot.unknown", rule="B2", name=name, bots=", ".join(bot_names()))

@@ -81,8 +81,10 @@ Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``
 ``random``, or ``heuristic``: rollouts of the heuristic), ``tree=auto`` (``on``: a tree below the root, ``off``:
 none; ``auto``: none with ``playout=heuristic``), ``potential=0`` (compiled Three Thirteen only),
 ``value=points`` (or ``learned``, ``learned-large``: a cut-off hand valued by a network, compiled Three Thirteen
-only), ``lead=0``, ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the
-game's: 1 in Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
+only; ``learned-bot``: no playout, each leaf valued by the ``learned`` bot's network at every seat's next decision,
+compiled 13 and Holzwurm where that network was fitted, :mod:`~dreizehn.bots.learned_kernel`), ``lead=0``,
+``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's: 1 in
+Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
 proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
 Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly).
 
@@ -107,6 +109,7 @@ from typing import ClassVar, TypeVar
 
 from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
 from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.learned_kernel import fitted_network
 from dreizehn.bots.search_options import GENERAL as GENERAL  # re-exported: dreizehn.bots.ismcts.GENERAL
 from dreizehn.bots.search_options import SearchOptions
 from dreizehn.bots.search_options import search_default as search_default
@@ -212,7 +215,8 @@ class IsmctsBot(Bot):
     ``heuristic``), ``tree`` (``auto``, ``on`` or ``off``: whether the tree grows below the root; ``auto``: not with
     ``playout=heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only),
     ``value`` (``points``, ``learned`` or ``learned-large``: how a cut-off hand is valued, the networks in compiled
-    Three Thirteen only), ``lead`` (the mean reward by which a move must beat the heuristic's own to be played
+    Three Thirteen only; ``learned-bot``: each leaf valued by the ``learned`` bot's network, compiled 13 and
+    Holzwurm at 4 players), ``lead`` (the mean reward by which a move must beat the heuristic's own to be played
     instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
@@ -243,8 +247,10 @@ class IsmctsBot(Bot):
         self._kernel: object | None = None
         if self.settings.infer and not self._infers():
             raise BotSpecError("bot.option_infer", rule="B4", game=gid)
+        if self.settings.value.startswith("learned-bot"):
+            fitted_network(game, self.settings.value)  # refuses a game without the learned bot's network there
         if self.settings.value != "points" and self._compiled_search(frozenset()) is None:
-            raise BotSpecError("bot.option_value", rule="B4", game=gid)
+            raise BotSpecError("bot.option_value", rule="B4", key="value", value=self.settings.value, game=gid)
 
     def _policy(self) -> Policy | None:
         """The playout policy of ``playout``: the game's greedy playout, its heuristic, or none (random actions)."""
@@ -411,7 +417,9 @@ class IsmctsBot(Bot):
             return None
         if (keep and not options["prune"]) or (self.settings.potential and not options.get("potential")):
             return None
-        if self.settings.value != "points" and not options.get("value"):
+        values = options.get("value", ())
+        if self.settings.value != "points" and not (values is True or (
+                isinstance(values, Container) and self.settings.value in values)):
             return None
         if not options.get("tree") and self.settings.tree != (playout != "heuristic"):
             return None

@@ -42,13 +42,22 @@ LEVELS: Mapping[str, str] = Game.levels
 and Holzwurm keep)."""
 
 
-def level_spec(name: str, game_id: str | None = None, players: int | None = None) -> str:
+def level_spec(name: str, game_id: str | None = None, players: int | None = None,
+               options: Mapping[str, object] | None = None) -> str:
     """The bot specification of a level in ``game_id`` (at ``players`` seats, where the game's levels depend on
-    them: :attr:`~dreizehn.core.game.Game.levels_at`); any other name is returned as it is (a bot specification)."""
+    them: :attr:`~dreizehn.core.game.Game.levels_at`, and with its ``options``, where those levels hold only with
+    some: :attr:`~dreizehn.core.game.Game.levels_at_options`; none given: the game's usual ones); any other name is
+    returned as it is (a bot specification).
+
+    >>> level_spec("expert", "holzwurm", 4) == level_spec("expert", "holzwurm", 4, {"games": 1})
+    False
+    >>> level_spec("expert", "holzwurm", 4, {"games": 1}) == level_spec("expert", "holzwurm", 3)
+    True
+    """
     level = level_name(name, game_id, players)
     if level is None:
         return name
-    return (LEVELS if not game_id else _levels(game_id, players))[level]
+    return (LEVELS if not game_id else _levels(game_id, players, options))[level]
 
 
 def level_name(name: str, game_id: str | None = None, players: int | None = None) -> str | None:
@@ -99,8 +108,17 @@ def game_levels(game_id: str) -> tuple[str, ...]:
     return tuple(level for level in LEVEL_NAMES if level in offered)
 
 
-def _levels(game_id: str, players: int | None = None) -> Mapping[str, str]:
+def _levels(game_id: str, players: int | None = None, options: Mapping[str, object] | None = None) -> Mapping[str, str]:
+    """The game's levels at ``players`` seats with ``options`` (none: the usual ones): its :attr:`levels`, those of
+    :attr:`levels_at` in their place, but for the levels of :attr:`levels_at` other than its own ones
+    (:data:`OWN_LEVELS`, whose bots refuse what they cannot play) where ``options`` differ from
+    :attr:`levels_at_options`."""
     from dreizehn.core.registry import game_class
 
     cls = game_class(game_id)
-    return {**cls.levels, **cls.levels_at.get(players, {})} if players is not None else cls.levels
+    if players is None:
+        return cls.levels
+    at = cls.levels_at.get(players, {})
+    if options is not None and any(options.get(k) != v for k, v in cls.levels_at_options.items()):
+        at = {level: spec for level, spec in at.items() if level in OWN_LEVELS}
+    return {**cls.levels, **at}

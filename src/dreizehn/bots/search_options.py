@@ -66,7 +66,7 @@ Reward = Literal["margin", "win"]
 Playout = Literal["greedy", "random", "heuristic"]
 Switch = Literal["auto", "on", "off"]
 Root = Literal["auto", "ucb", "paired"]
-Value = Literal["points", "learned", "learned-large"]
+Value = Literal["points", "learned", "learned-large", "learned-bot", "learned-bot-mix"]
 
 
 @dataclass(frozen=True)
@@ -103,14 +103,16 @@ class SearchOptions:
     value: Value = "points"
     """How a cut-off hand is valued: ``points``, as it stands; ``learned`` (fitted at 2 to 4 players) or
     ``learned-large`` (at 5 to 8), by the points that network expects it to be left with (compiled Three Thirteen,
-    :mod:`dreizehn.games.three_thirteen.value`)."""
+    :mod:`dreizehn.games.three_thirteen.value`); ``learned-bot``: no playout, each leaf valued by the ``learned``
+    bot's network at every seat's next decision (compiled 13 and Holzwurm where that network was fitted, 4 players
+    and the usual options: :mod:`dreizehn.bots.learned_kernel`, docs/learned.md)."""
     lead: float = 0.0
     """The mean reward by which a move must beat the heuristic's own to be played instead; 0: none."""
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "horizon": ("stage", "game"), "reward": ("margin", "win"), "playout": ("greedy", "random", "heuristic"),
         "tree": ("auto", "on", "off"), "root": ("auto", "ucb", "paired"), "infer": ("auto", "on", "off"),
-        "value": ("points", "learned", "learned-large"),
+        "value": ("points", "learned", "learned-large", "learned-bot", "learned-bot-mix"),
     }
     """The options that take one of a few words, and their words."""
     WHOLE: ClassVar[tuple[str, ...]] = ("iterations", "cutoff")

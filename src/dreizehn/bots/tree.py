@@ -19,6 +19,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.bots.learned_kernel import CompiledNetwork, choice, rate_into
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64
 from dreizehn.core.scaffold import specialise, unbound
 
@@ -142,15 +143,17 @@ def policy_of(playout: str) -> int:
 
 
 def run(ismcts: Iterations, row: npt.NDArray[np.int16], seat: int, actions: int, iterations: int, c: float,
-        scale: float, seed: int, seconds: float | None) -> tuple[list[tuple[int, int, int, float]], int]:
+        scale: float, seed: int, seconds: float | None,
+        extra: tuple[object, ...] = ()) -> tuple[list[tuple[int, int, int, float]], int]:
     """Run a game's compiled iterations from ``row`` (made from ``seat``'s view, ``actions`` action numbers) on a new
     tree; the root statistics (per action searched: visits, availability, mean reward) and the iterations run:
-    ``iterations`` of them, or as many as ``seconds`` allow (checked after 1, 2, 4, … and then every 256)."""
+    ``iterations`` of them, or as many as ``seconds`` allow (checked after 1, 2, 4, … and then every 256).
+    ``extra``: the arguments the iterations take after the tree (a network's arrays, :func:`_valued_template`)."""
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
     size = np.ones(1, np.int64)
     if seconds is None:
         tree = new_tree(iterations + 1, actions)
-        ismcts(row, seat, iterations, c, scale, key, *tree, size)
+        ismcts(row, seat, iterations, c, scale, key, *tree, size, *extra)
         done = iterations
     else:
         deadline = time.perf_counter() + seconds
@@ -163,7 +166,7 @@ def run(ismcts: Iterations, row: npt.NDArray[np.int16], seat: int, actions: int,
                 if 2 * len(tree[1]) > most:
                     break  # the tree is as large as a search by time may make it
                 tree = grown(tree)
-            ismcts(row, seat, chunk, c, scale, key, *tree, size)
+            ismcts(row, seat, chunk, c, scale, key, *tree, size, *extra)
             done += chunk
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
@@ -183,7 +186,7 @@ def grown(tree: Tree) -> Tree:
 # -- the loops every game's search shares, compiled per game and variant (dreizehn.core.scaffold) ---------------------
 
 # The names the templates call, bound per game by :class:`UcbSearch` and :func:`rating_loop` (placeholders here).
-determinize = apply = legal_into = heuristic_action = random_action = prepare = finish = unbound
+determinize = apply = legal_into = heuristic_action = random_action = prepare = finish = observe = value_leaf = unbound
 PLAYERS = STAGE = TURN = LAST = TOTALS = ACTIONS = MAX_SEATS = PATH_ROOM = 0
 HIGH_WINS = False
 
@@ -234,6 +237,152 @@ def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
     return ismcts
 
 
+def _leaf_template(variant: str, policy: int) -> Callable[..., bool]:
+    """The template of the valuation of a leaf by the ``learned`` bot's network (``value=learned-bot``)."""
+
+    def value_leaf(s: npt.NDArray[np.int16], seat: int, stage: int, key: Keys, mask: npt.NDArray[np.bool_],
+                   buffer: npt.NDArray[np.int64], observation: npt.NDArray[np.float32],
+                   hidden: npt.NDArray[np.float32], rated: npt.NDArray[np.float32], valued: npt.NDArray[np.bool_],
+                   points: npt.NDArray[np.float64], w0: npt.NDArray[np.float32], b0: npt.NDArray[np.float32],
+                   w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2: npt.NDArray[np.float32],
+                   b2: npt.NDArray[np.float32], divisors: npt.NDArray[np.float32],
+                   threshold: float) -> bool:  # pragma: no cover - compiled
+        """Play ``s`` on from a leaf until every seat has been valued at a decision of its own: at a seat's first
+        decision, the network rates its legal actions from its observation and the heuristic's action, the seat's
+        stage margin is the rating of the action the ``learned`` bot chooses (into ``points[seat]``), and that action
+        is played; a seat already valued moves by ``policy``. True where every seat was valued; false where the
+        stage ended first (its points are then in the row). (``seat``, the searching seat, is not used.)"""
+        variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        n = s[PLAYERS]
+        valued[:] = False
+        count = 0
+        while s[TURN] >= 0 and s[STAGE] == stage:
+            mover = s[TURN]
+            if valued[mover]:
+                apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
+                continue
+            legal_into(s, mask, buffer)
+            hint = heuristic_action(s, key)
+            observe(s, mover, observation)
+            rate_into(observation, hint, mask, w0, b0, w1, b1, w2, b2, divisors, hidden, rated)
+            action = choice(rated, mask, hint, threshold)
+            points[mover] = rated[action]
+            valued[mover] = True
+            count += 1
+            if count == n:
+                return True
+            apply(s, action, key)
+        return False
+
+    return value_leaf
+
+
+def _mixed_leaf_template(variant: str, policy: int) -> Callable[..., bool]:
+    """The template of a playout whose searching seat the ``learned`` bot's network also values
+    (``value=learned-bot-mix``)."""
+
+    def value_leaf(s: npt.NDArray[np.int16], seat: int, stage: int, key: Keys, mask: npt.NDArray[np.bool_],
+                   buffer: npt.NDArray[np.int64], observation: npt.NDArray[np.float32],
+                   hidden: npt.NDArray[np.float32], rated: npt.NDArray[np.float32], valued: npt.NDArray[np.bool_],
+                   points: npt.NDArray[np.float64], w0: npt.NDArray[np.float32], b0: npt.NDArray[np.float32],
+                   w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2: npt.NDArray[np.float32],
+                   b2: npt.NDArray[np.float32], divisors: npt.NDArray[np.float32],
+                   threshold: float) -> bool:  # pragma: no cover - compiled
+        """Play ``s`` on from a leaf to the end of the stage by ``policy``, but at the first decision of ``seat``
+        (the searching seat): there the network rates its legal actions, ``points[seat]`` is the rating of the
+        action the ``learned`` bot chooses, and that action is played. True where ``seat`` was valued so; the
+        stage's points are in the row either way (``valued``: not used)."""
+        variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        found = False
+        while s[TURN] >= 0 and s[STAGE] == stage:
+            if found or s[TURN] != seat:
+                apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
+                continue
+            legal_into(s, mask, buffer)
+            hint = heuristic_action(s, key)
+            observe(s, seat, observation)
+            rate_into(observation, hint, mask, w0, b0, w1, b1, w2, b2, divisors, hidden, rated)
+            action = choice(rated, mask, hint, threshold)
+            points[seat] = rated[action]
+            found = True
+            apply(s, action, key)
+        return found
+
+    return value_leaf
+
+
+def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callable[..., None]:
+    """The template of a search's iterations (``root=ucb``) whose leaves the ``learned`` bot's network values
+    (``mix``: the searching seat's, beside a playout, :func:`_mixed_leaf_template`)."""
+
+    def ismcts(root: npt.NDArray[np.int16], seat: int, iterations: int, c: float, scale: float, key: Keys,
+               child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
+               total: npt.NDArray[np.float64], size: npt.NDArray[np.int64], w0: npt.NDArray[np.float32],
+               b0: npt.NDArray[np.float32], w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32],
+               w2: npt.NDArray[np.float32], b2: npt.NDArray[np.float32], divisors: npt.NDArray[np.float32],
+               threshold: float) -> None:  # pragma: no cover - compiled
+        """As :func:`_ismcts_template`'s iterations, but each leaf is valued by the network (``value_leaf``): each
+        seat's reward is the logistic of its rated stage margin, less the mean of every seat's (true margins add up
+        to 0), over ``scale``; where the stage ends before every seat is valued, by its points as they are. With
+        ``mix``, each leaf is played out and rewarded as :func:`_ismcts_template`'s, but the searching seat's reward
+        is the mean of that and the logistic of its rated margin over ``scale`` (where it was valued)."""
+        variant  # noqa: B018
+        policy  # noqa: B018 - keys the cache: ``value_leaf`` (bound by specialise) plays it
+        mix  # noqa: B018 - keys the cache, as ``policy``
+        n = root[PLAYERS]
+        stage = root[STAGE]
+        mask = np.zeros(ACTIONS, np.bool_)
+        buffer = np.empty(ACTIONS, np.int64)
+        path = np.empty(PATH_ROOM, np.int64)
+        movers = np.empty(PATH_ROOM, np.int64)
+        points = np.zeros(MAX_SEATS, np.float64)
+        rewards = np.zeros(MAX_SEATS, np.float64)
+        valued = np.zeros(MAX_SEATS, np.bool_)
+        observation = np.zeros(divisors.shape[0], np.float32)
+        hidden = np.empty((2, b0.shape[0]), np.float32)
+        rated = np.zeros(ACTIONS, np.float32)
+        s = root.copy()
+        for _ in range(iterations):
+            s[:] = root
+            determinize(s, seat, key)
+            node = 0
+            depth = 0
+            while s[TURN] >= 0 and s[STAGE] == stage:  # selection and expansion
+                legal_into(s, mask, buffer)
+                before = size[0]
+                action = select(child, visits, avail, total, node, mask, c, key, size)
+                movers[depth] = s[TURN]
+                apply(s, action, key)
+                node = child[node, action]
+                path[depth] = node
+                depth += 1
+                if size[0] != before or not tree:
+                    break
+            found = value_leaf(s, seat, stage, key, mask, buffer, observation, hidden, rated, valued, points, w0, b0,
+                               w1, b1, w2, b2, divisors, threshold)
+            if mix:
+                rated_margin = points[seat]
+                for other in range(n):
+                    points[other] = s[LAST + other]
+                margin_rewards(points, n, scale, HIGH_WINS, rewards)
+                if found:
+                    rewards[seat] = 0.5 * rewards[seat] + 0.5 / (1.0 + math.exp(-rated_margin / scale))
+            elif found:
+                mean = 0.0
+                for other in range(n):
+                    mean += points[other] / n
+                for other in range(n):
+                    x = (points[other] - mean) / scale
+                    rewards[other] = 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
+            else:
+                for other in range(n):
+                    points[other] = s[LAST + other]
+                margin_rewards(points, n, scale, HIGH_WINS, rewards)
+            backup(visits, total, path, movers, depth, rewards)
+
+    return ismcts
+
+
 def _rating_template(variant: str) -> Callable[..., None]:
     """The template of the hints' rating loop."""
 
@@ -266,6 +415,8 @@ def _rating_template(variant: str) -> Callable[..., None]:
 
 
 _ISMCTS, _RATE_WORLDS = _ismcts_template("", RANDOM, True), _rating_template("")
+_LEAF, _MIXED_LEAF, _VALUED = _leaf_template("", RANDOM), _mixed_leaf_template("", RANDOM), _valued_template(
+    "", RANDOM, True, False)
 
 
 def rating_loop(name: str, **names: object) -> Any:
@@ -283,23 +434,39 @@ class UcbSearch:
 
     def __init__(self, name: str, row_of_view: Callable[..., npt.NDArray[np.int16]], **names: object) -> None:
         """``names``: the game's ``determinize(s, seat, key)``, ``apply``, ``legal_into``, ``heuristic_action``,
-        ``random_action``, ``prepare`` and ``finish`` (:func:`rating_loop`), and its constants ``PLAYERS``,
+        ``random_action``, ``observe(s, seat, out)`` (the research observation, what the ``learned`` bot's network
+        reads), ``prepare`` and ``finish`` (:func:`rating_loop`), and its constants ``PLAYERS``,
         ``STAGE``, ``TURN``, ``LAST``, ``TOTALS``, ``ACTIONS``, ``MAX_SEATS``, ``PATH_ROOM`` (more than the plays of
         a stage) and ``HIGH_WINS``."""
         self.row_of_view = row_of_view
         self.actions = int(names["ACTIONS"])  # type: ignore[call-overload]
         self.iterations = {(policy, tree): specialise(_ISMCTS, name, names, policy=policy, tree=tree)
                            for policy in (RANDOM, HEURISTIC) for tree in (False, True)}
+        leaves = {(policy, mix): specialise(_MIXED_LEAF if mix else _LEAF, name, names, policy=policy)
+                  for policy in (RANDOM, HEURISTIC) for mix in (False, True)}
+        self.valued = {(policy, tree, mix): specialise(_VALUED, name, {**names, "value_leaf": leaves[policy, mix]},
+                                                       policy=policy, tree=tree, mix=mix)
+                       for policy in (RANDOM, HEURISTIC) for tree in (False, True) for mix in (False, True)}
+        """The iterations whose leaves the ``learned`` bot's network values (``value=learned-bot``), compiled on
+        first use."""
         self.rate_worlds = rating_loop(name, **names)
 
     def search(self, empty: npt.NDArray[np.int16], view: Any, iterations: int, c: float, scale: float, seed: int,
-               seconds: float | None = None, playout: str = "random",
-               tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
+               seconds: float | None = None, playout: str = "random", tree: bool = True,
+               network: CompiledNetwork | None = None,
+               mix: bool = False) -> tuple[list[tuple[int, int, int, float]], int]:
         """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward)
         and the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`run`); its playouts
-        ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root)."""
-        return run(self.iterations[policy_of(playout), tree], self.row_of_view(empty, view), view.seat, self.actions,
-                   iterations, c, scale, seed, seconds)
+        ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root); with a
+        ``network`` (``value=learned-bot``), each leaf valued by it at every seat's next decision instead of played
+        out (:func:`_valued_template`), the moves between those by the playout's policy; with ``mix`` as well
+        (``value=learned-bot-mix``), each leaf played out and the searching seat's reward half its rating."""
+        row = self.row_of_view(empty, view)
+        if network is None:
+            return run(self.iterations[policy_of(playout), tree], row, view.seat, self.actions, iterations, c, scale,
+                       seed, seconds)
+        return run(self.valued[policy_of(playout), tree, mix], row, view.seat, self.actions, iterations, c, scale, seed,
+                   seconds, network.arrays())
 
     def rate(self, empty: npt.NDArray[np.int16], view: Any, actions: list[int], worlds: int,
              seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

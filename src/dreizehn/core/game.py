@@ -247,6 +247,9 @@ class Game(ABC):
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {}
     """The levels that differ at a player count from :attr:`levels`, by player count (Three Thirteen's search is its
     ``expert`` at the player counts where it was measured to beat the heuristic)."""
+    levels_at_options: ClassVar[Mapping[str, object]] = {}
+    """The options with which :attr:`levels_at` holds (its levels but ``learned``): with others, :attr:`levels`
+    plays (Holzwurm's ``expert`` at 4 players reads the ``learned`` bot's network, fitted for a match of 3 games)."""
     search: ClassVar[Mapping[str, object]] = {}
     """The ``ismcts`` bot's defaults in this game where they differ from its general ones: ``iterations``,
     ``scale``, ``root``, ``prune`` (:mod:`dreizehn.bots.ismcts`)."""

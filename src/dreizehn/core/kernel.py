@@ -166,6 +166,10 @@ def warm_up(*only: str, skip: tuple[str, ...] = ()) -> None:
             for playout in options.get("playout", ("random",)):
                 for tree in trees:
                     search(view, 2, 0.7, 5.0, 0, None, playout=playout, **tree)
+            for value in options.get("value", ()):  # the leaves valued by a network (expert's at 4 players)
+                if str(value).startswith("learned-bot"):
+                    for tree in trees:
+                        search(view, 2, 0.7, 5.0, 0, None, value=value, **tree)
             kernel.rate(view, [int(state.legal_actions()[0])], 1, 0)  # type: ignore[attr-defined]
 
 

@@ -303,7 +303,7 @@ def hint(
     if search == HINT_SEARCH:
         search = game.hint_level
     legal = _legal(view, playouts, seconds, "even")
-    spec = level_spec(search, game.id, view.players)
+    spec = level_spec(search, game.id, view.players, game.options)
     begun = time.perf_counter()
     choice = int(make_bot(spec, game).act(view, random.Random(rng.getrandbits(64))))
     spent = time.perf_counter() - begun

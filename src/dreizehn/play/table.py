@@ -152,7 +152,7 @@ class Table:
         given = self.given_bots or {}
         for seat, who in enumerate(self.seats):
             if who.bot is not None:
-                spec = level_spec(who.bot, self.game.id, self.game.players)
+                spec = level_spec(who.bot, self.game.id, self.game.players, self.game.options)
                 self._bots[seat] = given.get(seat) or make_bot(spec, self.game)
                 self._rngs[seat] = bot_rng(self.seed, seat)
 

@@ -54,6 +54,7 @@ from dreizehn.games.holzwurm.kernel import (
     apply,
     heuristic_action,
     legal_into,
+    observe,
     playout,
     random_action,
 )
@@ -182,9 +183,9 @@ def finish(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - c
 
 SEARCH = UcbSearch(
     "holzwurm", row_of_view, determinize=determinize, apply=apply, legal_into=legal_into,
-    heuristic_action=heuristic_action, random_action=random_action, prepare=prepare, finish=finish, PLAYERS=PLAYERS,
-    STAGE=STAGE, TURN=TURN, LAST=LAST, TOTALS=TOTALS, ACTIONS=ACTIONS, MAX_SEATS=MAX_SEATS, PATH_ROOM=PLAYS_ROOM,
-    HIGH_WINS=True,
+    heuristic_action=heuristic_action, random_action=random_action, observe=observe, prepare=prepare, finish=finish,
+    PLAYERS=PLAYERS, STAGE=STAGE, TURN=TURN, LAST=LAST, TOTALS=TOTALS, ACTIONS=ACTIONS, MAX_SEATS=MAX_SEATS,
+    PATH_ROOM=PLAYS_ROOM, HIGH_WINS=True,
 )
 """Holzwurm's search (:class:`~dreizehn.bots.tree.UcbSearch`): random playouts (Holzwurm's default: its heuristic
 has no greedy playout) or the heuristic's, flat at the root or below a tree, each compiled and cached apart."""

@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.bots.learned_kernel import fitted_network
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import View
@@ -68,18 +69,24 @@ class Knizia13Kernel(CompiledKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("ucb",), "playout": ("random", "heuristic"), "cutoff": (0,), "prune": False, "tree": True,
+        "value": ("learned-bot", "learned-bot-mix"),
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
-    ``reward=margin`` always); ``tree`` true: with a tree below the root or without."""
+    ``reward=margin`` always); ``tree`` true: with a tree below the root or without; ``value``: besides ``points``,
+    ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md)."""
 
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 0, playout: str = "random",
-               tree: bool = True) -> tuple[list[tuple[int, int, int, float]], int]:
+               tree: bool = True, value: str = "points") -> tuple[list[tuple[int, int, int, float]], int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=ucb``, every root action
         (``keep`` is empty: no pruning), playouts to the end of the stage (``cutoff`` 0), ``random`` or by the
-        ``heuristic``, below a tree grown where ``tree`` (else the search is flat at the root)."""
+        ``heuristic``, below a tree grown where ``tree`` (else the search is flat at the root);
+        ``value=learned-bot``: each leaf valued by the ``learned`` bot's network
+        (:func:`~dreizehn.bots.learned_kernel.fitted_network`) instead of played out."""
         assert isinstance(view, Knizia13View) and not keep and not cutoff
-        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, playout, tree)
+        network = fitted_network(self.game) if value.startswith("learned-bot") else None
+        return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, playout, tree, network,
+                      value == "learned-bot-mix")
 
     def rate(self, view: View, actions: list[int], worlds: int,
              seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

@@ -29,9 +29,12 @@ class Knizia13(Knizia13Words, Knizia13Rules):
         "master": "ismcts:iterations=30000:playout=heuristic:tree=on",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        # the network fitted at 4 players with the usual options (docs/learned.md): above medium, below hard
-        4: {"learned": "learned"},
+        # the network fitted at 4 players with the usual options (docs/learned.md): above medium, below hard; and
+        # `expert`'s search with its leaves' playouts mixed with that network's value, at expert's processor time a
+        # move, ahead of `expert` in the same seat, if narrowly (docs/learned.md, "In the search")
+        4: {"learned": "learned", "expert": "ismcts:iterations=4550:value=learned-bot-mix"},
     }
+    levels_at_options: ClassVar[Mapping[str, object]] = {"open_piles": False}  # where the network was fitted
     hint_level: ClassVar[str] = "master"
     search: ClassVar[Mapping[str, object]] = {"iterations": 1000, "scale": 5.0}
     research_players: ClassVar[int] = 4

@@ -44,6 +44,7 @@ from dreizehn.games.knizia13.kernel import (
     apply,
     heuristic_action,
     legal_into,
+    observe,
     playout,
     random_action,
 )
@@ -131,9 +132,9 @@ def finish(s: npt.NDArray[np.int16], key: Keys) -> None:  # pragma: no cover - c
 
 SEARCH = UcbSearch(
     "knizia13", row_of_view, determinize=determinize, apply=apply, legal_into=legal_into,
-    heuristic_action=heuristic_action, random_action=random_action, prepare=prepare, finish=finish, PLAYERS=PLAYERS,
-    STAGE=STAGE, TURN=TURN, LAST=LAST, TOTALS=TOTALS, ACTIONS=ACTIONS, MAX_SEATS=MAX_SEATS, PATH_ROOM=CARDS + 1,
-    HIGH_WINS=False,
+    heuristic_action=heuristic_action, random_action=random_action, observe=observe, prepare=prepare, finish=finish,
+    PLAYERS=PLAYERS, STAGE=STAGE, TURN=TURN, LAST=LAST, TOTALS=TOTALS, ACTIONS=ACTIONS, MAX_SEATS=MAX_SEATS,
+    PATH_ROOM=CARDS + 1, HIGH_WINS=False,
 )
 """13's search (:class:`~dreizehn.bots.tree.UcbSearch`): random playouts (13's default) or the heuristic's, flat at
 the root or below a tree, each compiled and cached apart; with both chosen at run time the random playouts' search

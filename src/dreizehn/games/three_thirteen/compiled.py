@@ -24,7 +24,8 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("paired",), "playout": ("greedy", "random", "heuristic"), "cutoff": CUTOFFS,
-        "prune": True, "potential": True, "infer": True, "value": True,
+        "prune": True, "potential": True, "infer": True,
+        "value": ("learned", "learned-large"),
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always): ``prune`` true, it takes the kept root actions (:meth:`IsmctsBot._compiled_search
