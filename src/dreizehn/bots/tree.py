@@ -186,9 +186,39 @@ def grown(tree: Tree) -> Tree:
 # -- the loops every game's search shares, compiled per game and variant (dreizehn.core.scaffold) ---------------------
 
 # The names the templates call, bound per game by :class:`UcbSearch` and :func:`rating_loop` (placeholders here).
-determinize = apply = legal_into = heuristic_action = random_action = prepare = finish = observe = value_leaf = unbound
+determinize = apply = legal_into = heuristic_action = random_action = prepare = finish = observe = unbound
+value_leaf = descend = unbound
 PLAYERS = STAGE = TURN = LAST = TOTALS = ACTIONS = MAX_SEATS = PATH_ROOM = 0
 HIGH_WINS = False
+
+
+def _descend_template(variant: str, tree: bool) -> Callable[..., int]:
+    """The template of an iteration's selection and expansion (``root=ucb``), shared by every search's iterations."""
+
+    def descend(s: npt.NDArray[np.int16], stage: int, key: Keys, child: npt.NDArray[np.int32],
+                visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
+                size: npt.NDArray[np.int64], c: float, mask: npt.NDArray[np.bool_], buffer: npt.NDArray[np.int64],
+                path: npt.NDArray[np.int64], movers: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+        """Play ``s`` (a determinization of the root) down the tree by :func:`select`, to the first node it adds
+        (``size[0]`` grew), or to the root's child chosen where not ``tree`` (a search flat at the root), or to the
+        stage's end; the nodes passed into ``path``, the seat that moved to each into ``movers``; their number."""
+        variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        node = 0
+        depth = 0
+        while s[TURN] >= 0 and s[STAGE] == stage:
+            legal_into(s, mask, buffer)
+            before = size[0]
+            action = select(child, visits, avail, total, node, mask, c, key, size)
+            movers[depth] = s[TURN]
+            apply(s, action, key)
+            node = child[node, action]
+            path[depth] = node
+            depth += 1
+            if size[0] != before or not tree:
+                break
+        return depth
+
+    return descend
 
 
 def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., None]:
@@ -202,6 +232,7 @@ def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
         ``policy`` (every seat) to the end of the stage from the node expanded, or from the root's child chosen
         where not ``tree`` (a search flat at the root); the root's children hold the statistics of its actions."""
         variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
+        tree  # noqa: B018 - keys the cache: ``descend`` (bound by specialise) holds it
         n = root[PLAYERS]
         stage = root[STAGE]
         mask = np.zeros(ACTIONS, np.bool_)
@@ -214,19 +245,7 @@ def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
         for _ in range(iterations):
             s[:] = root
             determinize(s, seat, key)
-            node = 0
-            depth = 0
-            while s[TURN] >= 0 and s[STAGE] == stage:  # selection and expansion
-                legal_into(s, mask, buffer)
-                before = size[0]
-                action = select(child, visits, avail, total, node, mask, c, key, size)
-                movers[depth] = s[TURN]
-                apply(s, action, key)
-                node = child[node, action]
-                path[depth] = node
-                depth += 1
-                if size[0] != before or not tree:
-                    break
+            depth = descend(s, stage, key, child, visits, avail, total, size, c, mask, buffer, path, movers)
             while s[TURN] >= 0 and s[STAGE] == stage:  # the playout, to the end of the stage
                 apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
             for other in range(n):
@@ -329,6 +348,7 @@ def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callab
         variant  # noqa: B018
         policy  # noqa: B018 - keys the cache: ``value_leaf`` (bound by specialise) plays it
         mix  # noqa: B018 - keys the cache, as ``policy``
+        tree  # noqa: B018 - keys the cache: ``descend`` (bound by specialise) holds it
         n = root[PLAYERS]
         stage = root[STAGE]
         mask = np.zeros(ACTIONS, np.bool_)
@@ -345,19 +365,7 @@ def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callab
         for _ in range(iterations):
             s[:] = root
             determinize(s, seat, key)
-            node = 0
-            depth = 0
-            while s[TURN] >= 0 and s[STAGE] == stage:  # selection and expansion
-                legal_into(s, mask, buffer)
-                before = size[0]
-                action = select(child, visits, avail, total, node, mask, c, key, size)
-                movers[depth] = s[TURN]
-                apply(s, action, key)
-                node = child[node, action]
-                path[depth] = node
-                depth += 1
-                if size[0] != before or not tree:
-                    break
+            depth = descend(s, stage, key, child, visits, avail, total, size, c, mask, buffer, path, movers)
             found = value_leaf(s, seat, stage, key, mask, buffer, observation, hidden, rated, valued, points, w0, b0,
                                w1, b1, w2, b2, divisors, threshold)
             if mix:
@@ -414,9 +422,9 @@ def _rating_template(variant: str) -> Callable[..., None]:
     return rate_worlds
 
 
-_ISMCTS, _RATE_WORLDS = _ismcts_template("", RANDOM, True), _rating_template("")
-_LEAF, _MIXED_LEAF, _VALUED = _leaf_template("", RANDOM), _mixed_leaf_template("", RANDOM), _valued_template(
-    "", RANDOM, True, False)
+_DESCEND, _ISMCTS, _RATE_WORLDS = _descend_template("", True), _ismcts_template("", RANDOM, True), _rating_template("")
+_LEAF, _MIXED_LEAF = _leaf_template("", RANDOM), _mixed_leaf_template("", RANDOM)
+_VALUED = _valued_template("", RANDOM, True, False)
 
 
 def rating_loop(name: str, **names: object) -> Any:
@@ -440,11 +448,14 @@ class UcbSearch:
         a stage) and ``HIGH_WINS``."""
         self.row_of_view = row_of_view
         self.actions = int(names["ACTIONS"])  # type: ignore[call-overload]
-        self.iterations = {(policy, tree): specialise(_ISMCTS, name, names, policy=policy, tree=tree)
+        descents = {tree: specialise(_DESCEND, name, names, tree=tree) for tree in (False, True)}
+        self.iterations = {(policy, tree): specialise(_ISMCTS, name, {**names, "descend": descents[tree]},
+                                                      policy=policy, tree=tree)
                            for policy in (RANDOM, HEURISTIC) for tree in (False, True)}
         leaves = {(policy, mix): specialise(_MIXED_LEAF if mix else _LEAF, name, names, policy=policy)
                   for policy in (RANDOM, HEURISTIC) for mix in (False, True)}
-        self.valued = {(policy, tree, mix): specialise(_VALUED, name, {**names, "value_leaf": leaves[policy, mix]},
+        self.valued = {(policy, tree, mix): specialise(_VALUED, name, {**names, "value_leaf": leaves[policy, mix],
+                                                                      "descend": descents[tree]},
                                                        policy=policy, tree=tree, mix=mix)
                        for policy in (RANDOM, HEURISTIC) for tree in (False, True) for mix in (False, True)}
         """The iterations whose leaves the ``learned`` bot's network values (``value=learned-bot``), compiled on
