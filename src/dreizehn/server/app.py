@@ -121,13 +121,17 @@ def _refusals_in_openapi(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _services(app: FastAPI, settings: Settings, engine: Engine, executor: Workers | None) -> list[asyncio.Task[Any]]:
-    """The server's parts, each with its own storage, held in ``app.state``, and their background tasks started."""
+def _services(app: FastAPI, settings: Settings, engine: Engine, executor: Workers | None, accounts: Accounts,
+              notices: Notices) -> tuple[Hub, list[asyncio.Task[Any]]]:
+    """The server's parts, each with its own storage, held in ``app.state`` (``accounts`` and ``notices``, made
+    first, are handed in), and their background tasks started; the hub and those tasks."""
     hub = Hub(settings, Store(engine), executor)
     app.state.hub = hub
+    app.state.accounts = accounts
+    app.state.notices = notices
     app.state.ratings = rater = Ratings(engine, hub.store.tables)
     app.state.daily = Daily(DailyStore(engine), hub.store.tables, settings)
-    app.state.recovery = Recovery(app.state.accounts, settings)
+    app.state.recovery = Recovery(accounts, settings)
     app.state.lobby = lobby_service = Lobby(LobbyStore(engine), hub, settings)
     tasks: list[asyncio.Task[Any]] = []
     if settings.is_postgres:
@@ -137,10 +141,10 @@ def _services(app: FastAPI, settings: Settings, engine: Engine, executor: Worker
     tasks.append(asyncio.create_task(rater.keep_rating(settings.rating_interval)))
     tasks.append(asyncio.create_task(lobby_service.keep_matching(settings.lobby_tick)))
     hub.game_over_hooks.append(lambda _: rater.nudge())
-    hub.turn_hooks.append(app.state.notices)
-    tasks.append(asyncio.create_task(app.state.notices.keep_sending()))
+    hub.turn_hooks.append(notices)
+    tasks.append(asyncio.create_task(notices.keep_sending()))
     app.state.turns = Sweep(hub, hub.clocks)
-    return tasks
+    return hub, tasks
 
 
 def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
@@ -152,10 +156,9 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         engine = make_engine(settings.database, settings.data_dir)
         await asyncio.to_thread(migrate, engine)
         executor = _executor(settings)
-        app.state.accounts = await asyncio.to_thread(Accounts, engine, settings)
-        app.state.notices = teller = await asyncio.to_thread(Notices, engine, settings)
-        tasks = _services(app, settings, engine, executor)
-        hub: Hub = app.state.hub
+        accounts = await asyncio.to_thread(Accounts, engine, settings)
+        teller = await asyncio.to_thread(Notices, engine, settings)
+        hub, tasks = _services(app, settings, engine, executor, accounts, teller)
         await hub.resume_all()
         tasks.append(asyncio.create_task(app.state.turns.keep_sweeping(settings.turn_sweep)))
         try:
