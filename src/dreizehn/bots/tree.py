@@ -195,16 +195,17 @@ HIGH_WINS = False
 def _descend_template(variant: str, tree: bool) -> Callable[..., int]:
     """The template of an iteration's selection and expansion (``root=ucb``), shared by every search's iterations."""
 
-    def descend(s: npt.NDArray[np.int16], stage: int, key: Keys, child: npt.NDArray[np.int32],
-                visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
-                size: npt.NDArray[np.int64], c: float, mask: npt.NDArray[np.bool_], buffer: npt.NDArray[np.int64],
-                path: npt.NDArray[np.int64], movers: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
-        """Play ``s`` (a determinization of the root) down the tree by :func:`select`, to the first node it adds
-        (``size[0]`` grew), or to the root's child chosen where not ``tree`` (a search flat at the root), or to the
-        stage's end; the nodes passed into ``path``, the seat that moved to each into ``movers``; their number."""
+    def descend(s: npt.NDArray[np.int16], stage: int, node: int, depth: int, key: Keys,
+                child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
+                total: npt.NDArray[np.float64], size: npt.NDArray[np.int64], c: float, mask: npt.NDArray[np.bool_],
+                buffer: npt.NDArray[np.int64], path: npt.NDArray[np.int64],
+                movers: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+        """Play ``s`` (a determinization of the root, at ``node``, with ``depth`` nodes on the path already: the
+        root at 0 and 0) down the tree by :func:`select` among the actions ``legal_into`` sets, to the first node it
+        adds (``size[0]`` grew), or to the first child chosen where not ``tree`` (a search flat at the root), or to
+        the stage's end; the nodes passed into ``path``, the seat that moved to each into ``movers``; the path's
+        new length."""
         variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
-        node = 0
-        depth = 0
         while s[TURN] >= 0 and s[STAGE] == stage:
             legal_into(s, mask, buffer)
             before = size[0]
@@ -245,7 +246,7 @@ def _ismcts_template(variant: str, policy: int, tree: bool) -> Callable[..., Non
         for _ in range(iterations):
             s[:] = root
             determinize(s, seat, key)
-            depth = descend(s, stage, key, child, visits, avail, total, size, c, mask, buffer, path, movers)
+            depth = descend(s, stage, 0, 0, key, child, visits, avail, total, size, c, mask, buffer, path, movers)
             while s[TURN] >= 0 and s[STAGE] == stage:  # the playout, to the end of the stage
                 apply(s, heuristic_action(s, key) if policy == HEURISTIC else random_action(s, key), key)
             for other in range(n):
@@ -365,7 +366,7 @@ def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callab
         for _ in range(iterations):
             s[:] = root
             determinize(s, seat, key)
-            depth = descend(s, stage, key, child, visits, avail, total, size, c, mask, buffer, path, movers)
+            depth = descend(s, stage, 0, 0, key, child, visits, avail, total, size, c, mask, buffer, path, movers)
             found = value_leaf(s, seat, stage, key, mask, buffer, observation, hidden, rated, valued, points, w0, b0,
                                w1, b1, w2, b2, divisors, threshold)
             if mix:
@@ -427,6 +428,14 @@ _LEAF, _MIXED_LEAF = _leaf_template("", RANDOM), _mixed_leaf_template("", RANDOM
 _VALUED = _valued_template("", RANDOM, True, False)
 
 
+def descent(name: str, tree: bool, **names: object) -> Any:
+    """An iteration's selection and expansion (``descend``, as the iterations call it) compiled for the game
+    ``name`` from its functions and constants: ``legal_into(s, mask, buffer)`` (the actions searched in ``s``),
+    ``apply``, ``STAGE`` (where a row holds its stage: a search ends with it) and ``TURN``; a tree grown below the
+    root's children where ``tree``."""
+    return specialise(_DESCEND, name, names, tree=tree)
+
+
 def rating_loop(name: str, **names: object) -> Any:
     """The hints' rating loop (``rate_worlds``, as :func:`rate` calls it) compiled for the game ``name`` from its
     functions and constants: ``prepare(s, seat, key, weights, sweeps)`` (deal the cards ``seat`` cannot see),
@@ -448,7 +457,7 @@ class UcbSearch:
         a stage) and ``HIGH_WINS``."""
         self.row_of_view = row_of_view
         self.actions = int(names["ACTIONS"])  # type: ignore[call-overload]
-        descents = {tree: specialise(_DESCEND, name, names, tree=tree) for tree in (False, True)}
+        descents = {tree: descent(name, tree, **names) for tree in (False, True)}
         self.iterations = {(policy, tree): specialise(_ISMCTS, name, {**names, "descend": descents[tree]},
                                                       policy=policy, tree=tree)
                            for policy in (RANDOM, HEURISTIC) for tree in (False, True)}

@@ -31,7 +31,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.tree import TREE_BYTES, backup, grown, margin_rewards, new_tree, rating_loop, select
+from dreizehn.bots.tree import TREE_BYTES, backup, descent, grown, margin_rewards, new_tree, rating_loop
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
 from dreizehn.core.scaffold import specialise, unbound
@@ -287,28 +287,21 @@ def leaf_points(s: npt.NDArray[np.int16], seat: int, weight: float,
 
 
 @nb.njit(cache=True)
-def descend(s: npt.NDArray[np.int16], stage: int, node: int, depth: int, c: float, key: Keys,
-            child: npt.NDArray[np.int32], visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32],
-            total: npt.NDArray[np.float64], size: npt.NDArray[np.int64], mask: npt.NDArray[np.bool_],
-            path: npt.NDArray[np.int64], movers: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
-    """Selection and expansion from ``node`` (``depth`` nodes on the path already) while the round of ``stage``
-    lasts, until a node is made; the path's new length."""
-    while s[TURN] >= 0 and s[ROUND] == stage:
-        searched_into(s, mask)
-        before = size[0]
-        action = select(child, visits, avail, total, node, mask, c, key, size)
-        movers[depth] = s[TURN]
-        apply(s, action, key)
-        node = child[node, action]
-        path[depth] = node
-        depth += 1
-        if size[0] != before:
-            break
-    return depth
+def searched_legal(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_],
+                   buffer: npt.NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+    """:func:`searched_into` as the shared selection and expansion (:func:`dreizehn.bots.tree.descent`) calls a
+    game's ``legal_into`` (``buffer``, scratch there, is not needed here)."""
+    searched_into(s, mask)
 
 
-round_points = unbound
-"""The compiled ``playout_points`` of the same policy, bound per variant by :func:`_compiled` (a placeholder here)."""
+DESCEND = descent("three-thirteen", True, legal_into=searched_legal, apply=apply, STAGE=ROUND, TURN=TURN)
+"""The search's selection and expansion below a root action, while the round lasts (the shared template of
+:mod:`dreizehn.bots.tree`, the searched actions by :func:`searched_legal`)."""
+
+
+round_points = descend = unbound
+"""The compiled ``playout_points`` of the same policy, bound per variant by :func:`_compiled`, and :data:`DESCEND`
+(placeholders here)."""
 
 
 def _playout_template(variant: str, policy: int) -> Callable[..., None]:
@@ -365,6 +358,7 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
         stage = root[ROUND]
         narrowed = keep.any()
         mask = np.zeros(ACTIONS, np.bool_)
+        buffer = np.empty(ACTIONS, np.int64)
         roots = np.zeros(ACTIONS, np.bool_)
         path = np.empty(child.shape[0] + 1, np.int64)
         movers = np.empty(child.shape[0] + 1, np.int64)
@@ -402,7 +396,8 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                 movers[0] = seat
                 depth = 1
                 if policy != ROLLOUT:
-                    depth = descend(s, stage, k, 1, c, stream, child, visits, avail, total, size, mask, path, movers)
+                    depth = descend(s, stage, k, 1, stream, child, visits, avail, total, size, c, mask, buffer,
+                                    path, movers)
                 round_points(s, stage, cutoff, stream, points, weight, net)
                 margin_rewards(points, n, scale, False, rewards)
                 backup(visits, total, path, movers, depth, rewards)
@@ -414,7 +409,8 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
 def _compiled(policy: int) -> Any:
     """The search's iterations compiled for one playout ``policy``, calling its playouts compiled for the same."""
     round_points = specialise(_playout_template("", policy), "three-thirteen", {}, policy=policy)
-    return specialise(_ismcts_template("", policy), "three-thirteen", {"round_points": round_points}, policy=policy)
+    return specialise(_ismcts_template("", policy), "three-thirteen", {"round_points": round_points,
+                                                                      "descend": DESCEND}, policy=policy)
 
 
 ISMCTS = {policy: _compiled(policy) for policy in (RANDOM, HEURISTIC, ROLLOUT)}
