@@ -184,6 +184,8 @@ def test_sign_out_everywhere(browser: Browser, contexts: list[BrowserContext], s
     sign_up(laptop.page, "Cleo_all")
     sign_in(phone.page, "Cleo_all")
     laptop.page.goto("/me/settings")
+    # every part has asked the server: a part's request still on its way when the sessions end would be refused
+    expect(laptop.page.locator(".settings-grid:not([aria-busy])")).to_be_visible()
     laptop.page.click("#everywhere button[type=submit]")
     expect(laptop.page.locator("#account")).to_have_text(words["web.account.sign_in"])
     phone.page.reload()  # its session ended too: the server says so once, and the phone is a guest's again

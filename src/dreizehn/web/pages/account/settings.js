@@ -175,8 +175,11 @@ export async function settingsPage(root, app) {
   const email = part("settings-email", t("web.settings.email"));
   const tokens = h("div.tokens-box");
   const notices = part("settings-notices", t("web.notices.title"));
+  // busy (for screen readers, and for whoever waits on the page) until every part has asked the server
+  const grid = h("div.settings-grid", { "aria-busy": "true" }, prefs, part("settings-password", t("web.settings.password"), passwordPart()),
+    email, notices, part("settings-tokens", t("web.settings.tokens"), tokens), part("settings-leave", t("web.settings.leave"), leaving(root, app)));
   fill(root, h("div.settings-head", {}, h("h1", {}, t("web.account.settings")), h("a.back", { href: "/me", "data-route": "" }, t("web.me.back"))),
-    h("div.settings-grid", {}, prefs, part("settings-password", t("web.settings.password"), passwordPart()), email, notices,
-      part("settings-tokens", t("web.settings.tokens"), tokens), part("settings-leave", t("web.settings.leave"), leaving(root, app))));
+    grid);
   await Promise.all([filled(prefs, () => preferences(app)), filled(email, emailPart), filled(notices, noticesPart), filled(tokens, () => drawTokens(tokens))]);
+  grid.removeAttribute("aria-busy");
 }
