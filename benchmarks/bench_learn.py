@@ -78,14 +78,16 @@ def _timed(owner: Any, name: str, spent: dict[str, float]) -> None:
     setattr(owner, name, wrapped)
 
 
-def learn_rows(rollouts: int, games: Sequence[str] | None = None) -> list[tuple[str, int, Rate, Rate]]:
-    """Per game (``games``: those only): the single-game adapter's rate and the batched one's."""
+def learn_rows(rollouts: int, games: Sequence[str] | None = None,
+               threads: int = 1) -> list[tuple[str, int, Rate, Rate]]:
+    """Per game (``games``: those only): the single-game adapter's rate and the batched one's, torch on ``threads``
+    threads on both sides."""
     import torch
 
     from dreizehn.envs.gymnasium import DreizehnEnv
     from dreizehn.envs.sb3 import DreizehnVecEnv
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     rows = []
     for game_id, players in ROWS:
         if games and game_id not in games:
@@ -98,7 +100,8 @@ def learn_rows(rollouts: int, games: Sequence[str] | None = None) -> list[tuple[
     return rows
 
 
-def print_learn_table(rollouts: int = 2, games: Sequence[str] | None = None, split: bool = False) -> None:
+def print_learn_table(rollouts: int = 2, games: Sequence[str] | None = None, split: bool = False,
+                      threads: int = 1) -> None:
     """The table of :func:`learn_rows`, or a line saying why it is left out."""
     try:
         import sb3_contrib  # noqa: F401
@@ -106,10 +109,10 @@ def print_learn_table(rollouts: int = 2, games: Sequence[str] | None = None, spl
         print("MaskablePPO learner steps: left out (needs the learn extra: pip install 'dreizehn[learn]')")
         return
     print(f"MaskablePPO learner steps a second ({rollouts} rollouts of {ROLLOUT:,} steps a row, heuristic "
-          "opponents, torch on one thread; wall-clock, then CPU time)")
+          f"opponents, torch on {threads} thread{'s' if threads > 1 else ''} on both sides; wall-clock, then CPU time)")
     print(f"{'game':<16}{'players':>8}{'DreizehnEnv':>14}{'DreizehnVecEnv':>16}{'ratio':>8}"
           f"{'CPU: single':>13}{'batched':>9}{'ratio':>8}")
-    rows = learn_rows(rollouts, games)
+    rows = learn_rows(rollouts, games, threads)
     for game_id, players, single, batched in rows:
         print(f"{game_id:<16}{players:>8}{single.wall:>14,.0f}{batched.wall:>16,.0f}{batched.wall / single.wall:>7.1f}×"
               f"{single.cpu:>13,.0f}{batched.cpu:>9,.0f}{batched.cpu / single.cpu:>7.1f}×")
@@ -126,8 +129,11 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=2, help="timed rollouts a row (default 2)")
     parser.add_argument("--game", action="append", help="only this game's row (repeat for several)")
     parser.add_argument("--split", action="store_true", help="where each side's CPU time goes")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch's threads on both sides (default 1: on a machine shared with other work, more "
+                             "threads fight for the cores; on an idle machine the update may use them all)")
     args = parser.parse_args()
-    print_learn_table(args.rollouts, args.game, args.split)
+    print_learn_table(args.rollouts, args.game, args.split, args.threads)
 
 
 if __name__ == "__main__":

@@ -76,12 +76,14 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test of :data:`SLOW_FOLDERS` or :data:`SLOW_FILES`, or using one of :data:`SLOW_FIXTURES`, ``slow``
     (a test elsewhere may carry the mark itself: one that starts a Python process to load or compile kernels, say).
     A test that uses a fixture shared by its module (a server, a browser's server, a finished analysis) is put in
     its module's ``xdist_group``: with ``--dist loadgroup`` (``make test``) one worker runs them all, so the fixture
-    is made once, not once in every worker."""
+    is made once, not once in every worker. First among the hooks (``tryfirst``): pytest-xdist reads the groups in
+    its own hook of this name, which would otherwise run before this one and find none."""
     root = Path(__file__).parent
     for item in items:
         fixtures = getattr(item, "_fixtureinfo", None)
