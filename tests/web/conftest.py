@@ -16,15 +16,18 @@ expect.set_options(timeout=90_000)
 5 s were too short on a loaded machine. It bounds a failure only: an expectation that holds returns at once."""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
+    """Playwright for one module (with the browser): its synchronous API holds an asyncio event loop running in the
+    worker while it lives, so that a later test of another folder on the same worker could not run its own loop
+    (``asyncio.run``); the tests of a module run together on one worker (tests/conftest.py)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
         "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
