@@ -78,6 +78,7 @@ def test_text_and_values_make_the_same_options() -> None:
         ("tree=maybe", "bot.option_choice", "tree"),
         ("infer=yes", "bot.option_choice", "infer"),
         ("value=guess", "bot.option_choice", "value"),
+        ("standing=yes", "bot.option_choice", "standing"),
     ],
 )
 def test_a_bad_value_names_its_option(text: str, code: str, key: str) -> None:

@@ -86,7 +86,10 @@ compiled 13 and Holzwurm where that network was fitted, :mod:`~dreizehn.bots.lea
 ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's: 1 in
 Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
 proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
-Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly).
+Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly), ``standing=off`` (``on``: the
+margin reward counts the game's totals so far and its logistic narrows to the spread of the stages left, so that it
+stands for the chance to win the game; compiled Three Thirteen only,
+:func:`dreizehn.games.three_thirteen.search.standing`).
 
 >>> import random, dreizehn
 >>> from dreizehn.bots.base import make_bot
@@ -251,6 +254,8 @@ class IsmctsBot(Bot):
             fitted_network(game, self.settings.value)  # refuses a game without the learned bot's network there
         if self.settings.value != "points" and self._compiled_search(frozenset()) is None:
             raise BotSpecError("bot.option_value", rule="B4", key="value", value=self.settings.value, game=gid)
+        if self.settings.standing and self._compiled_search(frozenset()) is None:
+            raise BotSpecError("bot.option_standing", rule="B4", game=gid)
 
     def _policy(self) -> Policy | None:
         """The playout policy of ``playout``: the game's greedy playout, its heuristic, or none (random actions)."""
@@ -421,6 +426,8 @@ class IsmctsBot(Bot):
         if self.settings.value != "points" and not (values is True or (
                 isinstance(values, Container) and self.settings.value in values)):
             return None
+        if self.settings.standing and not options.get("standing"):
+            return None
         if not options.get("tree") and self.settings.tree != (playout != "heuristic"):
             return None
         if supported is None:
@@ -432,6 +439,8 @@ class IsmctsBot(Bot):
             extra["potential"] = self.settings.potential
         if self.settings.value != "points":
             extra["value"] = self.settings.value
+        if self.settings.standing:
+            extra["standing"] = True
         if extra:
             return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout, **extra)
         return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout)

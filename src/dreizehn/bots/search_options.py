@@ -108,11 +108,14 @@ class SearchOptions:
     and the usual options: :mod:`dreizehn.bots.learned_kernel`, docs/learned.md)."""
     lead: float = 0.0
     """The mean reward by which a move must beat the heuristic's own to be played instead; 0: none."""
+    standing: Literal["off", "on"] = "off"
+    """``on``: the margin reward counts the game's totals so far and its logistic narrows to the spread of the stages
+    left, so that it stands for the chance to win the game rather than the stage (compiled Three Thirteen)."""
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "horizon": ("stage", "game"), "reward": ("margin", "win"), "playout": ("greedy", "random", "heuristic"),
         "tree": ("auto", "on", "off"), "root": ("auto", "ucb", "paired"), "infer": ("auto", "on", "off"),
-        "value": ("points", "learned", "learned-large", "learned-bot", "learned-bot-mix"),
+        "value": ("points", "learned", "learned-large", "learned-bot", "learned-bot-mix"), "standing": ("off", "on"),
     }
     """The options that take one of a few words, and their words."""
     WHOLE: ClassVar[tuple[str, ...]] = ("iterations", "cutoff")
@@ -197,7 +200,8 @@ class SearchOptions:
             cutoff=self.cutoff if estimate(game.id) else 0, playout=self.playout,
             tree=self.playout != "heuristic" if self.tree == "auto" else self.tree == "on",
             root=given("root", self.root), prune=_whole("prune", given("prune", self.prune)),
-            infer=given("infer", self.infer) == "on", potential=self.potential, value=self.value, lead=self.lead)
+            infer=given("infer", self.infer) == "on", potential=self.potential, value=self.value, lead=self.lead,
+            standing=self.standing == "on")
 
 
 @dataclass(frozen=True)
@@ -224,6 +228,8 @@ class SearchSettings:
     potential: float
     value: Value
     lead: float
+    standing: bool
+    """Whether the margin reward counts the game's totals so far, its logistic narrowed to the stages left."""
 
 
 def _whole(key: str, value: object) -> int:

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
+from functools import partial
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -18,12 +21,13 @@ from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.levels import level_spec
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.encoding import encoder_of
+from dreizehn.core.errors import BotSpecError
 from dreizehn.core.kernel import Kernel, load
 from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
 from dreizehn.games.three_thirteen.kernel import ACTIONS, DECKS, HANDS, KNOWN, LAID, PILE_N, STOCK, STOCK_N
 from dreizehn.games.three_thirteen.rules import KINDS, OUT
-from dreizehn.games.three_thirteen.search import determinize, row_of_view
+from dreizehn.games.three_thirteen.search import determinize, row_of_view, standing
 
 
 def views(players: int, seeds: range, most: int = 300, stay: bool = False) -> list[ThreeThirteenView]:
@@ -294,3 +298,39 @@ def test_the_expert_level_rolls_the_heuristic_out_and_values_the_hands_it_stops_
     assert bot.act(discard, random.Random(0)) in ranked[:2]
     kind = {"cutoff": 8, "playout": "heuristic", "infer": True, "value": "learned"}
     assert seen == [{"keep": frozenset(), **kind}, {"keep": frozenset(ranked[:2]), **kind}]
+
+
+def test_standing_counts_the_games_totals_at_a_scale_narrowed_to_the_rounds_left() -> None:
+    """``standing=on`` (:func:`.search.standing`): the reward's base is each seat's total so far and its scale the
+    round's own in the first round, narrower in every later one (the spread of the rounds left shrinks); in the
+    kernel a seat far behind in the game sees every move's reward near 0 and one far ahead near 1, where the reward
+    of the round alone (the default) sees neither."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    kernel = load(game)
+    view = next(v for v in views(2, range(500, 540)) if v.drawn and v.stage > 0 and len(v.legal_actions) > 1
+                and not any(a >= OUT for a in v.legal_actions))
+    base, scale = standing(view, 25.0)
+    assert list(base[:2]) == list(view.totals) and not base[2:].any()
+    scales = [standing(replace(view, stage=stage), 25.0)[1] for stage in range(11)]
+    assert scales[0] == pytest.approx(25.0)
+    assert all(later < earlier for earlier, later in pairwise(scales)) and scale in scales
+    seat = view.seat
+    for behind, near in ((500, 0.0), (-500, 1.0)):
+        totals = tuple(100 + behind if other == seat else 100 for other in range(2))
+        placed = replace(view, stage_scores=(totals,))
+        assert placed.totals == totals
+        stats, _ = kernel.search(placed, 40, 0.7, 25.0, 3, playout="heuristic")  # type: ignore[attr-defined]
+        assert all(0.02 < mean < 0.98 for *_, mean in stats)
+        stats, _ = kernel.search(placed, 40, 0.7, 25.0, 3, playout="heuristic",  # type: ignore[attr-defined]
+                                 standing=True)
+        assert all(mean == pytest.approx(near, abs=1e-6) for *_, mean in stats)
+
+
+def test_the_bot_hands_standing_to_the_kernel_and_a_game_without_it_refuses_it() -> None:
+    game = dreizehn.load_game("three-thirteen", 2)
+    found = IsmctsBot(game, playout="heuristic", standing="on")._compiled_search(frozenset())
+    assert isinstance(found, partial) and found.keywords["standing"] is True
+    assert "standing" not in IsmctsBot(game, playout="heuristic")._compiled_search(frozenset()).keywords  # type: ignore[union-attr]
+    with pytest.raises(BotSpecError) as refused:
+        IsmctsBot(dreizehn.load_game("holzwurm", 2), standing="on")
+    assert (refused.value.code, refused.value.rule) == ("bot.option_standing", "B4")
