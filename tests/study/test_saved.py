@@ -4,6 +4,7 @@ run, games of other code are left out, a file that is not of saved games is refu
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 from dreizehn.cli.main import app
 from dreizehn.core.errors import UsageError
+from dreizehn.study import saved as saved_module
 from dreizehn.study.saved import adopt, fingerprint, game_of, load, run_key
 from dreizehn.study.sim import GameResult, RunSpec, simulate, tournament
 
@@ -95,3 +97,21 @@ def test_the_commands_say_what_they_read_back_and_what_is_left(tmp_path: Path) -
     saved.write_text("not json\n")
     refused = runner.invoke(app, ["--lang", "de", *args])
     assert refused.exit_code == 2 and "Zeile 1, ist kein gespeichertes Spiel" in refused.output
+
+
+def test_the_fingerprint_hashes_the_bots_and_the_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The code that plays the games is the package's ``bots`` and ``games`` (and how a game is seated and played):
+    a change to any file there gives another fingerprint, so games saved before it are left out."""
+    package = saved_module.SOURCE
+    assert (package / "bots" / "ismcts.py").is_file() and (package / "games" / "holzwurm" / "rules.py").is_file()
+    copy = tmp_path / "dreizehn"
+    for folder in ("bots", "games"):
+        shutil.copytree(package / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "*.nb?"))
+    monkeypatch.setattr(saved_module, "SOURCE", copy)
+    before = fingerprint()
+    assert before == fingerprint()
+    for changed in (copy / "bots" / "ismcts.py", copy / "games" / "holzwurm" / "rules.py"):
+        changed.write_text(changed.read_text() + "\n# changed\n")
+        after = fingerprint()
+        assert after != before
+        before = after

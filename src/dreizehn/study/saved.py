@@ -25,8 +25,8 @@ from typing import Any
 from dreizehn.core.errors import UsageError
 from dreizehn.study.jobs import GameResult, play, seating
 
-SOURCE = Path(__file__).resolve().parent
-"""The installed package, whose source :func:`fingerprint` hashes."""
+SOURCE = Path(__file__).resolve().parent.parent
+"""The installed package (``dreizehn``), whose source :func:`fingerprint` hashes."""
 
 
 def fingerprint() -> str:
