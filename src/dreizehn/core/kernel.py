@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numba as nb
@@ -161,15 +162,9 @@ def warm_up(*only: str, skip: tuple[str, ...] = ()) -> None:
         if search is not None:  # every compiled variant of the search, and the hints' rating loop
             state = game.new_state(0)
             view = state.view(state.current_player)
-            options: Any = getattr(kernel, "search_options", {})
-            trees = [{"tree": False}, {"tree": True}] if options.get("tree") else [{}]
-            for playout in options.get("playout", ("random",)):
-                for tree in trees:
-                    search(view, 2, 0.7, 5.0, 0, None, playout=playout, **tree)
-            for value in options.get("value", ()):  # the leaves valued by a network (expert's at 4 players)
-                if str(value).startswith("learned-bot"):
-                    for tree in trees:
-                        search(view, 2, 0.7, 5.0, 0, None, value=value, **tree)
+            variants: tuple[Mapping[str, object], ...] = getattr(kernel, "compiled_searches", ({},))
+            for names in variants:
+                search(view, 2, 0.7, 5.0, 0, None, **names)
             kernel.rate(view, [int(state.legal_actions()[0])], 1, 0)  # type: ignore[attr-defined]
 
 

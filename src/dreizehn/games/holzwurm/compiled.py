@@ -28,6 +28,13 @@ class HolzwurmSearchKernel(HolzwurmKernel):
     ``reward=margin`` always); ``tree`` true: with a tree below the root or without; ``value``: besides ``points``,
     ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md)."""
 
+    compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = tuple(
+        {"tree": tree, **names} for names in ({"playout": "random"}, {"playout": "heuristic"},
+                                              {"value": "learned-bot"}, {"value": "learned-bot-mix"})
+        for tree in (False, True))
+    """The options of :meth:`search` that each compile a variant of it (what :func:`~dreizehn.core.kernel.warm_up`
+    compiles ahead): either playout, and either network-valued leaf, with a tree and without."""
+
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 0, playout: str = "random",
                tree: bool = True, value: str = "points") -> tuple[list[tuple[int, int, int, float]], int]:

@@ -33,6 +33,11 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     seat saw (:mod:`.inference`); ``standing`` true, its reward may count the game's totals
     (:func:`.search.standing`)."""
 
+    compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = (
+        {"playout": "greedy"}, {"playout": "random"}, {"playout": "heuristic"})
+    """The options of :meth:`search` that each compile a variant of it (what :func:`~dreizehn.core.kernel.warm_up`
+    compiles ahead): one a playout; a network's values and the others are data to the same compiled search."""
+
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
                playout: str = "greedy", potential: float = 0.0, infer: bool = False,
