@@ -14,14 +14,21 @@ import argparse
 import asyncio
 import datetime as dt
 import time
+from concurrent.futures import Executor
 from typing import Any
 
 import sqlalchemy as sa
 
 from dreizehn.core.registry import game_class, game_ids
+from dreizehn.play.table import BotRequest
+from dreizehn.server.chat import Line
 from dreizehn.server.rooms import Conn, Room
+from dreizehn.server.rooms.acting import Writes
+from dreizehn.server.rooms.room import HubLike
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, Store, Stored, TableRow
+from dreizehn.server.turns.hooks import TurnHooks
+from dreizehn.server.turns.store import Clocks
 
 
 class _Writer:
@@ -30,19 +37,32 @@ class _Writer:
 
 
 class _Hub:
-    """What a room asks of the hub while acting: the writer (storing costs nothing here), the settings, and telling
-    other processes (there are none)."""
+    """What a room asks of the hub (:class:`~dreizehn.server.rooms.room.HubLike`): the writer (storing costs nothing
+    here), the settings, and telling other processes (there are none); no bot, no turn clock (no table here is
+    turn-based) and no game's end to announce."""
 
     def __init__(self) -> None:
         self.settings = Settings()
-        self.writer = _Writer()
+        self.writer: Writes = _Writer()
         self.store = Store(sa.create_engine("sqlite://"))  # never asked: acting reads nothing back here
+        self.executor: Executor | None = None
+        self.clocks = Clocks(self.store.engine)  # never asked: no table here is turn-based
+        self.turn_hooks: list[TurnHooks] = []
+
+    async def decide(self, request: BotRequest, game: Any) -> tuple[int, Any]:
+        raise AssertionError("no bot plays at the benchmark's tables")
 
     def publish_presence(self, room: Any) -> None:
         return None
 
+    def publish_line(self, line: Line) -> None:
+        return None
 
-def _room(hub: Any, game_id: str, players: int, seed: int) -> Room:
+    def game_over(self, table_id: str) -> None:
+        return None
+
+
+def _room(hub: HubLike, game_id: str, players: int, seed: int) -> Room:
     row = TableRow(id=f"bench{seed}", game_id=game_id, players=players, options={}, seed=seed,
                    package_version="bench", status="playing", clock=0.0, rematch_of=None, rematch=None,
                    created_at=dt.datetime.now(dt.UTC), finished_at=None)
