@@ -131,6 +131,14 @@ def rate(rate_worlds: Any, row: npt.NDArray[np.int16], seat: int, actions: list[
     return wins, points
 
 
+UCB_COMPILED_SEARCHES: tuple[dict[str, object], ...] = tuple(
+    {"tree": tree, **names} for names in ({"playout": "random"}, {"playout": "heuristic"},
+                                          {"value": "learned-bot"}, {"value": "learned-bot-mix"})
+    for tree in (False, True))
+"""The options of a game's :class:`UcbSearch` (13's and Holzwurm's) that each compile a variant of it, what
+:func:`~dreizehn.core.kernel.warm_up` compiles ahead: either playout, and either network-valued leaf, with a tree and
+without."""
+
 TREE_BYTES = 256 * 2**20
 """The most memory a search by time gives its tree's child table (an ``int32`` per action a node): it stops there,
 before its time is up (Holzwurm's 390 actions: about 170,000 nodes, a second of search or more)."""

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.learned_kernel import fitted_network
+from dreizehn.bots.tree import UCB_COMPILED_SEARCHES
 from dreizehn.core.game import View
 from dreizehn.games.holzwurm.kernel import HolzwurmKernel
 from dreizehn.games.holzwurm.rules import HolzwurmRules, HolzwurmView
@@ -28,12 +29,9 @@ class HolzwurmSearchKernel(HolzwurmKernel):
     ``reward=margin`` always); ``tree`` true: with a tree below the root or without; ``value``: besides ``points``,
     ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md)."""
 
-    compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = tuple(
-        {"tree": tree, **names} for names in ({"playout": "random"}, {"playout": "heuristic"},
-                                              {"value": "learned-bot"}, {"value": "learned-bot-mix"})
-        for tree in (False, True))
+    compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = UCB_COMPILED_SEARCHES
     """The options of :meth:`search` that each compile a variant of it (what :func:`~dreizehn.core.kernel.warm_up`
-    compiles ahead): either playout, and either network-valued leaf, with a tree and without."""
+    compiles ahead)."""
 
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 0, playout: str = "random",
