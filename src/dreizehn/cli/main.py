@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -60,7 +62,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
+PIPED_WIDTH = 160
+"""The width of the printed tables where the output is a file or a pipe, not a terminal (Rich would assume 80
+columns, and fold or cut the tables of long bot specifications); ``COLUMNS`` overrides it."""
+console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else PIPED_WIDTH)
 errors = Console(stderr=True)
 
 OptionList = Annotated[
@@ -297,17 +302,16 @@ def simulate(
 
 
 def _print_run(run: Run, game: Game) -> None:
-    table = Table(title=f"{len(run.games)} games of {run.game_id} ({game.title}), {run.players} players, seeds "
-                        f"{run.seed}..{run.seed + len(run.games) - 1}", title_justify="left")
-    for name, justify in (("bot", "left"), ("games", "right"), ("win rate", "right"), ("95% interval", "right"),
-                          ("mean score", "right"), ("sd", "right"), ("mean move", "right"), ("worst move", "right")):
-        table.add_column(name, justify=justify, no_wrap=name == "bot")  # type: ignore[arg-type]
+    rows = []
     for s in run.summaries():
         mean, sd = mean_sd(s.scores)
         low, high = s.interval
-        table.add_row(_text(s.bot), str(s.games), f"{s.win_rate:.1%}", f"{low:.1%} to {high:.1%}", f"{mean:.2f}",
-                      f"{sd:.2f}", _ms(s.mean_move), _ms(s.worst))
-    console.print(table)
+        rows.append((s.bot, str(s.games), f"{s.win_rate:.1%}", f"{low:.1%} to {high:.1%}", f"{mean:.2f}", f"{sd:.2f}",
+                     _ms(s.mean_move), _ms(s.worst)))
+    _print_figures(f"{len(run.games)} games of {run.game_id} ({game.title}), {run.players} players, seeds "
+                   f"{run.seed}..{run.seed + len(run.games) - 1}",
+                   ("bot", "games", "win rate", "95% interval", "mean score", "sd", "mean move", "worst move"), rows,
+                   texts=("bot",))
     better = "highest" if game.high_score_wins else "lowest"
     console.print(f"The {better} total wins; a shared win counts as a fraction. Seats rotate from game to game.")
 
@@ -316,30 +320,57 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+def _print_figures(title: str | None, names: Sequence[str], rows: Sequence[Sequence[str]], *,
+                   texts: Sequence[str]) -> None:
+    """A table of ``rows`` under the column ``names``: those in ``texts`` (a bot's specification, a player's name)
+    left-aligned and folded onto more lines where the table is wider than the terminal, the others figures,
+    right-aligned and never wrapped or cut. Where even a folded table would not fit (a narrow terminal), each row
+    is printed as its texts on a line, then a line for each figure with its name."""
+    figures = [max(len(name), *(len(row[i]) for row in rows)) for i, name in enumerate(names) if name not in texts]
+    if sum(figures) + TEXT_WIDTH * len(texts) + 3 * len(names) + 1 <= console.width:
+        table = Table(title=title, title_justify="left")
+        for name in names:
+            if name in texts:
+                table.add_column(name, justify="left", overflow="fold", min_width=min(TEXT_WIDTH, len(name)))
+            else:
+                table.add_column(name, justify="right", no_wrap=True)
+        for row in rows:
+            table.add_row(*(_text(cell) for cell in row))
+        console.print(table)
+        return
+    if title:
+        console.print(title, highlight=False)
+    for row in rows:
+        console.print(" ".join(_text(cell) for name, cell in zip(names, row, strict=True) if name in texts),
+                      highlight=False)
+        for name, cell in zip(names, row, strict=True):
+            if name not in texts and cell:
+                console.print(f"  {_text(name)}: {_text(cell)}", highlight=False)
+
+
+TEXT_WIDTH = 12
+"""The fewest columns a folded text column of :func:`_print_figures` keeps."""
+
+
 def _print_tournament(result: Tournament) -> tuple[list[Rating], dict[tuple[str, str], tuple[float, int]]]:
     """Print a tournament's ratings table and head-to-head matrix; returns both."""
     ratings = result.ratings()
-    table = Table(title=f"{len(result.run.games)} games of {result.run.game_id}, {result.run.players} players: ratings",
-                  title_justify="left")
-    for name in ("rank", "bot", "rating (mu - 3 sigma)", "mu", "sigma"):
-        table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name == "bot")
-    for place, r in enumerate(ratings, 1):
-        table.add_row(str(place), _text(r.bot), f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}")
-    console.print(table)
+    _print_figures(f"{len(result.run.games)} games of {result.run.game_id}, {result.run.players} players: ratings",
+                   ("rank", "bot", "rating (mu - 3 sigma)", "mu", "sigma"),
+                   [(str(place), r.bot, f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}")
+                    for place, r in enumerate(ratings, 1)], texts=("bot",))
     pairs = result.head_to_head()
     names = [r.bot for r in ratings]
-    matrix = Table(title="head to head: the row bot's score against the column bot (1 ahead, 1/2 level)",
-                   title_justify="left")
-    matrix.add_column("", no_wrap=True)
-    for name in names:
-        matrix.add_column(_text(name), justify="right")
-    for a in names:
+    rows = []
+    for place, a in enumerate(names, 1):
         cells = []
         for b in names:
             score, met = pairs.get((a, b), (0.0, 0))
             cells.append("" if a == b or not met else f"{score / met:.0%} of {met}")
-        matrix.add_row(_text(a), *cells)
-    console.print(matrix)
+        rows.append((f"{place} {a}", *cells))
+    _print_figures("head to head: the row bot's score against the column bot, each column named by its rank above "
+                   "(1 ahead, 1/2 level)", ("bot", *(str(place) for place in range(1, len(names) + 1))), rows,
+                   texts=("bot",))
     return ratings, pairs
 
 
@@ -422,25 +453,20 @@ def _print_arena(result: Any, game: Game) -> None:
     """The arena's two tables (points a game against each level; ratings) and its faults."""
     console.print(f"{_text(result.agent)} in {result.game_id} ({game.title}), {result.players} players, seeds "
                   f"{result.seed}.., the agent's seat rotated", highlight=False)
-    table = Table()
-    for name in ("against", "games", "points a game", "95% interval", "wins"):
-        table.add_column(name, justify="left" if name == "against" else "right", no_wrap=True)
+    rows = []
     for row in result.rows:
         mean, low, high = row.interval()
-        table.add_row(_text(row.level), str(row.games), f"{mean:+.2f}", f"{low:+.2f} to {high:+.2f}",
-                      f"{row.wins / max(1, row.games):.1%}")
-    console.print(table)
+        rows.append((row.level, str(row.games), f"{mean:+.2f}", f"{low:+.2f} to {high:+.2f}",
+                     f"{row.wins / max(1, row.games):.1%}"))
+    _print_figures(None, ("against", "games", "points a game", "95% interval", "wins"), rows, texts=("against",))
     console.print("Points a game: the agent's total minus the mean of the others' at the table, signed so that more "
                   "is better.", highlight=False)
     console.print("openskill ratings (Plackett-Luce; the levels rated through their games with the agent)",
                   highlight=False)
-    ratings = Table()
-    for name in ("rank", "player", "rating (mu - 3 sigma)", "mu", "sigma"):
-        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=True)
-    for place, (name, mu, sigma) in enumerate(result.ratings(), 1):
-        shown = f"{_text(name)} (the agent)" if name == result.agent else _text(name)
-        ratings.add_row(str(place), shown, f"{mu - 3 * sigma:.2f}", f"{mu:.2f}", f"{sigma:.2f}")
-    console.print(ratings)
+    _print_figures(None, ("rank", "player", "rating (mu - 3 sigma)", "mu", "sigma"),
+                   [(str(place), f"{name} (the agent)" if name == result.agent else name, f"{mu - 3 * sigma:.2f}",
+                     f"{mu:.2f}", f"{sigma:.2f}") for place, (name, mu, sigma) in enumerate(result.ratings(), 1)],
+                   texts=("player",))
     if result.faults:
         kinds = ", ".join(f"{sum(f.kind == k for f in result.faults)} {k}" for k in ("raised", "illegal", "time")
                           if any(f.kind == k for f in result.faults))
