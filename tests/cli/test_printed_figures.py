@@ -60,3 +60,10 @@ def test_a_wide_terminal_gets_the_table_with_the_specification_on_one_line(monke
     lines = out.getvalue().splitlines()
     assert any(LONG in line and line.rstrip().endswith("6 │") for line in lines)
     assert any("[b]old" in line and "12" in line for line in lines)  # printed as written, not as Rich markup
+
+
+def test_a_table_without_rows_prints_its_head(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.StringIO()
+    monkeypatch.setattr(main, "console", Console(file=out, width=80))
+    main._print_figures("none yet", ("bot", "games"), [], texts=("bot",))
+    assert "none yet" in out.getvalue() and "games" in out.getvalue()

@@ -326,7 +326,7 @@ def _print_figures(title: str | None, names: Sequence[str], rows: Sequence[Seque
     left-aligned and folded onto more lines where the table is wider than the terminal, the others figures,
     right-aligned and never wrapped or cut. Where even a folded table would not fit (a narrow terminal), each row
     is printed as its texts on a line, then a line for each figure with its name."""
-    figures = [max(len(name), *(len(row[i]) for row in rows)) for i, name in enumerate(names) if name not in texts]
+    figures = [max([len(name), *(len(row[i]) for row in rows)]) for i, name in enumerate(names) if name not in texts]
     if sum(figures) + TEXT_WIDTH * len(texts) + 3 * len(names) + 1 <= console.width:
         table = Table(title=title, title_justify="left")
         for name in names:
