@@ -101,6 +101,45 @@ def test_the_search_values_its_leaves_by_the_network(game_id: str) -> None:
     assert len({tuple(stats) for stats in found}) == 3  # each valued otherwise
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_mix_weighs_the_network_against_the_playout(game_id: str) -> None:
+    """``mix`` is the network's share of the searching seat's reward: 0.5 by default, and each share searches
+    otherwise; at 0 the playout's reward alone, which still plays the network's move at the seat's first decision
+    (so not the plain search's statistics either)."""
+    game, _ = _network(game_id)
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    for _ in range(9):
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(state.current_player)
+    found = {}
+    for mix in ("", ":mix=0.5", ":mix=0", ":mix=0.25", ":mix=1", ":mix=1.0"):
+        bot = make_bot(f"ismcts:iterations=300:value=learned-bot-mix{mix}", game)
+        assert isinstance(bot, IsmctsBot)
+        bot.act(view, random.Random(2))
+        found[mix] = bot.last_stats
+    plain = make_bot("ismcts:iterations=300", game)
+    assert isinstance(plain, IsmctsBot)
+    plain.act(view, random.Random(2))
+    assert found[""] == found[":mix=0.5"] and found[":mix=1"] == found[":mix=1.0"]
+    assert len({found[m] for m in ("", ":mix=0", ":mix=0.25", ":mix=1")} | {plain.last_stats}) == 5
+
+
+@pytest.mark.parametrize(("spec", "code"), [
+    ("ismcts:value=learned-bot-mix:mix=1.5", "bot.option_share"),
+    ("ismcts:value=learned-bot-mix:mix=-0.5", "bot.option_number"),
+    ("ismcts:value=learned-bot-mix:mix=half", "bot.option_number"),
+    ("ismcts:mix=0.7", "bot.option_mix"),
+    ("ismcts:value=learned-bot:mix=0.7", "bot.option_mix"),
+])
+def test_a_mix_out_of_range_or_without_the_mixed_value_is_refused(spec: str, code: str) -> None:
+    game, _ = _network("knizia13")
+    with pytest.raises(BotSpecError) as refused:
+        make_bot(spec, game)
+    assert (refused.value.code, refused.value.rule) == (code, "B4")
+    assert "mix" in str(refused.value)
+
+
 @pytest.mark.parametrize(("game_id", "players", "options", "code"), [
     ("knizia13", 3, {}, "bot.option_value_fitted"),
     ("knizia13", 4, {"open_piles": True}, "bot.option_value_fitted"),

@@ -439,6 +439,10 @@ class IsmctsBot(Bot):
             extra["potential"] = self.settings.potential
         if self.settings.value != "points":
             extra["value"] = self.settings.value
+        if self.settings.value == "learned-bot-mix":
+            if not options.get("mix"):
+                return None
+            extra["mix"] = self.settings.mix
         if self.settings.standing:
             extra["standing"] = True
         if extra:

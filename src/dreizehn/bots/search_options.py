@@ -69,6 +69,10 @@ Root = Literal["auto", "ucb", "paired"]
 Value = Literal["points", "learned", "learned-large", "learned-bot", "learned-bot-mix"]
 
 
+MIX = 0.5
+"""``mix``'s default: the network and the playout weigh alike (as AlphaGo mixed its value network and rollouts)."""
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     """The options of one ``ismcts`` bot (see :mod:`dreizehn.bots.ismcts` for what each does); ``auto`` and ``None``:
@@ -108,6 +112,9 @@ class SearchOptions:
     and the usual options: :mod:`dreizehn.bots.learned_kernel`, docs/learned.md)."""
     lead: float = 0.0
     """The mean reward by which a move must beat the heuristic's own to be played instead; 0: none."""
+    mix: float = MIX
+    """With ``value=learned-bot-mix``: the network's share (0 to 1) of the searching seat's reward, the playout's
+    being the rest."""
     standing: Literal["off", "on"] = "off"
     """``on``: the margin reward counts the game's totals so far and its logistic narrows to the spread of the stages
     left, so that it stands for the chance to win the game rather than the stage (compiled Three Thirteen)."""
@@ -119,7 +126,7 @@ class SearchOptions:
     }
     """The options that take one of a few words, and their words."""
     WHOLE: ClassVar[tuple[str, ...]] = ("iterations", "cutoff")
-    NUMBERS: ClassVar[tuple[str, ...]] = ("time", "c", "scale", "potential", "lead")
+    NUMBERS: ClassVar[tuple[str, ...]] = ("time", "c", "scale", "potential", "lead", "mix")
 
     def __post_init__(self) -> None:
         for name in self.WHOLE:
@@ -132,6 +139,10 @@ class SearchOptions:
             self._set(name, _choice(name, getattr(self, name), choices))
         if self.scale is not None and not self.scale > 0:
             raise BotSpecError("bot.option_scale", rule="B4", value=self.scale)
+        if self.mix > 1:
+            raise BotSpecError("bot.option_share", rule="B4", bot=NAME, key="mix", value=self.mix)
+        if self.mix != MIX and self.value != "learned-bot-mix":
+            raise BotSpecError("bot.option_mix", rule="B4", key="mix", value=self.value)
         self._set("prune", _prune(self.prune))
 
     def _set(self, name: str, value: object) -> None:
@@ -201,7 +212,7 @@ class SearchOptions:
             tree=self.playout != "heuristic" if self.tree == "auto" else self.tree == "on",
             root=given("root", self.root), prune=_whole("prune", given("prune", self.prune)),
             infer=given("infer", self.infer) == "on", potential=self.potential, value=self.value, lead=self.lead,
-            standing=self.standing == "on")
+            mix=self.mix, standing=self.standing == "on")
 
 
 @dataclass(frozen=True)
@@ -228,6 +239,8 @@ class SearchSettings:
     potential: float
     value: Value
     lead: float
+    mix: float
+    """The network's share of the searching seat's reward with ``value=learned-bot-mix``."""
     standing: bool
     """Whether the margin reward counts the game's totals so far, its logistic narrowed to the stages left."""
 

@@ -348,12 +348,13 @@ def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callab
                total: npt.NDArray[np.float64], size: npt.NDArray[np.int64], w0: npt.NDArray[np.float32],
                b0: npt.NDArray[np.float32], w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32],
                w2: npt.NDArray[np.float32], b2: npt.NDArray[np.float32], divisors: npt.NDArray[np.float32],
-               threshold: float) -> None:  # pragma: no cover - compiled
+               threshold: float, share: float) -> None:  # pragma: no cover - compiled
         """As :func:`_ismcts_template`'s iterations, but each leaf is valued by the network (``value_leaf``): each
         seat's reward is the logistic of its rated stage margin, less the mean of every seat's (true margins add up
         to 0), over ``scale``; where the stage ends before every seat is valued, by its points as they are. With
         ``mix``, each leaf is played out and rewarded as :func:`_ismcts_template`'s, but the searching seat's reward
-        is the mean of that and the logistic of its rated margin over ``scale`` (where it was valued)."""
+        weighs the logistic of its rated margin over ``scale`` (where it was valued) by ``share`` and the playout's
+        by the rest (``share`` is not read without ``mix``)."""
         variant  # noqa: B018
         policy  # noqa: B018 - keys the cache: ``value_leaf`` (bound by specialise) plays it
         mix  # noqa: B018 - keys the cache, as ``policy``
@@ -383,7 +384,7 @@ def _valued_template(variant: str, policy: int, tree: bool, mix: bool) -> Callab
                     points[other] = s[LAST + other]
                 margin_rewards(points, n, scale, HIGH_WINS, rewards)
                 if found:
-                    rewards[seat] = 0.5 * rewards[seat] + 0.5 / (1.0 + math.exp(-rated_margin / scale))
+                    rewards[seat] = (1.0 - share) * rewards[seat] + share / (1.0 + math.exp(-rated_margin / scale))
             elif found:
                 mean = 0.0
                 for other in range(n):
@@ -482,19 +483,20 @@ class UcbSearch:
     def search(self, empty: npt.NDArray[np.int16], view: Any, iterations: int, c: float, scale: float, seed: int,
                seconds: float | None = None, playout: str = "random", tree: bool = True,
                network: CompiledNetwork | None = None,
-               mix: bool = False) -> tuple[list[tuple[int, int, int, float]], int]:
+               mix: float | None = None) -> tuple[list[tuple[int, int, int, float]], int]:
         """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward)
         and the iterations run: ``iterations`` of them, or as many as ``seconds`` allow (:func:`run`); its playouts
         ``random`` or by the ``heuristic``, below a tree grown where ``tree`` (else flat at the root); with a
         ``network`` (``value=learned-bot``), each leaf valued by it at every seat's next decision instead of played
         out (:func:`_valued_template`), the moves between those by the playout's policy; with ``mix`` as well
-        (``value=learned-bot-mix``), each leaf played out and the searching seat's reward half its rating."""
+        (``value=learned-bot-mix``), each leaf played out and the searching seat's reward its rating's by the share
+        ``mix`` (0 to 1), the playout's by the rest."""
         row = self.row_of_view(empty, view)
         if network is None:
             return run(self.iterations[policy_of(playout), tree], row, view.seat, self.actions, iterations, c, scale,
                        seed, seconds)
-        return run(self.valued[policy_of(playout), tree, mix], row, view.seat, self.actions, iterations, c, scale, seed,
-                   seconds, network.arrays())
+        return run(self.valued[policy_of(playout), tree, mix is not None], row, view.seat, self.actions, iterations, c,
+                   scale, seed, seconds, (*network.arrays(), 0.0 if mix is None else mix))
 
     def rate(self, empty: npt.NDArray[np.int16], view: Any, actions: list[int], worlds: int,
              seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

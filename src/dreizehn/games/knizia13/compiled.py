@@ -70,11 +70,12 @@ class Knizia13Kernel(CompiledKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("ucb",), "playout": ("random", "heuristic"), "cutoff": (0,), "prune": False, "tree": True,
-        "value": ("learned-bot", "learned-bot-mix"),
+        "value": ("learned-bot", "learned-bot-mix"), "mix": True,
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always); ``tree`` true: with a tree below the root or without; ``value``: besides ``points``,
-    ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md)."""
+    ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md);
+    ``mix``: the network's share of ``learned-bot-mix``'s reward is a keyword."""
 
     compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = UCB_COMPILED_SEARCHES
     """The options of :meth:`search` that each compile a variant of it (what :func:`~dreizehn.core.kernel.warm_up`
@@ -82,16 +83,18 @@ class Knizia13Kernel(CompiledKernel):
 
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 0, playout: str = "random",
-               tree: bool = True, value: str = "points") -> tuple[list[tuple[int, int, int, float]], int]:
+               tree: bool = True, value: str = "points",
+               mix: float = 0.5) -> tuple[list[tuple[int, int, int, float]], int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=ucb``, every root action
         (``keep`` is empty: no pruning), playouts to the end of the stage (``cutoff`` 0), ``random`` or by the
         ``heuristic``, below a tree grown where ``tree`` (else the search is flat at the root);
         ``value=learned-bot``: each leaf valued by the ``learned`` bot's network
-        (:func:`~dreizehn.bots.learned_kernel.fitted_network`) instead of played out."""
+        (:func:`~dreizehn.bots.learned_kernel.fitted_network`) instead of played out; ``learned-bot-mix``: played
+        out, the searching seat's reward the network's by the share ``mix`` and the playout's by the rest."""
         assert isinstance(view, Knizia13View) and not keep and not cutoff
         network = fitted_network(self.game) if value.startswith("learned-bot") else None
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, playout, tree, network,
-                      value == "learned-bot-mix")
+                      mix if value == "learned-bot-mix" else None)
 
     def rate(self, view: View, actions: list[int], worlds: int,
              seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
