@@ -82,7 +82,9 @@ Options and defaults: ``iterations=0`` (the game's default), ``time`` (none), ``
 none; ``auto``: none with ``playout=heuristic``), ``potential=0`` (compiled Three Thirteen only),
 ``value=points`` (or ``learned``, ``learned-large``: a cut-off hand valued by a network, compiled Three Thirteen
 only; ``learned-bot``: no playout, each leaf valued by the ``learned`` bot's network at every seat's next decision,
-compiled 13 and Holzwurm where that network was fitted, :mod:`~dreizehn.bots.learned_kernel`), ``lead=0``,
+compiled 13 and Holzwurm where that network was fitted, :mod:`~dreizehn.bots.learned_kernel`; ``learned-bot-mix``:
+each leaf played out and the searching seat's reward mixed with the network's rating, by the share ``mix=0.5``),
+``lead=0``,
 ``root=auto`` (the game's: ``paired`` in Three Thirteen, ``ucb`` elsewhere), ``prune=auto`` (the game's: 1 in
 Three Thirteen, 0, no pruning, elsewhere), ``infer=auto`` (the game's; ``on`` deals each determinization in
 proportion to how likely it is given what the seat saw, only where the game's compiled search infers: Three
@@ -219,8 +221,9 @@ class IsmctsBot(Bot):
     ``playout=heuristic``), ``potential`` (meld potential counted in a cut-off hand, compiled Three Thirteen only),
     ``value`` (``points``, ``learned`` or ``learned-large``: how a cut-off hand is valued, the networks in compiled
     Three Thirteen only; ``learned-bot``: each leaf valued by the ``learned`` bot's network, compiled 13 and
-    Holzwurm at 4 players), ``lead`` (the mean reward by which a move must beat the heuristic's own to be played
-    instead; 0: none),
+    Holzwurm at 4 players; ``learned-bot-mix``: played out as well, the network's rating mixed into the searching
+    seat's reward by ``mix``, its share from 0 to 1), ``lead`` (the mean reward by which a move must beat the
+    heuristic's own to be played instead; 0: none),
     ``root`` (``auto``, ``ucb`` or ``paired``), ``prune`` (``auto``, or search only the heuristic's best so many
     root actions where it ranks them; 0: all), ``infer`` (``auto``, ``on`` or ``off``: determinizations weighted by
     what the seat saw, where the game's compiled search infers). They are one checked value,

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.learned_kernel import fitted_network
+from dreizehn.bots.search_options import MIX
 from dreizehn.bots.tree import UCB_COMPILED_SEARCHES
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError
@@ -84,7 +85,7 @@ class Knizia13Kernel(CompiledKernel):
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 0, playout: str = "random",
                tree: bool = True, value: str = "points",
-               mix: float = 0.5) -> tuple[list[tuple[int, int, int, float]], int]:
+               mix: float = MIX) -> tuple[list[tuple[int, int, int, float]], int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=ucb``, every root action
         (``keep`` is empty: no pruning), playouts to the end of the stage (``cutoff`` 0), ``random`` or by the
         ``heuristic``, below a tree grown where ``tree`` (else the search is flat at the root);
