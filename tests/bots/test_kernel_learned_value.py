@@ -22,6 +22,7 @@ from dreizehn.bots.learned import Network, shipped
 from dreizehn.bots.learned_kernel import choice, compile_network, fitted_network, values
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BotSpecError
+from dreizehn.core.game import Game, View
 from dreizehn.core.kernel import HEURISTIC, load
 from dreizehn.play.table import Seat, Table
 
@@ -78,16 +79,21 @@ def test_the_compiled_pass_rates_and_chooses_as_the_numpy_network(game_id: str,
     assert (np.array(mine) == chosen)[~close].all()  # the same choice but where a rating lies at the threshold
 
 
+def _position(game: Game, seed: int, moves: int) -> View:
+    """The view of the seat to move after ``moves`` random moves of the game of ``seed``."""
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state.view(state.current_player)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_search_values_its_leaves_by_the_network(game_id: str) -> None:
     """Both ways of valuing leaves search legal moves, the same for the same seed, and give other statistics than
     the playouts alone and than each other on the same tree's budget."""
     game, _ = _network(game_id)
-    state = game.new_state(seed=4)
-    rng = random.Random(4)
-    for _ in range(7):
-        state.apply(rng.choice(state.legal_actions()))
-    view = state.view(state.current_player)
+    view = _position(game, 4, 7)
     found = []
     for value in ("points", "learned-bot", "learned-bot-mix"):
         bot = make_bot(f"ismcts:iterations=300:value={value}", game)
@@ -107,11 +113,7 @@ def test_the_mix_weighs_the_network_against_the_playout(game_id: str) -> None:
     otherwise; at 0 the playout's reward alone, which still plays the network's move at the seat's first decision
     (so not the plain search's statistics either)."""
     game, _ = _network(game_id)
-    state = game.new_state(seed=5)
-    rng = random.Random(5)
-    for _ in range(9):
-        state.apply(rng.choice(state.legal_actions()))
-    view = state.view(state.current_player)
+    view = _position(game, 5, 9)
     found = {}
     for mix in ("", ":mix=0.5", ":mix=0", ":mix=0.25", ":mix=1", ":mix=1.0"):
         bot = make_bot(f"ismcts:iterations=300:value=learned-bot-mix{mix}", game)
