@@ -442,9 +442,7 @@ class IsmctsBot(Bot):
             extra["potential"] = self.settings.potential
         if self.settings.value != "points":
             extra["value"] = self.settings.value
-        if self.settings.value == "learned-bot-mix":
-            if not options.get("mix"):
-                return None
+        if self.settings.value == "learned-bot-mix":  # a kernel that mixes the network takes its share
             extra["mix"] = self.settings.mix
         if self.settings.standing:
             extra["standing"] = True

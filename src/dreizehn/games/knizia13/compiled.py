@@ -71,12 +71,12 @@ class Knizia13Kernel(CompiledKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("ucb",), "playout": ("random", "heuristic"), "cutoff": (0,), "prune": False, "tree": True,
-        "value": ("learned-bot", "learned-bot-mix"), "mix": True,
+        "value": ("learned-bot", "learned-bot-mix"),
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always); ``tree`` true: with a tree below the root or without; ``value``: besides ``points``,
-    ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md);
-    ``mix``: the network's share of ``learned-bot-mix``'s reward is a keyword."""
+    ``learned-bot`` (the leaves valued by the ``learned`` bot's network, where it was fitted: docs/learned.md),
+    or ``learned-bot-mix``, whose share of the network the search takes as the keyword ``mix``."""
 
     compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = UCB_COMPILED_SEARCHES
     """The options of :meth:`search` that each compile a variant of it (what :func:`~dreizehn.core.kernel.warm_up`
