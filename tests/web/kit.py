@@ -227,13 +227,21 @@ def play_out(people: list[Page], on_move: Any = None) -> int:
 
 
 def shoot(page: Page, folder: str, name: str) -> None:
-    """A screenshot of the whole page into ``SCREENSHOTS/folder/name.png``, saved small (a palette of 64 colours)."""
-    from PIL import Image  # Pillow: the screenshots' palette only
-
+    """A screenshot of the whole page into ``SCREENSHOTS/folder/name.png`` (:func:`keep_small`)."""
     where = SCREENSHOTS / folder
     where.mkdir(parents=True, exist_ok=True)
     path = where / f"{name}.png"
     page.screenshot(path=str(path), full_page=True, animations="disabled")
+    keep_small(path)
+
+
+def keep_small(path: Path) -> None:
+    """A screenshot that is kept (``DREIZEHN_SCREENSHOTS``) saved again small, in a palette of 64 colours; one in the
+    temporary folder stays as taken (its palette would only cost the test run time)."""
+    if not os.environ.get("DREIZEHN_SCREENSHOTS"):
+        return
+    from PIL import Image  # Pillow: the kept screenshots' palette only
+
     with Image.open(path) as shot:
         small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
     small.save(path, optimize=True)

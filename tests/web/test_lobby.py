@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, new_context, start_server, watch
+from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, keep_small, new_context, start_server, watch
 
 PASSWORD = "correct horse battery"
 
@@ -43,19 +43,15 @@ def _play_now(page: Page, wait: str) -> None:
 
 
 def _shots(page: Page, name: str) -> None:
-    """The page at a laptop's and a phone's size, saved small (a palette of 64 colours) under ``lobby/``
-    (DREIZEHN_SCREENSHOTS=docs/screenshots remakes docs/screenshots/lobby)."""
-    from PIL import Image  # Pillow: the screenshots' palette only
-
+    """The page at a laptop's and a phone's size under ``lobby/`` (DREIZEHN_SCREENSHOTS=docs/screenshots remakes
+    docs/screenshots/lobby)."""
     folder = SCREENSHOTS / "lobby"
     folder.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         path = folder / f"{name}-{size}.png"
         page.screenshot(path=str(path), full_page=True, animations="disabled")
-        with Image.open(path) as shot:
-            small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
-        small.save(path, optimize=True)
+        keep_small(path)
     page.set_viewport_size(LAPTOP)
 
 

@@ -29,7 +29,7 @@ from dreizehn.server.turns.hooks import TurnClock
 from dreizehn.words import words
 
 from .accounts_kit import PASSWORD, sign_up
-from .kit import PHONE, SCREENSHOTS, Server, Watched, new_context, watch
+from .kit import PHONE, SCREENSHOTS, Server, Watched, keep_small, new_context, watch
 
 FAKE_NOTIFICATIONS = """
 window.__notes = [];
@@ -118,9 +118,7 @@ def test_n1_n3_the_header_counts_my_games_and_a_hidden_tab_is_notified_of_a_new_
 
 
 def _shoot(page: Page, name: str, part: str | None = None) -> None:
-    """A screenshot of the page (or of its element ``part``), saved small (a palette of 64 colours)."""
-    from PIL import Image  # Pillow: the screenshots' palette only
-
+    """A screenshot of the page (or of its element ``part``)."""
     folder = SCREENSHOTS / "notices"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
@@ -128,9 +126,7 @@ def _shoot(page: Page, name: str, part: str | None = None) -> None:
         page.locator(part).screenshot(path=str(path), animations="disabled")
     else:
         page.screenshot(path=str(path), animations="disabled")
-    with Image.open(path) as shot:
-        small = shot.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
+    keep_small(path)
 
 
 WORDS = {"en": "2 games wait for you", "de": "2 Partien warten auf dich", "nl": "2 spellen wachten op je"}
