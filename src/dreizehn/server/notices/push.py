@@ -7,11 +7,9 @@ import base64
 import logging
 from urllib.parse import urlsplit
 
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush
 
 from dreizehn.server.notices.store import VAPID_NAME, NoticeStore, Subscription
 from dreizehn.server.settings import Settings
@@ -74,6 +72,9 @@ class Pusher:
 
     def send(self, subscription: Subscription, payload: str) -> int:
         """Push ``payload`` (blocking: call from a thread); the push service's HTTP status, 0 where none answered."""
+        import requests  # pywebpush's HTTP client, and pywebpush itself, imported at the first push: a fifth of a
+        from pywebpush import WebPushException, webpush  # second of every server's start otherwise
+
         info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
         try:
             answer = webpush(info, data=payload, vapid_private_key=self.vapid,
