@@ -7,8 +7,8 @@ NUMBA_STAMP := $(VENV)/.numba-stamp
 JS_STAMP := node_modules/.installed-stamp
 GAME ?= knizia13
 # Test workers: one more than the cores for the whole suite, whose browser and server tests wait on another process
-# half the time (on 2 cores: 13 min 8 s with 3 workers, 13 min 42 s with 4, 13 min 56 s with 2); the quick tests
-# only compute, one worker a core.
+# half the time (the tests on 2 cores: 14 min 1 s with 3 workers against 14 min 39 s with 2 in fresh clones, 13 min
+# 8 s with 3 against 13 min 42 s with 4 in one tree); the quick tests only compute, one worker a core.
 JOBS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 QUICK_JOBS ?= auto
 
