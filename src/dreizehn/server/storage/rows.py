@@ -34,8 +34,11 @@ def new_token() -> str:
 
 
 def new_table_id() -> str:
-    """A short random table id."""
-    return secrets.token_urlsafe(9)
+    """A short random table id (72 random bits), never starting with ``-``: a command line (``dreizehn admin``) would
+    read it as an option."""
+    while (table_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return table_id
 
 
 DAILY_PREFIX = "daily-"
