@@ -15,10 +15,11 @@ from dreizehn.cli import main
 
 LONG = "ismcts:iterations=30:playout=random:c=0.5"
 BOTS = f"{LONG},heuristic:blunder=0.3,heuristic"
-FIGURE = re.compile(r"\d+\.\d%|-?\d+\.\d\d(?! ms)|\d+% of \d+")
+FIGURE = re.compile(r"\d+\.\d%|-?\d+\.\d\d(?! m?s\b)|\d+% of \d+")
 """The figures that the same seed prints alike: rates, scores, ratings, the head-to-head scores."""
-TIME = re.compile(r"\d+\.\d\d ms")
-"""The times a move took, which differ from run to run (only their number is compared)."""
+TIME = re.compile(r"\d+\.\d\d m?s\b")
+"""The times a move took, which differ from run to run (only their number is compared): in ms, or in s from 1 s on
+(a first move that compiles its kernel, in a fresh clone)."""
 
 
 def _printed(monkeypatch: pytest.MonkeyPatch, width: int, args: list[str]) -> str:
