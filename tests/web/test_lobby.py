@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import LAPTOP, PHONE, SCREENSHOTS, Server, Watched, keep_small, new_context, start_server, watch
+from .kit import LAPTOP, PHONE, Server, Watched, new_context, shoot, start_server, watch
 
 PASSWORD = "correct horse battery"
 
@@ -45,13 +45,9 @@ def _play_now(page: Page, wait: str) -> None:
 def _shots(page: Page, name: str) -> None:
     """The page at a laptop's and a phone's size under ``lobby/`` (DREIZEHN_SCREENSHOTS=docs/screenshots remakes
     docs/screenshots/lobby)."""
-    folder = SCREENSHOTS / "lobby"
-    folder.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
-        path = folder / f"{name}-{size}.png"
-        page.screenshot(path=str(path), full_page=True, animations="disabled")
-        keep_small(path)
+        shoot(page, "lobby", f"{name}-{size}")
     page.set_viewport_size(LAPTOP)
 
 

@@ -72,8 +72,10 @@ class Pusher:
 
     def send(self, subscription: Subscription, payload: str) -> int:
         """Push ``payload`` (blocking: call from a thread); the push service's HTTP status, 0 where none answered."""
-        import requests  # pywebpush's HTTP client, and pywebpush itself, imported at the first push: a fifth of a
-        from pywebpush import WebPushException, webpush  # second of every server's start otherwise
+        # pywebpush and its HTTP client are imported at the first push, not at every server's start (a fifth of a
+        # second of it)
+        import requests
+        from pywebpush import WebPushException, webpush
 
         info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
         try:
