@@ -122,3 +122,21 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     yield
     with open(CPU_TIMES, "a", encoding="utf-8") as out:
         out.write(f"{spent() - before:.2f}\t{item.nodeid}\n")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In a pytest-xdist worker, collect the garbage once and freeze what lives, before the worker reports that it
+    has finished (pytest-xdist sends that after this hook).
+
+    After the report, pytest collects the garbage five times over to report exceptions raised in finalizers, and
+    the controller, which has then heard from every worker, tells each to stop and interrupts one still busy after 5
+    s (execnet's SIGINT). A worker that has imported torch, Ray and the server holds millions of objects, so on a
+    busy machine those five passes outlasted the 5 s now and then, and the interrupt landed in hypothesis's garbage
+    collection callback: a ``PytestUnraisableExceptionWarning`` with a ``KeyboardInterrupt`` at the end of a run that
+    had passed. Collected here, the garbage's finalizers still report through pytest (its hook is in place until its
+    own cleanup), and the frozen objects are no longer walked by the passes after the report."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import gc
+
+        gc.collect()
+        gc.freeze()
