@@ -697,6 +697,51 @@ def _replay(
 ) -> MeldArrangement:
     """Turn the kernel's recorded decisions into melds, placing the wild cards.  With ``all_wild_melds`` false, spare
     wild cards that would make a set of their own join a natural card of a run instead (module docstring)."""
+    draft, wild_cards = _draft(arr, wild_rank, aces_high, path)
+    set_melds: list[list[int | None]] = []
+    for rank in sorted(draft.sets):
+        members: list[int | None] = list(draft.sets[rank])
+        while len(members) < 3:
+            members.append(None)
+        set_melds.append(members)
+    used = sum(m.count(None) for m in set_melds) + sum(pl.count(None) for _, pl in draft.runs)
+    left = len(wild_cards) - used
+    if left < 0:  # pragma: no cover - kernel/replay mismatch
+        raise RuntimeError("meld solver replay used too many wild cards")
+    wild_sets = _place_spares(draft, set_melds, left, wild_rank, aces_high, all_wild_melds)
+    pool = sorted(wild_cards)
+    melds = [tuple(m) for m in _runs_with_wilds(draft, pool, wild_rank)]
+    for members in set_melds + wild_sets:
+        melds.append(tuple([c for c in members if c is not None] + [pool.pop() for c in members if c is None]))
+    melds.sort(key=lambda m: (min(m), m))
+    dead = tuple(sorted(draft.deadwood + pool))  # spare wild cards nobody could take are unmatched
+    total = sum(card_value(k, aces_high) for k in dead)
+    if total != penalty:  # pragma: no cover - kernel/replay mismatch
+        raise RuntimeError(f"meld solver replay found penalty {total}, kernel {penalty}")
+    return MeldArrangement(melds=tuple(melds), deadwood=dead, penalty=penalty)
+
+
+@dataclass(slots=True)
+class _Draft:
+    """The natural cards as the kernel's decisions arrange them, the wild cards not yet placed: the unmatched kinds,
+    each set's natural kinds by rank, and each run's suit with a natural position (or None for a wild card) a place,
+    beside the position of its first place."""
+
+    deadwood: list[int]
+    sets: dict[int, list[int]]
+    runs: list[tuple[int, list[int | None]]]
+    starts: list[int]
+
+
+def _kind(s: int, pos: int) -> int:
+    """The card kind of suit ``s`` at run position ``pos`` (1..13, 14 an ace above the king)."""
+    return s * 13 + (0 if pos == 14 else pos - 1)
+
+
+def _draft(arr: npt.NDArray[np.int64], wild_rank: int, aces_high: bool,
+           path: list[list[int]]) -> tuple[_Draft, list[int]]:
+    """The kernel's decisions ``path`` (code, suit, position, run end) on the hand ``arr`` as a :class:`_Draft`, and
+    the hand's wild cards; each run padded to three places, up where there is room, else down."""
     cnt = [[0] * 15 for _ in range(4)]
     wild_cards: list[int] = []
     for k in arr.tolist():
@@ -705,24 +750,14 @@ def _replay(
             wild_cards.append(k)
         else:
             cnt[k // 13][rank] += 1
-
-    def kind(s: int, pos: int) -> int:
-        return s * 13 + (0 if pos == 14 else pos - 1)
-
-    def value(s: int, pos: int) -> int:
-        return card_value(kind(s, pos), aces_high)
-
-    deadwood: list[int] = []
-    sets: dict[int, list[int]] = {}  # rank -> natural kinds
-    runs: list[tuple[int, list[int | None]]] = []  # (suit, natural position or None for a wild, per place)
-    starts: list[int] = []
+    draft = _Draft([], {}, [], [])
     for code, s, p, e in path:
         if code == _DEAD:
             cnt[s][p] -= 1
-            deadwood.append(kind(s, p))
+            draft.deadwood.append(_kind(s, p))
         elif code == _SET:
             cnt[s][p] -= 1
-            sets.setdefault(p, []).append(kind(s, p))
+            draft.sets.setdefault(p, []).append(_kind(s, p))
         elif code == _HIGH:
             cnt[s][1] -= 1
             cnt[s][14] += 1
@@ -741,38 +776,36 @@ def _replay(
                 else:
                     places.insert(0, None)
                     start -= 1
-            runs.append((s, places))
-            starts.append(start)
+            draft.runs.append((s, places))
+            draft.starts.append(start)
     if any(c for row in cnt for c in row):  # pragma: no cover - kernel/replay mismatch
         raise RuntimeError("meld solver replay left cards over")
+    return draft, wild_cards
 
-    maxpos = 14 if aces_high else 13
-    set_melds: list[list[int | None]] = []
-    for rank in sorted(sets):
-        members: list[int | None] = list(sets[rank])
-        while len(members) < 3:
-            members.append(None)
-        set_melds.append(members)
-    used = sum(m.count(None) for m in set_melds) + sum(pl.count(None) for _, pl in runs)
-    left = len(wild_cards) - used
-    if left < 0:  # pragma: no cover - kernel/replay mismatch
-        raise RuntimeError("meld solver replay used too many wild cards")
-    wild_sets: list[list[int | None]] = []
+
+def _place_spares(draft: _Draft, set_melds: list[list[int | None]], left: int, wild_rank: int, aces_high: bool,
+                  all_wild_melds: bool) -> list[list[int | None]]:
+    """Place the ``left`` wild cards that no meld needs: in the first set, as a set of their own (or, where that is
+    not allowed, a set headed by a natural card of a run), or lengthening the runs; a spare wild card left after
+    that is unmatched, or takes the place of a cheaper natural card of a run, which is then unmatched. Changes
+    ``draft`` and ``set_melds``; returns the sets of wild cards only."""
+    runs, starts = draft.runs, draft.starts
     room = sum(13 - len(places) for _, places in runs)
     if left > 0 and set_melds:
         set_melds[0].extend([None] * left)
     elif left > room and left >= 3 and all_wild_melds:
-        wild_sets.append([None] * left)
+        return [[None] * left]
     elif left > room and left >= 3 and runs:
         # No meld of wild cards only (T7 forbidden): a natural card of a run (the kernel's runs hold two or more)
         # heads a set of the spare wild cards, one of which takes its place in the run.
         s, places = runs[0]
         for j, pos in enumerate(places):
             if pos is not None:
-                set_melds.append([kind(s, pos), *[None] * (left - 1)])
+                set_melds.append([_kind(s, pos), *[None] * (left - 1)])
                 places[j] = None
                 break
     elif left > 0:
+        maxpos = 14 if aces_high else 13
         for i, (_, places) in enumerate(runs):
             while left > 0 and len(places) < 13:
                 if starts[i] + len(places) <= maxpos:
@@ -783,46 +816,36 @@ def _replay(
                 left -= 1
         # Each spare wild left is unmatched, or takes the place of a cheaper natural card of a run.
         cands = sorted(
-            (value(s, pos), i, j) for i, (s, places) in enumerate(runs) for j, pos in enumerate(places)
-            if pos is not None
+            (card_value(_kind(s, pos), aces_high), i, j) for i, (s, places) in enumerate(runs)
+            for j, pos in enumerate(places) if pos is not None
         )
         for v, i, j in cands[:left]:
             s, places = runs[i]
             pos = places[j]
             if v < _RANK_VALUE[wild_rank] and pos is not None:
-                deadwood.append(kind(s, pos))
+                draft.deadwood.append(_kind(s, pos))
                 places[j] = None
-    # Hand out the wild cards: a wild card of a run's suit where it stands for itself, the rest in order.
-    pool = sorted(wild_cards)
-    run_melds: list[list[int]] = []
+    return []
+
+
+def _runs_with_wilds(draft: _Draft, pool: list[int], wild_rank: int) -> list[list[int]]:
+    """Each run's cards, its places without a natural card filled from the wild cards ``pool`` (taken from it): a
+    wild card of the run's suit where it stands for itself first, the rest in order."""
     chosen: list[list[int | None]] = []
-    for i, (s, places) in enumerate(runs):
+    for i, (s, places) in enumerate(draft.runs):
         row: list[int | None] = []
         for j, pos in enumerate(places):
             if pos is not None:
-                row.append(kind(s, pos))
+                row.append(_kind(s, pos))
                 continue
-            here = starts[i] + j
             own = s * 13 + wild_rank - 1
-            if here == wild_rank and own in pool:
+            if draft.starts[i] + j == wild_rank and own in pool:
                 pool.remove(own)
                 row.append(own)
             else:
                 row.append(None)
         chosen.append(row)
-    for row in chosen:
-        run_melds.append([c if c is not None else pool.pop() for c in row])
-    melds: list[tuple[int, ...]] = []
-    for members in set_melds + wild_sets:
-        melds.append(tuple([c for c in members if c is not None] + [pool.pop() for c in members if c is None]))
-    melds.extend(tuple(m) for m in run_melds)
-    melds.sort(key=lambda m: (min(m), m))
-    deadwood.extend(pool)  # spare wild cards nobody could take
-    dead = tuple(sorted(deadwood))
-    total = sum(card_value(k, aces_high) for k in dead)
-    if total != penalty:  # pragma: no cover - kernel/replay mismatch
-        raise RuntimeError(f"meld solver replay found penalty {total}, kernel {penalty}")
-    return MeldArrangement(melds=tuple(melds), deadwood=dead, penalty=penalty)
+    return [[c if c is not None else pool.pop() for c in row] for row in chosen]
 
 
 def go_out_discards(
