@@ -55,6 +55,29 @@ class HWRow:
     cards: list[str]
 
 
+def hw_slot(rows: list[HWRow | None], colour: str | None, slot_text: str, what: str) -> int:
+    """The slot a card of ``colour`` (None: grey) is played to, ``slot_text`` "new" or "1" to "5" (H8 to H10); a new
+    row is laid in the lowest free slot."""
+    own_row = next((i for i, row in enumerate(rows) if row is not None and colour and row.colour == colour), None)
+    if slot_text == "new":
+        if all(row is not None for row in rows):
+            fail(f"{what}: five rows lie already (H9)")
+        if own_row is not None:
+            fail(f"{what}: a row of its colour lies (H10)")
+        slot = rows.index(None)  # the lowest free slot
+        rows[slot] = HWRow(colour, [])
+        return slot
+    slot = int(slot_text) - 1
+    target = rows[slot]
+    if target is None:
+        fail(f"{what}: no row {slot + 1} lies on the table (H8)")
+    if colour is not None and own_row is not None and own_row != slot:
+        fail(f"{what}: it may only go onto the row of its colour (H10)")
+    if colour is not None and own_row is None and target.colour is not None:
+        fail(f"{what}: row {slot + 1} has another colour (H10)")
+    return slot
+
+
 def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: Actions) -> Replayed:
     if not 2 <= players <= 6:
         fail(f"Holzwurm is for 2 to 6 players, not {players} (H5)")
@@ -104,23 +127,7 @@ def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: A
         if hands[seat][card] == 0:
             fail(f"{what}: seat {seat} holds no {card} (H8)")
         colour = None if card[0] == "N" else card[0]
-        own_row = next((i for i, row in enumerate(rows) if row is not None and colour and row.colour == colour), None)
-        if slot_text == "new":
-            if all(row is not None for row in rows):
-                fail(f"{what}: five rows lie already (H9)")
-            if own_row is not None:
-                fail(f"{what}: a row of its colour lies (H10)")
-            slot = rows.index(None)  # the lowest free slot
-            rows[slot] = HWRow(colour, [])
-        else:
-            slot = int(slot_text) - 1
-            target = rows[slot]
-            if target is None:
-                fail(f"{what}: no row {slot + 1} lies on the table (H8)")
-            if colour is not None and own_row is not None and own_row != slot:
-                fail(f"{what}: it may only go onto the row of its colour (H10)")
-            if colour is not None and own_row is None and target.colour is not None:
-                fail(f"{what}: row {slot + 1} has another colour (H10)")
+        slot = hw_slot(rows, colour, slot_text, what)
         row = rows[slot]
         assert row is not None
         hands[seat][card] -= 1

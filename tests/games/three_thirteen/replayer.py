@@ -130,7 +130,19 @@ class TTRound:
     turns: int = 0  # the turns of this round that are over, every seat's (T10 turn_limit)
 
 
-def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: Actions) -> Replayed:
+@dataclass(frozen=True)
+class TTRules:
+    """The game's options, checked: what the replay needs of them."""
+
+    players: int
+    first_dealer: int
+    aces_high: bool  # T2
+    all_wild: bool  # T7: a meld of wild cards only is allowed
+    end_round_on_empty_stock: bool  # T10
+    turn_limit: int  # T10: 0 for none
+
+
+def tt_rules(players: int, options: dict[str, Any]) -> TTRules:
     if not 2 <= players <= 8:
         fail(f"Three Thirteen is for 2 to 8 players, not {players} (T1)")
     check_option_names(options, {"decks", "aces", "all_wild_melds", "stock_out", "dealer", "turn_limit"})
@@ -146,18 +158,79 @@ def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: A
     turn_limit = options["turn_limit"]
     if not is_int(turn_limit) or not 0 <= turn_limit <= 100_000:
         fail(f"option 'turn_limit' must be 0 .. 100000, not {turn_limit!r} (T10)")
-    first_dealer = check_seat_option(options, "dealer", players)
-    aces_high = options["aces"] == "low-or-high"
-    all_wild = options["all_wild_melds"] == "allowed"  # T7
-    end_round_on_empty_stock = options["stock_out"] == "end-round"
-    deck = Counter({rank + suit: int(decks) for rank in TT_RANKS for suit in TT_SUITS})
+    return TTRules(players, check_seat_option(options, "dealer", players), options["aces"] == "low-or-high",
+                   options["all_wild_melds"] == "allowed", options["stock_out"] == "end-round", turn_limit)
+
+
+def tt_draw(state: TTRound, take: bool, what: str, rules: TTRules, shuffles: Shuffles,
+            events: Counter[str]) -> bool:
+    """A draw from the stock or a take from the discard pile (T6); whether it ended the round instead (T10)."""
+    hand = state.hands[state.to_move]
+    if state.drawn:
+        fail(f"{what}: seat {state.to_move} has drawn already (T6)")
+    round_over = False
+    if take:
+        if not state.pile:
+            fail(f"{what}: the discard pile is empty (T6)")
+        hand[state.pile.pop()] += 1
+    elif state.stock:
+        hand[state.stock.pop()] += 1
+    elif rules.end_round_on_empty_stock:  # T10 end-round: the round ends at once, before any card is drawn
+        round_over = True
+        events["round ended at an empty stock"] += 1
+    else:  # T10 reshuffle: the discard pile less its top card becomes the new stock, then the draw
+        if len(state.pile) < 2:
+            fail(f"{what}: the stock is empty and there is nothing to reshuffle (T10)")
+        order = shuffles.next(Counter(state.pile[:-1]), tt_card)
+        state.pile = state.pile[-1:]
+        events["reshuffle"] += 1
+        state.stock = order[::-1]
+        hand[state.stock.pop()] += 1
+    state.drawn = True
+    return round_over
+
+
+def tt_discard(state: TTRound, out: bool, card: str, what: str, rules: TTRules, events: Counter[str]) -> bool:
+    """A discard, or going out with it (T8); whether the round ended with it (T9, T10)."""
+    seat = state.to_move
+    hand = state.hands[seat]
+    if not state.drawn:
+        fail(f"{what}: draw first (T6)")
+    if hand[card] == 0:
+        fail(f"{what}: seat {seat} holds no {card} (T6)")
+    hand[card] -= 1
+    if out:  # T8: every other card melds
+        if tt_hand_penalty(hand, state.wild, rules.aces_high, rules.all_wild) != 0:
+            fail(f"{what}: the cards do not all meld without the {card} (T8)")
+        hand.clear()
+        state.out.add(seat)
+    state.pile.append(card)
+    state.drawn = False
+    round_over = False
+    if state.turns_left > 0:  # T9: one of the last turns is over
+        state.turns_left -= 1
+        round_over = state.turns_left == 0
+        events["round ended after the last turns"] += round_over
+    elif out:  # the first to go out: every other player has one more turn
+        state.turns_left = rules.players - 1
+    state.turns += 1
+    if rules.turn_limit and state.turns == rules.turn_limit and not round_over:  # T10: the round's last allowed turn
+        round_over = True
+        events["round ended at the turn limit"] += 1
+    state.to_move = (seat + 1) % rules.players
+    return round_over
+
+
+def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: Actions) -> Replayed:
+    rules = tt_rules(players, options)
+    deck = Counter({rank + suit: int(options["decks"]) for rank in TT_RANKS for suit in TT_SUITS})
     scores: list[list[int]] = []
     events: Counter[str] = Counter()
 
     def deal(index: int) -> TTRound:
         order = shuffles.next(deck, tt_card)
         size = index + 3  # T3
-        first = (first_dealer + index + 1) % players  # T4, T5
+        first = (rules.first_dealer + index + 1) % players  # T4, T5
         hands: list[Counter[str]] = [Counter() for _ in range(players)]
         for i, card in enumerate(order[: size * players]):
             hands[(first + i) % players][card] += 1
@@ -166,7 +239,8 @@ def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: A
         return TTRound(wild=size, hands=hands, pile=[order[size * players]], stock=stock, to_move=first)
 
     def end_round(state: TTRound) -> None:
-        scores.append([0 if seat in state.out else tt_hand_penalty(state.hands[seat], state.wild, aces_high, all_wild)
+        scores.append([0 if seat in state.out else tt_hand_penalty(state.hands[seat], state.wild, rules.aces_high,
+                                                                   rules.all_wild)
                        for seat in range(players)])
 
     index = 0
@@ -178,54 +252,10 @@ def replay(players: int, options: dict[str, Any], shuffles: Shuffles, actions: A
             fail(f"action {number} ({text!r}) is by seat {seat}, but it was seat {state.to_move}'s turn")
         words = text.strip().lower().split()
         what = f"action {number} ({text!r} by seat {seat}) is illegal"
-        hand = state.hands[seat]
-        round_over = False
         if words in (["draw"], ["take"]):
-            if state.drawn:
-                fail(f"{what}: seat {seat} has drawn already (T6)")
-            if words == ["take"]:
-                if not state.pile:
-                    fail(f"{what}: the discard pile is empty (T6)")
-                hand[state.pile.pop()] += 1
-            elif state.stock:
-                hand[state.stock.pop()] += 1
-            elif end_round_on_empty_stock:  # T10 end-round: the round ends at once, before any card is drawn
-                round_over = True
-                events["round ended at an empty stock"] += 1
-            else:  # T10 reshuffle: the discard pile less its top card becomes the new stock, then the draw
-                if len(state.pile) < 2:
-                    fail(f"{what}: the stock is empty and there is nothing to reshuffle (T10)")
-                order = shuffles.next(Counter(state.pile[:-1]), tt_card)
-                state.pile = state.pile[-1:]
-                events["reshuffle"] += 1
-                state.stock = order[::-1]
-                hand[state.stock.pop()] += 1
-            state.drawn = True
+            round_over = tt_draw(state, words == ["take"], what, rules, shuffles, events)
         elif len(words) == 2 and words[0] in ("discard", "out"):
-            card = tt_card(words[1])
-            if not state.drawn:
-                fail(f"{what}: draw first (T6)")
-            if hand[card] == 0:
-                fail(f"{what}: seat {seat} holds no {card} (T6)")
-            hand[card] -= 1
-            if words[0] == "out":  # T8: every other card melds
-                if tt_hand_penalty(hand, state.wild, aces_high, all_wild) != 0:
-                    fail(f"{what}: the cards do not all meld without the {card} (T8)")
-                hand.clear()
-                state.out.add(seat)
-            state.pile.append(card)
-            state.drawn = False
-            if state.turns_left > 0:  # T9: one of the last turns is over
-                state.turns_left -= 1
-                round_over = state.turns_left == 0
-                events["round ended after the last turns"] += round_over
-            elif words[0] == "out":  # the first to go out: every other player has one more turn
-                state.turns_left = players - 1
-            state.turns += 1
-            if turn_limit and state.turns == turn_limit and not round_over:  # T10: the round's last allowed turn
-                round_over = True
-                events["round ended at the turn limit"] += 1
-            state.to_move = (seat + 1) % players
+            round_over = tt_discard(state, words[0] == "out", tt_card(words[1]), what, rules, events)
         else:
             fail(f"action {number} ({text!r}) is not an action of Three Thirteen")
         if round_over:
