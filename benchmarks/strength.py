@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import dreizehn
 from dreizehn.bots.levels import level_spec
 from dreizehn.study.saved import adopt, fingerprint, run_key
-from dreizehn.study.sim import GameResult, Run, RunSpec, run_saved, seating
+from dreizehn.study.sim import BotSummary, GameResult, Run, RunSpec, run_saved, seating
 from dreizehn.study.stats import Z95, mean_sd
 
 GAMES = ("knizia13", "holzwurm", "three-thirteen")
@@ -50,6 +50,24 @@ def measure(game_id: str, players: int, bots: tuple[str, str], games: int, seed:
     key = run_key(game_id, players, options, specs, seed)
     played, _, other = run_saved(spec, lambda i: seating(bots, players, i), key=key)
     return Run(game_id, players, options, bots, seed, played), other
+
+
+def seat_summary(run: Run) -> BotSummary:
+    """The bot's numbers in its own seat of each game (``index mod players``): where the opponent is the same bot
+    (``--matchup expert,expert``, the baseline that ``--paired-with`` reads), :meth:`Run.summaries` would count every
+    seat as that bot's and give it every game's win; here it gets its seat's share, a fair share being one in
+    ``players``. Elsewhere the bot holds that seat alone, and the two agree."""
+    summary = BotSummary(run.bots[0])
+    for game in run.games:
+        seat = game.index % run.players
+        think, moves, worst = game.move_times[seat]
+        summary.games += 1
+        summary.wins += game.shares[seat]
+        summary.scores.append(game.totals[seat])
+        summary.think += think
+        summary.moves += moves
+        summary.worst = max(summary.worst, worst)
+    return summary
 
 
 def lead(result: GameResult, seat: int, high_wins: bool) -> float:
@@ -117,7 +135,7 @@ def main() -> None:
             start = time.perf_counter()
             run, other = measure(game_id, args.players, (bot, opponent), args.games, args.seed, options, args.jobs,
                                  args.results, deadline)
-            summary = run.summaries()[0]
+            summary = seat_summary(run)
             low, high = summary.interval
             note = f"  ({other} games by other code left out)" if other else ""
             print(f"{game_id:<16}{bot:<{width}}{opponent:<{width}}{summary.games:>7}{summary.win_rate:>10.1%}"

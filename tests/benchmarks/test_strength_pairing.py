@@ -56,3 +56,22 @@ def test_saved_games_count_whatever_names_their_seats_were_asked_by(tmp_path: Pa
     assert other == 0 and [r.seats for r in run.games] == [("expert", "heuristic"), ("heuristic", "expert")] * 2
     summary = run.summaries()[0]
     assert (summary.bot, summary.games, summary.wins) == ("expert", 4, 2.0)
+
+
+
+def test_a_bot_against_itself_is_counted_in_its_own_seat() -> None:
+    # at 4 players game i seats the bot under test at i mod 4; in its own seat it won games 0 and 2
+    totals, winners = [(5, 1, 1, 1), (9, 1, 1, 1), (1, 1, 7, 1), (1, 1, 1, 6)], [0, 0, 2, 1]
+    played = list(enumerate(zip(totals, winners, strict=True)))
+
+    def run(bot: str) -> Run:
+        games = [GameResult(i, i, tuple(bot if seat == i % 4 else "expert" for seat in range(4)), t,
+                            tuple(1.0 if seat == w else 0.0 for seat in range(4)), (0.0,) * 4,
+                            ((0.5, 2, 0.25),) * 4, 10) for i, (t, w) in played]
+        return Run("holzwurm", 4, {}, (bot, "expert"), 0, games)
+
+    mirror = strength.seat_summary(run("expert"))
+    assert (mirror.games, mirror.wins, mirror.scores, mirror.moves) == (4, 2.0, [5, 1, 7, 6], 8)
+    assert run("expert").summaries()[0].wins == 4.0  # every game's winner is "expert": no figure for the seat
+    alone, plain = strength.seat_summary(run("x")), run("x").summaries()[0]  # a bot of its own: the two agree
+    assert (alone.games, alone.wins, alone.scores, alone.moves) == (plain.games, plain.wins, plain.scores, plain.moves)
