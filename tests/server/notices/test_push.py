@@ -327,14 +327,14 @@ def test_n9_a_kept_push_is_said_when_sent_and_one_stored_whole_is_sent_as_it_is(
     none once that time ran out; a payload stored whole (by a server before the outbox kept parameters) unchanged."""
     import json
 
-    from dreizehn.server.notices import text
+    from dreizehn.server.notices import wording
 
     due = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
-    kept = text.push_notice("de", "reminder", "holzwurm", "Bert", due, "/seat/t1/0", "t1")
-    said = json.loads(text.push_said(kept, due - dt.timedelta(hours=5, minutes=1)) or "{}")
-    assert said == json.loads(text.push_payload("de", "reminder", "holzwurm", "Bert", dt.timedelta(hours=5, minutes=1),
-                                                "/seat/t1/0", "t1"))
+    kept = wording.push_notice("de", "reminder", "holzwurm", "Bert", due, "/seat/t1/0", "t1")
+    said = json.loads(wording.push_said(kept, due - dt.timedelta(hours=5, minutes=1)) or "{}")
+    assert said == json.loads(wording.push_payload("de", "reminder", "holzwurm", "Bert",
+                                                   dt.timedelta(hours=5, minutes=1), "/seat/t1/0", "t1"))
     assert "5 Stunden" in said["body"]
-    assert text.push_said(kept, due) is None
-    whole = text.push_payload("en", "turn", "knizia13", "Anna", dt.timedelta(days=3), "/seat/t2/1", "t2")
-    assert text.push_said(whole, due + dt.timedelta(days=9)) == whole
+    assert wording.push_said(kept, due) is None
+    whole = wording.push_payload("en", "turn", "knizia13", "Anna", dt.timedelta(days=3), "/seat/t2/1", "t2")
+    assert wording.push_said(whole, due + dt.timedelta(days=9)) == whole

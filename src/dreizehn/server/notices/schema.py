@@ -79,5 +79,5 @@ the transaction that marks the turn told): a push service that does not answer (
 row here, tried again at ``next_at`` (later each time); a row goes once its service took it, said the subscription
 is gone (the subscription goes, and its rows with it), refused it for good, or after its tries (``push_tries``) or
 a day (its TTL), or once the time it speaks of ran out. ``payload``: the notice's parameters
-(:func:`dreizehn.server.notices.text.push_notice`), said as the JSON the browser decrypts when it is sent, with the
+(:func:`dreizehn.server.notices.wording.push_notice`), said as the JSON the browser decrypts when it is sent, with the
 time left then; ``kind``: ``turn`` or ``reminder``."""

@@ -22,7 +22,7 @@ import aiosmtplib
 from sqlalchemy.engine import Engine
 
 from dreizehn.server.accounts.mail import finish, mail_language
-from dreizehn.server.notices import text
+from dreizehn.server.notices import wording
 from dreizehn.server.notices.push import GONE, TTL, Pusher, try_again
 from dreizehn.server.notices.schema import push_outbox
 from dreizehn.server.notices.store import NoticeStore, Push, Recipient, Waiting, sign
@@ -92,9 +92,9 @@ class Notices:
         if person is None:
             return
         lang = mail_language(person.settings, "en")
-        players = text.others(lang, await asyncio.to_thread(self.store.players, clock.table_id), clock.seat)
+        players = wording.others(lang, await asyncio.to_thread(self.store.players, clock.table_id), clock.seat)
         remaining = clock.due_at - self.clock()
-        payload = text.push_notice(lang, kind, clock.game_id, players, clock.due_at,
+        payload = wording.push_notice(lang, kind, clock.game_id, players, clock.due_at,
                                    seat_path(clock.table_id, clock.seat), clock.table_id)
         mail = None
         if self._mails(person, kind) and await self._not_mailed_lately(person, clock, kind):
@@ -131,7 +131,7 @@ class Notices:
         to ``notice_retry_max``), until ``push_tries`` tries or a day (its TTL); any other refusal: given up. Logged
         with the push service's host only (an endpoint's path and the browser's keys are the browser's secrets)."""
         settings = self.settings
-        payload = text.push_said(push.payload, self.clock())
+        payload = wording.push_said(push.payload, self.clock())
         if payload is None:
             await asyncio.to_thread(self.store.pushed, push.id)
             log.info("a push was dropped: the time it spoke of ran out before it was taken")
@@ -179,14 +179,15 @@ class Notices:
     def _compose(self, person: Recipient, lang: str, subject: str, body: str) -> str:
         assert person.email is not None
         page, one_click, settings_link = self.links(person.account_id)
-        message = text.mail(self.settings.smtp_from, person.email, lang, subject, body, page, one_click, settings_link)
+        message = wording.mail(self.settings.smtp_from, person.email, lang, subject, body, page, one_click,
+                               settings_link)
         return message.as_string()
 
     def _turn_mail(self, person: Recipient, lang: str, kind: str, clock: TurnClock, players: str,
                    remaining: dt.timedelta) -> str:
         say = words(lang)
-        game = text.game_name(lang, clock.game_id)
-        spoken = text.left(lang, remaining)
+        game = wording.game_name(lang, clock.game_id)
+        spoken = wording.left(lang, remaining)
         link = (self.settings.public_url or "").rstrip("/") + seat_path(clock.table_id, clock.seat)
         subject = say(f"notices.mail.{kind}.subject", game=game, left=spoken)
         body = say(f"notices.mail.{kind}.body", name=person.name, game=game, players=players, left=spoken,
@@ -198,9 +199,9 @@ class Notices:
         lang = mail_language(person.settings, "en")
         say = words(lang)
         public = (self.settings.public_url or "").rstrip("/")
-        lines = [say("notices.mail.digest.line", game=text.game_name(lang, w.game_id),
-                     players=text.others(lang, seated[w.table_id], w.seat),
-                     left=text.left(lang, w.due_at - self.clock()), link=public + seat_path(w.table_id, w.seat))
+        lines = [say("notices.mail.digest.line", game=wording.game_name(lang, w.game_id),
+                     players=wording.others(lang, seated[w.table_id], w.seat),
+                     left=wording.left(lang, w.due_at - self.clock()), link=public + seat_path(w.table_id, w.seat))
                  for w in waiting]
         subject = say("notices.mail.digest.subject", n=len(waiting))
         body = say("notices.mail.digest.body", name=person.name, games="\n".join(lines))

@@ -27,7 +27,7 @@ from dreizehn.server.notices.models import (
 from dreizehn.server.notices.push import endpoint_allowed
 from dreizehn.server.notices.service import Notices, seat_path
 from dreizehn.server.notices.store import signed_account
-from dreizehn.server.notices.text import other_names
+from dreizehn.server.notices.wording import other_names
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import LangDep, SettingsDep, SignedInDep
 from dreizehn.server.routes.web import _PAGE_HEADERS, WEB_DIR
