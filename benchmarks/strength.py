@@ -60,13 +60,9 @@ def seat_summary(run: Run) -> BotSummary:
     summary = BotSummary(run.bots[0])
     for game in run.games:
         seat = game.index % run.players
-        think, moves, worst = game.move_times[seat]
+        summary.count_seat(game, seat)
         summary.games += 1
         summary.wins += game.shares[seat]
-        summary.scores.append(game.totals[seat])
-        summary.think += think
-        summary.moves += moves
-        summary.worst = max(summary.worst, worst)
     return summary
 
 

@@ -66,6 +66,14 @@ class BotSummary:
     def mean_move(self) -> float:
         return self.think / self.moves if self.moves else 0.0
 
+    def count_seat(self, game: GameResult, seat: int) -> None:
+        """Add ``seat``'s total and its moves' times in ``game`` (its share of the win is the caller's to count)."""
+        self.scores.append(game.totals[seat])
+        think, moves, worst = game.move_times[seat]
+        self.think += think
+        self.moves += moves
+        self.worst = max(self.worst, worst)
+
 
 @dataclass
 class Run:
@@ -89,12 +97,7 @@ class Run:
         for game in self.games:
             share: dict[str, float] = {}
             for seat, bot in enumerate(game.seats):
-                summary = table[bot]
-                summary.scores.append(game.totals[seat])
-                think, moves, worst = game.move_times[seat]
-                summary.think += think
-                summary.moves += moves
-                summary.worst = max(summary.worst, worst)
+                table[bot].count_seat(game, seat)
                 share[bot] = share.get(bot, 0.0) + game.shares[seat]
             for bot, won in share.items():
                 table[bot].games += 1
