@@ -256,9 +256,12 @@ def scroll_to(page: Page, selector: str) -> None:
 
 
 def shots(page: Page, name: str) -> None:
-    """The page at a laptop's size and, whole, at a phone's: ``SCREENSHOTS/name-laptop.png`` and ``-phone.png``."""
+    """The page at a laptop's size and, whole, at a phone's: ``SCREENSHOTS/name-laptop.png`` and ``-phone.png``; at
+    neither size may it be wider than the screen."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=size == "phone")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= viewport["width"], f"{name}: {wide} px wide on a {size} {viewport['width']} px wide"
     page.set_viewport_size(LAPTOP)
