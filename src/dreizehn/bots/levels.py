@@ -87,9 +87,14 @@ BOT_NAMES = ("Ada", "Bruno", "Clara", "Emil", "Frida", "Gustav", "Hanna", "Ivo",
 beside the name, in each reader's language."""
 
 
-def bot_names(names: list[str | None], bots: list[bool]) -> list[str | None]:
+def name_bot_seats(names: list[str | None], bots: list[bool]) -> list[str | None]:
     """``names`` with each bot seat that has none (``bots[i]`` true) given one of :data:`BOT_NAMES`, in order, none
-    of them the same as another seat's name (letter case aside); the others as they are."""
+    of them the same as another seat's name (letter case aside); the others as they are. (The kinds of bot, which
+    make a seat's bot, are :func:`dreizehn.bots.base.bot_names`.)
+
+    >>> name_bot_seats(["ada", None, "Ben", None], [False, True, False, True])
+    ['ada', 'Bruno', 'Ben', 'Clara']
+    """
     taken = {n.casefold() for n in names if n}
     free = iter([n for n in BOT_NAMES if n.casefold() not in taken])
     out: list[str | None] = []

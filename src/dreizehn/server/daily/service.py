@@ -23,7 +23,7 @@ import statistics
 from dataclasses import dataclass
 
 from dreizehn import __version__
-from dreizehn.bots.levels import bot_names, level_name
+from dreizehn.bots.levels import level_name, name_bot_seats
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.daily.store import DailyStore, Deal, Play
@@ -79,7 +79,7 @@ class Daily:
     def _table(self, deal: Deal, name: str) -> tuple[TableRow, list[SeatRow]]:
         game = load_game(deal.game_id, deal.players, {})
         level = level_name(self.level, deal.game_id, deal.players) or "medium"
-        names = bot_names([name] + [None] * (deal.players - 1), [False] + [True] * (deal.players - 1))
+        names = name_bot_seats([name] + [None] * (deal.players - 1), [False] + [True] * (deal.players - 1))
         row = TableRow(id=DAILY_PREFIX + new_table_id(), game_id=game.id, players=deal.players,
                        options=dict(game.options), seed=deal_seed(self.key(), deal), package_version=__version__,
                        status="open", clock=0.0, rematch_of=None, rematch=None, created_at=now(), finished_at=None)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dreizehn import __version__
-from dreizehn.bots.levels import bot_names, level_name
+from dreizehn.bots.levels import level_name, name_bot_seats
 from dreizehn.core.registry import load_game
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.lobby.matcher import QueueKey
@@ -147,8 +147,8 @@ def table_rows(claim: Claim, at: dt.datetime) -> tuple[TableRow, list[SeatRow]]:
     )
     people = {seat: (account_id, name) for seat, account_id, name in claim.people}
     level = level_name(claim.bot_level, game.id, key.players) or "medium"
-    names = bot_names([people[s][1] if s in people else None for s in range(key.players)],
-                      [s not in people for s in range(key.players)])
+    names = name_bot_seats([people[s][1] if s in people else None for s in range(key.players)],
+                           [s not in people for s in range(key.players)])
     seats = [SeatRow(s, people[s][1], None, True, people[s][0]) if s in people
              else SeatRow(s, names[s] or level, level, True) for s in range(key.players)]
     return row, seats

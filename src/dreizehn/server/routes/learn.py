@@ -10,7 +10,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
-from dreizehn.bots.levels import bot_names
+from dreizehn.bots.levels import name_bot_seats
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.registry import load_game
 from dreizehn.play.tutorial import Tutorial, load_tutorial
@@ -53,7 +53,7 @@ async def learn(game: GameId, body: LearnIn, request: Request, hub: HubDep, sett
     if not name:
         raise ServerError("server.empty_name", rule="S2", status=422)
     bots = [seat != found.seat for seat in range(found.players)]
-    named = bot_names([None if bot else name for bot in bots], bots)
+    named = name_bot_seats([None if bot else name for bot in bots], bots)
     seats = [(str(given), found.level if bot else None, True) for given, bot in zip(named, bots, strict=True)]
     options = dict(load_game(game, found.players, found.options).options)
     row, seat_rows, tokens, spectator = _new_table(game, options, seats, 0)

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from dreizehn import __version__
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import bot_names, level_name
+from dreizehn.bots.levels import level_name, name_bot_seats
 from dreizehn.core.errors import DreizehnError, InvalidOptionError
 from dreizehn.core.game import Game, OptionSpec
 from dreizehn.core.record import to_record
@@ -200,7 +200,7 @@ async def create_table(body: TableIn, request: Request, hub: HubDep, settings: S
     bound, invited = await _bindings(hub, body, who)
     if body.pace == "turn-based":
         await check_room_for(hub.clocks, settings, await _names_of(hub, bound))
-    named = bot_names([_seat_name(s.name) for s in body.seats], [s.kind == "bot" for s in body.seats])
+    named = name_bot_seats([_seat_name(s.name) for s in body.seats], [s.kind == "bot" for s in body.seats])
     # a level's name is stored as the level it plays here (Three Thirteen's "master" is its "expert")
     bots = [level_name(s.bot or "medium", game.id, game.players) or s.bot if s.kind == "bot" else None
             for s in body.seats]
