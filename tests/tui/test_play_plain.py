@@ -108,7 +108,7 @@ def test_the_end_of_input_saves_and_resume_goes_on(tmp_path: Path) -> None:
     assert len(mine) == 2
     lines, status = play(["--resume", saved.name, "--seed", "1"], tmp_path)
     assert status == 0
-    assert lines[0] == "13 with Player, Bot 2 (easy) and Bot 3 (random)."
+    assert lines[0] == "13 with Player, Ada (easy) and Bruno (random)."
     done = json.loads(saved.read_text(encoding="utf-8"))
     assert done["over"] and done["actions"][:len(first["actions"])] == first["actions"]
     assert done["players"] == first["players"]
@@ -129,8 +129,8 @@ def test_each_language(lang: str, tmp_path: Path) -> None:
     said = words(lang)
     assert status == 0
     assert said("view.your_turn") in lines
-    assert lines[0] == said("tui.playing", game="Three Thirteen",
-                            players=said.join([said("tui.you"), said("tui.bot_name", number=2, bot="random")]))
+    bot = said("tui.bot_name", name="Ada", bot=said("tui.bot.random"))
+    assert lines[0] == said("tui.playing", game="Three Thirteen", players=said.join([said("tui.you"), bot]))
     assert lines[-1].startswith(said("tui.saved", path="X").split("X")[0])
     assert any(line.startswith("legal: ") for line in lines)
 
@@ -146,10 +146,27 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
     """A level a game lacks plays its strongest there, and the seat says which: Three Thirteen has no master."""
     session = Session.create("three-thirteen", ["Ada"], ["master"], 2, 1, path=tmp_path / "g.json")
     said = words("en")
-    assert session.names[1] == said("tui.bot_name", number=2, bot=said("tui.level.expert"))
+    assert session.names[1] == said("tui.bot_name", name="Bruno", bot=said("tui.level.expert"))
     session = Session.create("knizia13", ["Ada"], ["master", "easy"], 3, 1, path=tmp_path / "h.json")
-    assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.master")),
-                                 said("tui.bot_name", number=3, bot=said("tui.level.easy"))]
+    assert session.names[1:] == [said("tui.bot_name", name="Bruno", bot=said("tui.level.master")),
+                                 said("tui.bot_name", name="Clara", bot=said("tui.level.easy"))]
+
+
+@pytest.mark.parametrize(("lang", "words_of_the_bots"), [
+    ("en", ["Clara (easy)", "Emil (random)", "Frida (heuristic)", "Gustav (ismcts:iterations=50)"]),
+    ("de", ["Clara (leicht)", "Emil (zufällig)", "Frida (heuristisch)", "Gustav (ismcts:iterations=50)"]),
+    ("nl", ["Clara (makkelijk)", "Emil (willekeurig)", "Frida (heuristisch)", "Gustav (ismcts:iterations=50)"]),
+])
+def test_a_bot_is_named_like_a_person_with_what_it_plays_in_the_readers_words(
+        lang: str, words_of_the_bots: list[str], tmp_path: Path) -> None:
+    """People read names, never seat numbers: a bot sits under a name of ``BOT_NAMES`` that no person at the table
+    has (letter case aside), as in the browser, its level or kind of bot beside it in the reader's language; a
+    search's specification, typed by a researcher, as it was typed. A resumed game names them the same."""
+    session = Session.create("knizia13", ["Ada", "bruno"], ["easy", "random", "heuristic", "ismcts:iterations=50"], 6,
+                             1, lang=lang, path=tmp_path / "g.json")
+    assert session.names == ["Ada", "bruno", *words_of_the_bots]
+    session.save()
+    assert Session.resume(tmp_path / "g.json", seed=1, lang=lang).names == session.names
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])
@@ -160,9 +177,9 @@ def test_the_learned_level_is_picked_by_name_where_it_plays(tmp_path: Path, lang
     said = words(lang)
     for game_id in ("knizia13", "holzwurm"):
         session = Session.create(game_id, ["Ada"], ["learned", "hard"], 4, 1, lang=lang, path=tmp_path / "g.json")
-        assert session.names[1:] == [said("tui.bot_name", number=2, bot=said("tui.level.learned")),
-                                     said("tui.bot_name", number=3, bot=said("tui.level.hard")),
-                                     said("tui.bot_name", number=4, bot=said("tui.level.hard"))]
+        assert session.names[1:] == [said("tui.bot_name", name="Bruno", bot=said("tui.level.learned")),
+                                     said("tui.bot_name", name="Clara", bot=said("tui.level.hard")),
+                                     said("tui.bot_name", name="Emil", bot=said("tui.level.hard"))]
         assert said("tui.level_about.learned") in session.help_lines()
         with pytest.raises(BotError) as refused:
             Session.create(game_id, ["Ada"], ["learned"], 3, 1, lang=lang, path=tmp_path / "h.json")

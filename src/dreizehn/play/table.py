@@ -6,7 +6,7 @@ the version it made (the number of actions applied), who did what, and the event
 which each receiver filters with :meth:`Update.for_seat`. The table keeps the record as it goes
 (:meth:`Table.record`) and resumes from one (:meth:`Table.resume`).
 
->>> table = Table.create("knizia13", [Seat("Anna"), Seat("Bot 1", bot="heuristic"), Seat("Bot 2", bot="random")],
+>>> table = Table.create("knizia13", [Seat("Anna"), Seat("Ada", bot="heuristic"), Seat("Bruno", bot="random")],
 ...                      seed=3)
 >>> table.current_player, table.waiting_for_person
 (1, False)

@@ -13,7 +13,10 @@ that ``dreizehn play --resume FILE`` seats the bots again and keeps the people p
 
 >>> session = Session.create("knizia13", people=["Ann"], bots=["random"], players=3, seed=3, lang="en")
 >>> session.names, session.person_seats
-(['Ann', 'Bot 2 (random)', 'Bot 3 (random)'], (0,))
+(['Ann', 'Ada (random)', 'Bruno (random)'], (0,))
+>>> Session.create("knizia13", people=["Ada"], bots=["easy", "ismcts:iterations=50"], players=3, seed=3,
+...                lang="de").names
+['Ada', 'Bruno (leicht)', 'Clara (ismcts:iterations=50)']
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 from babel.numbers import format_decimal, format_percent
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, LEVELS_ABOUT, level_name
+from dreizehn.bots.levels import LEVEL_NAMES, LEVELS_ABOUT, level_name, name_bot_seats
 from dreizehn.bots.offered import offered_levels
 from dreizehn.core.errors import DreizehnError, UsageError
 from dreizehn.core.events import Event
@@ -165,16 +168,28 @@ class Session:
 
     @property
     def names(self) -> list[str]:
-        """The names people read: the people's own, and ``Bot 2 (medium)`` for a bot."""
+        """The names people read: the people's own, and for a bot a person's name that no person at the table has
+        (:func:`~dreizehn.bots.levels.name_bot_seats`, as the browser names them) with what it plays beside it,
+        ``Ada (medium)`` (:meth:`bot_word`). A record keeps the bot's specification (:meth:`resume`)."""
+        seats = self.table.seats
+        given = name_bot_seats([None if who.is_bot else who.name for who in seats], [who.is_bot for who in seats])
         out = []
-        for seat, who in enumerate(self.table.seats):
+        for who, name in zip(seats, given, strict=True):
             if who.bot is None:
                 out.append(who.name)
             else:
-                level = level_name(who.bot, self.game.id, self.game.players)  # the level it plays
-                bot = self.words(f"tui.level.{level}") if level is not None else who.bot
-                out.append(self.words("tui.bot_name", number=seat + 1, bot=bot))
+                out.append(self.words("tui.bot_name", name=name or who.bot, bot=self.bot_word(who.bot)))
         return out
+
+    def bot_word(self, spec: str) -> str:
+        """What a bot plays, in the reader's language: the level it plays here (``master`` where the game's strongest
+        is ``expert``), a kind of bot's word (``random``: "zufällig"), or a search's specification as it was typed
+        (``ismcts:iterations=50``)."""
+        level = level_name(spec, self.game.id, self.game.players)
+        if level is not None:
+            return self.words(f"tui.level.{level}")
+        kind = f"tui.bot.{spec.strip().lower()}"
+        return self.words(kind) if self.words.has(kind) else spec
 
     def first_person(self) -> int:
         """The person who sees the table first: the person to move, else the first person."""
