@@ -265,3 +265,32 @@ def shots(page: Page, name: str) -> None:
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= viewport["width"], f"{name}: {wide} px wide on a {size} {viewport['width']} px wide"
     page.set_viewport_size(LAPTOP)
+
+
+CHECK_BOXES = """() => [...document.querySelectorAll("input[type=checkbox]")].filter((box) => box.offsetParent)
+.map((box) => {
+  const label = document.querySelector(`label[for="${box.id}"]`);
+  const words = document.createRange();
+  words.selectNodeContents(label);
+  const line = words.getClientRects()[0];  // the label's first line of text
+  const b = box.getBoundingClientRect();
+  const row = box.parentElement.getBoundingClientRect();
+  return { id: box.id, box: [b.left, b.right, b.top, b.bottom], line: [line.left, line.top, line.bottom],
+           row: row.left };
+})"""
+"""Each checkbox shown: its box, its label's first line of text and the left edge of its row."""
+
+
+def check_boxes_lead(page: Page) -> list[str]:
+    """Every checkbox shown on ``page`` as people expect it: the box first, at the start of its row (aligned with
+    the fields above it), then its label beside it, the box level with the label's first line. Answers the
+    checkboxes' ids (a test says which it expects)."""
+    boxes = page.evaluate(CHECK_BOXES)
+    for found in boxes:
+        (left, right, top, bottom), (text, line_top, line_bottom), row = found["box"], found["line"], found["row"]
+        where = f"{found['id']} on {page.url}: {found}"
+        assert abs(left - row) <= 1, f"the box does not start its row: {where}"
+        assert right <= text <= right + 16, f"the label's words do not follow the box: {where}"
+        middle = (line_top + line_bottom) / 2
+        assert abs((top + bottom) / 2 - middle) <= 2, f"the box is not level with the words: {where}"
+    return [found["id"] for found in boxes]

@@ -24,6 +24,7 @@ from .kit import (
     PHONE,
     Server,
     Watched,
+    check_boxes_lead,
     dismiss,
     invitation,
     new_context,
@@ -321,6 +322,8 @@ def test_screenshots_of_the_account_pages(lang: str, browser: Browser, contexts:
             expect(page.locator("body")).not_to_contain_text(re.compile(r"\b(web|account)\.[a-z_]+"))  # a key unsaid
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= (PHONE["width"] if size == "phone" else 1280), (shot, size, width)
+            if shot == "settings":  # its checkboxes as the new-table page's: the box first, its words beside it
+                assert check_boxes_lead(page) == ["set-sound", "set-motion", "notify"]
             _shoot(page, f"{shot}-{lang}-{size}")
 
 

@@ -11,13 +11,16 @@ from playwright.sync_api import Browser, BrowserContext, Route, expect
 
 from .kit import (
     ANSWERS,
+    LAPTOP,
     PHONE,
     SCREENSHOTS,
     Server,
     Watched,
+    check_boxes_lead,
     create_table,
     move,
     new_context,
+    shots,
     version,
     wait_answered,
     watch,
@@ -329,3 +332,18 @@ def test_an_empty_name_makes_no_table_and_says_so(browser: Browser, contexts: li
     page.locator("#create").click()
     page.wait_for_selector(".table-page[data-version]")
     assert len(posted) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_every_checkbox_of_the_new_table_page_comes_before_its_words(
+        lang: str, browser: Browser, contexts: list[BrowserContext], server: Server, watched: list[Watched]) -> None:
+    """The new-table page laid its checkboxes out two ways: a game's option (13's open piles) put its name first and
+    the box far to the right, the pace's (private) the box first. Each is now a box at the start of its row, level
+    with its words beside it, at a laptop's size and a phone's (screenshots: ``new-table-checkboxes-LANG``)."""
+    page = watch(watched, new_context(browser, contexts, server, lang), lang).page
+    page.goto("/new/knizia13")
+    page.wait_for_selector("#option-open_piles")
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        assert check_boxes_lead(page) == ["option-open_piles", "private"]
+    shots(page, f"new-table-checkboxes-{lang}")

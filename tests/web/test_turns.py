@@ -14,7 +14,18 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import Server, Watched, move, new_context, scroll_to, shots, start_server, version, watch
+from .kit import (
+    Server,
+    Watched,
+    check_boxes_lead,
+    move,
+    new_context,
+    scroll_to,
+    shots,
+    start_server,
+    version,
+    watch,
+)
 
 PASSWORD = "a long password"
 
@@ -111,6 +122,7 @@ def test_the_new_table_page_offers_the_pace_to_a_signed_in_person(
         page.select_option("#move-time", "259200")
         expect(page.locator("#move-time")).to_have_value("259200")
         scroll_to(page, ".pace-form")
+        assert check_boxes_lead(page) == ["option-open_piles", "rated", "private"]
         _shots(page, f"new-turn-based-table-{lang}")
     page.select_option("#on-timeout", "seat")
     page.select_option("#seat-1", "easy")

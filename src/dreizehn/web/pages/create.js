@@ -223,7 +223,7 @@ function offerFriends(field) {
 }
 
 /**
- * An option's field with its label and explanation.
+ * An option's field with its label and explanation (a checkbox first, then its label).
  * @param {any} o an option as /api/games gives it
  * @param {string} gameId
  * @param {number} players the seats to choose from (an option that names a seat)
@@ -245,6 +245,8 @@ function optionField(o, gameId, players) {
     input = /** @type {HTMLSelectElement} */ (h("select", { id, name: o.name }, o.choices.map((/** @type {{value: string, label: string}} */ c) => h("option", { value: c.value }, c.label))));
     input.value = String(o.default);
   }
+  const label = h("label", { for: id }, o.label);
+  // a checkbox before its words, as every checkbox of the app (the pace's, the account's settings)
   return h(`div.field.option${o.kind === "bool" ? ".check" : ""}`, { "data-option": o.name },
-    h("label", { for: id }, o.label), input, h("p.help", {}, o.help));
+    o.kind === "bool" ? [input, label] : [label, input], h("p.help", {}, o.help));
 }
