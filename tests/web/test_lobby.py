@@ -76,6 +76,8 @@ def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, c
     for lang in ("en", "de", "nl"):
         clara.select_option("#lang", lang)
         expect(clara.locator("html")).to_have_attribute("lang", lang)
+        clara.select_option("#lobby-pace", "realtime")  # no time to move at a real-time table
+        expect(clara.locator("#lobby-move")).to_be_hidden()
         clara.select_option("#lobby-pace", "turn-based")  # the time to move shown
         expect(clara.locator("#lobby-move")).to_be_visible()
         _shots(clara, f"play-now-{lang}")
