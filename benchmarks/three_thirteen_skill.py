@@ -13,6 +13,11 @@ The players:
   without keeping pairs and near-runs.
 * ``heuristic, feeds``: the heuristic with ``W_FEED = 0``: it no longer holds back cards the next player is known to
   collect.
+* ``heuristic, draws by expectimax``: the heuristic's discards, but a draw decided by looking one card ahead
+  (:func:`expected_take`): it takes the top discard where the hand's best discard score (the heuristic's own score:
+  fewest penalty points, meld potential, feeding) with that card beats the mean of that best score over the cards
+  the seat cannot see, the stock's card being one of them; a wild card it always takes. About ten times the
+  heuristic's time a draw.
 * ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (``playout`` in
   :mod:`dreizehn.games.three_thirteen.heuristic`), played as a bot on a state sampled from its view. It reads
   only its own hand and the table.
@@ -21,6 +26,11 @@ The players:
   row per source fingerprint (the bots' defaults differ from one to the next); its games use seeds 0-999. With
   ``--saved BOT`` (repeatable), the saved games of ``BOT`` against ``heuristic`` instead (``--games 0``: those
   rows alone).
+
+``--player BOT`` (repeatable) plays only those of the heuristic's rows (``heuristic-expectimax-draws``, say).
+``--agreement N`` plays no games: over ``N`` draws of heuristic games (from ``--seed``), it counts how often
+``heuristic``, ``expert`` and the draw by expectimax each take the top discard, to show whether the search's draws
+already look ahead as the expectimax does.
 
 The ablated heuristics change the heuristic's module weights only for the duration of their own moves.
 
@@ -37,20 +47,42 @@ import math
 import random
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+import dreizehn
 import dreizehn.games.three_thirteen.heuristic as rules
 from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
+from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.heuristic import playout
+from dreizehn.games.three_thirteen.kernel import (
+    DECKS,
+    HANDS,
+    KNOWN,
+    LAID,
+    PILE_N,
+    ROUND,
+    STOCK,
+    TURN,
+    ThreeThirteenKernel,
+)
+from dreizehn.games.three_thirteen.kernel import PLAYERS as SEATS
+from dreizehn.games.three_thirteen.kernel_heuristic import discard_scores
+from dreizehn.games.three_thirteen.rules import DRAW, KINDS, TAKE, ThreeThirteenRules
+from dreizehn.games.three_thirteen.search import row_of_view
 from dreizehn.study.saved import run_key, saved_games
 from dreizehn.study.sim import GameResult, RunSpec, run_games, seating
 from dreizehn.study.stats import wilson_interval
@@ -101,6 +133,74 @@ class GreedyPolicy(Bot):
         return playout(self.game.sample_state(view, rng), rng.random)
 
 
+@nb.njit(cache=True)
+def _best_with(s: npt.NDArray[np.int16], kind: int,
+               scores: npt.NDArray[np.float64]) -> float:  # pragma: no cover - compiled
+    """The heuristic's best discard score for the seat to move in ``s`` with one more card of ``kind`` in hand."""
+    at = HANDS + int(s[TURN]) * KINDS + kind
+    s[at] += 1
+    discard_scores(s, scores)
+    s[at] -= 1
+    return float(scores.max())
+
+
+@nb.njit(cache=True)
+def unseen(s: npt.NDArray[np.int16]) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
+    """How many cards of each kind the seat to move in ``s`` (a row of :func:`row_of_view`) cannot see: the decks'
+    less its hand, the discard pile, the cards known in other hands and the melds laid."""
+    n = int(s[SEATS])
+    left = np.full(KINDS, int(s[DECKS]), np.int64)
+    for k in range(KINDS):
+        left[k] -= s[HANDS + int(s[TURN]) * KINDS + k]
+        for seat in range(n):
+            left[k] -= s[LAID + seat * KINDS + k]
+            if seat != s[TURN]:
+                left[k] -= s[KNOWN + seat * KINDS + k]
+    pile = STOCK + KINDS * int(s[DECKS])
+    for j in range(s[PILE_N]):
+        left[s[pile + j]] -= 1
+    return np.maximum(left, 0)
+
+
+@nb.njit(cache=True)
+def expected_take(s: npt.NDArray[np.int16]) -> bool:  # pragma: no cover - compiled
+    """Whether the seat to move in ``s`` (before its draw) should take the top discard, looking one card ahead: a
+    wild card always; else where its best discard score with that card beats the mean best score over the cards it
+    cannot see (weighted by their counts)."""
+    top = int(s[STOCK + KINDS * int(s[DECKS]) + s[PILE_N] - 1])
+    if top % 13 + 1 == int(s[ROUND]) + 3:
+        return True
+    scores = np.empty(KINDS, np.float64)
+    with_top = _best_with(s, top, scores)
+    left = unseen(s)
+    total = 0.0
+    count = 0
+    for kind in range(KINDS):
+        if left[kind]:
+            total += left[kind] * _best_with(s, kind, scores)
+            count += left[kind]
+    return count == 0 or with_top > total / count
+
+
+@register_bot
+class ExpectimaxDraws(HeuristicBot):
+    """The heuristic, but for its draws: :func:`expected_take` on the view's kernel row."""
+
+    name: ClassVar[str] = "heuristic-expectimax-draws"
+
+    def __init__(self, game: Game, **options: object) -> None:
+        super().__init__(game, **options)
+        assert isinstance(game, ThreeThirteenRules)
+        self.empty = ThreeThirteenKernel(game).new(1)[0]
+
+    def act(self, view: View, rng: random.Random) -> int:
+        assert isinstance(view, ThreeThirteenView)
+        legal = view.legal_actions
+        if view.drawn or TAKE not in legal or DRAW not in legal:
+            return super().act(view, rng)
+        return TAKE if expected_take(row_of_view(self.empty, view)) else DRAW
+
+
 class _Hybrid(Bot):
     """``ismcts`` for one kind of Three Thirteen decision (with a card drawn, or not), ``heuristic`` for the other."""
 
@@ -127,6 +227,24 @@ class SearchedDraws(_Hybrid):
     search_drawn = False
 
 
+@register_bot
+class ExpertExpectimaxDraws(Bot):
+    """The 2-player ``expert`` for its discards and ways out, the draw by expectimax (:func:`expected_take`) for its
+    draws."""
+
+    name: ClassVar[str] = "expert-expectimax-draws"
+
+    def __init__(self, game: Game, **options: object) -> None:
+        super().__init__(game, **options)
+        self.search = make_bot(level_spec("expert", GAME, 2), game)
+        self.draws = make_bot("heuristic-expectimax-draws", game)
+
+    def act(self, view: View, rng: random.Random) -> int:
+        assert isinstance(view, ThreeThirteenView)
+        drawing = not view.drawn and {TAKE, DRAW} <= set(view.legal_actions)
+        return (self.draws if drawing else self.search).act(view, rng)
+
+
 SEARCHES = (
     ("ismcts, every discard searched", "ismcts:prune=0"),
     ("ismcts, best 3 discards searched", "ismcts:prune=3"),
@@ -138,6 +256,7 @@ PLAYERS = (
     ("heuristic", "heuristic"),
     ("heuristic, no meld potential", "heuristic-nopotential"),
     ("heuristic, feeds", "heuristic-feeds"),
+    ("heuristic, draws by expectimax", "heuristic-expectimax-draws"),
     ("greedy playout policy", "greedy-policy"),
 )
 
@@ -167,8 +286,48 @@ def saved(path: Path, bot: str = "ismcts") -> dict[str, tuple[list[float], list[
     for code, results in saved_games(path, run_key(GAME, 2, {}, (bot, "heuristic"), 0)).items():
         by_index = {r.index: r for r in results}
         ordered = [by_index[i] for i in sorted(by_index)]
-        out[code] = _shares_and_margins(ordered, [r.seats.index(bot) for r in ordered])
+        seats = [[level_spec(seat, GAME, 2) for seat in r.seats].index(bot) for r in ordered]  # levels saved by name
+        out[code] = _shares_and_margins(ordered, seats)
     return out
+
+
+def draw_agreement(positions: int, seed: int) -> Counter[tuple[str, str, str]]:
+    """How often ``heuristic``, ``expert`` and the draw by expectimax take the top discard, over ``positions`` draws
+    of 2-player heuristic games (each draw with a choice kept with chance 0.15; game ``i`` from ``seed + i``): a
+    count per combination of their choices."""
+    game = dreizehn.load_game(GAME, 2)
+    bots = [make_bot(spec, game) for spec in ("heuristic", level_spec("expert", GAME, 2), "heuristic-expectimax-draws")]
+    rng = random.Random(seed)
+    counts: Counter[tuple[str, str, str]] = Counter()
+    index = 0
+    while counts.total() < positions:
+        state = game.new_state(seed + index)
+        index += 1
+        while not state.is_over and counts.total() < positions:
+            view = state.view(state.current_player)
+            assert isinstance(view, ThreeThirteenView)
+            if not view.drawn and {TAKE, DRAW} <= set(view.legal_actions) and rng.random() < 0.15:
+                chosen = [bot.act(view, random.Random(seed + index)) for bot in bots]
+                heuristic, expert, expectimax = ("take" if a == TAKE else "draw" for a in chosen)
+                counts[heuristic, expert, expectimax] += 1
+            state.apply(bots[0].act(view, rng))
+    return counts
+
+
+def paired_line(name: str, mine: tuple[list[float], list[float]], other: tuple[list[float], list[float]]) -> str:
+    """``name``'s wins and margin less ``other``'s, game by game over the games both played (the same seeds and seats
+    in the same order), each with its 95% interval."""
+    n = min(len(mine[0]), len(other[0]))
+    wins = [a - b for a, b in zip(mine[0][:n], other[0][:n], strict=True)]
+    points = [a - b for a, b in zip(mine[1][:n], other[1][:n], strict=True)]
+    return (f"{name}, less the saved games over the same {n} seeds: margin {statistics.fmean(points):+.2f} ± "
+            f"{_half(points):.2f} points a game (below 0: better), wins {statistics.fmean(wins):+.1%} ± "
+            f"{_half(wins):.1%}")
+
+
+def _half(values: list[float]) -> float:
+    """Half the 95% interval of the mean of ``values``."""
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def line(name: str, shares: list[float], diffs: list[float]) -> str:
@@ -190,13 +349,35 @@ def main() -> None:
     parser.add_argument("--search", type=int, default=0, metavar="N", help="also the search's variants, N games each")
     parser.add_argument("--saved", action="append", metavar="BOT",
                         help="the saved games of BOT against heuristic in --results (repeatable; default ismcts)")
+    parser.add_argument("--player", action="append", metavar="BOT",
+                        help="only this player's row of the heuristic's rows (a bot name, repeatable)")
+    parser.add_argument("--expert-draws", type=int, default=0, metavar="N",
+                        help="also expert with the draws by expectimax over seeds 0 to N-1, paired with the saved "
+                             "expert games in --results")
+    parser.add_argument("--agreement", type=int, default=0, metavar="N",
+                        help="only compare the draws of heuristic, expert and expectimax at N positions")
     args = parser.parse_args()
+    if args.agreement:
+        print("heuristic, expert, expectimax: positions")
+        for choices, count in sorted(draw_agreement(args.agreement, args.seed).items(), key=lambda c: -c[1]):
+            print(f"{', '.join(choices)}: {count}")
+        return
     print(f"{'2-player Three Thirteen, against heuristic':<32}{'games':>6}{'won':>9}{'95% interval':>17}"
           f"{'margin':>15}{'spread':>8}{'60% needs':>10}")
     for name, bot in PLAYERS if args.games else ():
+        if args.player and bot not in args.player:
+            continue
         print(line(name, *margins(bot, args.games, args.seed, args.jobs)), flush=True)
     for name, bot in SEARCHES if args.search else ():
         print(line(name, *margins(bot, args.search, 0, args.jobs)), flush=True)
+    if args.expert_draws:
+        hybrid = margins("expert-expectimax-draws", args.expert_draws, 0, args.jobs)
+        print(line("expert, draws by expectimax", *hybrid), flush=True)
+        if args.results is not None:
+            expert = level_spec("expert", GAME, 2)
+            for code, games in saved(args.results, expert).items():
+                print(line(f"expert, code {code[:8]}", *games))
+                print(paired_line("expert, draws by expectimax", hybrid, games))
     if args.results is not None:
         for bot in args.saved or ["ismcts"]:
             if bot != "ismcts":
