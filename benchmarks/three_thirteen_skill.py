@@ -28,9 +28,12 @@ The players:
   rows alone).
 
 ``--player BOT`` (repeatable) plays only those of the heuristic's rows (``heuristic-expectimax-draws``, say).
-``--agreement N`` plays no games: over ``N`` draws of heuristic games (from ``--seed``), it counts how often
-``heuristic``, ``expert`` and the draw by expectimax each take the top discard, to show whether the search's draws
-already look ahead as the expectimax does.
+``--versus-expert BOT`` plays a variant of the 2-player ``expert`` (``expert-expectimax-draws``: its draws by the
+expectimax; ``expert-wide-discards``: its discards searched among all, :data:`WIDE_DISCARDS`) against the heuristic
+over ``--versus-games`` seeds from 0, seats rotated, and with ``--results`` pairs it seed by seed with the saved
+``expert`` games (the same seeds and seats). ``--agreement N`` plays no games: over ``N`` draws of heuristic games
+(from ``--seed``), it counts how often ``heuristic``, ``expert`` and the draw by expectimax each take the top
+discard, to show whether the search's draws already look ahead as the expectimax does.
 
 The ablated heuristics change the heuristic's module weights only for the duration of their own moves.
 
@@ -245,6 +248,26 @@ class ExpertExpectimaxDraws(Bot):
         return (self.draws if drawing else self.search).act(view, rng)
 
 
+WIDE_DISCARDS = "ismcts:playout=heuristic:prune=0:cutoff=8:iterations=2000:infer=on:value=learned"
+"""The search of ``expert-wide-discards``'s discards: every discard searched (not only the heuristic's best two), on
+more determinizations in all (2,000 iterations shared among them, where ``expert`` shares 600 between two)."""
+
+
+@register_bot
+class ExpertWideDiscards(Bot):
+    """The 2-player ``expert`` for its draws, :data:`WIDE_DISCARDS` for its discards and ways out."""
+
+    name: ClassVar[str] = "expert-wide-discards"
+
+    def __init__(self, game: Game, **options: object) -> None:
+        super().__init__(game, **options)
+        self.draws, self.discards = make_bot(level_spec("expert", GAME, 2), game), make_bot(WIDE_DISCARDS, game)
+
+    def act(self, view: View, rng: random.Random) -> int:
+        assert isinstance(view, ThreeThirteenView)
+        return (self.discards if view.drawn else self.draws).act(view, rng)
+
+
 SEARCHES = (
     ("ismcts, every discard searched", "ismcts:prune=0"),
     ("ismcts, best 3 discards searched", "ismcts:prune=3"),
@@ -351,9 +374,10 @@ def main() -> None:
                         help="the saved games of BOT against heuristic in --results (repeatable; default ismcts)")
     parser.add_argument("--player", action="append", metavar="BOT",
                         help="only this player's row of the heuristic's rows (a bot name, repeatable)")
-    parser.add_argument("--expert-draws", type=int, default=0, metavar="N",
-                        help="also expert with the draws by expectimax over seeds 0 to N-1, paired with the saved "
-                             "expert games in --results")
+    parser.add_argument("--versus-expert", action="append", default=[], metavar="BOT",
+                        help="a variant of expert (expert-expectimax-draws, expert-wide-discards; repeatable), "
+                             "played over --versus-games seeds from 0 and paired with the saved expert games")
+    parser.add_argument("--versus-games", type=int, default=200, metavar="N", help="games of each --versus-expert")
     parser.add_argument("--agreement", type=int, default=0, metavar="N",
                         help="only compare the draws of heuristic, expert and expectimax at N positions")
     args = parser.parse_args()
@@ -370,14 +394,13 @@ def main() -> None:
         print(line(name, *margins(bot, args.games, args.seed, args.jobs)), flush=True)
     for name, bot in SEARCHES if args.search else ():
         print(line(name, *margins(bot, args.search, 0, args.jobs)), flush=True)
-    if args.expert_draws:
-        hybrid = margins("expert-expectimax-draws", args.expert_draws, 0, args.jobs)
-        print(line("expert, draws by expectimax", *hybrid), flush=True)
+    for bot in args.versus_expert:
+        variant = margins(bot, args.versus_games, 0, args.jobs)
+        print(line(bot, *variant), flush=True)
         if args.results is not None:
-            expert = level_spec("expert", GAME, 2)
-            for code, games in saved(args.results, expert).items():
+            for code, games in saved(args.results, level_spec("expert", GAME, 2)).items():
                 print(line(f"expert, code {code[:8]}", *games))
-                print(paired_line("expert, draws by expectimax", hybrid, games))
+                print(paired_line(bot, variant, games), flush=True)
     if args.results is not None:
         for bot in args.saved or ["ismcts"]:
             if bot != "ismcts":

@@ -10,6 +10,7 @@ from benchmark_scripts import load
 
 import dreizehn
 from dreizehn.bots.base import make_bot
+from dreizehn.bots.levels import level_spec
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.heuristic import discard_scores
 from dreizehn.games.three_thirteen.kernel import ThreeThirteenKernel
@@ -90,3 +91,22 @@ def test_the_pairing_takes_game_from_game_over_the_games_both_played() -> None:
     said = skill.paired_line("x", mine, other)
     assert said.startswith("x, less the saved games over the same 3 seeds: margin -1.33 ± 1.31 points a game")
     assert said.endswith("wins +33.3% ± 65.3%")
+
+
+def test_the_variants_of_expert_ask_each_player_for_its_kind_of_decision() -> None:
+    game = dreizehn.load_game("three-thirteen", 2)
+    expert = make_bot(level_spec("expert", "three-thirteen", 2), game)
+    players = {"expert-expectimax-draws": (make_bot("heuristic-expectimax-draws", game), expert),
+               "expert-wide-discards": (expert, make_bot(skill.WIDE_DISCARDS, game))}
+    state = game.new_state(2)
+    rng = random.Random(3)
+    asked = Counter[str]()
+    while len(asked) < 4:
+        view = state.view(state.current_player)
+        assert isinstance(view, ThreeThirteenView)
+        if len(view.legal_actions) > 1 and rng.random() < 0.3:
+            for name, (draws, discards) in players.items():
+                chosen = make_bot(name, game).act(view, random.Random(5))
+                assert chosen == (discards if view.drawn else draws).act(view, random.Random(5)), name
+                asked[f"{name} {view.drawn}"] += 1
+        state.apply(make_bot("heuristic", game).act(view, rng))
