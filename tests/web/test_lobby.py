@@ -4,6 +4,7 @@ en/de/nl): a person waiting, the people waiting by game, an open table with a fr
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import httpx2
@@ -51,6 +52,17 @@ def _shots(page: Page, name: str) -> None:
     page.set_viewport_size(LAPTOP)
 
 
+def _even_gaps(page: Page) -> None:
+    """On a phone the lobby's cards stand in one column, each as far from the next (a card's margin and a grid's gap
+    added up to twice the space between some of them)."""
+    page.set_viewport_size(PHONE)
+    boxes = page.eval_on_selector_all(".lobby .panel", "els => els.map(e => e.getBoundingClientRect())"
+                                      ".map(r => [r.top, r.bottom])")
+    gaps = [round(top - bottom) for (_, bottom), (top, _) in itertools.pairwise(boxes)]
+    page.set_viewport_size(LAPTOP)
+    assert len(boxes) == 5 and max(gaps) - min(gaps) <= 1 and max(gaps) <= 20, gaps
+
+
 def _tables(server: Server) -> None:
     """An open table with a free seat and a table being played (bots only to move: it plays on by itself)."""
     for seats in ([{"kind": "person", "name": "Dora"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}],
@@ -66,6 +78,7 @@ def test_play_now_finds_a_table_for_three_accounts_and_a_bot(browser: Browser, c
     _play_now(ada, "60")
     _play_now(bruno, "60")
     expect(ada.locator(".lobby-waiting li")).to_contain_text("2 wait")
+    _even_gaps(ada)
     for lang in ("en", "de", "nl"):
         ada.select_option("#lang", lang)
         expect(ada.locator("html")).to_have_attribute("lang", lang)
