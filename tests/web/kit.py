@@ -4,6 +4,7 @@ who plays by clicking what the page marks as legal."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -294,3 +295,11 @@ def check_boxes_lead(page: Page) -> list[str]:
         middle = (line_top + line_bottom) / 2
         assert abs((top + bottom) / 2 - middle) <= 2, f"the box is not level with the words: {where}"
     return [found["id"] for found in boxes]
+
+
+def gaps_between(page: Page, selector: str) -> list[int]:
+    """The vertical space between each element ``selector`` finds and the next (in px, rounded): in a column of
+    cards, each should stand as far from the next."""
+    spans = page.eval_on_selector_all(selector, "els => els.map(e => e.getBoundingClientRect())"
+                                      ".map(r => [r.top, r.bottom])")
+    return [round(top - bottom) for (_, bottom), (top, _) in itertools.pairwise(spans)]

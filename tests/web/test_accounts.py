@@ -26,6 +26,7 @@ from .kit import (
     Watched,
     check_boxes_lead,
     dismiss,
+    gaps_between,
     invitation,
     new_context,
     play_out,
@@ -322,6 +323,10 @@ def test_screenshots_of_the_account_pages(lang: str, browser: Browser, contexts:
             expect(page.locator("body")).not_to_contain_text(re.compile(r"\b(web|account)\.[a-z_]+"))  # a key unsaid
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= (PHONE["width"] if size == "phone" else 1280), (shot, size, width)
+            if shot == "me":  # the head's buttons apart from the first card; on a phone, the cards evenly apart
+                cards = ".me-main .panel" if size == "laptop" else ".me-grid .panel"  # the friends beside, or below
+                gaps = gaps_between(page, f".me-head .buttons, {cards}")
+                assert min(gaps) >= 8 and max(gaps[1:]) - min(gaps[1:]) <= 1, (size, gaps)
             if shot == "settings":  # its checkboxes as the new-table page's: the box first, its words beside it
                 assert check_boxes_lead(page) == ["set-sound", "set-motion", "notify"]
             _shoot(page, f"{shot}-{lang}-{size}")

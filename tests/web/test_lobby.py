@@ -4,7 +4,6 @@ en/de/nl): a person waiting, the people waiting by game, an open table with a fr
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 
 import httpx2
@@ -12,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .accounts_kit import sign_in
-from .kit import LAPTOP, PHONE, Server, Watched, new_context, shoot, start_server, watch
+from .kit import LAPTOP, PHONE, Server, Watched, gaps_between, new_context, shoot, start_server, watch
 
 PASSWORD = "correct horse battery"
 
@@ -56,11 +55,9 @@ def _even_gaps(page: Page) -> None:
     """On a phone the lobby's cards stand in one column, each as far from the next (a card's margin and a grid's gap
     added up to twice the space between some of them)."""
     page.set_viewport_size(PHONE)
-    boxes = page.eval_on_selector_all(".lobby .panel", "els => els.map(e => e.getBoundingClientRect())"
-                                      ".map(r => [r.top, r.bottom])")
-    gaps = [round(top - bottom) for (_, bottom), (top, _) in itertools.pairwise(boxes)]
+    gaps = gaps_between(page, ".lobby .panel")
     page.set_viewport_size(LAPTOP)
-    assert len(boxes) == 5 and max(gaps) - min(gaps) <= 1 and max(gaps) <= 20, gaps
+    assert len(gaps) == 4 and max(gaps) - min(gaps) <= 1 and max(gaps) <= 20, gaps
 
 
 def _tables(server: Server) -> None:
