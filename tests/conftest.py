@@ -51,6 +51,7 @@ SLOW_MODULES = frozenset({
     "benchmarks/test_fit_learned.py",  # the learner's loop on the compiled kernels
     "benchmarks/test_lobby_benchmark.py",  # a thousand people matched
     "benchmarks/test_regret_benchmark.py",  # searches saved positions
+    "benchmarks/test_three_thirteen_skill.py",  # the compiled draw by expectimax, expert's searches
     "bots/test_hint_agreement.py",  # hints from the compiled playouts
     "bots/test_hints.py",
     "bots/test_ismcts.py",  # the compiled searches
