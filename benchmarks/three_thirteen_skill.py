@@ -74,18 +74,15 @@ from dreizehn.games.three_thirteen.heuristic import playout
 from dreizehn.games.three_thirteen.kernel import (
     DECKS,
     HANDS,
-    KNOWN,
-    LAID,
     PILE_N,
     ROUND,
     STOCK,
     TURN,
     ThreeThirteenKernel,
 )
-from dreizehn.games.three_thirteen.kernel import PLAYERS as SEATS
 from dreizehn.games.three_thirteen.kernel_heuristic import discard_scores
 from dreizehn.games.three_thirteen.rules import DRAW, KINDS, TAKE, ThreeThirteenRules
-from dreizehn.games.three_thirteen.search import row_of_view
+from dreizehn.games.three_thirteen.search import row_of_view, unseen_by
 from dreizehn.study.saved import run_key, saved_games
 from dreizehn.study.sim import GameResult, RunSpec, run_games, seating
 from dreizehn.study.stats import wilson_interval
@@ -148,24 +145,6 @@ def _best_with(s: npt.NDArray[np.int16], kind: int,
 
 
 @nb.njit(cache=True)
-def unseen(s: npt.NDArray[np.int16]) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
-    """How many cards of each kind the seat to move in ``s`` (a row of :func:`row_of_view`) cannot see: the decks'
-    less its hand, the discard pile, the cards known in other hands and the melds laid."""
-    n = int(s[SEATS])
-    left = np.full(KINDS, int(s[DECKS]), np.int64)
-    for k in range(KINDS):
-        left[k] -= s[HANDS + int(s[TURN]) * KINDS + k]
-        for seat in range(n):
-            left[k] -= s[LAID + seat * KINDS + k]
-            if seat != s[TURN]:
-                left[k] -= s[KNOWN + seat * KINDS + k]
-    pile = STOCK + KINDS * int(s[DECKS])
-    for j in range(s[PILE_N]):
-        left[s[pile + j]] -= 1
-    return np.maximum(left, 0)
-
-
-@nb.njit(cache=True)
 def expected_take(s: npt.NDArray[np.int16]) -> bool:  # pragma: no cover - compiled
     """Whether the seat to move in ``s`` (before its draw) should take the top discard, looking one card ahead: a
     wild card always; else where its best discard score with that card beats the mean best score over the cards it
@@ -175,11 +154,11 @@ def expected_take(s: npt.NDArray[np.int16]) -> bool:  # pragma: no cover - compi
         return True
     scores = np.empty(KINDS, np.float64)
     with_top = _best_with(s, top, scores)
-    left = unseen(s)
+    left = unseen_by(s, int(s[TURN]))
     total = 0.0
     count = 0
     for kind in range(KINDS):
-        if left[kind]:
+        if left[kind] > 0:
             total += left[kind] * _best_with(s, kind, scores)
             count += left[kind]
     return count == 0 or with_top > total / count

@@ -136,23 +136,34 @@ def row_of_view(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.ND
 
 
 @nb.njit(cache=True)
+def unseen_by(s: npt.NDArray[np.int16], seat: int) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
+    """How many cards of each kind ``seat`` cannot see in ``s``: the decks' less its hand, the melds laid, the cards
+    known in other hands and the discard pile."""
+    unseen = np.zeros(KINDS, np.int64)
+    for k in range(KINDS):
+        unseen[k] = s[DECKS] - s[HANDS + seat * KINDS + k]
+        for other in range(s[PLAYERS]):
+            unseen[k] -= s[LAID + other * KINDS + k]
+            if other != seat:
+                unseen[k] -= s[KNOWN + other * KINDS + k]
+    pile = STOCK + KINDS * s[DECKS]
+    for j in range(s[PILE_N]):
+        unseen[s[pile + j]] -= 1
+    return unseen
+
+
+@nb.njit(cache=True)
 def determinize(s: npt.NDArray[np.int16], seat: int, key: Keys) -> None:  # pragma: no cover - compiled
     """Deal the cards ``seat`` cannot see anew, uniformly at random: the unknown part of each other hand and the
     stock with its order, the stock from the seat's stock candidates after a reshuffle (as ``_redeal`` does). Each
     other seat's stock candidates become the reshuffled cards less those of its dealt cards that came from the
     reshuffle (a plausible history, as ``_redeal`` makes it)."""
     n = s[PLAYERS]
-    unseen = np.zeros(KINDS, np.int64)
-    for k in range(KINDS):
-        unseen[k] = s[DECKS] - s[HANDS + seat * KINDS + k]
-        for other in range(n):
-            unseen[k] -= s[LAID + other * KINDS + k]
-            if other != seat:
-                unseen[k] -= s[KNOWN + other * KINDS + k]
+    unseen = unseen_by(s, seat)
+    for other in range(n):
+        if other != seat:
+            for k in range(KINDS):
                 s[HANDS + other * KINDS + k] = s[KNOWN + other * KINDS + k]
-    pile = STOCK + KINDS * s[DECKS]
-    for j in range(s[PILE_N]):
-        unseen[s[pile + j]] -= 1
     reshuffled = s[RESHUFFLED] != 0
     inside = np.empty(KINDS * s[DECKS], np.int16)
     rest = np.empty(KINDS * s[DECKS], np.int16)
