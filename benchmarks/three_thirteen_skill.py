@@ -184,47 +184,46 @@ class ExpectimaxDraws(HeuristicBot):
 
 
 class _Hybrid(Bot):
-    """``ismcts`` for one kind of Three Thirteen decision (with a card drawn, or not), ``heuristic`` for the other."""
+    """One bot for the Three Thirteen decisions made with a card drawn (discards, ways out), another for those
+    before (draws)."""
 
-    search_drawn: ClassVar[bool]
+    discards: ClassVar[str]
+    """The bot that discards (a specification or level)."""
+    draws: ClassVar[str]
+    """The bot that draws."""
 
     def __init__(self, game: Game, **options: object) -> None:
         super().__init__(game, **options)
-        self.search, self.heuristic = make_bot("ismcts:prune=0", game), make_bot("heuristic", game)
+        self.players = {True: make_bot(self.discards, game), False: make_bot(self.draws, game)}
 
     def act(self, view: View, rng: random.Random) -> int:
         assert isinstance(view, ThreeThirteenView)
-        return (self.search if view.drawn == self.search_drawn else self.heuristic).act(view, rng)
+        return self.players[view.drawn].act(view, rng)
 
 
 @register_bot
 class SearchedDiscards(_Hybrid):
     name: ClassVar[str] = "ismcts-discards"
-    search_drawn = True
+    discards, draws = "ismcts:prune=0", "heuristic"
 
 
 @register_bot
 class SearchedDraws(_Hybrid):
     name: ClassVar[str] = "ismcts-draws"
-    search_drawn = False
+    discards, draws = "heuristic", "ismcts:prune=0"
+
+
+EXPERT = level_spec("expert", GAME, 2)
+"""The 2-player ``expert``, whose variants follow."""
 
 
 @register_bot
-class ExpertExpectimaxDraws(Bot):
+class ExpertExpectimaxDraws(_Hybrid):
     """The 2-player ``expert`` for its discards and ways out, the draw by expectimax (:func:`expected_take`) for its
     draws."""
 
     name: ClassVar[str] = "expert-expectimax-draws"
-
-    def __init__(self, game: Game, **options: object) -> None:
-        super().__init__(game, **options)
-        self.search = make_bot(level_spec("expert", GAME, 2), game)
-        self.draws = make_bot("heuristic-expectimax-draws", game)
-
-    def act(self, view: View, rng: random.Random) -> int:
-        assert isinstance(view, ThreeThirteenView)
-        drawing = not view.drawn and {TAKE, DRAW} <= set(view.legal_actions)
-        return (self.draws if drawing else self.search).act(view, rng)
+    discards, draws = EXPERT, "heuristic-expectimax-draws"
 
 
 WIDE_DISCARDS = "ismcts:playout=heuristic:prune=0:cutoff=8:iterations=2000:infer=on:value=learned"
@@ -233,18 +232,11 @@ more determinizations in all (2,000 iterations shared among them, where ``expert
 
 
 @register_bot
-class ExpertWideDiscards(Bot):
+class ExpertWideDiscards(_Hybrid):
     """The 2-player ``expert`` for its draws, :data:`WIDE_DISCARDS` for its discards and ways out."""
 
     name: ClassVar[str] = "expert-wide-discards"
-
-    def __init__(self, game: Game, **options: object) -> None:
-        super().__init__(game, **options)
-        self.draws, self.discards = make_bot(level_spec("expert", GAME, 2), game), make_bot(WIDE_DISCARDS, game)
-
-    def act(self, view: View, rng: random.Random) -> int:
-        assert isinstance(view, ThreeThirteenView)
-        return (self.discards if view.drawn else self.draws).act(view, rng)
+    discards, draws = WIDE_DISCARDS, EXPERT
 
 
 SEARCHES = (
