@@ -240,6 +240,33 @@ async def test_each_language(lang: str, tmp_path: Path) -> None:
         assert played.game.say_action(said, played.view().legal_actions[0]) in str(first.prompt)
 
 
+@pytest.mark.parametrize(("lang", "sentence", "sheet"), [
+    ("en", "Ada takes the 4 of diamonds from the discard pile.", "Totals: Ann 0 and Ada (random) 0."),
+    ("de", "Ada nimmt Karo 4 vom Ablagestapel.", "Summen: Ann 0 und Ada (zufällig) 0."),
+    ("nl", "Ada pakt ruiten 4 van de aflegstapel.", "Totalen: Ann 0 en Ada (willekeurig) 0."),
+])
+async def test_a_bots_level_stands_where_the_seats_are_listed_and_sentences_say_its_name(
+        lang: str, sentence: str, sheet: str, tmp_path: Path) -> None:
+    """As in the browser: a bot's level stands beside its name where the seats are listed (the game's first line,
+    the score sheet), and sentences (the log, the header, the view in words) name it alone, not "Ada (random) takes
+    the 4 of diamonds"."""
+    played = session("three-thirteen", tmp_path, lang=lang, seed=7)
+    said = words(lang)
+    label = said("tui.bot_name", name="Ada", bot=said("tui.bot.random"))
+    app = PlayApp(played, pause=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        first, *told = app.log_lines
+        assert label in first and label in shown_in(app, "#log")
+        assert sentence in told and not [line for line in told if label in line]
+        assert shown_in(app, "#sheet") == sheet
+        for sentences in ("#head", "#table"):
+            assert "Ada" in shown_in(app, sentences) and label not in shown_in(app, sentences)
+        await pilot.press("f3")  # the view in words
+        await pilot.pause()
+        assert "Ada" in shown_in(app, "#table") and label not in shown_in(app, "#table")
+
+
 def visible_lines(widget: OptionList) -> list[str]:
     """The lines of ``widget`` as drawn now."""
     return [widget.render_line(y).text for y in range(widget.scrollable_content_region.height)]

@@ -146,10 +146,10 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
     """A level a game lacks plays its strongest there, and the seat says which: Three Thirteen has no master."""
     session = Session.create("three-thirteen", ["Ada"], ["master"], 2, 1, path=tmp_path / "g.json")
     said = words("en")
-    assert session.names[1] == said("tui.bot_name", name="Bruno", bot=said("tui.level.expert"))
+    assert session.labels[1] == said("tui.bot_name", name="Bruno", bot=said("tui.level.expert"))
     session = Session.create("knizia13", ["Ada"], ["master", "easy"], 3, 1, path=tmp_path / "h.json")
-    assert session.names[1:] == [said("tui.bot_name", name="Bruno", bot=said("tui.level.master")),
-                                 said("tui.bot_name", name="Clara", bot=said("tui.level.easy"))]
+    assert session.labels[1:] == [said("tui.bot_name", name="Bruno", bot=said("tui.level.master")),
+                                  said("tui.bot_name", name="Clara", bot=said("tui.level.easy"))]
 
 
 @pytest.mark.parametrize(("lang", "words_of_the_bots"), [
@@ -160,13 +160,16 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
 def test_a_bot_is_named_like_a_person_with_what_it_plays_in_the_readers_words(
         lang: str, words_of_the_bots: list[str], tmp_path: Path) -> None:
     """People read names, never seat numbers: a bot sits under a name of ``BOT_NAMES`` that no person at the table
-    has (letter case aside), as in the browser, its level or kind of bot beside it in the reader's language; a
-    search's specification, typed by a researcher, as it was typed. A resumed game names them the same."""
+    has (letter case aside), as in the browser, its level or kind of bot beside it in the reader's language where the
+    seats are listed (a search's specification, typed by a researcher, as it was typed), and alone in sentences. A
+    resumed game names them the same."""
     session = Session.create("knizia13", ["Ada", "bruno"], ["easy", "random", "heuristic", "ismcts:iterations=50"], 6,
                              1, lang=lang, path=tmp_path / "g.json")
-    assert session.names == ["Ada", "bruno", *words_of_the_bots]
+    assert session.labels == ["Ada", "bruno", *words_of_the_bots]
+    assert session.names == ["Ada", "bruno", "Clara", "Emil", "Frida", "Gustav"]
     session.save()
-    assert Session.resume(tmp_path / "g.json", seed=1, lang=lang).names == session.names
+    resumed = Session.resume(tmp_path / "g.json", seed=1, lang=lang)
+    assert (resumed.labels, resumed.names) == (session.labels, session.names)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl"])
@@ -177,9 +180,9 @@ def test_the_learned_level_is_picked_by_name_where_it_plays(tmp_path: Path, lang
     said = words(lang)
     for game_id in ("knizia13", "holzwurm"):
         session = Session.create(game_id, ["Ada"], ["learned", "hard"], 4, 1, lang=lang, path=tmp_path / "g.json")
-        assert session.names[1:] == [said("tui.bot_name", name="Bruno", bot=said("tui.level.learned")),
-                                     said("tui.bot_name", name="Clara", bot=said("tui.level.hard")),
-                                     said("tui.bot_name", name="Emil", bot=said("tui.level.hard"))]
+        assert session.labels[1:] == [said("tui.bot_name", name="Bruno", bot=said("tui.level.learned")),
+                                      said("tui.bot_name", name="Clara", bot=said("tui.level.hard")),
+                                      said("tui.bot_name", name="Emil", bot=said("tui.level.hard"))]
         assert said("tui.level_about.learned") in session.help_lines()
         with pytest.raises(BotError) as refused:
             Session.create(game_id, ["Ada"], ["learned"], 3, 1, lang=lang, path=tmp_path / "h.json")

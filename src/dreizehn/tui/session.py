@@ -11,11 +11,15 @@ the bots play. When another person must move, the viewer changes only through a 
 A record names each person by name and each bot by its specification or level (``medium``, ``ismcts:time=1``), so
 that ``dreizehn play --resume FILE`` seats the bots again and keeps the people people.
 
+People read names, never seat numbers: a bot sits under a person's name, and where the seats are listed (the game's
+first line, the score sheet) what it plays stands beside it (:attr:`Session.labels`); a sentence (the course of the
+game, whose turn it is, the view in words, a refusal) names it alone (:attr:`Session.names`), as the browser does.
+
 >>> session = Session.create("knizia13", people=["Ann"], bots=["random"], players=3, seed=3, lang="en")
->>> session.names, session.person_seats
-(['Ann', 'Ada (random)', 'Bruno (random)'], (0,))
+>>> session.labels, session.names, session.person_seats
+(['Ann', 'Ada (random)', 'Bruno (random)'], ['Ann', 'Ada', 'Bruno'], (0,))
 >>> Session.create("knizia13", people=["Ada"], bots=["easy", "ismcts:iterations=50"], players=3, seed=3,
-...                lang="de").names
+...                lang="de").labels
 ['Ada', 'Bruno (leicht)', 'Clara (ismcts:iterations=50)']
 """
 
@@ -168,18 +172,22 @@ class Session:
 
     @property
     def names(self) -> list[str]:
-        """The names people read: the people's own, and for a bot a person's name that no person at the table has
-        (:func:`~dreizehn.bots.levels.name_bot_seats`, as the browser names them) with what it plays beside it,
-        ``Ada (medium)`` (:meth:`bot_word`). A record keeps the bot's specification (:meth:`resume`)."""
+        """The names sentences say (the course of the game, whose turn it is, the view in words, who won, a
+        refusal): the people's own, and for a bot a person's name that no person at the table has
+        (:func:`~dreizehn.bots.levels.name_bot_seats`, as the browser names them), alone, as the browser's sentences
+        say it; what it plays is said where the seats are listed (:attr:`labels`). A record keeps the bot's
+        specification (:meth:`resume`)."""
         seats = self.table.seats
         given = name_bot_seats([None if who.is_bot else who.name for who in seats], [who.is_bot for who in seats])
-        out = []
-        for who, name in zip(seats, given, strict=True):
-            if who.bot is None:
-                out.append(who.name)
-            else:
-                out.append(self.words("tui.bot_name", name=name or who.bot, bot=self.bot_word(who.bot)))
-        return out
+        return [who.name if who.bot is None else name or who.bot for who, name in zip(seats, given, strict=True)]
+
+    @property
+    def labels(self) -> list[str]:
+        """The seats as listed where they are introduced and scored (the game's first line, the score sheet), as the
+        browser shows them at the seats: each name of :attr:`names`, a bot's with what it plays beside it,
+        ``Ada (medium)`` (:meth:`bot_word`)."""
+        return [name if who.bot is None else self.words("tui.bot_name", name=name, bot=self.bot_word(who.bot))
+                for who, name in zip(self.table.seats, self.names, strict=True)]
 
     def bot_word(self, spec: str) -> str:
         """What a bot plays, in the reader's language: the level it plays here (``master`` where the game's strongest
@@ -246,9 +254,10 @@ class Session:
         return out
 
     def opening_lines(self) -> list[CourseLine]:
-        """What the viewer is told as the session starts: the game and its players, then the deal."""
+        """What the viewer is told as the session starts: the game and its players (a bot's level beside its name,
+        :attr:`labels`), then the deal."""
         title = self.words(f"{self.game.id}.title")
-        head = CourseLine(self.words("tui.playing", game=title, players=self.words.join(self.names)))
+        head = CourseLine(self.words("tui.playing", game=title, players=self.words.join(self.labels)))
         return [head, *self.say_events(self.opening)]
 
     def course(self) -> list[CourseLine]:
@@ -285,8 +294,9 @@ class Session:
         return shown
 
     def totals_lines(self) -> list[str]:
-        """The score sheet: each finished stage's points, then the totals, one line each."""
-        w, names = self.words, self.names
+        """The score sheet: each finished stage's points, then the totals, one line each (the seats as listed, a bot's
+        level beside its name: :attr:`labels`)."""
+        w, names = self.words, self.labels
         view = self.view()
         stage = w(f"{self.game.id}.stage", n=1)
         lines = []
