@@ -24,7 +24,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dreizehn.games.three_thirteen import inference
-from dreizehn.games.three_thirteen.inference import AGES, EVENTS, RELATIONS, WILD_TURNS, features
+from dreizehn.games.three_thirteen.inference import AGES, EVENTS, RELATIONS, WILD_TURNS, card_features
 from dreizehn.games.three_thirteen.rules import KINDS, ThreeThirteenView
 
 
@@ -78,7 +78,7 @@ def _watch(state: object, watcher: int) -> Iterator[tuple[npt.NDArray[np.float64
         if not size or total <= size:
             continue
         kinds = np.flatnonzero(unseen > 0)
-        f = features(view, other)[kinds]
+        f = card_features(view, other)[kinds]
         evident = f.any(axis=1)  # a kind without features adds nothing to the fit: its weight is 1 whatever it is
         chance = np.asarray(1.0 - (1.0 - size / total) ** unseen[kinds], np.float64)
         yield f[evident], chance[evident], (hidden[kinds] > 0).astype(np.float64)[evident]

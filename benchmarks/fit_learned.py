@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from dreizehn.bots.learned import MODEL_FILE, Network, features, from_arrays, shipped
+from dreizehn.bots.learned import MODEL_FILE, Network, from_arrays, network_input, shipped
 from dreizehn.core.game import Game
 from dreizehn.core.kernel import GAME_OVER, HEURISTIC, STAGE_OVER, WAITING, Kernel, make_keys
 from dreizehn.core.kernel import load as load_kernel
@@ -383,7 +383,7 @@ class Learner:
         torch = self.torch
         for _ in range(updates):
             o, h, a, y = replay.sample(rng, batch)
-            x = torch.from_numpy(features(o.astype(np.float32), h, self.scale, self.num_actions))
+            x = torch.from_numpy(network_input(o.astype(np.float32), h, self.scale, self.num_actions))
             q = self.model(x).gather(1, torch.from_numpy(a)[:, None])[:, 0]
             loss = torch.nn.functional.mse_loss(q, torch.from_numpy(y))
             self.optimiser.zero_grad()

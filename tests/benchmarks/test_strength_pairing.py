@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchmark_scripts import load
 
-from dreizehn.study.saved import fingerprint, run_key, save
+from dreizehn.study.saved import fingerprint, run_key, save_games
 from dreizehn.study.sim import GameResult, Run
 
 strength = load("strength")
@@ -49,9 +49,9 @@ def test_saved_games_count_whatever_names_their_seats_were_asked_by(tmp_path: Pa
     expert = strength.level_spec("expert", "knizia13", 2)
     key = run_key("knizia13", 2, {}, (expert, "heuristic"), 0)
     asked = [("expert", "hard"), ("hard", "expert"), (expert, "heuristic"), ("heuristic", expert)]
-    save(results, key, fingerprint(),
-                   [GameResult(i, i, seats, (10, 20), (1.0, 0.0), (1.0, 2.0), ((0.0, 1, 0.0),) * 2, 10)
-                    for i, seats in enumerate(asked)])
+    save_games(results, key, fingerprint(),
+               [GameResult(i, i, seats, (10, 20), (1.0, 0.0), (1.0, 2.0), ((0.0, 1, 0.0),) * 2, 10)
+                for i, seats in enumerate(asked)])
     run, other = strength.measure("knizia13", 2, ("expert", "heuristic"), 4, 0, {}, 1, results, deadline=0.0)
     assert other == 0 and [r.seats for r in run.games] == [("expert", "heuristic"), ("heuristic", "expert")] * 2
     summary = run.summaries()[0]

@@ -119,7 +119,7 @@ def test_every_refusal_of_a_body_has_the_documented_shape(module_server: TestCli
     NUL: for every route that takes a body, a 4xx answer ``{"detail": {"code", "rule", "params", "message"}}`` of
     a documented code, the message in the reader's language (never FastAPI's own ``{"detail": "There was an error
     parsing the body"}``, never a 500)."""
-    from dreizehn.server.messages import refusal
+    from dreizehn.server.messages import refusal_fields
     from dreizehn.server.refusals import ServerError
 
     created = create_table(module_server, "knizia13", ["person", "person", "medium"])
@@ -132,7 +132,7 @@ def test_every_refusal_of_a_body_has_the_documented_shape(module_server: TestCli
             assert is_refusal(answer), (path, body[:30], answer)
             detail = answer["detail"]
             if detail["code"].startswith("server."):
-                said = refusal(ServerError(detail["code"], rule=detail["rule"], **detail["params"]), lang)
+                said = refusal_fields(ServerError(detail["code"], rule=detail["rule"], **detail["params"]), lang)
                 assert detail["message"] == said["message"], (path, body[:30], detail)
 
 

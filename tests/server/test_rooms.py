@@ -49,7 +49,7 @@ def test_the_writer_refuses_a_message_the_protocol_does_not_allow() -> None:
 def test_one_refusal_for_the_websocket_and_the_api(client: TestClient) -> None:
     """The websocket's ``refused`` and the API's ``detail`` are the same refusal, said in the language asked."""
     err = ServerError("server.no_table", status=404, rule="S1", table="nope")
-    body = messages.refusal(err, "de")
+    body = messages.refusal_fields(err, "de")
     answer = client.get("/api/tables/nope?lang=de")
     assert answer.status_code == 404 and answer.json() == {"detail": body}
     import orjson

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from dreizehn.core.record import replay
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import Store, TakenBack, make_engine
-from dreizehn.server.takebacks import TakeBack, standing, take_backs
+from dreizehn.server.takebacks import TakeBack, standing_take_backs, take_backs
 
 from .kit import (
     Peer,
@@ -229,8 +229,8 @@ def test_take_backs_are_grouped_and_those_a_later_one_went_back_before_are_left_
             TakenBack(2, 11, 1, "e", "bot", 0), TakenBack(3, 14, 0, "f", "person", 0)]
     backs = take_backs(rows)
     assert backs == [TakeBack(12, 0, 2), TakeBack(12, 0, 1), TakeBack(10, 0, 2), TakeBack(14, 0, 1)]
-    assert standing(backs) == [TakeBack(10, 0, 2), TakeBack(14, 0, 1)]
-    assert standing(backs[:2]) == backs[:2]  # twice at the same place: both stand
+    assert standing_take_backs(backs) == [TakeBack(10, 0, 2), TakeBack(14, 0, 1)]
+    assert standing_take_backs(backs[:2]) == backs[:2]  # twice at the same place: both stand
 
 
 def test_who_comes_back_reads_the_take_backs_in_the_log(client: TestClient) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import dreizehn
 from dreizehn.core.errors import BackendError, SimulationError, UnknownGameError
-from dreizehn.study.saved import fingerprint, save
+from dreizehn.study.saved import fingerprint, save_games
 from dreizehn.study.sim import RunSpec, simulate, tournament
 from dreizehn.words import words
 
@@ -53,11 +53,11 @@ def test_games_saved_under_the_old_key_are_read_back(tmp_path: Path) -> None:
     saved = tmp_path / "games.jsonl"
     spec = RunSpec("knizia13", 3, ["heuristic", "random"], 2, seed=0, jobs=1, results=saved)
     played = simulate(replace(spec, results=None)).games
-    save(saved, '["knizia13", 3, {}, ["heuristic", "random"], 0]', fingerprint(), played)
+    save_games(saved, '["knizia13", 3, {}, ["heuristic", "random"], 0]', fingerprint(), played)
     resumed = simulate(spec)
     assert resumed.resumed == 2 and resumed.games == played and len(saved.read_text().splitlines()) == 2
     round_robin = tournament(replace(spec, results=None)).run.games
-    save(saved, '["tournament", "knizia13", 3, {}, ["heuristic", "random"], 0]', fingerprint(), round_robin)
+    save_games(saved, '["tournament", "knizia13", 3, {}, ["heuristic", "random"], 0]', fingerprint(), round_robin)
     assert tournament(spec).run.resumed == 2
 
 

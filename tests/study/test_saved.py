@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from dreizehn.cli.main import app
 from dreizehn.core.errors import UsageError
 from dreizehn.study import saved as saved_module
-from dreizehn.study.saved import adopt, fingerprint, game_of, load, run_key
+from dreizehn.study.saved import adopt, fingerprint, game_of, load_games, run_key
 from dreizehn.study.sim import GameResult, RunSpec, simulate, tournament
 
 runner = CliRunner()
@@ -66,7 +66,7 @@ def test_games_of_other_code_are_left_out_until_adopted(tmp_path: Path) -> None:
     saved.write_text("".join(line + "\n" for line in saved.read_text().splitlines()[:2]))  # the old code's only
     assert adopt(saved, "0123456789abcdef", ["holzwurm"]) == 0  # other games only: none adopted
     assert adopt(saved, "0123456789abcdef", ["knizia13"]) == 2
-    games, other = load(saved, run_key("knizia13", 3, replayed.options, BOTS[:2], 0), fingerprint())
+    games, other = load_games(saved, run_key("knizia13", 3, replayed.options, BOTS[:2], 0), fingerprint())
     assert sorted(games) == [0, 1] and other == 0
 
 

@@ -12,7 +12,7 @@ cheap, honest player would) and ``estimate(state)`` (the points of a stage cut o
 >>> view = state.view(state.current_player)
 >>> heuristic("knizia13")(view, random.Random(0)) in view.legal_actions
 True
->>> ranking("knizia13") is None, playout("three-thirteen") is not None
+>>> ranking("knizia13") is None, playout_policy("three-thirteen") is not None
 (True, True)
 """
 
@@ -70,17 +70,17 @@ def ranking(game_id: str) -> Ranking | None:
     return found
 
 
-def playout(game_id: str) -> Policy | None:
+def playout_policy(game_id: str) -> Policy | None:
     """The game's greedy playout policy (``playout``), or ``None``: the search plays random playouts."""
     found: Policy | None = _part(game_id, "playout")
     return found
 
 
-def estimate(game_id: str) -> Estimate | None:
+def estimator(game_id: str) -> Estimate | None:
     """How to score a stage of the game cut off in the middle (``estimate``), or ``None``."""
     found: Estimate | None = _part(game_id, "estimate")
     return found
 
 
-__all__ = ["Estimate", "Heuristic", "Policy", "Ranking", "estimate", "heuristic", "module", "pick_best", "playout",
-           "ranking"]
+__all__ = ["Estimate", "Heuristic", "Policy", "Ranking", "estimator", "heuristic", "module", "pick_best",
+           "playout_policy", "ranking"]

@@ -112,7 +112,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar, TypeVar
 
-from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimate, heuristic, playout, ranking
+from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimator, heuristic, playout_policy, ranking
 from dreizehn.bots.base import Bot, register_bot
 from dreizehn.bots.learned_kernel import fitted_network
 from dreizehn.bots.search_options import GENERAL as GENERAL  # re-exported: dreizehn.bots.ismcts.GENERAL
@@ -241,7 +241,7 @@ class IsmctsBot(Bot):
         self.settings = self.asked.resolve(game)
         """The options as this game's search plays them (every ``auto`` the game's own)."""
         gid = game.id
-        self.estimate: Estimate | None = estimate(gid)
+        self.estimate: Estimate | None = estimator(gid)
         self.eager = game.eager_actions
         self.policy: Policy | None = self._policy()
         self.own: Heuristic | None = heuristic(gid)
@@ -264,7 +264,7 @@ class IsmctsBot(Bot):
         """The playout policy of ``playout``: the game's greedy playout, its heuristic, or none (random actions)."""
         chosen = self.settings.playout
         if chosen == "greedy":
-            return playout(self.game.id)
+            return playout_policy(self.game.id)
         act = heuristic(self.game.id) if chosen == "heuristic" else None
         if chosen == "heuristic" and act is None:  # pragma: no cover - every game has a heuristic
             raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",

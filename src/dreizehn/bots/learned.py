@@ -65,7 +65,7 @@ class Network:
 
     def values(self, observations: Floats, heuristic: npt.NDArray[np.int64]) -> Floats:
         """The rating of every action, ``(B, num_actions)``, for ``B`` observations and their heuristic's actions."""
-        x = features(observations, heuristic, self.scale, self.num_actions)
+        x = network_input(observations, heuristic, self.scale, self.num_actions)
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             x = x @ w + b
@@ -97,7 +97,7 @@ class Network:
         return arrays
 
 
-def features(observations: Floats, heuristic: npt.NDArray[np.int64], scale: Floats, num_actions: int) -> Floats:
+def network_input(observations: Floats, heuristic: npt.NDArray[np.int64], scale: Floats, num_actions: int) -> Floats:
     """The network's input: each observation divided by ``scale``, then the heuristic's action one-hot."""
     rows = len(observations)
     out = np.zeros((rows, len(scale) + num_actions), np.float32)

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
-from dreizehn.bots.advice import estimate
+from dreizehn.bots.advice import estimator
 from dreizehn.bots.base import bot_names, read_number
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game
@@ -208,7 +208,7 @@ class SearchOptions:
             iterations=self.iterations or _whole("iterations", search_default(game, "iterations")), time=self.time,
             c=self.c, horizon=self.horizon, reward=self.reward,
             scale=_number("scale", search_default(game, "scale") if self.scale is None else self.scale),
-            cutoff=self.cutoff if estimate(game.id) else 0, playout=self.playout,
+            cutoff=self.cutoff if estimator(game.id) else 0, playout=self.playout,
             tree=self.playout != "heuristic" if self.tree == "auto" else self.tree == "on",
             root=given("root", self.root), prune=_whole("prune", given("prune", self.prune)),
             infer=given("infer", self.infer) == "on", potential=self.potential, value=self.value, lead=self.lead,

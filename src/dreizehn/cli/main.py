@@ -31,9 +31,7 @@ from dreizehn.core.record import load as load_record
 from dreizehn.core.registry import game_class, game_ids, load_game
 from dreizehn.play.say import say_course
 from dreizehn.study.plots import plot_ratings, plot_scores
-from dreizehn.study.sim import Rating, Run, RunSpec, Tournament, check_backend, play, seating
-from dreizehn.study.sim import simulate as sim_simulate
-from dreizehn.study.sim import tournament as sim_tournament
+from dreizehn.study.sim import Rating, Run, RunSpec, Tournament, check_backend, play, seating, simulate, tournament
 from dreizehn.study.stats import mean_sd
 from dreizehn.words import Words, words
 
@@ -260,8 +258,8 @@ def _prepare_dir(path: Path | None) -> None:
                 from None
 
 
-@app.command()
-def simulate(
+@app.command("simulate")
+def simulate_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
     count: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games to play.")] = 100,
@@ -286,7 +284,7 @@ def simulate(
         seating(spec.bots, players, 0)
         with _progress() as progress:
             task = progress.add_task(f"{game_id}, {players} players", total=count)
-            run = sim_simulate(spec, progress=lambda k: progress.advance(task, k))
+            run = simulate(spec, progress=lambda k: progress.advance(task, k))
     except (DreizehnError, ValueError) as err:
         raise _fail(err) from None
     _print_run(run, game)
@@ -374,8 +372,8 @@ def _print_tournament(result: Tournament) -> tuple[list[Rating], dict[tuple[str,
     return ratings, pairs
 
 
-@app.command()
-def tournament(
+@app.command("tournament")
+def tournament_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     bots: BotList,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
@@ -399,7 +397,7 @@ def tournament(
     try:
         with _progress() as progress:
             task = progress.add_task(f"{game_id} tournament", total=count)
-            result = sim_tournament(spec, progress=lambda k: progress.advance(task, k))
+            result = tournament(spec, progress=lambda k: progress.advance(task, k))
     except (DreizehnError, ValueError) as err:
         raise _fail(err) from None
     ratings, pairs = _print_tournament(result)
@@ -477,8 +475,8 @@ def _print_arena(result: Any, game: Game) -> None:
                           f"{_text(fault.message)}", highlight=False)
 
 
-@app.command()
-def replay(
+@app.command("replay")
+def replay_command(
     file: Annotated[Path, typer.Argument(help="A game record (JSON, see docs/record-format.md).")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only check; print nothing but errors.")] = False,
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help="Tell the course of the game in words, in"
@@ -558,19 +556,19 @@ def demo(
     print_course(state)
 
 
-@app.command()
-def schema(
+@app.command("schema")
+def schema_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
 ) -> None:
     """Print the JSON Schema of the game's view documents, with its events in $defs (docs/wire.md)."""
-    from dreizehn.core.wire import schema as wire_schema
+    from dreizehn.core.wire import schema
 
     cls = _class(game_id)
-    print(json.dumps(wire_schema(cls.id), indent=1))
+    print(json.dumps(schema(cls.id), indent=1))
 
 
-@app.command()
-def hint(
+@app.command("hint")
+def hint_command(
     file: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON, see docs/record-format.md) "
                                          "of a game not over yet.")],
     seat: Annotated[int, typer.Option("--seat", help="The seat whose moves to rate; it must be to move where the "
@@ -588,7 +586,7 @@ def hint(
     """Rate every move of SEAT where the record stops: the chance to win the game and the expected final points,
     from playouts of the rest of the game over deals sampled from what the seat can see, the move of the level
     --search first (docs/bots.md, Hints)."""
-    from dreizehn.play.hints import hint as hint_of
+    from dreizehn.play.hints import hint
 
     try:
         state = load_record(file)
@@ -605,8 +603,8 @@ def hint(
         raise typer.Exit(1)
     game = state.game
     try:
-        analysis = hint_of(state.view(seat), playouts, seconds=seconds, rng=seed, game=game,
-                           search=None if search == "none" else search)
+        analysis = hint(state.view(seat), playouts, seconds=seconds, rng=seed, game=game,
+                        search=None if search == "none" else search)
     except DreizehnError as err:
         errors.print(f"[bold red]error:[/] {_text(str(err))}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None

@@ -133,9 +133,9 @@ class DreizehnGame(pyspiel.Game):  # type: ignore[misc]
         return self
 
     def __reduce__(self) -> tuple[Callable[[str, dict[str, Any]], DreizehnGame], tuple[str, dict[str, Any]]]:
-        """Pickled as its name and parameters, loaded again through :func:`load`, which registers the games in a
-        fresh process (pyspiel's own pickling would keep the name but lose the engine's game)."""
-        return load, (self.get_type().short_name, self.get_parameters())
+        """Pickled as its name and parameters, loaded again through :func:`unpickle_game`, which registers the games
+        in a fresh process (pyspiel's own pickling would keep the name but lose the engine's game)."""
+        return unpickle_game, (self.get_type().short_name, self.get_parameters())
 
     def new_initial_state(self) -> DreizehnState:
         """The game before the first shuffle: a chance node."""
@@ -172,7 +172,7 @@ def _counts(cards: tuple[int, ...], kinds: int) -> bytearray:
     return counts
 
 
-def load(name: str, params: dict[str, Any]) -> DreizehnGame:
+def unpickle_game(name: str, params: dict[str, Any]) -> DreizehnGame:
     """``pyspiel.load_game(name, params)`` with the games registered (importing this module did): how a pickled game
     is loaded again."""
     game: DreizehnGame = pyspiel.load_game(name, params)

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dreizehn.server.messages import refusal
+from dreizehn.server.messages import refusal_fields
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.routes.deps import request_lang
 
@@ -56,6 +56,6 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         err = ServerError("server.body_too_large", status=413, rule="S6", limit=self.limit)
-        answer = JSONResponse({"detail": refusal(err, request_lang(Request(scope)))}, status_code=413,
+        answer = JSONResponse({"detail": refusal_fields(err, request_lang(Request(scope)))}, status_code=413,
                               headers={"Connection": "close"})
         await answer(scope, receive, send)

@@ -46,7 +46,7 @@ from dreizehn.words import words
 _SEATS: TypeAdapter[list[SeatInfo]] = TypeAdapter(list[SeatInfo])
 
 
-def dumps(message: dict[str, Any]) -> str:
+def json_text(message: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson: the server writes a view for every receiver of every action)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
@@ -55,7 +55,7 @@ def _checked(model: type[BaseModel], fields: dict[str, Any]) -> str:
     """``fields`` checked by ``model`` (raises ``ValidationError`` for a message the protocol does not allow) and
     written as JSON text."""
     model.__pydantic_validator__.validate_python(fields)
-    return dumps(fields)
+    return json_text(fields)
 
 
 def writable(value: Any) -> Any:
@@ -83,7 +83,7 @@ def _text(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def refusal(err: DreizehnError, lang: str, names: list[str] | None = None) -> dict[str, Any]:
+def refusal_fields(err: DreizehnError, lang: str, names: list[str] | None = None) -> dict[str, Any]:
     """A refusal as data: code, rule and parameters for developers, and the message for people, in ``lang``
     without the rule and with seats said by their players' ``names`` (:meth:`~dreizehn.words.Words.told`); the
     HTTP API's ``detail``, and the body of the websocket's ``refused``. A parameter JSON cannot carry to every
@@ -100,7 +100,7 @@ def refused(err: DreizehnError, lang: str, view: dict[str, Any] | None = None, v
             names: list[str] | None = None) -> str:
     """The websocket's ``refused``: the refusal (seats said by ``names``), and for a refused action the current
     view and its version."""
-    return _checked(Refused, {"type": "refused", **refusal(err, lang, names), "view": view, "version": version})
+    return _checked(Refused, {"type": "refused", **refusal_fields(err, lang, names), "view": view, "version": version})
 
 
 def welcome(kind: str, table: str, game: str, seat: int | None, lang: str, view: dict[str, Any],
@@ -137,7 +137,7 @@ def seats(fields: list[dict[str, Any]]) -> Seats:
     return Seats(fields, _SEATS.validate_python(fields))
 
 
-def said_event(fields: dict[str, Any]) -> SaidEvent:
+def checked_event(fields: dict[str, Any]) -> SaidEvent:
     """An event as told, checked by its model, once for every receiver told the same."""
     return SaidEvent.model_validate(fields)
 
@@ -156,7 +156,7 @@ def update(told: dict[str, Any], events: list[SaidEvent], view: dict[str, Any], 
         Update.__pydantic_validator__.validate_python(
             {"type": "update", **told, "events": events, "view": view, "seats": checked.models, "undo": undo[0],
              "undo_blocked": undo[1]})
-    return dumps({"type": "update", **told, "view": view, "seats": checked.fields, "undo": undo[0],
+    return json_text({"type": "update", **told, "view": view, "seats": checked.fields, "undo": undo[0],
                   "undo_blocked": undo[1]})
 
 

@@ -15,7 +15,7 @@ from dreizehn.play.undo import CHANCE, TakeBackRefused, take_back_point
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.storage import SeatRow, TakenBack
 
-__all__ = ["CHANCE", "TakeBack", "may_undo", "standing", "take_backs", "undo_point"]
+__all__ = ["CHANCE", "TakeBack", "may_undo", "standing_take_backs", "take_backs", "undo_point"]
 
 
 def undo_point(told: Reversible[Update], seats: Sequence[SeatRow], seat: int | None, current: int) -> int:
@@ -70,7 +70,7 @@ def take_backs(rows: Iterable[TakenBack]) -> list[TakeBack]:
     return [found[undo] for undo in sorted(found)]
 
 
-def standing(backs: Sequence[TakeBack]) -> list[TakeBack]:
+def standing_take_backs(backs: Sequence[TakeBack]) -> list[TakeBack]:
     """The take-backs that belong to the game as it stands: those no later take-back went back before (a later one
     that went further back took back the moves they were made among)."""
     return [back for i, back in enumerate(backs) if all(later.version >= back.version for later in backs[i + 1:])]

@@ -85,7 +85,7 @@ def saved_games(path: Path, key: str) -> dict[str, list[GameResult]]:
     return by_code
 
 
-def load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult], int]:
+def load_games(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult], int]:
     """The games of the run ``key`` that the code ``code`` saved in ``path``, by game index (the last saved where a
     game was saved twice), and how many games of the run other code saved (left out)."""
     if path is None or not path.exists():
@@ -95,7 +95,7 @@ def load(path: Path | None, key: str, code: str) -> tuple[dict[int, GameResult],
     return games, sum(len(results) for results in by_code.values())
 
 
-def save(path: Path, key: str, code: str, results: Sequence[GameResult]) -> None:
+def save_games(path: Path, key: str, code: str, results: Sequence[GameResult]) -> None:
     """Append ``results`` to ``path`` (made if missing) as games of the run ``key`` played by the code ``code``."""
     text = "".join(json.dumps({"key": key, "code": code, "result": dataclasses.asdict(r)}) + "\n" for r in results)
     data = text.encode()

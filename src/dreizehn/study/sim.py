@@ -35,7 +35,7 @@ from dreizehn.study.jobs import GameResult as GameResult
 from dreizehn.study.jobs import Job, run_job, split
 from dreizehn.study.jobs import play as play
 from dreizehn.study.jobs import seating as seating
-from dreizehn.study.saved import fingerprint, load, run_key, save
+from dreizehn.study.saved import fingerprint, load_games, run_key, save_games
 from dreizehn.study.stats import mean_sd, wilson_interval
 
 BACKENDS = ("processes", "ray")
@@ -304,7 +304,7 @@ def run_saved(
     many were read back, and how many other code saved under ``key`` (left out); played as for :func:`run_games`."""
     path, deadline, games = spec.results, spec.deadline, spec.games
     code = "" if path is None else fingerprint()  # the source is hashed only where games are saved
-    done, left_out = load(path, key, code)
+    done, left_out = load_games(path, key, code)
     # a game is named by this run's names for its seats, whatever names it was saved under with the same key
     done = {i: replace(r, seats=seats(i)) for i, r in done.items() if i < games}
     resumed = len(done)
@@ -317,7 +317,7 @@ def run_saved(
         for indices in _consecutive(batch):
             played = run_games(spec, [seats(i) for i in indices], start=indices[0], progress=progress)
             if path is not None:
-                save(path, key, code, played)
+                save_games(path, key, code, played)
             done.update((r.index, r) for r in played)
     return [done[i] for i in sorted(done)], resumed, left_out
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from dreizehn.cli.main import app
 from dreizehn.cli.ratings import to_json
 from dreizehn.core.registry import load_game
-from dreizehn.server.ratings.model import LevelRating, Skill, places, rate
+from dreizehn.server.ratings.model import LevelRating, Skill, places, skills_after
 from dreizehn.server.ratings.schema import bot_ratings, rated_games, rating_history
 from dreizehn.server.ratings.store import RatingStore
 from dreizehn.server.settings import Settings
@@ -99,7 +99,7 @@ def test_g5_a_bot_seat_rates_the_person_against_its_level_and_keeps_its_own(
     client.app.state.ratings.sweep()  # type: ignore[attr-defined]
 
     placed = places(totals, load_game("knizia13", 4, {}).high_score_wins, (False,) * 4)
-    expected = rate([Skill(), hard, easy], placed[:3], [False, True, True])[0]  # 4 players: the 3-player levels
+    expected = skills_after([Skill(), hard, easy], placed[:3], [False, True, True])[0]  # 4 players: the 3-player levels
     mine = dict(store.of_account(anna))["knizia13"]
     assert mine.games == 1 and mine.mu == pytest.approx(expected.mu) and mine.sigma == pytest.approx(expected.sigma)
     with engine.connect() as c:
@@ -159,10 +159,11 @@ def test_g5_master_once_calibrated_rates_its_seat_and_shows_on_a_profile(serve: 
     _bot_seats(engine, rummy, {1: "master", 2: "random"})
     assert client.app.state.ratings.sweep() == 2  # type: ignore[attr-defined]
     placed = places(totals, load_game("knizia13", 3, {}).high_score_wins, (False,) * 3)
-    expected = rate([Skill(), master, expert], placed, [False, True, True])[0]
+    expected = skills_after([Skill(), master, expert], placed, [False, True, True])[0]
     assert dict(RatingStore(engine).of_account(anna))["knizia13"].mu == pytest.approx(expected.mu)
     placed = places(rummy_totals, load_game("three-thirteen", 3, {}).high_score_wins, (False,) * 3)
-    expected = rate([Skill(), expert], placed[:2], [False, True])[0]  # its master is its expert; random left out
+    # its master is its expert; random left out
+    expected = skills_after([Skill(), expert], placed[:2], [False, True])[0]
     assert dict(RatingStore(engine).of_account(bruno))["three-thirteen"].mu == pytest.approx(expected.mu)
     levels = client.get("/api/ratings/Anna").json()["levels"]["knizia13"]
     assert [x["level"] for x in levels] == ["expert", "master"] and levels[1]["rating"] == master.shown

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from dreizehn.core.registry import load_game
 from dreizehn.server.accounts.schema import accounts
-from dreizehn.server.ratings.model import SIGMA, Skill, places, rate
+from dreizehn.server.ratings.model import SIGMA, Skill, places, skills_after
 from dreizehn.server.ratings.schema import rated_games, rating_history, ratings
 from dreizehn.server.ratings.service import Ratings
 from dreizehn.server.ratings.store import RatingStore
@@ -80,9 +80,9 @@ def test_g2_places_ties_and_leavers() -> None:
 
 
 def test_g1_a_win_raises_a_loss_lowers_a_fixed_seat_keeps() -> None:
-    after = rate([Skill(), Skill(), Skill(30.0, 2.0, 40)], [1, 2, 3], [False, False, True])
+    after = skills_after([Skill(), Skill(), Skill(30.0, 2.0, 40)], [1, 2, 3], [False, False, True])
     assert after[0].mu > after[1].mu > 25 and after[0].sigma < SIGMA and after[1].games == 1  # both beat the bot
-    winner, loser = rate([Skill(), Skill()], [1, 2], [False, False])
+    winner, loser = skills_after([Skill(), Skill()], [1, 2], [False, False])
     assert winner.mu > 25 > loser.mu
     assert after[2] == Skill(30.0, 2.0, 40)
     assert Skill().shown == 1000 and Skill(games=9).provisional and not Skill(games=10).provisional

@@ -32,7 +32,7 @@ players, above the fair shares of 16.7% and 14.3% (with the network of 2 to 4 pl
 intervals reach below them)."""
 
 
-def searched(expert: str) -> Mapping[str, str]:
+def searched_levels(expert: str) -> Mapping[str, str]:
     """The levels at a player count where a search was measured to beat the heuristic (docs/bots.md): the heuristic
     itself as ``hard``, above it the search as ``expert``. No ``master``: larger searches of the same kind (1,000 and
     3,000 determinizations a move) chose no better moves than ``expert`` on new positions, and one won 46.9% of 80
@@ -58,8 +58,8 @@ class ThreeThirteen(ThreeThirteenWords, ThreeThirteenRules):
         "expert": "heuristic",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        **{players: searched(EXPERT) for players in (2, 3, 4, 5, 8)},
-        **{players: searched(EXPERT_LARGE) for players in (6, 7)},
+        **{players: searched_levels(EXPERT) for players in (2, 3, 4, 5, 8)},
+        **{players: searched_levels(EXPERT_LARGE) for players in (6, 7)},
     }
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 25.0, "root": "paired", "prune": 1}
     research_players: ClassVar[int] = 2

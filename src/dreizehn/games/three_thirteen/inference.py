@@ -17,7 +17,7 @@ Cards of the round's wild rank have features of their own: how many turns ``o`` 
 lets a wild card go, so the longer the round, the likelier it holds one). The model (:func:`log_weights`) is
 logistic regression with the uniform chance of ``c`` being in the hand as its offset::
 
-    logit P(c in o's hidden cards) = logit(uniform) + coefficients · features(o, c)
+    logit P(c in o's hidden cards) = logit(uniform) + coefficients · card_features(o, c)
 
 and a card's weight is ``exp(coefficients · features)``. The coefficients (:data:`COEFFICIENTS`, the data file
 ``inference_model.json`` beside this module) were fitted to games of the ``heuristic`` bot against itself (the
@@ -107,7 +107,7 @@ def events(history: Sequence[tuple[int, int]], seat: int) -> Iterator[tuple[int,
     return reversed(found)
 
 
-def features(view: ThreeThirteenView, other: int) -> npt.NDArray[np.float64]:
+def card_features(view: ThreeThirteenView, other: int) -> npt.NDArray[np.float64]:
     """The feature counts of every card kind (rows) for seat ``other``'s hidden cards, as ``view``'s seat sees
     them (:data:`FEATURES` columns)."""
     history = round_history(view)
@@ -130,7 +130,7 @@ def log_weights(view: ThreeThirteenView, coefficients: Sequence[float] | None = 
     out = np.zeros((view.players, KINDS), np.float64)
     for other in range(view.players):
         if other != view.seat and other not in view.out_seats:
-            out[other] = features(view, other) @ beta
+            out[other] = card_features(view, other) @ beta
     return out
 
 

@@ -100,10 +100,10 @@ class Mailer:
 
     async def close(self, timeout: float = 10.0) -> None:
         """Wait (at most ``timeout`` seconds) for the mails being handed over, then give up on the rest."""
-        await finish(self.pending, timeout)
+        await wait_then_cancel(self.pending, timeout)
 
 
-async def finish(pending: set[asyncio.Task[None]], timeout: float) -> None:
+async def wait_then_cancel(pending: set[asyncio.Task[None]], timeout: float) -> None:
     """Wait at most ``timeout`` seconds for the tasks of ``pending`` (mails being handed over, as a server stops),
     then cancel the rest."""
     if not pending:

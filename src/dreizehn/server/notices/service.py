@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 import aiosmtplib
 from sqlalchemy.engine import Engine
 
-from dreizehn.server.accounts.mail import finish, mail_language
+from dreizehn.server.accounts.mail import mail_language, wait_then_cancel
+from dreizehn.server.accounts.seats import seat_path
 from dreizehn.server.notices import wording
 from dreizehn.server.notices.push import GONE, TTL, Pusher, try_again
 from dreizehn.server.notices.schema import push_outbox
@@ -33,10 +34,6 @@ from dreizehn.words import words
 
 log = logging.getLogger("dreizehn.server.notices")
 TTL_SPAN = dt.timedelta(seconds=TTL)
-
-
-def seat_path(table_id: str, seat: int) -> str:
-    return f"/seat/{table_id}/{seat}"
 
 
 class Notices:
@@ -283,4 +280,4 @@ class Notices:
 
     async def close(self, timeout: float = 5.0) -> None:
         """Wait (at most ``timeout`` seconds) for the notices being sent, then give up on the rest."""
-        await finish(self.pending, timeout)
+        await wait_then_cancel(self.pending, timeout)

@@ -72,7 +72,7 @@ def places(totals: Sequence[int], high_score_wins: bool, left: Sequence[bool]) -
     return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
-def rate(skills: Sequence[Skill], seat_places: Sequence[int], fixed: Sequence[bool]) -> list[Skill]:
+def skills_after(skills: Sequence[Skill], seat_places: Sequence[int], fixed: Sequence[bool]) -> list[Skill]:
     """Every seat's skill after a game it finished at ``seat_places``; a ``fixed`` seat (a bot, on its calibrated
     rating) takes part in the update but keeps its own skill."""
     teams = [[MODEL.create_rating([s.mu, s.sigma])] for s in skills]

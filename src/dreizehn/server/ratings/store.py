@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from dreizehn.server.accounts.schema import accounts
 from dreizehn.server.ratings import bands
-from dreizehn.server.ratings.model import LevelRating, Skill, bot_level, rate
+from dreizehn.server.ratings.model import LevelRating, Skill, bot_level, skills_after
 from dreizehn.server.ratings.schema import bot_ratings, rated_games, rating_history, ratings
 from dreizehn.server.storage import now, seats, tables
 
@@ -92,7 +92,7 @@ class RatingStore:
         counted = {r.account_id: bands.key_of(r.shown, r.played_at) for r in found}
         before = [known.get(account, Skill()) for account in ids] + [skill for _, skill in bots]
         seat_places = [outcome.places[seat] for seat, _ in rated] + [outcome.places[seat] for seat, _ in bots]
-        after = rate(before, seat_places, [False] * len(ids) + [True] * len(bots))
+        after = skills_after(before, seat_places, [False] * len(ids) + [True] * len(bots))
         at = now()
         moves = [(counted.get(account), bands.key_of(skill.shown, at))
                  for account, skill in zip(ids, after[:len(ids)], strict=True)]

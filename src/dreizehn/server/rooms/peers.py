@@ -20,7 +20,7 @@ import orjson
 
 from dreizehn.server.chat import CHAT_CHANNEL, Line
 from dreizehn.server.homes import Elsewhere, Homes
-from dreizehn.server.messages import dumps
+from dreizehn.server.messages import json_text
 from dreizehn.server.rooms.room import Room
 from dreizehn.server.storage import PRESENCE_CHANNEL, Store
 
@@ -150,7 +150,7 @@ class Peers:
     def publish_line(self, line: Line) -> None:
         """PostgreSQL: tell the other processes of a line of chat stored here (they tell their connections)."""
         if self._store.postgres:
-            payload = dumps(line.to_json() | {"table": line.table_id})
+            payload = json_text(line.to_json() | {"table": line.table_id})
             self._notice(asyncio.to_thread(self._store.notify, CHAT_CHANNEL, payload))
 
     def seat_taken(self, table_id: str, seat: int, name: str, drop: bool) -> None:
@@ -178,7 +178,7 @@ class Peers:
         """A presence notice to the other processes, numbered (they keep only the newest of each process); the task
         that sends it."""
         self._number += 1
-        payload = dumps({**message, "process": self.process, "number": self._number})
+        payload = json_text({**message, "process": self.process, "number": self._number})
         return self._notice(asyncio.to_thread(self._store.notify, PRESENCE_CHANNEL, payload))
 
     def _notice(self, sending: Awaitable[None]) -> asyncio.Task[None]:

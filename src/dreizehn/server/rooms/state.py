@@ -39,7 +39,7 @@ def build_table(stored: Stored, told: deque[Update] | None = None) -> Table:
     return table
 
 
-def results(table: Table) -> tuple[list[int], list[int]]:
+def totals_and_winners(table: Table) -> tuple[list[int], list[int]]:
     """A finished game's totals per seat and its winning seats: as its rules count them, or, for a game a person's
     time ended (:meth:`Table.end`), the others' best totals win and that person is last (rule P3)."""
     state = table.state

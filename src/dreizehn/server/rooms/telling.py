@@ -18,7 +18,7 @@ from dreizehn.server.chat import RECENT_LINES, Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.conn import Conn
 from dreizehn.server.rooms.state import TableState
-from dreizehn.server.takebacks import TakeBack, standing, undo_state
+from dreizehn.server.takebacks import TakeBack, standing_take_backs, undo_state
 from dreizehn.words import words
 
 
@@ -44,7 +44,7 @@ def stage_count(game: Game) -> int:
     return game.stages
 
 
-def event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
+def told_event_keys(update: Update, seat: int | None, lang: str) -> list[EventKey]:
     """The keys of the events of ``update`` as ``seat`` is told them in ``lang``: a private part only for its
     owner."""
     return [(lang, i, seat if event.private and seat in event.private else None)
@@ -132,7 +132,7 @@ class Telling:
                                 chat, stage_count(table.game), self.undo_open(seat),
                                 [messages.taken_back_fields(back.seat, back.version, back.count,
                                                             self.taken_back_words(back.seat, lang))
-                                 for back in standing(state.take_backs) if back.version <= table.version],
+                                 for back in standing_take_backs(state.take_backs) if back.version <= table.version],
                                 self._audience.watching(), [change for change in self._audience.changes()
                                                             if change["version"] <= table.version])
 
@@ -173,7 +173,7 @@ class Telling:
         if text is None:
             text = said.texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
         events = []
-        for key in event_keys(update, seat, lang):
+        for key in told_event_keys(update, seat, lang):
             entry = said.events.get(key)
             if entry is None:
                 entry = said.events[key] = said_event(game, w, update.events[key[1]], names, key[2])
@@ -196,8 +196,9 @@ class Telling:
                 if seats is None:
                     seats = said.seats[lang] = messages.seats(self.seats_info(lang))
                 told = self.said_update(update, seat, lang, said)
-                checked = [said.checked.get(key) or said.checked.setdefault(key, messages.said_event(said.events[key]))
-                           for key in event_keys(update, seat, lang)]
+                checked = [said.checked.get(key)
+                           or said.checked.setdefault(key, messages.checked_event(said.events[key]))
+                           for key in told_event_keys(update, seat, lang)]
                 if seat not in undo:
                     undo[seat] = self.undo_open(seat)
                 message = per_seat[(seat, lang)] = messages.update(

@@ -20,7 +20,7 @@ from dreizehn.server.accounts.service import Accounts, bearer, cookie_name, csrf
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.accounts.tokens import PREFIX
 from dreizehn.server.daily.service import Daily
-from dreizehn.server.messages import refusal
+from dreizehn.server.messages import refusal_fields
 from dreizehn.server.refusals import ServerError, http_status
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
@@ -33,7 +33,7 @@ def get_hub(request: Request) -> Hub:
     return hub
 
 
-def get_settings(request: Request) -> Settings:
+def get_server_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -94,7 +94,7 @@ async def refused(request: Request, err: Exception) -> JSONResponse:
     """A refusal as the HTTP API answers it: the status the error names (422 by default) and
     ``{"detail": {"code", "rule", "params", "message"}}``, the message in the request's language."""
     assert isinstance(err, DreizehnError)
-    answer = JSONResponse({"detail": refusal(err, request_lang(request))}, status_code=http_status(err))
+    answer = JSONResponse({"detail": refusal_fields(err, request_lang(request))}, status_code=http_status(err))
     for name, value in getattr(err, "headers", ()):
         answer.headers.append(name, value)
     return answer
@@ -110,11 +110,11 @@ async def bad_request(request: Request, err: Exception) -> JSONResponse:
     field = ".".join(str(part) for part in loc)[:60] or "body"
     problem = str(errors[0]["type"])[:40] if errors else "invalid"
     refusal_ = ServerError("server.bad_request", rule="S6", field=field, problem=problem)
-    return JSONResponse({"detail": refusal(refusal_, request_lang(request))}, status_code=422)
+    return JSONResponse({"detail": refusal_fields(refusal_, request_lang(request))}, status_code=422)
 
 
 HubDep = Annotated[Hub, Depends(get_hub)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
+SettingsDep = Annotated[Settings, Depends(get_server_settings)]
 LangDep = Annotated[str, Depends(get_lang)]
 
 
@@ -218,5 +218,6 @@ DailyGuard = Depends(daily_guard)
 
 __all__ = [
     "AccountsDep", "DailyGuard", "HubDep", "LangDep", "SettingsDep", "SignedInDep", "Who", "WhoDep",
-    "bad_request", "get_lang", "refusal", "refused", "request_lang", "same_origin", "session_cookie", "socket_who",
+    "bad_request", "get_lang", "refusal_fields", "refused", "request_lang", "same_origin", "session_cookie",
+    "socket_who",
 ]

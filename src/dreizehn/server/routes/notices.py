@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import FileResponse
 
+from dreizehn.server.accounts.seats import seat_path
 from dreizehn.server.accounts.store import AccountRow
 from dreizehn.server.notices.models import (
     NoticesIn,
@@ -25,7 +26,7 @@ from dreizehn.server.notices.models import (
     WaitingOut,
 )
 from dreizehn.server.notices.push import endpoint_allowed
-from dreizehn.server.notices.service import Notices, seat_path
+from dreizehn.server.notices.service import Notices
 from dreizehn.server.notices.store import signed_account
 from dreizehn.server.notices.wording import other_names
 from dreizehn.server.refusals import ServerError

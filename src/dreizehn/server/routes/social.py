@@ -124,8 +124,8 @@ async def tokens(who: SignedInDep, accounts: AccountsDep, response: Response, la
 
 
 @router.post("/tokens", status_code=201)
-async def new_token(body: ApiTokenIn, who: SignedInDep, accounts: AccountsDep, response: Response,
-                    lang: LangDep) -> NewApiTokenOut:
+async def create_api_token(body: ApiTokenIn, who: SignedInDep, accounts: AccountsDep, response: Response,
+                           lang: LangDep) -> NewApiTokenOut:
     """Make a personal API token (U9), shown this once: ``Authorization: Bearer <token>`` then acts as the account
     over HTTP and the websocket. Refused: a label of no or over 64 characters, or with markup or a control
     character (``account.token_label``); more than 20 tokens (``account.too_many_tokens``, 409); a request made

@@ -24,7 +24,7 @@ from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Room, build_table, said_event, seat_names
-from dreizehn.server.rooms.state import results
+from dreizehn.server.rooms.state import totals_and_winners
 from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep, SettingsDep, WhoDep
 from dreizehn.server.schemas import (
     ChatLineOut,
@@ -318,7 +318,7 @@ async def final_scores(hub: HubDep, table_id: str) -> tuple[list[int], list[int]
         stored = await asyncio.to_thread(hub.store.tables.load, table_id)
         if stored is None or stored.row.status != "finished":
             return None
-        found = _FINALS[table_id] = results(await asyncio.to_thread(build_table, stored))
+        found = _FINALS[table_id] = totals_and_winners(await asyncio.to_thread(build_table, stored))
         while len(_FINALS) > FINALS_KEPT:
             _FINALS.popitem(last=False)
     _FINALS.move_to_end(table_id)
@@ -344,7 +344,7 @@ async def get_table(table_id: TableId, hub: HubDep, lang: LangDep) -> TableOut:
     """A table as anyone may see it; a finished one with its totals and winners."""
     stored = await _stored(hub, table_id)
     if stored.row.status == "finished":
-        totals, winners = results(build_table(stored))
+        totals, winners = totals_and_winners(build_table(stored))
         return _honest(table_out(stored.row, stored.seats, totals, winners, lang), stored)
     clock = await asyncio.to_thread(hub.clocks.get, table_id) if stored.row.turn_based else None
     return table_out(stored.row, stored.seats, lang=lang, deadline=clock.due_at.isoformat() if clock else None)
@@ -386,7 +386,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
             for line in said if line.seat is not None]
     kept = take_backs(await asyncio.to_thread(hub.store.actions.taken_back, table_id))
     taken_back = [TakeBackOut(version=back.version, seat=back.seat, count=back.count) for back in kept]
-    totals, winners = results(build_table(stored))
+    totals, winners = totals_and_winners(build_table(stored))
     return ReplayOut(table=_honest(table_out(stored.row, stored.seats, totals, winners, lang), stored),
                      names=names, opening=opening, steps=steps, chat=chat, taken_back=taken_back)
 
