@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dreizehn
 from benchmarks.bench_envs import alternate, anchor_tensor, play_decisions
-from dreizehn.core.kernel import load, make_keys
+from dreizehn.core.kernel import load_kernel, make_keys
 from dreizehn.core.registry import game_class
 from dreizehn.study.vector import VectorGame
 
@@ -95,7 +95,7 @@ def kernel_rates(game_id: str, players: int, options: dict[str, object], anchor:
     game = dreizehn.load_game(game_id, players, options)
     if not game_class(game_id).kernel:
         return out
-    kernel = load(game)
+    kernel = load_kernel(game)
     states, keys = kernel.new(1000), make_keys(1, 1000)
     counts = [0, 0]  # games and actions played
 

@@ -84,10 +84,13 @@ def measure_game(game_id: str, players: int, options: dict[str, object], playout
     import numpy as np
 
     import dreizehn
-    from dreizehn.core.kernel import HEURISTIC, RANDOM, load, make_keys
+    import dreizehn.core.kernel as kernels
+    from dreizehn.core.kernel import HEURISTIC, RANDOM, make_keys
 
     game = dreizehn.load_game(game_id, players, options)
-    kernel: Any = load(game)
+    names: Any = kernels  # a tree before 2026-11-30 names the function load
+    load_kernel = getattr(names, "load_kernel", None) or names.load
+    kernel: Any = load_kernel(game)
     rows = 256
     states, keys = kernel.new(rows), make_keys(1, rows)
     kernel.reset(states, keys)

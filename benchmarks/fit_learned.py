@@ -47,8 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from dreizehn.bots.learned import MODEL_FILE, Network, from_arrays, network_input, shipped
 from dreizehn.core.game import Game
-from dreizehn.core.kernel import GAME_OVER, HEURISTIC, STAGE_OVER, WAITING, Kernel, make_keys
-from dreizehn.core.kernel import load as load_kernel
+from dreizehn.core.kernel import GAME_OVER, HEURISTIC, STAGE_OVER, WAITING, Kernel, load_kernel, make_keys
 from dreizehn.core.registry import game_class
 from dreizehn.envs.observations import encoder_of
 from dreizehn.study.vector import _load

@@ -18,7 +18,7 @@ The players:
   fewest penalty points, meld potential, feeding) with that card beats the mean of that best score over the cards
   the seat cannot see, the stock's card being one of them; a wild card it always takes. About ten times the
   heuristic's time a draw.
-* ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (``playout`` in
+* ``greedy playout policy``: the policy of ``ismcts``'s Three Thirteen playouts (``playout_action`` in
   :mod:`dreizehn.games.three_thirteen.heuristic`), played as a bot on a state sampled from its view. It reads
   only its own hand and the table.
 * ``ismcts`` (default options): read from ``--results`` (``benchmarks/results/strength.jsonl``: the games saved by
@@ -68,7 +68,7 @@ from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
-from dreizehn.games.three_thirteen.heuristic import playout
+from dreizehn.games.three_thirteen.heuristic import playout_action
 from dreizehn.games.three_thirteen.kernel import (
     ThreeThirteenKernel,
 )
@@ -121,7 +121,7 @@ class GreedyPolicy(Bot):
     name: ClassVar[str] = "greedy-policy"
 
     def act(self, view: View, rng: random.Random) -> int:
-        return playout(self.game.sample_state(view, rng), rng.random)
+        return playout_action(self.game.sample_state(view, rng), rng.random)
 
 
 @register_bot

@@ -23,7 +23,7 @@ from dreizehn.bots.learned_kernel import choice, compile_network, fitted_network
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game, View
-from dreizehn.core.kernel import HEURISTIC, load
+from dreizehn.core.kernel import HEURISTIC, load_kernel
 from dreizehn.play.table import Seat, Table
 
 GAMES = ("knizia13", "holzwurm")
@@ -39,7 +39,7 @@ def _network(game_id: str) -> tuple[dreizehn.Game, Network]:
 def _positions(game: dreizehn.Game, games: int, steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Observations of the seat to move, legal masks and the heuristic's actions of ``games`` games on the kernel,
     at each of ``steps`` moves (random ones, so that the positions spread), finished games left out."""
-    kernel = load(game)
+    kernel = load_kernel(game)
     states = kernel.new(games)
     keys = np.arange(1, games + 1, dtype=np.uint64)
     kernel.reset(states, keys)

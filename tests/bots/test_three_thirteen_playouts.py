@@ -9,7 +9,7 @@ import pytest
 
 import dreizehn
 from dreizehn.games.three_thirteen import DISCARD, DRAW, OUT, TAKE, ThreeThirteenCard, ThreeThirteenState
-from dreizehn.games.three_thirteen.heuristic import _taken, _takes, estimate, playout
+from dreizehn.games.three_thirteen.heuristic import _taken, _takes, estimate, playout_action
 from dreizehn.games.three_thirteen.melds import min_penalty
 
 
@@ -31,7 +31,7 @@ def test_greedy_policy_plays_legal_actions_and_ends_rounds(options: dict[str, ob
         rounds_before = 0
         while not state.is_over:
             legal = state.legal_actions()
-            action = playout(state, rng.random)
+            action = playout_action(state, rng.random)
             assert action in legal, (state, action, legal)
             state.apply_legal(action)
             actions += 1
@@ -46,14 +46,14 @@ def test_greedy_policy_goes_out_and_takes_wild_cards() -> None:
     state = game.new_state(3)
     assert isinstance(state, ThreeThirteenState)
     assert state.pile[-1] % 13 + 1 == state.wild  # the turned-up card is wild in round 1
-    assert playout(state, random.Random(0).random) == TAKE
+    assert playout_action(state, random.Random(0).random) == TAKE
     state.apply(TAKE)
     # Holding 7C JC 4H and the wild 3S: no meld, so discard the card that builds least, the highest of equals.
-    assert playout(state, random.Random(0).random) == DISCARD + kinds("JC")[0]
+    assert playout_action(state, random.Random(0).random) == DISCARD + kinds("JC")[0]
     hand = state.hands[state.turn]
     hand[:] = kinds("7C 8C 3S 4H")  # 7C 8C and a wild 3 meld: go out with the 4H
     state._outs = None
-    assert playout(state, random.Random(0).random) == OUT + kinds("4H")[0]
+    assert playout_action(state, random.Random(0).random) == OUT + kinds("4H")[0]
 
 
 @pytest.mark.parametrize(
@@ -84,13 +84,13 @@ def test_the_card_taken_is_kept() -> None:
     rng = random.Random(0)
     seen = 0
     while not state.is_over and seen < 200:
-        action = playout(state, rng.random)
+        action = playout_action(state, rng.random)
         if action == TAKE:
             top = state.pile[-1]
             first = not state.log or state.log[-1][1] < DISCARD or len(state.pile) == 1
             state.apply(TAKE)
             assert _taken(state) in ((top, -1) if first else (top,))
-            discard = playout(state, rng.random)
+            discard = playout_action(state, rng.random)
             assert discard - DISCARD != top or state.hands[state.turn].count(top) > 1 or all(
                 k % 13 + 1 == state.wild or k == top for k in state.hands[state.turn]
             )

@@ -21,7 +21,7 @@ KINDS: dict[str, tuple[str, ...]] = {
         "games/*/kernel.py", "games/*/compiled.py", "games/*/bot_kernel.py"),
     "a game's compiled search, and the tree search it plugs into (determinize, prepare, finish, rate)": (
         "games/*/search.py", "bots/tree.py"),
-    "a game's heuristic (bots/advice.py: act, rank, playout, estimate)": ("games/*/heuristic.py",),
+    "a game's heuristic (bots/advice.py: act, rank, playout_action, estimate)": ("games/*/heuristic.py",),
     "a game's rules (refusal, explain_points)": ("games/*/rules.py",),
     "a game's encoder (core/encoding.py)": ("games/*/encoder.py",),
     "the terminal drawing, which asks a game's own first (card_label, card_style, table, read_move)": (
@@ -47,15 +47,8 @@ SAME: dict[str, tuple[tuple[str, ...], str]] = {
                 "compile ahead, so that the first call is fast: every game's kernels, or the meld solver's"),
     "list_tables": (("server/routes/tables.py", "server/storage/listing.py"),
                     "the list of tables: the HTTP route, and the storage's query it answers with"),
-    # Left: two meanings, whose renaming needs files another change is editing now. Rename, then remove the entry.
-    "playout": (("games/three_thirteen/heuristic.py", "games/*/kernel.py", "games/*/bot_kernel.py"),
-                "LEFT: the heuristic's greedy playout policy (one action) and a kernel's games played to their end; "
-                "renaming the heuristic's touches benchmarks/three_thirteen_skill.py and docs/bots.md"),
-    "load": (("core/kernel.py", "core/record.py"),
-             "LEFT: a game's compiled kernel and a record file's game; renaming the kernel's touches "
-             "tests/games/three_thirteen/test_kernel_search.py"),
 }
-"""Names shared by the modules named (patterns), each with why it means one thing there (or why it is left)."""
+"""Names shared by the modules named (patterns), each with why it means one thing there."""
 
 
 def message_types() -> set[str]:

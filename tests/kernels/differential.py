@@ -18,7 +18,17 @@ import numpy as np
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import DreizehnError
 from dreizehn.core.game import Game, State
-from dreizehn.core.kernel import FINISHED, GAME_OVER, ILLEGAL, OK, OUT_OF_RANGE, STAGE_OVER, Kernel, load, make_keys
+from dreizehn.core.kernel import (
+    FINISHED,
+    GAME_OVER,
+    ILLEGAL,
+    OK,
+    OUT_OF_RANGE,
+    STAGE_OVER,
+    Kernel,
+    load_kernel,
+    make_keys,
+)
 from dreizehn.core.registry import load_game
 from dreizehn.study.vector import win_shares
 
@@ -27,7 +37,7 @@ class Pair:
     """One game in a kernel row and in the reference engine, kept in step."""
 
     def __init__(self, game: Game, seed: int) -> None:
-        self.kernel: Kernel = load(game)
+        self.kernel: Kernel = load_kernel(game)
         self.states = self.kernel.new(1)
         self.keys = make_keys(seed, 1)
         self.kernel.reset(self.states, self.keys)

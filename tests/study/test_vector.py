@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dreizehn.core.errors import InvalidOptionError, UnknownGameError, VectorError
-from dreizehn.core.kernel import HEURISTIC, RANDOM, load, make_keys
+from dreizehn.core.kernel import HEURISTIC, RANDOM, load_kernel, make_keys
 from dreizehn.core.record import replay
 from dreizehn.core.registry import load_game
 from dreizehn.study.vector import VectorGame, play_record, win_shares
@@ -112,7 +112,7 @@ def test_a_game_without_a_kernel_is_refused_by_name() -> None:
     type(game).kernel, saved = "", type(game).kernel
     try:
         with pytest.raises(UnknownGameError) as caught:
-            load(game)
+            load_kernel(game)
     finally:
         type(game).kernel = saved
     assert (caught.value.code, caught.value.rule) == ("kernel.none", "V1")
@@ -148,7 +148,7 @@ def test_kernel_games_are_records_that_replay(policy: int, game_id: str, seat_op
 def test_keys_are_independent_and_reproducible() -> None:
     assert np.array_equal(make_keys(5, 3), make_keys(5, 10)[:3])
     assert len(set(make_keys(5, 1000).tolist())) == 1000
-    kernel = load(load_game("knizia13", 4))
+    kernel = load_kernel(load_game("knizia13", 4))
     states, keys = kernel.new(200), make_keys(1, 200)
     kernel.reset(states, keys)
     kernel.playout(states, keys, RANDOM)

@@ -3,7 +3,7 @@
 A game names its module in its class (:attr:`~dreizehn.core.game.Game.heuristic`). The module defines ``act(view,
 rng)``: it takes a view (never a state) and a ``random.Random`` for breaking ties, and returns one of
 ``view.legal_actions``. Where the game has them, it also defines what the search bot uses: ``rank(view)`` (a
-decision's actions best first, for ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy, for
+decision's actions best first, for ``ismcts:prune``), ``playout_action(state, random)`` (a greedy playout policy, for
 ``ismcts:playout=greedy``: it reads only what the seat to move would know in that sampled state, so it plays as a
 cheap, honest player would) and ``estimate(state)`` (the points of a stage cut off now, for ``ismcts:cutoff``).
 
@@ -71,8 +71,8 @@ def ranking(game_id: str) -> Ranking | None:
 
 
 def playout_policy(game_id: str) -> Policy | None:
-    """The game's greedy playout policy (``playout``), or ``None``: the search plays random playouts."""
-    found: Policy | None = _part(game_id, "playout")
+    """The game's greedy playout policy (``playout_action``), or ``None``: the search plays random playouts."""
+    found: Policy | None = _part(game_id, "playout_action")
     return found
 
 

@@ -120,7 +120,7 @@ from dreizehn.bots.search_options import SearchOptions
 from dreizehn.bots.search_options import search_default as search_default
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
-from dreizehn.core.kernel import load as load_kernel
+from dreizehn.core.kernel import load_kernel
 
 CompiledSearch = Callable[[View, int, float, float, int, "float | None"],
                           "tuple[list[tuple[int, int, int, float]], int]"]

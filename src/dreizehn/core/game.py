@@ -217,8 +217,8 @@ class Game(ABC):
     heuristic: ClassVar[str] = ""
     """The module of the game's heuristic bot, written from its rulebook's advice (:mod:`dreizehn.bots.advice`):
     it defines ``act(view, rng)``, and where the game has them ``rank(view)`` (a decision's actions best first, for
-    ``ismcts:prune``), ``playout(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points of a
-    stage cut off now)."""
+    ``ismcts:prune``), ``playout_action(state, random)`` (a greedy playout policy) and ``estimate(state)`` (the points
+    of a stage cut off now)."""
     kernel: ClassVar[str] = ""
     """The module of the game's compiled kernel (:mod:`dreizehn.core.kernel`, docs/vector.md): it defines
     ``make(game)``, which returns the :class:`~dreizehn.core.kernel.Kernel` of a game's player count and options; none:

@@ -126,7 +126,7 @@ def make_keys(seed: int, count: int) -> Keys:
     return out
 
 
-def load(game: Game) -> Kernel:
+def load_kernel(game: Game) -> Kernel:
     """The compiled kernel of ``game`` (its player count and options), from the module its class names
     (:attr:`~dreizehn.core.game.Game.kernel`); a game without one is refused (rule V1, docs/vector.md)."""
     if not game.kernel:
@@ -148,7 +148,7 @@ def warm_up(*only: str, skip: tuple[str, ...] = ()) -> None:
         if not cls.kernel:
             continue
         game = load_game(game_id, cls.research_players or cls.min_players, cls.research_options)
-        kernel = load(game)
+        kernel = load_kernel(game)
         states, keys = kernel.new(2), make_keys(0, 2)
         kernel.random_games(states, keys, 1)
         kernel.reset(states, keys)

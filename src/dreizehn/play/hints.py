@@ -81,7 +81,7 @@ from dreizehn.bots.base import Bot, make_bot
 from dreizehn.bots.levels import level_name, level_spec
 from dreizehn.core.errors import BotError, InvalidActionError, InvalidOptionError
 from dreizehn.core.game import Game, State, View
-from dreizehn.core.kernel import load as load_kernel
+from dreizehn.core.kernel import load_kernel
 from dreizehn.core.registry import load_game
 
 Rate = Callable[[View, list[int], int, int], "tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]"]

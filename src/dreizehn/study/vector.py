@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from dreizehn.core.errors import InvalidOptionError, VectorError
 from dreizehn.core.game import Game
-from dreizehn.core.kernel import GAME_OVER, ILLEGAL, RANDOM, STAGE_OVER, Kernel, Keys, load, make_keys
+from dreizehn.core.kernel import GAME_OVER, ILLEGAL, RANDOM, STAGE_OVER, Kernel, Keys, load_kernel, make_keys
 from dreizehn.core.record import FORMAT, VERSION
 from dreizehn.core.registry import game_class, load_game
 
@@ -105,7 +105,7 @@ class VectorGame:
                                      choices=", ".join(ILLEGAL_MODES), value=illegal)
         cls_game = _load(game_id, players, {**(options or {}), **more_options})
         self.game: Game = cls_game
-        self.kernel: Kernel = load(cls_game)
+        self.kernel: Kernel = load_kernel(cls_game)
         self.num_envs = int(num_envs)
         self.players = cls_game.players
         self.num_actions = cls_game.num_actions
@@ -225,7 +225,7 @@ def play_record(game_id: str, players: int | None = None, seed: int = 0, policy:
     True
     """
     game = _load(game_id, players, options)
-    kernel = load(game)
+    kernel = load_kernel(game)
     states, keys = kernel.new(1), make_keys(seed, 1)
     kernel.reset(states, keys)
     row = states[0]

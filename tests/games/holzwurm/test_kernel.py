@@ -12,7 +12,7 @@ import pytest
 from kernels.differential import Pair
 
 from dreizehn.core.errors import DreizehnError
-from dreizehn.core.kernel import HEURISTIC, ILLEGAL, RANDOM, below, load, make_keys, pick_legal
+from dreizehn.core.kernel import HEURISTIC, ILLEGAL, RANDOM, below, load_kernel, make_keys, pick_legal
 from dreizehn.core.registry import load_game
 from dreizehn.games.holzwurm import CARD_POINTS, CARD_VALUE, NEW, heuristic
 from dreizehn.games.holzwurm import kernel as hk
@@ -135,7 +135,7 @@ def test_playouts_finish_every_match(policy: int) -> None:
     """Both playout policies and the batch of random matches play every row to the end of its match, with totals
     that are the sums of the games' points."""
     game = load_game("holzwurm", 4, {"games": 2})
-    kernel = load(game)
+    kernel = load_kernel(game)
     states = kernel.new(50)
     keys = make_keys(7, 50)
     kernel.reset(states, keys)
@@ -151,7 +151,7 @@ def test_heuristic_beats_random() -> None:
     """The kernel's heuristic, in seat 0 against three random seats, wins more than its share of 4-player matches
     (a check that its scores drive its play the right way round)."""
     game = load_game("holzwurm", 4, {})
-    kernel = load(game)
+    kernel = load_kernel(game)
     wins = 0.0
     states = kernel.new(1)
     keys = make_keys(3, 1)

@@ -14,7 +14,7 @@ import pytest
 import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.core.encoding import encoder_of
-from dreizehn.core.kernel import Kernel, load
+from dreizehn.core.kernel import Kernel, load_kernel
 from dreizehn.games.holzwurm import HolzwurmView, heuristic
 from dreizehn.games.holzwurm.kernel import (
     ACTIONS,
@@ -88,7 +88,7 @@ def test_a_determinization_shows_its_seat_what_the_view_shows(players: int, monk
     game, the totals and the known cards) are the view's; every card lies in one place, the known ones in their
     hands."""
     game = dreizehn.load_game("holzwurm", players)
-    kernel, encoder = load(game), encoder_of(game)
+    kernel, encoder = load_kernel(game), encoder_of(game)
     out = np.zeros((1, kernel.obs_size), np.float32)
     scores = np.empty(ACTIONS, np.float64)
     key = np.array([7], np.uint64)
@@ -122,7 +122,7 @@ def _uneven_view() -> HolzwurmView:
 
 def test_the_cards_the_seat_cannot_place_are_dealt_uniformly() -> None:
     view = _uneven_view()
-    kernel = load(dreizehn.load_game("holzwurm", 3))
+    kernel = load_kernel(dreizehn.load_game("holzwurm", 3))
     row = row_of_view(kernel.new(1)[0], view)
     others = [s for s in range(3) if s != view.seat]
     known = {s: {int(c) for c in view.known[s]} for s in others}
@@ -152,7 +152,7 @@ def test_the_cards_the_seat_cannot_place_are_dealt_uniformly() -> None:
 
 def test_the_search_is_deterministic_and_agrees_with_the_python_search() -> None:
     game = dreizehn.load_game("holzwurm", 4)
-    kernel = load(game)
+    kernel = load_kernel(game)
     agree = 0
     checked = views(4, range(40, 52))
     for view in checked:
@@ -180,7 +180,7 @@ def test_heuristic_playouts_agree_with_the_python_search(tree: bool) -> None:
     weighted by visits, when measured), where the compiled search with random playouts lies 0.17 to 0.18 from the
     Python one; and the compiled favourite is, by the Python search, worth about what the Python favourite is."""
     game = dreizehn.load_game("holzwurm", 2)
-    kernel = load(game)
+    kernel = load_kernel(game)
     checked = views(2, range(70, 76))
     heuristic_apart: list[float] = []
     random_apart: list[float] = []

@@ -12,7 +12,7 @@ import pytest
 import dreizehn
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.core.encoding import encoder_of
-from dreizehn.core.kernel import Kernel, load
+from dreizehn.core.kernel import Kernel, load_kernel
 from dreizehn.games.knizia13 import Knizia13View
 from dreizehn.games.knizia13.kernel import HANDS, KINDS, STOCK, STOCK_N
 from dreizehn.games.knizia13.search import determinize, row_of_view
@@ -34,7 +34,7 @@ def views(players: int, seeds: range) -> list[Knizia13View]:
 
 def test_a_determinization_shows_its_seat_what_the_view_shows() -> None:
     game = dreizehn.load_game("knizia13", 4)
-    kernel, encoder = load(game), encoder_of(game)
+    kernel, encoder = load_kernel(game), encoder_of(game)
     out = np.zeros((1, kernel.obs_size), np.float32)
     key = np.array([7], np.uint64)
     for view in views(4, range(30)):
@@ -55,7 +55,7 @@ def _legal(kernel: Kernel, row: np.ndarray) -> np.ndarray:
 
 def test_the_unseen_cards_are_dealt_uniformly() -> None:
     view = views(4, range(3, 4))[0]
-    kernel = load(dreizehn.load_game("knizia13", 4))
+    kernel = load_kernel(dreizehn.load_game("knizia13", 4))
     row = row_of_view(kernel.new(1)[0], view)
     other = (view.seat + 1) % 4
     key = np.array([1], np.uint64)
@@ -80,7 +80,7 @@ def test_the_unseen_cards_are_dealt_uniformly() -> None:
 
 def test_the_search_is_deterministic_and_agrees_with_the_python_search() -> None:
     game = dreizehn.load_game("knizia13", 4)
-    kernel = load(game)
+    kernel = load_kernel(game)
     agree = 0
     checked = views(4, range(40, 52))
     for view in checked:
@@ -108,7 +108,7 @@ def test_heuristic_playouts_agree_with_the_python_search(tree: bool, monkeypatch
     playouts lie 0.029 from them), and the compiled favourite is, by the Python search, worth about what the Python
     favourite is. The bot hands both options to the kernel."""
     game = dreizehn.load_game("knizia13", 4)
-    kernel = load(game)
+    kernel = load_kernel(game)
     checked = views(4, range(40, 48))
     apart: list[float] = []
     agree = 0

@@ -1,6 +1,6 @@
 """Three Thirteen's kernel beyond the differential test: its calls of the meld solver against the Python functions on
 hands that random play seldom holds (wild cards only, several decks), its greedy policy against
-:func:`dreizehn.games.three_thirteen.heuristic.playout` fed the same random numbers, and its random policy, which
+:func:`dreizehn.games.three_thirteen.heuristic.playout_action` fed the same random numbers, and its random policy, which
 goes out whenever it can (as the ``random`` bot does)."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_greedy_policy_plays_as_the_python_playout(players: int, options: dict[s
             engine = pair.engine
             assert isinstance(engine, ThreeThirteenState)
             action = tk.heuristic_action(pair.row, policy_key)
-            assert action == heuristic.playout(engine, uniform), (seed, len(engine.log))
+            assert action == heuristic.playout_action(engine, uniform), (seed, len(engine.log))
             assert np.array_equal(policy_key, python_key)
             pair.play(action)
             pair.check(views=False)

@@ -75,10 +75,10 @@ def test_heuristic_players_never_hold_each_other_for_ever(scale: Callable[[int, 
     round of five cards, each with two wild cards and a pair of sixes: 2 rounds in 22,000 reached 200 turns with
     these seeds). Past ``STALEMATE_TURNS`` turns the heuristic discards at random, so every round of these games
     ends well before the research adapters' limit of 200 turns, which would otherwise end them."""
-    from dreizehn.core.kernel import load
+    from dreizehn.core.kernel import load_kernel
     from dreizehn.games.three_thirteen import kernel as tk
 
-    kernel = load(load_game("three-thirteen", 2, {"turn_limit": RESEARCH_TURN_LIMIT}))
+    kernel = load_kernel(load_game("three-thirteen", 2, {"turn_limit": RESEARCH_TURN_LIMIT}))
     states, keys = kernel.new(1), make_keys(7, 1)
     row, key = states[0], keys[0:1]
     longest = 0

@@ -22,7 +22,7 @@ from dreizehn.bots.levels import level_spec
 from dreizehn.bots.random_bot import random_action
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import BotSpecError
-from dreizehn.core.kernel import Kernel, load
+from dreizehn.core.kernel import Kernel, load_kernel
 from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
 from dreizehn.games.three_thirteen.kernel import (
@@ -97,7 +97,7 @@ def test_a_determinization_shows_its_seat_what_the_view_shows() -> None:
     reshuffles = 0
     for players in (2, 4):
         game = dreizehn.load_game("three-thirteen", players)
-        kernel, encoder = load(game), encoder_of(game)
+        kernel, encoder = load_kernel(game), encoder_of(game)
         out = np.zeros((1, kernel.obs_size), np.float32)
         key = np.array([7], np.uint64)
         after = [v for v in views(players, range(100, 110), most=400, stay=True) if v.reshuffled is not None][:4]
@@ -131,7 +131,7 @@ def _uneven_view(reshuffled: bool) -> ThreeThirteenView:
 
 
 def _check_uniform(view: ThreeThirteenView) -> None:
-    kernel = load(dreizehn.load_game("three-thirteen", 3))
+    kernel = load_kernel(dreizehn.load_game("three-thirteen", 3))
     row = row_of_view(kernel.new(1)[0], view)
     other = (view.seat + 1) % 3
     known = Counter(int(c) for c in view.known[other])
@@ -177,7 +177,7 @@ def test_the_search_is_deterministic_and_agrees_with_the_python_search(playout: 
     differences: list[float] = []
     for players in (2, 4):
         game = dreizehn.load_game("three-thirteen", players)
-        kernel = load(game)
+        kernel = load_kernel(game)
         for view in views(players, range(40, 46)):
             if len(view.legal_actions) < 2:
                 continue
@@ -201,7 +201,7 @@ def test_the_search_is_deterministic_and_agrees_with_the_python_search(playout: 
 
 def test_the_root_is_narrowed_to_the_kept_actions() -> None:
     game = dreizehn.load_game("three-thirteen", 2)
-    kernel = load(game)
+    kernel = load_kernel(game)
     view = next(v for v in views(2, range(200, 260)) if v.drawn and len(v.legal_actions) > 3
                 and not any(a >= OUT for a in v.legal_actions))
     keep = frozenset(int(a) for a in view.legal_actions[1:3])
@@ -260,7 +260,7 @@ def test_heuristic_rollouts_agree_with_the_python_search() -> None:
     with random playouts by 0.038."""
     differences: list[float] = []
     game = dreizehn.load_game("three-thirteen", 2)
-    kernel = load(game)
+    kernel = load_kernel(game)
     for view in views(2, range(300, 306)):
         if len(view.legal_actions) < 2:
             continue
@@ -332,7 +332,7 @@ def test_standing_counts_the_games_totals_at_a_scale_narrowed_to_the_rounds_left
     kernel a seat far behind in the game sees every move's reward near 0 and one far ahead near 1, where the reward
     of the round alone (the default) sees neither."""
     game = dreizehn.load_game("three-thirteen", 2)
-    kernel = load(game)
+    kernel = load_kernel(game)
     view = next(v for v in views(2, range(500, 540)) if v.drawn and v.stage > 0 and len(v.legal_actions) > 1
                 and not any(a >= OUT for a in v.legal_actions))
     base, scale = standing(view, 25.0)
@@ -388,7 +388,7 @@ def test_own_draws_playouts_draw_the_searching_seats_cards_by_expectimax_and_the
     expectimax make a difference in some of them (the ``playout=heuristic`` rollouts end otherwise there), so the
     test would see a policy that ignored the option."""
     game = dreizehn.load_game("three-thirteen", 2)
-    empty = load(game).new(1)[0]
+    empty = load_kernel(game).new(1)[0]
     differ = 0
     played = 0
     for view in views(2, range(400, 440), most=40):
@@ -413,7 +413,7 @@ def test_sampled_draws_mostly_choose_as_the_whole_expectimax_and_always_take_a_w
     computes from a sample of them: the two choose alike at most of the draws of heuristic games (where the two
     means lie far apart), and both take a wild card."""
     game = dreizehn.load_game("three-thirteen", 2)
-    empty = load(game).new(1)[0]
+    empty = load_kernel(game).new(1)[0]
     bot = make_bot("heuristic", game)
     alike = draws = wilds = 0
     for seed in range(500, 512):

@@ -217,7 +217,7 @@ def _partners(kind: int, hand: list[int], wild: int) -> float:
     return total
 
 
-def playout(state: State, random_: Callable[[], float]) -> int:
+def playout_action(state: State, random_: Callable[[], float]) -> int:
     """A greedy Three Thirteen player: go out when possible (discarding the highest such card); take the top
     discard when it is wild or completes a meld with the hand (three times in four), else draw; discard the natural
     card that builds the fewest melds, the highest of those (ties at random), but not the card just taken."""

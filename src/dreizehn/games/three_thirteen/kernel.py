@@ -15,7 +15,7 @@ searches), with the same corrections for ``all_wild_melds=forbidden`` as its Pyt
 the hand to move are cached in the row until that hand changes, as the engine caches them.
 
 The random policy takes a way out whenever one is legal (``Game.eager_actions``, as the ``random`` bot does), so
-random games end. The heuristic policy is the greedy player of :func:`.heuristic.playout` (the one the search's
+random games end. The heuristic policy is the greedy player of :func:`.heuristic.playout_action` (the one the search's
 playouts use), its random draws taken from the key instead of a ``random.Random``;
 ``tests/games/three_thirteen/test_kernel.py`` checks it against the Python function, fed the same numbers.
 """
@@ -628,7 +628,7 @@ def _takes(s: npt.NDArray[np.int16], at: int, top: int, wild: int) -> bool:  # p
 
 @nb.njit(cache=True)
 def heuristic_action(s: npt.NDArray[np.int16], key: Keys) -> int:  # pragma: no cover - compiled
-    """The greedy player's action (:func:`.heuristic.playout`), its random numbers drawn from ``key``."""
+    """The greedy player's action (:func:`.heuristic.playout_action`), its random numbers drawn from ``key``."""
     turn = s[TURN]
     wild = s[ROUND] + 3
     at = HANDS + turn * KINDS
