@@ -59,6 +59,8 @@ def _analyse_in_page(page: Page, server: Server, table: str, words: dict[str, st
     the analysis done (the API's document in English)."""
     page.goto(f"/replay/{table}")
     page.wait_for_selector("#replay-position")
+    names = httpx2.get(f"{server.url}/api/tables/{table}/replay").json()["names"]
+    assert page.locator("#analysis-seat option").all_inner_texts() == names  # the players by name, not by seat
     page.select_option("#analysis-seat", "1")
     page.click("#analyse")
     # the progress, read at once while it is shown (it stays at least until the first poll, a second later)

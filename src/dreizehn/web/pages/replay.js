@@ -112,12 +112,13 @@ export async function replayPage(root, app, tableId) {
 }
 
 /**
- * The seat whose decisions are analysed.
+ * The seat whose decisions are analysed, by its player's name; a name two seats share says which seat it is.
  * @param {string[]} names
  */
 function seatChoice(names) {
+  const shared = (/** @type {string} */ name) => names.filter((other) => other === name).length > 1;
   return /** @type {HTMLSelectElement} */ (h("select", { id: "analysis-seat" },
-    names.map((n, i) => h("option", { value: i }, `${n} (${t("web.seat_n", { n: i + 1 })})`))));
+    names.map((n, i) => h("option", { value: i }, shared(n) ? `${n} (${t("web.seat_n", { n: i + 1 })})` : n))));
 }
 
 /**
