@@ -53,9 +53,12 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -64,16 +67,22 @@ import dreizehn
 import dreizehn.games.three_thirteen.heuristic as rules
 from dreizehn.bots.base import Bot, make_bot, register_bot
 from dreizehn.bots.heuristic import HeuristicBot
-from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.game import Game, View
 from dreizehn.games.three_thirteen import ThreeThirteenView
 from dreizehn.games.three_thirteen.heuristic import playout_action
 from dreizehn.games.three_thirteen.kernel import (
+    DECKS,
+    HANDS,
+    PILE_N,
+    ROUND,
+    STOCK,
+    TURN,
     ThreeThirteenKernel,
 )
-from dreizehn.games.three_thirteen.rules import DRAW, TAKE, ThreeThirteenRules
-from dreizehn.games.three_thirteen.search import expected_take, row_of_view
+from dreizehn.games.three_thirteen.kernel_heuristic import discard_scores
+from dreizehn.games.three_thirteen.rules import DRAW, KINDS, TAKE, ThreeThirteenRules
+from dreizehn.games.three_thirteen.search import row_of_view, unseen_by
 from dreizehn.study.saved import run_key, saved_games
 from dreizehn.study.sim import GameResult, RunSpec, run_games, seating
 from dreizehn.study.stats import wilson_interval
@@ -122,6 +131,37 @@ class GreedyPolicy(Bot):
 
     def act(self, view: View, rng: random.Random) -> int:
         return playout_action(self.game.sample_state(view, rng), rng.random)
+
+
+@nb.njit(cache=True)
+def _best_with(s: npt.NDArray[np.int16], kind: int,
+               scores: npt.NDArray[np.float64]) -> float:  # pragma: no cover - compiled
+    """The heuristic's best discard score for the seat to move in ``s`` with one more card of ``kind`` in hand."""
+    at = HANDS + int(s[TURN]) * KINDS + kind
+    s[at] += 1
+    discard_scores(s, scores)
+    s[at] -= 1
+    return float(scores.max())
+
+
+@nb.njit(cache=True)
+def expected_take(s: npt.NDArray[np.int16]) -> bool:  # pragma: no cover - compiled
+    """Whether the seat to move in ``s`` (before its draw) should take the top discard, looking one card ahead: a
+    wild card always; else where its best discard score with that card beats the mean best score over the cards it
+    cannot see (weighted by their counts)."""
+    top = int(s[STOCK + KINDS * int(s[DECKS]) + s[PILE_N] - 1])
+    if top % 13 + 1 == int(s[ROUND]) + 3:
+        return True
+    scores = np.empty(KINDS, np.float64)
+    with_top = _best_with(s, top, scores)
+    left = unseen_by(s, int(s[TURN]))
+    total = 0.0
+    count = 0
+    for kind in range(KINDS):
+        if left[kind] > 0:
+            total += left[kind] * _best_with(s, kind, scores)
+            count += left[kind]
+    return count == 0 or with_top > total / count
 
 
 @register_bot
@@ -197,30 +237,6 @@ class ExpertWideDiscards(_Hybrid):
 
     name: ClassVar[str] = "expert-wide-discards"
     discards, draws = WIDE_DISCARDS, EXPERT
-
-
-@register_bot
-class ExpertOwnDraws(Bot):
-    """The 2-player ``expert``, but the searching seat's own draws in its playouts decided by :func:`expected_take`
-    (``own_draws`` of :func:`dreizehn.games.three_thirteen.search.search`): the rollouts' player for that seat a few
-    points a game better than the heuristic, the other seat's still the heuristic it meets."""
-
-    name: ClassVar[str] = "expert-own-draws"
-
-    def __init__(self, game: Game, **options: object) -> None:
-        super().__init__(game, **options)
-        self.player = make_bot(EXPERT, game)
-        assert isinstance(self.player, IsmctsBot)
-        compiled = self.player._compiled_search
-
-        def own_draws(keep: frozenset[int]) -> Any:
-            found: Any = compiled(keep)
-            return None if found is None else partial(found, own_draws=True)
-
-        self.player._compiled_search = own_draws  # type: ignore[method-assign]
-
-    def act(self, view: View, rng: random.Random) -> int:
-        return self.player.act(view, rng)
 
 
 SEARCHES = (

@@ -25,35 +25,9 @@ from dreizehn.core.errors import BotSpecError
 from dreizehn.core.kernel import Kernel, load_kernel
 from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
-from dreizehn.games.three_thirteen.kernel import (
-    ACTIONS,
-    DECKS,
-    DRAWN,
-    HANDS,
-    KNOWN,
-    LAID,
-    LAST,
-    PILE_N,
-    PLAYERS,
-    ROUND,
-    STOCK,
-    STOCK_N,
-    TURN,
-    apply,
-    legal,
-)
-from dreizehn.games.three_thirteen.kernel_heuristic import action as heuristic_rollout_action
-from dreizehn.games.three_thirteen.rules import DRAW, KINDS, OUT, TAKE
-from dreizehn.games.three_thirteen.search import (
-    OWN_DRAWS,
-    PLAYOUTS,
-    ROLLOUT,
-    determinize,
-    expected_take,
-    row_of_view,
-    sampled_take,
-    standing,
-)
+from dreizehn.games.three_thirteen.kernel import ACTIONS, DECKS, HANDS, KNOWN, LAID, PILE_N, STOCK, STOCK_N
+from dreizehn.games.three_thirteen.rules import KINDS, OUT
+from dreizehn.games.three_thirteen.search import determinize, row_of_view, standing
 
 
 def views(players: int, seeds: range, most: int = 300, stay: bool = False) -> list[ThreeThirteenView]:
@@ -360,77 +334,3 @@ def test_the_bot_hands_standing_to_the_kernel_and_a_game_without_it_refuses_it()
     with pytest.raises(BotSpecError) as refused:
         IsmctsBot(dreizehn.load_game("holzwurm", 2), standing="on")
     assert (refused.value.code, refused.value.rule) == ("bot.option_standing", "B4")
-
-
-def _replayed(row: np.ndarray, seat: int, seed: int, own_draws: bool) -> np.ndarray:
-    """The round of ``row`` played to its end in Python, one compiled decision at a time: every seat as the
-    heuristic (:mod:`.kernel_heuristic`), but ``seat``'s draws by :func:`.search.sampled_take` with ``own_draws``;
-    the penalty points per seat."""
-    s = row.copy()
-    key = np.array([seed], np.uint64)
-    stage = int(s[ROUND])
-    mask = np.zeros(ACTIONS, np.bool_)
-    while s[TURN] >= 0 and s[ROUND] == stage:
-        legal(s, mask)
-        if own_draws and s[TURN] == seat and not s[DRAWN] and mask[DRAW] and mask[TAKE]:
-            action = TAKE if sampled_take(s, key) else DRAW
-        else:
-            action = heuristic_rollout_action(s, key)
-        apply(s, action, key)
-    return np.array([s[LAST + other] for other in range(int(s[PLAYERS]))], np.float64)
-
-
-def test_own_draws_playouts_draw_the_searching_seats_cards_by_expectimax_and_the_others_by_the_heuristic() -> None:
-    """``own_draws``: in the playouts the searching seat decides between drawing and taking the top discard by
-    :func:`.search.sampled_take` (expectimax over a sample of the unseen cards), every other decision (its
-    discards, the other seats' every move) as the heuristic's rollouts do. The compiled playouts end each round
-    where the same decisions played one at a time from the same random numbers end it; and the seat's draws by
-    expectimax make a difference in some of them (the ``playout=heuristic`` rollouts end otherwise there), so the
-    test would see a policy that ignored the option."""
-    game = dreizehn.load_game("three-thirteen", 2)
-    empty = load_kernel(game).new(1)[0]
-    differ = 0
-    played = 0
-    for view in views(2, range(400, 440), most=40):
-        row = row_of_view(empty, view)
-        determinize(row, view.seat, np.array([7], np.uint64))
-        for seed in (1, 2, 3):
-            compiled = {}
-            for policy in (ROLLOUT, OWN_DRAWS):
-                points = np.zeros(8, np.float64)
-                PLAYOUTS[policy](row.copy(), int(row[ROUND]), 0, np.array([seed], np.uint64), points, 0.0,
-                                 np.empty(0, np.float64), view.seat)
-                compiled[policy] = points[: view.players]
-            assert np.array_equal(compiled[OWN_DRAWS], _replayed(row, view.seat, seed, True))
-            assert np.array_equal(compiled[ROLLOUT], _replayed(row, view.seat, seed, False))
-            differ += not np.array_equal(compiled[OWN_DRAWS], compiled[ROLLOUT])
-            played += 1
-    assert played == 120 and differ >= 5
-
-
-def test_sampled_draws_mostly_choose_as_the_whole_expectimax_and_always_take_a_wild_card() -> None:
-    """:func:`.search.sampled_take` estimates the mean over the unseen cards that :func:`.search.expected_take`
-    computes from a sample of them: the two choose alike at most of the draws of heuristic games (where the two
-    means lie far apart), and both take a wild card."""
-    game = dreizehn.load_game("three-thirteen", 2)
-    empty = load_kernel(game).new(1)[0]
-    bot = make_bot("heuristic", game)
-    alike = draws = wilds = 0
-    for seed in range(500, 512):
-        state = game.new_state(seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            view = state.view(state.current_player)
-            assert isinstance(view, ThreeThirteenView)
-            if not view.drawn and DRAW in view.legal_actions and TAKE in view.legal_actions:
-                row = row_of_view(empty, view)
-                whole = bool(expected_take(row))
-                sampled = bool(sampled_take(row, np.array([seed * 1000 + draws], np.uint64)))
-                if row[STOCK + KINDS * row[DECKS] + row[PILE_N] - 1] % 13 + 1 == row[ROUND] + 3:
-                    assert whole and sampled
-                    wilds += 1
-                alike += whole == sampled
-                draws += 1
-            state.apply(bot.act(view, rng))
-    assert wilds > 0 and draws > 300
-    assert alike >= 0.8 * draws

@@ -41,18 +41,17 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
                playout: str = "greedy", potential: float = 0.0, infer: bool = False,
-               value: str = "points", standing: bool = False, own_draws: bool = False) -> tuple[Stats, int]:
+               value: str = "points", standing: bool = False) -> tuple[Stats, int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
         to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the hands
         of a playout cut off counting ``potential`` points less per unit of meld potential, the determinizations
         weighted by inference with ``infer``, cut-off hands valued by ``value`` (``points``: as they stand;
         ``learned``, ``learned-large``: by that network of :mod:`.value`), the reward counting the game's totals so
-        far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`), the seat's own draws
-        in the heuristic's playouts by expectimax with ``own_draws`` (:data:`.search.OWN_DRAWS`)."""
+        far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`)."""
         assert isinstance(view, ThreeThirteenView)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
                       greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential, infer=infer,
-                      value=value, standing_on=standing, own_draws=own_draws)
+                      value=value, standing_on=standing)
 
     def rate(self, view: View, actions: list[int], worlds: int, seed: int,
              infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

@@ -76,18 +76,14 @@ from dreizehn.games.three_thirteen.kernel import (
     random_action,
 )
 from dreizehn.games.three_thirteen.kernel_heuristic import action as heuristic_rollout_action
-from dreizehn.games.three_thirteen.kernel_heuristic import discard_scores, potential
-from dreizehn.games.three_thirteen.rules import DISCARD, DRAW, KINDS, OUT, TAKE, ThreeThirteenView
+from dreizehn.games.three_thirteen.kernel_heuristic import potential
+from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, TAKE, ThreeThirteenView
 from dreizehn.games.three_thirteen.value import FEATURES, features, network, predict_flat
 
 Stats = list[tuple[int, int, int, float]]
 ROLLOUT = 2
 """The playout policy of ``playout=heuristic``: every seat plays as the ``heuristic`` bot does
 (:mod:`.kernel_heuristic`), from the root action on (no tree below the root)."""
-OWN_DRAWS = 3
-"""The playout policy of ``playout=heuristic`` with ``own_draws``: as :data:`ROLLOUT`, but the searching seat decides
-its draws by :func:`sampled_take` (the draws by expectimax of a player a few points a game better than the
-heuristic, docs/bots.md, over a sample of the unseen cards)."""
 
 
 def row_of_view(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
@@ -154,65 +150,6 @@ def unseen_by(s: npt.NDArray[np.int16], seat: int) -> npt.NDArray[np.int64]:  # 
     for j in range(s[PILE_N]):
         unseen[s[pile + j]] -= 1
     return unseen
-
-
-@nb.njit(cache=True)
-def _best_with(s: npt.NDArray[np.int16], kind: int,
-               scores: npt.NDArray[np.float64]) -> float:  # pragma: no cover - compiled
-    """The heuristic's best discard score for the seat to move in ``s`` with one more card of ``kind`` in hand."""
-    at = HANDS + int(s[TURN]) * KINDS + kind
-    s[at] += 1
-    discard_scores(s, scores)
-    s[at] -= 1
-    return float(scores.max())
-
-
-@nb.njit(cache=True)
-def expected_take(s: npt.NDArray[np.int16]) -> bool:  # pragma: no cover - compiled
-    """Whether the seat to move in ``s`` (before its draw) should take the top discard, looking one card ahead: a
-    wild card always; else where its best discard score with that card beats the mean best score over the cards it
-    cannot see (weighted by their counts)."""
-    top = int(s[STOCK + KINDS * int(s[DECKS]) + s[PILE_N] - 1])
-    if top % 13 + 1 == int(s[ROUND]) + 3:
-        return True
-    scores = np.empty(KINDS, np.float64)
-    with_top = _best_with(s, top, scores)
-    left = unseen_by(s, int(s[TURN]))
-    total = 0.0
-    count = 0
-    for kind in range(KINDS):
-        if left[kind] > 0:
-            total += left[kind] * _best_with(s, kind, scores)
-            count += left[kind]
-    return count == 0 or with_top > total / count
-
-
-DRAW_SAMPLES = 8
-"""The cards :func:`sampled_take` draws from those the seat cannot see, in place of all of them."""
-
-
-@nb.njit(cache=True)
-def sampled_take(s: npt.NDArray[np.int16], key: Keys) -> bool:  # pragma: no cover - compiled
-    """:func:`expected_take` at a fifth of its cost for the playouts: the mean best score over
-    :data:`DRAW_SAMPLES` cards drawn from ``key`` among those the seat cannot see (with replacement, as their counts
-    weigh them), not over all of them."""
-    top = int(s[STOCK + KINDS * int(s[DECKS]) + s[PILE_N] - 1])
-    if top % 13 + 1 == int(s[ROUND]) + 3:
-        return True
-    left = unseen_by(s, int(s[TURN]))
-    count = int(left.sum())
-    if count == 0:
-        return True
-    scores = np.empty(KINDS, np.float64)
-    total = 0.0
-    for _ in range(DRAW_SAMPLES):
-        r = below(key, count)
-        kind = 0
-        while r >= left[kind]:
-            r -= left[kind]
-            kind += 1
-        total += _best_with(s, kind, scores)
-    return _best_with(s, top, scores) > total / DRAW_SAMPLES
 
 
 @nb.njit(cache=True)
@@ -379,21 +316,14 @@ round_points = descend = unbound
 (placeholders here)."""
 
 
-@nb.njit(cache=True)
-def _draw_or_take(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> bool:  # pragma: no cover - compiled
-    """Whether the seat to move in ``s`` may both draw and take the top discard (``mask``: scratch)."""
-    legal(s, mask)
-    return bool(mask[DRAW] and mask[TAKE])
-
-
 def _playout_template(variant: str, policy: int) -> Callable[..., None]:
     """The template of the search's playouts, compiled per playout ``policy`` (``RANDOM``, ``HEURISTIC``: the greedy
     player, ``ROLLOUT``: the heuristic bot's) by :func:`dreizehn.core.scaffold.specialise` (:data:`ISMCTS`), so that
     a playout carries neither a test of the policy nor the other policies' code."""
 
     def playout_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, key: Keys,
-                       points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64],
-                       seat: int) -> None:  # pragma: no cover - compiled
+                       points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64]
+                       ) -> None:  # pragma: no cover - compiled
         """Play the round of ``stage`` on from ``s`` (every seat by the variant's ``policy``) and write its penalty
         points per seat into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand is valued
         (:func:`leaf_points`: by the network ``net``, or as it stands with ``weight`` per unit of meld potential) at
@@ -401,15 +331,12 @@ def _playout_template(variant: str, policy: int) -> Callable[..., None]:
         variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
         n = s[PLAYERS]
         steps = 0
-        drawing = np.zeros(ACTIONS if policy == OWN_DRAWS else 0, np.bool_)
         while s[TURN] >= 0 and s[ROUND] == stage:
             if cutoff and steps >= cutoff and not s[DRAWN]:
                 for seat in range(n):
                     points[seat] = leaf_points(s, seat, weight, net)
                 return
-            if policy == OWN_DRAWS and s[TURN] == seat and not s[DRAWN] and _draw_or_take(s, drawing):
-                action = TAKE if sampled_take(s, key) else DRAW
-            elif policy in (ROLLOUT, OWN_DRAWS):
+            if policy == ROLLOUT:
                 action = heuristic_rollout_action(s, key)
             elif policy == HEURISTIC:
                 action = heuristic_action(s, key)
@@ -485,7 +412,7 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                 if policy != ROLLOUT:
                     depth = descend(s, stage, k, 1, stream, child, visits, avail, total, size, c, mask, buffer,
                                     path, movers)
-                round_points(s, stage, cutoff, stream, points, weight, net, seat)
+                round_points(s, stage, cutoff, stream, points, weight, net)
                 for other in range(n):
                     points[other] += base[other]
                 margin_rewards(points, n, scale, False, rewards)
@@ -495,17 +422,15 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
     return ismcts
 
 
-def _compiled(policy: int) -> tuple[Any, Any]:
-    """The playouts of one ``policy`` compiled, and the search's iterations compiled for it, calling them."""
+def _compiled(policy: int) -> Any:
+    """The search's iterations compiled for one playout ``policy``, calling its playouts compiled for the same."""
     round_points = specialise(_playout_template("", policy), "three-thirteen", {}, policy=policy)
-    return round_points, specialise(_ismcts_template("", policy), "three-thirteen",
-                                    {"round_points": round_points, "descend": DESCEND}, policy=policy)
+    return specialise(_ismcts_template("", policy), "three-thirteen", {"round_points": round_points,
+                                                                      "descend": DESCEND}, policy=policy)
 
 
-_VARIANTS = {policy: _compiled(policy) for policy in (RANDOM, HEURISTIC, ROLLOUT, OWN_DRAWS)}
-PLAYOUTS = {policy: playouts for policy, (playouts, _) in _VARIANTS.items()}
-ISMCTS = {policy: iterations for policy, (_, iterations) in _VARIANTS.items()}
-"""The search's compiled playouts (the variant's ``playout_points``) and iterations, by playout policy."""
+ISMCTS = {policy: _compiled(policy) for policy in (RANDOM, HEURISTIC, ROLLOUT)}
+"""The search's compiled iterations by playout policy."""
 
 
 PLAYOUT_TURNS = 200
@@ -589,8 +514,7 @@ def standing(view: ThreeThirteenView, scale: float) -> tuple[npt.NDArray[np.floa
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
            greedy: bool = True, rollout: bool = False, weight: float = 0.0,
-           infer: bool = False, value: str = "points", standing_on: bool = False,
-           own_draws: bool = False) -> tuple[Stats, int]:
+           infer: bool = False, value: str = "points", standing_on: bool = False) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
     after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
@@ -598,8 +522,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
     seat saw (:mod:`.inference`); cut-off hands valued by ``value``: ``points``, as they stand, else by the network of
     :mod:`.value` of that name (``learned``, ``learned-large``); with ``standing_on``, the reward counts the game's
-    totals so far at a narrower scale (:func:`standing`); with ``own_draws`` (and ``rollout``), the seat's own
-    draws in the playouts decided by :func:`sampled_take` (:data:`OWN_DRAWS`)."""
+    totals so far at a narrower scale (:func:`standing`)."""
     if standing_on:
         base, scale = standing(view, scale)
     else:
@@ -611,7 +534,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     mask[sorted(keep)] = True
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
     size = np.ones(1, np.int64)
-    policy = (OWN_DRAWS if own_draws else ROLLOUT) if rollout else HEURISTIC if greedy else RANDOM
+    policy = ROLLOUT if rollout else HEURISTIC if greedy else RANDOM
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
