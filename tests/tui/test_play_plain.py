@@ -75,8 +75,8 @@ def test_an_illegal_move_is_answered_in_words_and_the_turn_goes_on(tmp_path: Pat
                          tmp_path, moves=1, answers=["nonsense", "B5"])
     assert status == 0
     refusals = [line for line in lines if line.startswith("! ")]
-    assert refusals[0] == "! 'nonsense' is not a play of 13 (such as B5 or R4>Y). Rule A5."  # issue 49, item 14
-    assert refusals[1] == "! You do not hold B5. Rule K9."
+    assert refusals[0] == "! 'nonsense' is not a play of 13 (such as B5 or R4>Y)."  # issue 49, item 14: no rule id
+    assert refusals[1] == "! You do not hold B5."
     first = lines.index("legal: Y2, Y4, Y5, G1, G7")
     assert lines[first + 1:first + 5] == [refusals[0], "legal: Y2, Y4, Y5, G1, G7", refusals[1],
                                           "legal: Y2, Y4, Y5, G1, G7"]
@@ -214,7 +214,7 @@ def test_help_and_undo_in_plain(tmp_path: Path) -> None:
     said = words("en")
     assert lines.count("Help: Der dreizehnte Holzwurm") == 2 and lines.count(said("tui.help.plain")) == 2
     assert said("holzwurm.rules").split("\n")[0] in lines
-    assert "! You have no move to take back. Rule S8." in lines
+    assert "! You have no move to take back." in lines
     back = lines.index("Ann took back 3 moves.")
     assert lines[back - 1].startswith("legal: ") and "Ann plays the red 10" in " ".join(lines[:back])
 

@@ -276,9 +276,8 @@ class Session:
 
     def refusal(self, err: DreizehnError) -> str:
         """A refused move as the person reads it: in words, with names for seats (``Du hast B7 nicht auf der
-        Hand.``), then the rule it breaks for those who look it up (``Regel K9.``)."""
-        told = self.words.told(self._cards_as_shown(err), self.names)
-        return self.words("tui.refused", message=told, rule=err.rule) if err.rule else told
+        Hand.``), and no rule id (``K9`` is the specification's number, for developers: the error's ``rule``)."""
+        return self.words.told(self._cards_as_shown(err), self.names)
 
     def _cards_as_shown(self, err: DreizehnError) -> DreizehnError:
         """The error with its ``card`` named as the screen shows it in the viewer's language (``B♦``, not ``JD``)."""
