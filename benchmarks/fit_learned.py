@@ -50,6 +50,7 @@ from dreizehn.core.game import Game
 from dreizehn.core.kernel import GAME_OVER, HEURISTIC, STAGE_OVER, WAITING, Kernel, load_kernel, make_keys
 from dreizehn.core.registry import game_class
 from dreizehn.envs.observations import encoder_of
+from dreizehn.games.three_thirteen.bot_kernel import narrow_to_best
 from dreizehn.study.vector import _load
 
 BASE = 4_800_000
@@ -75,6 +76,9 @@ class Table:
     states: npt.NDArray[np.int16]
     keys: npt.NDArray[np.uint64]
     seat: int
+    candidates: int = 0
+    """Where not 0, the learner's discards narrowed to the heuristic's best ``candidates`` and its own (Three
+    Thirteen: :func:`~dreizehn.games.three_thirteen.bot_kernel.narrow_to_best`)."""
     status: npt.NDArray[np.int8] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -103,6 +107,8 @@ class Table:
         legal = np.zeros((rows, kernel.num_actions), np.bool_)
         kernel.legal(states, legal)
         hint = np.maximum(kernel.choose(states, self.keys, HEURISTIC), 0)
+        if self.candidates:
+            narrow_to_best(states, hint, self.candidates, legal)
         actions = policy(obs, legal, hint)
         kernel.step(states, self.keys, actions, self.status)
         return obs, hint, actions
@@ -126,16 +132,18 @@ def kernel_of(game: Game) -> Kernel:
     return load_kernel(game)
 
 
-def table(game: Game, seat: int, games: int, seed: int) -> Table:
+def table(game: Game, seat: int, games: int, seed: int, candidates: int = 0) -> Table:
     kernel = kernel_of(game)
     states, keys = kernel.new(games), make_keys(seed, games)
     kernel.reset(states, keys)
-    return Table(game, kernel, states, keys, seat)
+    return Table(game, kernel, states, keys, seat, candidates)
 
 
-def play_out(game: Game, seat: int, games: int, seed: int, policy: Policy | None) -> npt.NDArray[np.float64]:
-    """Each game's final margin for ``seat``, played by ``policy`` (``None``: the heuristic) against heuristics."""
-    t = table(game, seat, games, seed)
+def play_out(game: Game, seat: int, games: int, seed: int, policy: Policy | None,
+             candidates: int = 0) -> npt.NDArray[np.float64]:
+    """Each game's final margin for ``seat``, played by ``policy`` (``None``: the heuristic) against heuristics,
+    its discards narrowed to ``candidates`` (:class:`Table`)."""
+    t = table(game, seat, games, seed, candidates)
     if policy is None:
         t.kernel.playout(t.states, t.keys, HEURISTIC)
         return t.margins(t.kernel.totals(t.states))
@@ -157,16 +165,19 @@ def play_out(game: Game, seat: int, games: int, seed: int, policy: Policy | None
         on_end()
 
 
-def seat_margins(game: Game, policy: Policy | None, seeds: range, key: int = BASE) -> npt.NDArray[np.float64]:
+def seat_margins(game: Game, policy: Policy | None, seeds: range, key: int = BASE,
+                 candidates: int = 0) -> npt.NDArray[np.float64]:
     """Per seat and seed (game ``s`` of ``key``), ``(players, len(seeds))``, the margin of ``policy`` (``None``: the
     heuristic) in that seat against heuristics in the others."""
-    return np.stack([play_out(game, seat, seeds.stop, key, policy)[seeds.start :] for seat in range(game.players)])
+    return np.stack([play_out(game, seat, seeds.stop, key, policy, candidates)[seeds.start :]
+                     for seat in range(game.players)])
 
 
-def margins(game: Game, policy: Policy | None, seeds: range, key: int = BASE) -> npt.NDArray[np.float64]:
+def margins(game: Game, policy: Policy | None, seeds: range, key: int = BASE,
+            candidates: int = 0) -> npt.NDArray[np.float64]:
     """Per seed (game ``s`` of ``key``), the margin of ``policy`` (``None``: the heuristic) against three
     heuristics, meaned over the seats it is played in."""
-    out: npt.NDArray[np.float64] = (seat_margins(game, policy, seeds, key) / game.players).sum(axis=0)
+    out: npt.NDArray[np.float64] = (seat_margins(game, policy, seeds, key, candidates) / game.players).sum(axis=0)
     return out
 
 
@@ -198,7 +209,7 @@ def evaluate(game_id: str, seeds: range, args: argparse.Namespace) -> None:
         network, [int(a) for a in args.overrules.split(",")])
     game = _load(game_id, network.players, network.options)
     start = time.perf_counter()
-    by_seat = seat_margins(game, policy, seeds)
+    by_seat = seat_margins(game, policy, seeds, candidates=network.candidates)
     mine = (by_seat / game.players).sum(axis=0)
     their_seats = seat_margins(game, None, seeds)
     theirs = (their_seats / game.players).sum(axis=0)
@@ -240,11 +251,11 @@ def move_times(game: Game, games: int) -> tuple[float, float]:
 class Collector:
     """The learner's games: rounds of decisions, each decision kept until its stage ends and gives its margin."""
 
-    def __init__(self, game: Game, games: int, seed: int) -> None:
+    def __init__(self, game: Game, games: int, seed: int, candidates: int = 0) -> None:
         self.game = game
         self.games = games
         self.seed = seed
-        self.table = table(game, 0, games, seed)
+        self.table = table(game, 0, games, seed, candidates)
         self.stage = np.arange(games, dtype=np.int64)
         """Each game's stage, numbered over the whole fit: the index of its margin in ``margins``."""
         self.next_stage = games
@@ -356,6 +367,7 @@ class Learner:
         self.torch = torch
         self.game = game
         self.num_actions = game.num_actions
+        self.candidates = int(args.candidates)
         self.scale = scales(game)
         widths = [len(self.scale) + self.num_actions, *(int(w) for w in args.hidden.split(",")), self.num_actions]
         layers: list[Any] = []
@@ -375,7 +387,7 @@ class Learner:
                          for i, m in enumerate(linear)),
             scale=self.scale, target_scale=1.0, game_id=self.game.id, players=self.game.players,
             options={k: v for k, v in self.game.options.items() if k not in SEATING},
-            num_actions=self.num_actions, threshold=threshold)
+            num_actions=self.num_actions, threshold=threshold, candidates=self.candidates)
 
     def update(self, replay: Replay, rng: np.random.Generator, batch: int, updates: int) -> None:
         """``updates`` steps of Adam on minibatches of ``replay``: the squared error of the action played."""
@@ -409,7 +421,7 @@ class Curve:
         found = []
         for threshold in self.thresholds:
             played = replace(network, threshold=threshold)
-            diffs = margins(self.game, played.choose, self.seeds, HELD_OUT) - self.heuristic
+            diffs = margins(self.game, played.choose, self.seeds, HELD_OUT, network.candidates) - self.heuristic
             found.append((*interval(diffs), threshold))
         mean, half, threshold = max(found, key=lambda f: f[0] - f[1])  # the best lower end of the interval
         self.points.append({**at, "margin": mean, "half": half, "threshold": threshold})
@@ -433,7 +445,7 @@ def fit(args: argparse.Namespace, out: Path) -> None:
         passing = 1.0 - (time.perf_counter() - start) / (limit * float(args.heuristic_share))
         return max(float(args.heuristic_floor), passing)
 
-    collector = Collector(game, args.games, args.seed)
+    collector = Collector(game, args.games, args.seed, args.candidates)
     replay = Replay(args.replay, learner.scale.size)
     policy = behaviour(lambda: current[0], args.epsilon, share, rng)
     curve = Curve(game, range(args.eval_seeds), thresholds)
@@ -509,6 +521,8 @@ def main() -> None:
     parser.add_argument("--reuse", type=float, default=4.0, help="times each new decision is drawn, on average")
     parser.add_argument("--replay", type=int, default=300_000, help="decisions kept to learn from")
     parser.add_argument("--thresholds", default="0.5,1,2", help="the thresholds tried at each check (points)")
+    parser.add_argument("--candidates", type=int, default=0,
+                        help="Three Thirteen: the learner's discards only among the heuristic's best N and its own")
     parser.add_argument("--out", type=Path, help="where to write the network (default: the game's data file)")
     parser.add_argument("--curve", type=Path, help="the learning curve's PNG (its JSON beside it)")
     args = parser.parse_args()

@@ -14,6 +14,8 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,7 +23,12 @@ import pytest
 import dreizehn
 from dreizehn.bots.base import make_bot
 from dreizehn.bots.learned import MODEL_FILE, LearnedBot, Network, fits, from_arrays, shipped
+from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import BotError
+from dreizehn.core.kernel import load_kernel
+from dreizehn.games.three_thirteen.bot_kernel import narrow_to_best
+from dreizehn.games.three_thirteen.heuristic import rank
+from dreizehn.games.three_thirteen.search import row_of_view
 
 GAMES = [g for g in dreizehn.game_ids() if shipped(g) is not None]
 """The games with a shipped network."""
@@ -135,3 +142,70 @@ def test_plays_without_torch() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == MODEL_FILE
+
+
+def _three_thirteen_views(games: int) -> list[Any]:
+    """The views of every decision of ``games`` 2-player Three Thirteen games of the heuristic against itself."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    bot = make_bot("heuristic", game)
+    views = []
+    for seed in range(games):
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            view = state.view(state.current_player)
+            views.append(view)
+            state.apply(bot.act(view, rng))
+    return views
+
+
+def test_the_kernels_candidates_are_the_heuristics_best_discards_and_its_own() -> None:
+    """``narrow_to_best`` (the fitting's narrowing, compiled) leaves at each discard with no way out the heuristic's
+    best ``k`` discards as :func:`.three_thirteen.heuristic.rank` orders them and the action it advises, and every
+    other decision as it was: what the ``learned`` bot narrows to at play from the same ranking."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    kernel = load_kernel(game)
+    empty = kernel.new(1)[0]
+    narrowed = untouched = 0
+    for view in _three_thirteen_views(3):
+        row = row_of_view(empty, view)
+        legal = np.zeros((1, game.num_actions), np.bool_)
+        kernel.legal(row[None, :], legal)
+        before = legal.copy()
+        ranked = rank(view)
+        hint = ranked[-1] if ranked else view.legal_actions[0]  # any action the heuristic might advise
+        narrow_to_best(row[None, :], np.array([hint], np.int64), 2, legal)
+        if ranked is None:
+            assert np.array_equal(legal, before)
+            untouched += 1
+        else:
+            assert set(np.flatnonzero(legal[0])) == {*ranked[:2], hint}
+            narrowed += len(ranked) > 3
+    assert narrowed > 50 and untouched > 50
+
+
+def test_a_network_with_candidates_plays_only_among_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A network fitted with ``candidates`` plays at a ranked decision only the heuristic's best ``candidates`` or
+    its own action, however it rates the others; the same network without them plays others too."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    encoder = encoder_of(game)
+    size = len(encoder.observation(game.new_state(0).view(0)))
+    rng = np.random.default_rng(1)
+    widths = [size + game.num_actions, 16, game.num_actions]
+    free = Network(weights=tuple(rng.normal(size=(widths[i], widths[i + 1])).astype(np.float32) for i in range(2)),
+                   biases=tuple(rng.normal(size=widths[i + 1]).astype(np.float32) for i in range(2)),
+                   scale=np.ones(size, np.float32), target_scale=1.0, game_id="three-thirteen", players=2,
+                   options={}, num_actions=game.num_actions)
+    outside = {}
+    for network in (free, replace(free, candidates=2)):
+        monkeypatch.setattr("dreizehn.bots.learned.shipped", lambda game_id, n=network: n)
+        bot = LearnedBot(game)
+        outside[network.candidates] = 0
+        for view in _three_thirteen_views(2):
+            ranked = rank(view)
+            if ranked is None or len(ranked) < 4:
+                continue
+            hint = make_bot("heuristic", game).act(view, random.Random(0))
+            action = bot.act(view, random.Random(0))
+            outside[network.candidates] += action not in {*ranked[:2], hint}
+    assert outside[2] == 0 and outside[0] > 0

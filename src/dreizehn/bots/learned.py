@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.advice import heuristic as heuristic_of
+from dreizehn.bots.advice import ranking
 from dreizehn.bots.base import Bot, register_bot
 from dreizehn.core.errors import BotError
 from dreizehn.core.game import Game, View
@@ -58,6 +59,9 @@ class Network:
     num_actions: int
     threshold: float = 0.0
     """The points by which another action must be rated above the heuristic's to be played instead."""
+    candidates: int = 0
+    """Where not 0, the actions the network may play at a decision the heuristic ranks (:mod:`.advice`'s
+    ``rank``, a Three Thirteen discard): only the heuristic's best ``candidates`` and its own action."""
 
     @property
     def obs_size(self) -> int:
@@ -89,7 +93,7 @@ class Network:
         """The arrays :func:`from_arrays` reads back (what ``np.savez`` writes)."""
         meta = {"game": self.game_id, "players": self.players, "options": dict(self.options),
                 "num_actions": self.num_actions, "target_scale": self.target_scale, "layers": len(self.weights),
-                "threshold": self.threshold}
+                "threshold": self.threshold, "candidates": self.candidates}
         arrays: dict[str, npt.NDArray[np.generic]] = {"meta": np.array(json.dumps(meta, sort_keys=True)),
                                                       "scale": self.scale}
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
@@ -115,7 +119,8 @@ def from_arrays(arrays: Mapping[str, npt.NDArray[np.generic]]) -> Network:
         biases=tuple(np.asarray(arrays[f"b{i}"], np.float32) for i in range(layers)),
         scale=np.asarray(arrays["scale"], np.float32), target_scale=float(meta["target_scale"]),
         game_id=str(meta["game"]), players=int(meta["players"]), options=dict(meta["options"]),
-        num_actions=int(meta["num_actions"]), threshold=float(meta.get("threshold", 0.0)))
+        num_actions=int(meta["num_actions"]), threshold=float(meta.get("threshold", 0.0)),
+        candidates=int(meta.get("candidates", 0)))
 
 
 @cache
@@ -154,6 +159,7 @@ class LearnedBot(Bot):
             raise BotError("bot.fitted", rule="B5", bot=self.name, game=Word(f"{game.id}.title"),
                            players=network.players)
         self.network = network
+        self.ranking = ranking(game.id)
         from dreizehn.core.encoding import encoder_of
 
         self.encoder = encoder_of(game)
@@ -167,6 +173,10 @@ class LearnedBot(Bot):
         heuristic = heuristic_of(view.game_id)
         assert heuristic is not None  # every game with a network has a heuristic
         hint = heuristic(view, rng)
+        ranked = self.ranking(view) if self.network.candidates and self.ranking is not None else None
+        if ranked is not None:
+            allowed = {*ranked[: self.network.candidates], hint}
+            legal = tuple(a for a in legal if a in allowed)
         observation = self.encoder.observation(view)[None, :]
         mask = np.zeros((1, self.network.num_actions), np.bool_)
         mask[0, legal] = True

@@ -27,8 +27,8 @@ from dreizehn.games.three_thirteen.kernel import (
     observe,
     random_action,
 )
-from dreizehn.games.three_thirteen.kernel_heuristic import action
-from dreizehn.games.three_thirteen.rules import ThreeThirteenRules
+from dreizehn.games.three_thirteen.kernel_heuristic import action, discard_scores
+from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, ThreeThirteenRules
 
 
 @nb.njit(cache=True)
@@ -36,6 +36,30 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
     """Play the game to its end, every seat at random or as the heuristic bot."""
     while s[TURN] >= 0:
         apply(s, action(s, key) if policy == HEURISTIC else random_action(s, key), key)
+
+
+@nb.njit(cache=True)
+def narrow_to_best(states: npt.NDArray[np.int16], hints: npt.NDArray[np.int64], best: int,
+                   legal: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
+    """Narrow ``legal`` where the seat to move is to discard and cannot go out to the heuristic's ``best`` discards
+    (in the order of :func:`.heuristic.rank`: its scores, ties by the lower action) and its own action ``hints``;
+    the draws and the decisions with a way out are left as they are."""
+    scores = np.empty(KINDS, np.float64)
+    for i in range(len(states)):
+        s = states[i]
+        if s[TURN] < 0 or legal[i, OUT:].any() or not legal[i, DISCARD:OUT].any():
+            continue
+        discard_scores(s, scores)
+        keep = np.zeros(KINDS, np.bool_)
+        for _ in range(best):
+            top = -1
+            for k in range(KINDS):
+                if not keep[k] and scores[k] > -np.inf and (top < 0 or scores[k] > scores[top]):
+                    top = k
+            if top >= 0:
+                keep[top] = True
+        for k in range(KINDS):
+            legal[i, DISCARD + k] = legal[i, DISCARD + k] and (keep[k] or DISCARD + k == hints[i])
 
 
 BATCHES = batch_functions("three-thirteen-bot", new_game=new_game, apply=apply, legal_into=legal_into,
