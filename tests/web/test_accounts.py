@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from .accounts_kit import PASSWORD, sign_in, sign_up, stand_in
 from .kit import (
     PHONE,
+    SCREENSHOTS,
     Server,
     Watched,
     check_boxes_lead,
@@ -30,6 +31,7 @@ from .kit import (
     invitation,
     new_context,
     play_out,
+    scroll_to,
     shoot,
     start_server,
     watch,
@@ -335,14 +337,19 @@ def test_screenshots_of_the_account_pages(lang: str, browser: Browser, contexts:
 def test_a_friend_invited_by_user_name(browser: Browser, contexts: list[BrowserContext], server: Server,
                                        watched: list[Watched]) -> None:
     """A signed-in person may invite a friend to a seat by user name: the name is asked for (the page says so when
-    it is missing); the friend finds the table on their home and takes the seat by their session."""
+    it is missing); the table's invitation names the friend, not the seat ("Einladung für Gus_friend", not "… Platz
+    2"), a seat nobody is named for yet says its place; the friend finds the table on their home and takes the seat by
+    their session."""
     words = _words(server, "en")
     httpx2.post(f"{server.url}/api/accounts", json={"name": "Gus_friend", "password": PASSWORD})
     fay = _person(browser, contexts, server, watched, "Fay_host")
     sign_up(fay.page, "Fay_host")
     page = fay.page
     page.goto("/new/knizia13")
+    page.select_option("#players", "4")
     page.select_option("#seat-1", "user")
+    page.select_option("#seat-2", "friend")
+    page.select_option("#seat-3", "easy")
     page.click("#create")
     expect(page.locator(".create .error")).to_have_text(words["web.user_needed"].format(n=2))
     expect(page.locator("#seat-user-1")).to_be_focused()
@@ -350,6 +357,15 @@ def test_a_friend_invited_by_user_name(browser: Browser, contexts: list[BrowserC
     page.click("#create")
     page.wait_for_selector(".table-page[data-version]")
     table = page.get_attribute(".table-page", "data-table")
+    for lang in ("en", "de", "nl"):
+        page.select_option("#lang", lang)
+        said = _words(server, lang)
+        expect(page.locator("label[for=invite-1]")).to_have_text(said["web.invite_for"].format(name="Gus_friend"))
+        expect(page.locator("label[for=invite-2]")).to_have_text(said["web.seat_link"].format(n=3))
+    page.set_viewport_size(PHONE)  # the panel as the host reads it on a phone, in Dutch
+    scroll_to(page, ".invites")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "invites-nl-phone.png"))
     gus = _person(browser, contexts, server, watched, "Gus_friend", "de")
     sign_in(gus.page, "Gus_friend")
     invited = gus.page.locator(f"#playing li[data-table='{table}']")

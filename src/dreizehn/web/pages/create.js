@@ -93,7 +93,7 @@ export async function createPage(root, app, gameId) {
       localStorage.setItem(`dreizehn.invites.${created.table.id}`, JSON.stringify(invites));
       const mine = created.invitations.find((/** @type {{seat: number, token: string}} */ inv) => inv.seat === mySeat);
       if (mine) { app.go(`/play/${mine.token}`); return; }
-      fill(root, h("h1", {}, t("web.table_made")), invitePanel(invites, null), h("p", {}, link("/", t("web.home"), "button")));
+      fill(root, h("h1", {}, t("web.table_made")), invitePanel(invites, created.table.seats), h("p", {}, link("/", t("web.home"), "button")));
     } catch (err) {
       fill(error, err instanceof Error ? err.message : String(err));
       create.disabled = false;

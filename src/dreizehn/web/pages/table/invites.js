@@ -11,13 +11,25 @@ import { t } from "../../i18n.js";
 
 /**
  * @param {Invites} invites
- * @param {{joined: boolean}[] | null} seats the seats now (a seat taken needs no invitation), or none yet
+ * @param {{joined: boolean, name?: string | null}[] | null} seats the seats now (a seat taken needs no invitation;
+ *   a friend invited by user name is named by it), or none yet
  */
 export function invitePanel(invites, seats) {
   const rows = invites.invitations.filter((inv) => inv.seat !== invites.me && (!seats || !seats[inv.seat].joined));
   return h("section.invites", { "aria-label": t("web.invite") }, rows.length ? h("h2", {}, t("web.invite")) : null,
-    rows.map((inv) => copyRow(t("web.seat_link", { n: inv.seat + 1 }), inv.url, `invite-${inv.seat}`)),
+    rows.map((inv) => copyRow(inviteLabel(inv.seat, seats), inv.url, `invite-${inv.seat}`)),
     invites.spectator ? copyRow(t("web.spectator_link"), invites.spectator, "spectator-link") : null);
+}
+
+/**
+ * An invitation's label: for the person a seat is kept for, by their name (a friend invited by user name); for a
+ * seat nobody is named for yet, by its place at the table, the only thing that tells it apart.
+ * @param {number} seat
+ * @param {{name?: string | null}[] | null} seats
+ */
+export function inviteLabel(seat, seats) {
+  const name = seats && seats[seat] ? seats[seat].name : null;
+  return name ? t("web.invite_for", { name }) : t("web.seat_link", { n: seat + 1 });
 }
 
 /**
