@@ -407,3 +407,17 @@ def test_anyone_may_watch_a_table_from_the_list_of_tables(client: TestClient, ta
         assert (refused["type"], refused["code"]) == ("refused", "server.no_table")
         refused = lost.hello(table=table_id)
         assert (refused["type"], refused["code"]) == ("refused", "server.hello_needs_token")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_a_page_of_an_older_protocol_is_told_to_reload_in_words(client: TestClient, table: dict[str, Any],
+                                                                 lang: str) -> None:
+    """A page loaded before the server was updated says hello in its old protocol: the code, rule and versions are
+    for developers; the person reads, in their language, that the page is out of date, with no protocol numbers
+    ("this server speaks protocol 2, not 1" was their message)."""
+    with connect(client) as peer:
+        answer = peer.hello(token=tokens(table)[0], protocol=PROTOCOL + 1, lang=lang)
+    assert (answer["code"], answer["rule"], answer["params"]) == (
+        "server.protocol", "S4", {"given": PROTOCOL + 1, "protocol": PROTOCOL})
+    assert answer["message"] == words(lang)("server.person.protocol")
+    assert not any(str(n) in answer["message"] for n in (PROTOCOL, PROTOCOL + 1))
