@@ -293,3 +293,56 @@ def test_p1_the_home_lists_turn_based_games_with_whose_turn_and_until_when(api: 
         game = next(g for g in browser_.get("/api/me").json()["playing"] if g["table"] == table_id)
         assert game["pace"] == "turn-based" and game["your_turn"] == (mine == seat)
         assert dt.datetime.fromisoformat(game["deadline"]).replace(tzinfo=None) == due.replace(tzinfo=None)
+
+
+def _with_free_seats(api: TestClient, anna: TestClient, free: int, rule: str) -> str:
+    """A turn-based table of Anna's and ``free`` seats for friends invited by a link, whom nobody joins; the first
+    of them begins. Its id, once the first turn's clock is stored."""
+    created = anna.post("/api/tables", json={
+        "game": "holzwurm", "options": {"games": 1, "starter": 1}, "pace": "turn-based", "on_timeout": rule,
+        "seats": [{"kind": "person", "name": "Anna"}] + [{"kind": "person"}] * free})
+    assert created.status_code == 201, created.text
+    table_id: str = created.json()["table"]["id"]
+    eventually(lambda: clock_row(api, table_id) is not None, "the first turn's clock is stored")
+    return table_id
+
+
+def test_p3_a_seat_nobody_joined_is_said_in_words_never_blank_or_by_its_number(api: TestClient) -> None:
+    """A friend invited by a link has no name until they join, and the table begins without them: their time runs
+    out like anyone's and a bot plays their move. Every sentence about their seat names "the invited player" in
+    the reader's language ("the first …", "the second …" where several are invited), never a blank or a seat
+    number (the log read "Platz 2 spielt die grüne 1 …" and "Die Zeit von  ist abgelaufen"); the seat itself is
+    still free and nameless (the page says "free seat")."""
+    anna, _ = person(api, "Anna")
+    table_id = _with_free_seats(api, anna, 2, "move")
+    with connect(anna, table=table_id, seat=0, lang="de") as peer:
+        peer.act(0, version=0)  # not Anna's turn
+        assert peer.recv(skip=("presence",))["message"] == "Der erste eingeladene Mitspieler ist am Zug."
+        for seat, nth in ((1, "erste"), (2, "zweite")):
+            eventually(lambda: clock_row(api, table_id).seat == seat, "the seat's clock is stored")  # noqa: B023
+            run_out(api, table_id)
+            assert sweep(api) == 1
+            update = peer.recv(skip=("presence",))
+            said = f"Der {nth} eingeladene Mitspieler "
+            assert update["seat"] == seat and update["text"].startswith(said + "spielt")
+            assert [e["text"][:len(said)] for e in update["events"]] == [said]
+            assert [(s["name"], s["joined"]) for s in update["seats"]][1:] == [("", False), ("", False)]
+            timed = peer.recv(skip=("presence",))
+            assert timed["text"] == said + "hat die Zeit für den Zug überschritten: Ein Bot hat den Zug gespielt."
+
+
+def test_p3_a_game_ended_by_an_invited_player_who_never_came_says_so_in_words(api: TestClient) -> None:
+    """The game ends when the time of an invited friend who never joined runs out (rule "end"): the notice and the
+    replay (its opening, the seat's name) say "the invited player", in each language."""
+    anna, _ = person(api, "Anna")
+    table_id = _with_free_seats(api, anna, 1, "end")
+    with connect(anna, table=table_id, seat=0, lang="en") as peer:
+        run_out(api, table_id)
+        assert sweep(api) == 1
+        told = peer.until(lambda m: m["type"] == "timed_out")
+        assert told["text"] == "The invited player's time ran out: the game ends, the invited player last."
+    replay = anna.get(f"/api/tables/{table_id}/replay?lang=nl").json()
+    assert replay["names"] == ["Anna", "de uitgenodigde speler"]
+    assert "de uitgenodigde speler begint" in replay["opening"][0]["text"]
+    assert anna.get(f"/api/tables/{table_id}/record?lang=de").json()["players"] == [
+        "Anna", "der eingeladene Mitspieler"]

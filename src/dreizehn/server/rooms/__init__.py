@@ -16,7 +16,8 @@ from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms.conn import Conn
 from dreizehn.server.rooms.hub import Hub
 from dreizehn.server.rooms.room import Room
-from dreizehn.server.rooms.state import build_table, seat_names
+from dreizehn.server.rooms.state import build_table, said_names, seat_names, sentence
 from dreizehn.server.rooms.telling import Said, said_event
 
-__all__ = ["Conn", "Hub", "Room", "Said", "ServerError", "build_table", "said_event", "seat_names"]
+__all__ = ["Conn", "Hub", "Room", "Said", "ServerError", "build_table", "said_event", "said_names", "seat_names",
+           "sentence"]

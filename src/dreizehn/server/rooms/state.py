@@ -65,6 +65,26 @@ def seat_names(seats: list[SeatRow], lang: str) -> list[str]:
             for s, level in zip(seats, levels, strict=True)]
 
 
+def said_names(seats: list[SeatRow], lang: str) -> list[str]:
+    """The seats' names as sentences say them in ``lang`` (the game's course, whose turn it is, a refusal, a time
+    run out, a replay): :func:`seat_names`, where a seat nobody has taken yet (a friend invited by a link, who has
+    no name until they join) is "the invited player" (``seat.invited``), never a blank or a seat number. Several such
+    seats are told apart by their order at the table, the order the page lists them and their invitations in:
+    "the first invited player", "the second invited player" (``seat.invited.nth``)."""
+    names = seat_names(seats, lang)
+    free = [s.seat for s in seats if not s.joined and not s.name]
+    w = words(lang)
+    for order, seat in enumerate(free, 1):
+        names[seat] = (w("seat.invited") if len(free) == 1
+                       else w("seat.invited.nth", nth=w(f"seat.nth.{order}")))
+    return names
+
+
+def sentence(text: str) -> str:
+    """A sentence begun with a capital: one that starts with a name said in words ("the invited player") too."""
+    return text[:1].upper() + text[1:]
+
+
 class TableState:
     """A table being played in this process: what is stored of it and the table rebuilt from that."""
 
@@ -80,6 +100,7 @@ class TableState:
         """Per language, what writes the views as documents: it keeps each legal action said as an offer and each
         field as last written (:class:`~dreizehn.core.wire.ViewWriter`)."""
         self._names: dict[str, list[str]] = {}
+        self._said: dict[str, list[str]] = {}
 
     @property
     def id(self) -> str:
@@ -116,6 +137,13 @@ class TableState:
             found = self._names[lang] = seat_names(self._seats, lang)
         return found
 
+    def said_names(self, lang: str) -> list[str]:
+        """The seats' names as sentences say them in ``lang`` (:func:`said_names`)."""
+        found = self._said.get(lang)
+        if found is None:
+            found = self._said[lang] = said_names(self._seats, lang)
+        return found
+
     def rename(self, seat: int, name: str) -> None:
         """A person joined ``seat`` under ``name``."""
         seats = list(self._seats)
@@ -125,6 +153,7 @@ class TableState:
     def _set_seats(self, seats: list[SeatRow]) -> None:
         self._seats = seats
         self._names.clear()
+        self._said.clear()
 
     def finished(self) -> None:
         """The game is over (its last action stored)."""

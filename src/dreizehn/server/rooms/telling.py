@@ -17,7 +17,7 @@ from dreizehn.server import messages
 from dreizehn.server.chat import RECENT_LINES, Line, readable
 from dreizehn.server.protocol import SaidEvent
 from dreizehn.server.rooms.conn import Conn
-from dreizehn.server.rooms.state import TableState
+from dreizehn.server.rooms.state import TableState, sentence
 from dreizehn.server.takebacks import TakeBack, standing_take_backs, undo_state
 from dreizehn.words import words
 
@@ -116,8 +116,8 @@ class Telling:
 
     def history_words(self, lang: str) -> list[str]:
         """The course so far, an action a line: public plays only (a card drawn by another seat stays unsaid)."""
-        w, game, names = words(lang), self._state.table.game, self._state.names(lang)
-        return [game.say_action(w, action, names[s] if 0 <= s < len(names) else None)
+        w, game, names = words(lang), self._state.table.game, self._state.said_names(lang)
+        return [sentence(game.say_action(w, action, names[s])) if 0 <= s < len(names) else game.say_action(w, action)
                 for s, action in self._state.table.state.history]
 
     def welcome(self, conn: Conn, kind: str = "welcome") -> str:
@@ -160,18 +160,19 @@ class Telling:
         """A ``refused`` for ``conn``; for an action, with the current view."""
         state = self._state
         view = state.view_doc(conn.seat, conn.lang, history=True) if with_view else None
-        return messages.refused(err, conn.lang, view, state.table.version, state.names(conn.lang))
+        return messages.refused(err, conn.lang, view, state.table.version, state.said_names(conn.lang))
 
     def said_update(self, update: Update, seat: int | None, lang: str, said: Said | None = None) -> dict[str, Any]:
         """An applied action as ``seat`` (``None``: a spectator) is told of it in ``lang``: its version, seat,
         notation, the action in words, and its events filtered for that receiver and said (``said`` keeps what the
         receivers of one update share)."""
-        game, names = self._state.table.game, self._state.names(lang)
+        game, names = self._state.table.game, self._state.said_names(lang)
         w = words(lang)
         said = Said() if said is None else said
         text = said.texts.get(lang)
         if text is None:
-            text = said.texts[lang] = game.say_action(w, game.action_type.parse(update.action), names[update.seat])
+            text = said.texts[lang] = sentence(game.say_action(w, game.action_type.parse(update.action),
+                                                               names[update.seat]))
         events = []
         for key in told_event_keys(update, seat, lang):
             entry = said.events.get(key)
@@ -225,16 +226,16 @@ class Telling:
     def taken_back_words(self, seat: int, lang: str) -> str:
         """A take-back by ``seat``'s person in words, said after the last move that stands (``Anna took back the move
         that came next: play went on from here.``)."""
-        return str(words(lang)("server.taken_back", player=self._state.names(lang)[seat]))
+        return sentence(str(words(lang)("server.taken_back", player=self._state.said_names(lang)[seat])))
 
     def tell_timed_out(self, seat: int, rule: str) -> None:
         """Tell every connection that ``seat``'s time ran out at a turn-based table and ``rule`` was applied, each in
         its language (``Bruno's time ran out: a bot played the move.``)."""
         version = self._state.table.version
         for conn in self._audience.conns():
-            player = self._state.names(conn.lang)[seat]
-            conn.send(messages.timed_out(seat, rule, version, str(words(conn.lang)(f"turns.timed_out.{rule}",
-                                                                                   player=player))))
+            player = self._state.said_names(conn.lang)[seat]
+            conn.send(messages.timed_out(seat, rule, version, sentence(str(words(conn.lang)(
+                f"turns.timed_out.{rule}", player=player)))))
 
     def resync_all(self) -> None:
         """Send every connection the whole table again (a ``resync``)."""

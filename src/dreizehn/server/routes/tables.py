@@ -23,7 +23,7 @@ from dreizehn.server.accounts.seats import check_token_seat, invitee, seat_path
 from dreizehn.server.chat import lines as chat_lines
 from dreizehn.server.protocol import INT64_MAX, INT64_MIN
 from dreizehn.server.refusals import ServerError
-from dreizehn.server.rooms import Room, build_table, said_event, seat_names
+from dreizehn.server.rooms import Room, build_table, said_event, said_names, seat_names, sentence
 from dreizehn.server.rooms.state import totals_and_winners
 from dreizehn.server.routes.deps import DailyGuard, HubDep, LangDep, SettingsDep, WhoDep
 from dreizehn.server.schemas import (
@@ -357,10 +357,10 @@ def _honest(out: TableOut, stored: Stored) -> TableOut:
 
 @router.get("/tables/{table_id}/record", dependencies=[DailyGuard])
 async def get_record(table_id: TableId, hub: HubDep, lang: LangDep) -> dict[str, Any]:
-    """A finished game's record (docs/record-format.md); a former player's seat named as such in the language
-    asked for."""
+    """A finished game's record (docs/record-format.md); a former player's seat, and one nobody took (a friend
+    invited by a link who never joined), named as such in the language asked for (:func:`said_names`)."""
     stored = await _finished(hub, table_id)
-    return to_record(build_table(stored).state, seat_names(list(stored.seats), lang))
+    return to_record(build_table(stored).state, said_names(list(stored.seats), lang))
 
 
 @router.get("/tables/{table_id}/replay", dependencies=[DailyGuard])
@@ -370,7 +370,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
     stored = await _finished(hub, table_id)
     game = load_game(stored.row.game_id, stored.row.players, stored.row.options)
     state = game.new_state(stored.row.seed)
-    names = seat_names(list(stored.seats), lang)
+    names = said_names(list(stored.seats), lang)
     w = words(lang)
     opening = [_whole(game, w, state.deal_event(), names)]
     steps = []
@@ -378,7 +378,7 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
         events = state.apply_with_events(action)
         number = state.log[-1][1]
         steps.append(ReplayStep(version=version, seat=seat, action=action,
-                                text=game.say_action(w, number, names[seat]), by=by,
+                                text=sentence(game.say_action(w, number, names[seat])), by=by,
                                 events=[_whole(game, w, e, names) for e in events]))
     said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
     chat = [ChatLineOut(seat=line.seat, name=names[line.seat] if _former(stored, line.seat) else line.name,
