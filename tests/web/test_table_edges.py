@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from .kit import Server, Watched, create_table, new_context, version, watch
+from .kit import Server, Watched, create_table, new_context, shoot, version, watch
 
 
 def test_three_thirteen_keeps_the_hand_arranged_after_a_draw(browser: Browser, contexts: list[BrowserContext],
@@ -91,3 +91,18 @@ RECORD_GLIDES = """() => {
     return animate.call(this, frames, options);
   };
 }"""
+
+
+def test_whose_turn_at_a_seat_nobody_has_joined_is_said_in_words(browser: Browser, contexts: list[BrowserContext],
+                                                                  server: Server, watched: list[Watched]) -> None:
+    """The game begins before the friends invited by a link have joined: when a free seat's turn comes, the head
+    says whose it is as the server's sentences do, "Der erste eingeladene Mitspieler ist am Zug" (two are invited
+    here; one alone is "der eingeladene Mitspieler"), not "freier Platz ist am Zug"; the seats still say "freier
+    Platz"."""
+    anna = watch(watched, new_context(browser, contexts, server, "de", phone=True), "Anna").page
+    create_table(anna, "knizia13", "Anna", ["me", "easy", "friend", "friend"])
+    anna.wait_for_function("document.querySelector('.table-page').dataset.version === '1'")  # the bot played
+    expect(anna.locator("#turn")).to_have_text("Der erste eingeladene Mitspieler ist am Zug")
+    expect(anna.locator("ul.seats")).to_contain_text("freier Platz")
+    expect(anna.locator("#log")).not_to_contain_text("Platz 3")
+    shoot(anna, "invited", "whose-turn-de-phone")

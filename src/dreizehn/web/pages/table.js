@@ -16,7 +16,7 @@ import { keepSeat } from "../account.js";
 import { Attention, drawSoundSwitch } from "./table/attention.js";
 import { drawBoard, handRow } from "./table/board.js";
 import { drawOverlay } from "./table/dialogs.js";
-import { drawHead, drawSeats, namesOf, stageWords } from "./table/head.js";
+import { drawHead, drawSeats, namesOf, saidNamesOf, sentence, stageWords } from "./table/head.js";
 import { invitePanel } from "./table/invites.js";
 import { tableKeys } from "./table/keys.js";
 import { drawChat } from "./table/chat.js";
@@ -180,9 +180,9 @@ class TablePage {
   drawClock() {
     const { view } = this.state;
     const due = this.clock.deadline;
-    const player = view && !view.is_over ? namesOf(this.state)[view.current_player] || "" : "";
+    const player = view && !view.is_over ? saidNamesOf(this.state)[view.current_player] || "" : "";
     const time = due ? new Date(due).toLocaleString(lang(), { weekday: "short", hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" }) : "";
-    redraw(this.els.deadline, JSON.stringify([lang(), due, player]), () => (due && player ? t("web.pace.deadline", { name: player, time }) : ""));
+    redraw(this.els.deadline, JSON.stringify([lang(), due, player]), () => (due && player ? sentence(t("web.pace.deadline", { name: player, time })) : ""));
   }
 
   /** @param {string} s the connection's state: "open", "lost" or "back" */

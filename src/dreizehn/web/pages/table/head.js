@@ -18,6 +18,29 @@ export function namesOf(state) {
 }
 
 /**
+ * The seats' names as sentences say them ("… ist am Zug", "… hat bis … Zeit"), as the server's sentences do: a
+ * seat nobody has joined yet (a friend invited by a link, nameless until they come) is "the invited player", several
+ * such seats "the first invited player", "the second …" in the order of the seats (never a seat number).
+ * @param {TableState} state
+ */
+export function saidNamesOf(state) {
+  const free = state.seats.filter((s) => !s.joined && !s.name).map((s) => s.seat);
+  return state.seats.map((s) => {
+    const order = free.indexOf(s.seat);
+    if (order < 0) return s.name;
+    return free.length === 1 ? t("seat.invited") : t("seat.invited.nth", { nth: t(`seat.nth.${order + 1}`) });
+  });
+}
+
+/**
+ * A sentence begun with a capital: one that starts with a name said in words ("the invited player") too.
+ * @param {string} text
+ */
+export function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
  * A stage said with how many the game has ("round 3 of 11"), or alone where that is not known; a game over (its
  * stage counted past the last) says its last stage.
  * @param {string | null} game
@@ -50,10 +73,10 @@ export function botLevel(level) {
  */
 export function drawHead(el, state, view, spectator, thinking = false) {
   const mine = isMine(state);
-  const player = namesOf(state)[view.current_player] || "";
+  const player = saidNamesOf(state)[view.current_player] || "";
   const turn = view.is_over ? t("web.game_over")
     : mine ? t("web.your_turn")
-      : thinking ? t("web.bot_thinking", { player }) : t("web.turn_of", { player });
+      : sentence(thinking ? t("web.bot_thinking", { player }) : t("web.turn_of", { player }));
   const title = t(`${state.game}.title`);
   const stage = stageWords(state.game, view.stage, state.stages);
   const watching = state.watching || 0;
