@@ -1,6 +1,7 @@
 // The invitation links of a new table (src/dreizehn/web/pages/table/invites.js): a friend invited by user name is
-// named by it, never by a seat number ("Einladung für Bruno", not "Einladung für Platz 2"); a seat nobody is named
-// for yet is told apart by its place at the table; a seat taken needs no invitation.
+// named by it, never by a seat number ("Einladung für Bruno", not "Einladung für Platz 2"); the seats nobody is named
+// for yet are counted in the order of the seats ("Erste Einladung", as the table says "der erste eingeladene
+// Mitspieler"); a seat taken needs no invitation.
 import assert from "node:assert/strict";
 import test from "node:test";
 
@@ -21,14 +22,16 @@ const seats = [
 ];
 const labels = (/** @type {HTMLElement} */ panel) => [...panel.querySelectorAll("label")].map((l) => l.textContent);
 
-test("an invitation names the friend it is kept for; a seat nobody is named for says its place", async () => {
+test("an invitation names the friend it is kept for; the seats nobody is named for are counted, never numbered", async () => {
   await i18n.loadLanguage("de");
-  assert.deepEqual(labels(invitePanel(invites, seats)), ["Einladung für Bruno", "Einladung für Platz 3"]);
+  assert.deepEqual(labels(invitePanel(invites, seats)), ["Einladung für Bruno", "Einladung"]);
   serve("nl");
   await i18n.loadLanguage("nl");
-  assert.deepEqual(labels(invitePanel(invites, seats)), ["Uitnodiging voor Bruno", "Uitnodiging voor plaats 3"]);
+  assert.deepEqual(labels(invitePanel(invites, seats)), ["Uitnodiging voor Bruno", "Uitnodiging"]);
+  const two = seats.map((seat, i) => (i === 1 ? { name: "", joined: false } : seat));
+  assert.deepEqual(labels(invitePanel(invites, two)), ["Eerste uitnodiging", "Tweede uitnodiging"]);
   serve("en");
   await i18n.loadLanguage("en");
   assert.deepEqual(labels(invitePanel({ ...invites, me: null }, null)),
-    ["Invitation for seat 1", "Invitation for seat 2", "Invitation for seat 3", "Invitation for seat 4"]);
+    ["First invitation", "Second invitation", "Third invitation", "Fourth invitation"]);
 });

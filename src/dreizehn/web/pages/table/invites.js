@@ -16,20 +16,34 @@ import { t } from "../../i18n.js";
  */
 export function invitePanel(invites, seats) {
   const rows = invites.invitations.filter((inv) => inv.seat !== invites.me && (!seats || !seats[inv.seat].joined));
+  const nameless = rows.map((inv) => inv.seat).filter((seat) => !nameOf(seat, seats));
   return h("section.invites", { "aria-label": t("web.invite") }, rows.length ? h("h2", {}, t("web.invite")) : null,
-    rows.map((inv) => copyRow(inviteLabel(inv.seat, seats), inv.url, `invite-${inv.seat}`)),
+    rows.map((inv) => copyRow(inviteLabel(inv.seat, seats, nameless), inv.url, `invite-${inv.seat}`)),
     invites.spectator ? copyRow(t("web.spectator_link"), invites.spectator, "spectator-link") : null);
 }
 
 /**
- * An invitation's label: for the person a seat is kept for, by their name (a friend invited by user name); for a
- * seat nobody is named for yet, by its place at the table, the only thing that tells it apart.
+ * The name a seat is kept for (a friend invited by user name), or none.
  * @param {number} seat
  * @param {{name?: string | null}[] | null} seats
  */
-export function inviteLabel(seat, seats) {
-  const name = seats && seats[seat] ? seats[seat].name : null;
-  return name ? t("web.invite_for", { name }) : t("web.seat_link", { n: seat + 1 });
+function nameOf(seat, seats) {
+  return seats && seats[seat] ? seats[seat].name || null : null;
+}
+
+/**
+ * An invitation's label: for the person a seat is kept for, by their name (a friend invited by user name); for the
+ * seats nobody is named for yet, "Invitation" where there is one, else "First invitation", "Second invitation", …
+ * in the order of the seats, as the table's sentences say "the first invited player", "the second invited player".
+ * @param {number} seat
+ * @param {{name?: string | null}[] | null} seats
+ * @param {number[]} nameless the seats of the invitations shown that nobody is named for, in order
+ */
+export function inviteLabel(seat, seats, nameless) {
+  const name = nameOf(seat, seats);
+  if (name) return t("web.invite_for", { name });
+  if (nameless.length < 2) return t("web.invitation");
+  return t("web.invitation_nth", { nth: t(`web.nth.${nameless.indexOf(seat) + 1}`) });
 }
 
 /**
