@@ -17,7 +17,9 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from dreizehn.server.app import create_app
+from dreizehn.server.rooms.state import said_names, sentence
 from dreizehn.server.storage import actions, seats, tables
+from dreizehn.server.storage.rows import SeatRow
 from dreizehn.server.turns.hooks import TurnClock
 from dreizehn.server.turns.schema import turn_clocks
 
@@ -346,3 +348,12 @@ def test_p3_a_game_ended_by_an_invited_player_who_never_came_says_so_in_words(ap
     assert "de uitgenodigde speler begint" in replay["opening"][0]["text"]
     assert anna.get(f"/api/tables/{table_id}/record?lang=de").json()["players"] == [
         "Anna", "der eingeladene Mitspieler"]
+
+
+def test_a_persons_name_begins_a_sentence_as_they_wrote_it() -> None:
+    """Only a seat said in words begins its sentence with a capital ("Der eingeladene Mitspieler spielt …"); a
+    person's own name stays as they wrote it ("anna spielt …", not "Anna")."""
+    seats = [SeatRow(0, "anna", None, True), SeatRow(1, "", None, False), SeatRow(2, "Ada", "easy", True)]
+    assert sentence("anna spielt die grüne 1.", seats, 0) == "anna spielt die grüne 1."
+    assert sentence("der eingeladene Mitspieler spielt.", seats, 1) == "Der eingeladene Mitspieler spielt."
+    assert said_names(seats, "de")[:2] == ["anna", "der eingeladene Mitspieler"]

@@ -72,7 +72,7 @@ def said_names(seats: list[SeatRow], lang: str) -> list[str]:
     seats are told apart by their order at the table, the order the page lists them and their invitations in:
     "the first invited player", "the second invited player" (``seat.invited.nth``)."""
     names = seat_names(seats, lang)
-    free = [s.seat for s in seats if not s.joined and not s.name]
+    free = [s.seat for s in seats if invited(s)]
     w = words(lang)
     for order, seat in enumerate(free, 1):
         names[seat] = (w("seat.invited") if len(free) == 1
@@ -80,9 +80,17 @@ def said_names(seats: list[SeatRow], lang: str) -> list[str]:
     return names
 
 
-def sentence(text: str) -> str:
-    """A sentence begun with a capital: one that starts with a name said in words ("the invited player") too."""
-    return text[:1].upper() + text[1:]
+def invited(seat: SeatRow) -> bool:
+    """Whether nobody has taken ``seat`` yet (a friend invited by a link, who has no name until they join)."""
+    return not seat.joined and not seat.name
+
+
+def sentence(text: str, seats: list[SeatRow], seat: int) -> str:
+    """``text``, said of ``seat``, begun with a capital where it begins with the seat said in words ("The invited
+    player plays …", :func:`said_names`); a person's name stays as they wrote it ("gus plays …")."""
+    if 0 <= seat < len(seats) and invited(seats[seat]):
+        return text[:1].upper() + text[1:]
+    return text
 
 
 class TableState:

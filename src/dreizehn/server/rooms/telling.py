@@ -117,8 +117,9 @@ class Telling:
     def history_words(self, lang: str) -> list[str]:
         """The course so far, an action a line: public plays only (a card drawn by another seat stays unsaid)."""
         w, game, names = words(lang), self._state.table.game, self._state.said_names(lang)
-        return [sentence(game.say_action(w, action, names[s])) if 0 <= s < len(names) else game.say_action(w, action)
-                for s, action in self._state.table.state.history]
+        seats = self._state.seats
+        return [sentence(game.say_action(w, action, names[s]), seats, s) if 0 <= s < len(names)
+                else game.say_action(w, action) for s, action in self._state.table.state.history]
 
     def welcome(self, conn: Conn, kind: str = "welcome") -> str:
         """The whole of the table for ``conn``: a ``welcome`` after its hello, a ``resync`` later."""
@@ -172,7 +173,7 @@ class Telling:
         text = said.texts.get(lang)
         if text is None:
             text = said.texts[lang] = sentence(game.say_action(w, game.action_type.parse(update.action),
-                                                               names[update.seat]))
+                                                               names[update.seat]), self._state.seats, update.seat)
         events = []
         for key in told_event_keys(update, seat, lang):
             entry = said.events.get(key)
@@ -226,7 +227,8 @@ class Telling:
     def taken_back_words(self, seat: int, lang: str) -> str:
         """A take-back by ``seat``'s person in words, said after the last move that stands (``Anna took back the move
         that came next: play went on from here.``)."""
-        return sentence(str(words(lang)("server.taken_back", player=self._state.said_names(lang)[seat])))
+        return sentence(str(words(lang)("server.taken_back", player=self._state.said_names(lang)[seat])),
+                        self._state.seats, seat)
 
     def tell_timed_out(self, seat: int, rule: str) -> None:
         """Tell every connection that ``seat``'s time ran out at a turn-based table and ``rule`` was applied, each in
@@ -235,7 +237,7 @@ class Telling:
         for conn in self._audience.conns():
             player = self._state.said_names(conn.lang)[seat]
             conn.send(messages.timed_out(seat, rule, version, sentence(str(words(conn.lang)(
-                f"turns.timed_out.{rule}", player=player)))))
+                f"turns.timed_out.{rule}", player=player)), self._state.seats, seat)))
 
     def resync_all(self) -> None:
         """Send every connection the whole table again (a ``resync``)."""

@@ -378,7 +378,8 @@ async def get_replay(table_id: TableId, hub: HubDep, lang: LangDep) -> ReplayOut
         events = state.apply_with_events(action)
         number = state.log[-1][1]
         steps.append(ReplayStep(version=version, seat=seat, action=action,
-                                text=sentence(game.say_action(w, number, names[seat])), by=by,
+                                text=sentence(game.say_action(w, number, names[seat]), list(stored.seats), seat),
+                                by=by,
                                 events=[_whole(game, w, e, names) for e in events]))
     said = await asyncio.to_thread(chat_lines, hub.store, table_id, False, None)
     chat = [ChatLineOut(seat=line.seat, name=names[line.seat] if _former(stored, line.seat) else line.name,
