@@ -182,7 +182,7 @@ class TablePage {
     const due = this.clock.deadline;
     const player = view && !view.is_over ? saidNamesOf(this.state)[view.current_player] || "" : "";
     const time = due ? new Date(due).toLocaleString(lang(), { weekday: "short", hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" }) : "";
-    redraw(this.els.deadline, JSON.stringify([lang(), due, player]), () => (due && player ? sentence(t("web.pace.deadline", { name: player, time })) : ""));
+    redraw(this.els.deadline, JSON.stringify([lang(), due, player]), () => (due && player ? sentence(t("web.pace.deadline", { name: player, time }), this.state, view ? view.current_player : -1) : ""));
   }
 
   /** @param {string} s the connection's state: "open", "lost" or "back" */

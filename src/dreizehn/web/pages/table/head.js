@@ -33,11 +33,15 @@ export function saidNamesOf(state) {
 }
 
 /**
- * A sentence begun with a capital: one that starts with a name said in words ("the invited player") too.
+ * ``text``, said of ``seat``, begun with a capital where it begins with the seat said in words ("The invited player
+ * …", :func:`saidNamesOf`); a person's name stays as they wrote it ("anna ist am Zug").
  * @param {string} text
+ * @param {TableState} state
+ * @param {number} seat
  */
-export function sentence(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+export function sentence(text, state, seat) {
+  const s = state.seats[seat];
+  return s && !s.joined && !s.name ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 /**
@@ -76,7 +80,7 @@ export function drawHead(el, state, view, spectator, thinking = false) {
   const player = saidNamesOf(state)[view.current_player] || "";
   const turn = view.is_over ? t("web.game_over")
     : mine ? t("web.your_turn")
-      : sentence(thinking ? t("web.bot_thinking", { player }) : t("web.turn_of", { player }));
+      : sentence(thinking ? t("web.bot_thinking", { player }) : t("web.turn_of", { player }), state, view.current_player);
   const title = t(`${state.game}.title`);
   const stage = stageWords(state.game, view.stage, state.stages);
   const watching = state.watching || 0;
