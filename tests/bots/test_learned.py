@@ -28,6 +28,7 @@ from dreizehn.core.errors import BotError
 from dreizehn.core.kernel import load_kernel
 from dreizehn.games.three_thirteen.bot_kernel import narrow_to_best
 from dreizehn.games.three_thirteen.heuristic import rank
+from dreizehn.games.three_thirteen.rules import OUT
 from dreizehn.games.three_thirteen.search import row_of_view
 
 GAMES = [g for g in dreizehn.game_ids() if shipped(g) is not None]
@@ -161,27 +162,31 @@ def _three_thirteen_views(games: int) -> list[Any]:
 
 def test_the_kernels_candidates_are_the_heuristics_best_discards_and_its_own() -> None:
     """``narrow_to_best`` (the fitting's narrowing, compiled) leaves at each discard with no way out the heuristic's
-    best ``k`` discards as :func:`.three_thirteen.heuristic.rank` orders them and the action it advises, and every
-    other decision as it was: what the ``learned`` bot narrows to at play from the same ranking."""
+    best ``k`` discards as :func:`.three_thirteen.heuristic.rank` orders them and the action it advises, at a way out
+    the heuristic's alone, and the draws as they were: what the ``learned`` bot narrows to at play."""
     game = dreizehn.load_game("three-thirteen", 2)
     kernel = load_kernel(game)
     empty = kernel.new(1)[0]
-    narrowed = untouched = 0
+    narrowed = untouched = ways_out = 0
     for view in _three_thirteen_views(3):
         row = row_of_view(empty, view)
         legal = np.zeros((1, game.num_actions), np.bool_)
         kernel.legal(row[None, :], legal)
         before = legal.copy()
         ranked = rank(view)
-        hint = ranked[-1] if ranked else view.legal_actions[0]  # any action the heuristic might advise
+        outs = [a for a in view.legal_actions if a >= OUT]
+        hint = ranked[-1] if ranked else outs[0] if outs else view.legal_actions[0]  # an action it might advise
         narrow_to_best(row[None, :], np.array([hint], np.int64), 2, legal)
-        if ranked is None:
+        if outs:
+            assert set(np.flatnonzero(legal[0])) == {hint}  # a way out: the heuristic's
+            ways_out += 1
+        elif ranked is None:
             assert np.array_equal(legal, before)
             untouched += 1
         else:
             assert set(np.flatnonzero(legal[0])) == {*ranked[:2], hint}
             narrowed += len(ranked) > 3
-    assert narrowed > 50 and untouched > 50
+    assert narrowed > 50 and untouched > 50 and ways_out > 0
 
 
 def test_a_network_with_candidates_plays_only_among_them(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -61,7 +61,8 @@ class Network:
     """The points by which another action must be rated above the heuristic's to be played instead."""
     candidates: int = 0
     """Where not 0, the actions the network may play at a decision the heuristic ranks (:mod:`.advice`'s
-    ``rank``, a Three Thirteen discard): only the heuristic's best ``candidates`` and its own action."""
+    ``rank``, a Three Thirteen discard): only the heuristic's best ``candidates`` and its own action; where the
+    heuristic plays one of the game's eager actions (a way out), that action."""
 
     @property
     def obs_size(self) -> int:
@@ -173,6 +174,8 @@ class LearnedBot(Bot):
         heuristic = heuristic_of(view.game_id)
         assert heuristic is not None  # every game with a network has a heuristic
         hint = heuristic(view, rng)
+        if self.network.candidates and hint in self.game.eager_actions:
+            return hint  # a way out: the network fitted to the candidates never rated one
         ranked = self.ranking(view) if self.network.candidates and self.ranking is not None else None
         if ranked is not None:
             allowed = {*ranked[: self.network.candidates], hint}

@@ -42,12 +42,19 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
 def narrow_to_best(states: npt.NDArray[np.int16], hints: npt.NDArray[np.int64], best: int,
                    legal: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
     """Narrow ``legal`` where the seat to move is to discard and cannot go out to the heuristic's ``best`` discards
-    (in the order of :func:`.heuristic.rank`: its scores, ties by the lower action) and its own action ``hints``;
-    the draws and the decisions with a way out are left as they are."""
+    (in the order of :func:`.heuristic.rank`: its scores, ties by the lower action) and its own action ``hints``,
+    and where it can go out to the heuristic's way out (``hints``, as the learned bot plays it); the draws are left
+    as they are."""
     scores = np.empty(KINDS, np.float64)
     for i in range(len(states)):
         s = states[i]
-        if s[TURN] < 0 or legal[i, OUT:].any() or not legal[i, DISCARD:OUT].any():
+        if s[TURN] < 0:
+            continue
+        if legal[i, OUT:].any():
+            legal[i, :] = False
+            legal[i, hints[i]] = True
+            continue
+        if not legal[i, DISCARD:OUT].any():
             continue
         discard_scores(s, scores)
         keep = np.zeros(KINDS, np.bool_)
