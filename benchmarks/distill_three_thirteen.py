@@ -20,6 +20,7 @@ search's common random numbers), so most of the luck cancels in it.
 from __future__ import annotations
 
 import argparse
+import copy
 import multiprocessing
 import random
 import sys
@@ -127,7 +128,8 @@ def collect(args: argparse.Namespace) -> tuple[npt.NDArray[np.int16], npt.NDArra
 def fit(learner: Learner, data: tuple[npt.NDArray[np.int16], npt.NDArray[np.int64], npt.NDArray[np.bool_],
                                       npt.NDArray[np.float32]], args: argparse.Namespace) -> None:
     """Adam on the candidates' rating less the heuristic action's, against their targets (least squares), for
-    ``args.epochs`` passes; the held-out tenth's error printed after each."""
+    ``args.epochs`` passes; the held-out tenth's error printed after each, and the network of the pass with the
+    least kept (the error rises again once it fits the labels' noise)."""
     torch = learner.torch
     obs, hints, masks, targets = data
     x = torch.from_numpy(network_input(obs.astype(np.float32), hints, learner.scale, learner.num_actions))
@@ -141,6 +143,7 @@ def fit(learner: Learner, data: tuple[npt.NDArray[np.int16], npt.NDArray[np.int6
         advantage = out - out.gather(1, h[rows, None])
         return (((advantage - y[rows]) ** 2) * m[rows]).sum() / m[rows].sum()
 
+    best: tuple[float, dict[str, Any]] = (float("inf"), copy.deepcopy(learner.model.state_dict()))
     for epoch in range(args.epochs):
         np.random.default_rng(args.seed + epoch).shuffle(train)
         for start in range(0, len(train), args.batch):
@@ -149,7 +152,13 @@ def fit(learner: Learner, data: tuple[npt.NDArray[np.int16], npt.NDArray[np.int6
             value.backward()
             learner.optimiser.step()
         with torch.no_grad():
-            print(f"pass {epoch + 1}: held-out error {float(loss(held)) * TARGET_SCALE ** 2:.3f} points²", flush=True)
+            error = float(loss(held)) * TARGET_SCALE ** 2
+        print(f"pass {epoch + 1}: held-out error {error:.3f} points²", flush=True)
+        if error < best[0]:
+            best = (error, copy.deepcopy(learner.model.state_dict()))
+    learner.model.load_state_dict(best[1])
+    print(f"kept the network of the least held-out error, {best[0]:.3f} points² (predicting no difference: "
+          f"{float((y[held][m[held]] ** 2).mean()) * TARGET_SCALE ** 2:.3f})", flush=True)
 
 
 def main() -> None:
@@ -165,17 +174,21 @@ def main() -> None:
     parser.add_argument("--hidden", default="256,256")
     parser.add_argument("--thresholds", default="0,0.5,1,2")
     parser.add_argument("--eval-seeds", type=int, default=400, help="held-out seeds choosing the threshold")
-    parser.add_argument("--data", type=Path, help="labelled decisions: read from this file if it exists, else "
-                                                  "collected and written there")
+    parser.add_argument("--data", type=Path, nargs="+", help="labelled decisions: read from these files if the "
+                                                             "first exists, else collected and written there")
     parser.add_argument("--out", type=Path, required=True, help="where to write the network")
     args = parser.parse_args()
-    if args.data is not None and args.data.exists():
-        with np.load(args.data) as saved:
-            data = (saved["obs"], saved["hints"], saved["masks"], saved["targets"])
+    if args.data is not None and args.data[0].exists():
+        parts = []
+        for path in args.data:
+            with np.load(path) as saved:
+                parts.append((saved["obs"], saved["hints"], saved["masks"], saved["targets"]))
+        obs, hints, masks, targets = (np.concatenate([p[i] for p in parts]) for i in range(4))
+        data = (obs.astype(np.int16), hints.astype(np.int64), masks.astype(np.bool_), targets.astype(np.float32))
     else:
         data = collect(args)
         if args.data is not None:
-            np.savez_compressed(args.data, obs=data[0], hints=data[1], masks=data[2], targets=data[3])
+            np.savez_compressed(args.data[0], obs=data[0], hints=data[1], masks=data[2], targets=data[3])
     game = dreizehn.load_game(GAME, 2, FIT_OPTIONS[GAME])
     learner = Learner(game, argparse.Namespace(seed=args.seed, hidden=args.hidden, lr=args.lr, candidates=CANDIDATES))
     fit(learner, data, args)

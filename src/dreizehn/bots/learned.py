@@ -61,8 +61,9 @@ class Network:
     """The points by which another action must be rated above the heuristic's to be played instead."""
     candidates: int = 0
     """Where not 0, the actions the network may play at a decision the heuristic ranks (:mod:`.advice`'s
-    ``rank``, a Three Thirteen discard): only the heuristic's best ``candidates`` and its own action; where the
-    heuristic plays one of the game's eager actions (a way out), that action."""
+    ``rank``, a Three Thirteen discard): only the heuristic's best ``candidates``, and only where its advice is one
+    of them (not a discard at random); where the heuristic plays one of the game's eager actions (a way out), that
+    action."""
 
     @property
     def obs_size(self) -> int:
@@ -178,7 +179,9 @@ class LearnedBot(Bot):
             return hint  # a way out: the network fitted to the candidates never rated one
         ranked = self.ranking(view) if self.network.candidates and self.ranking is not None else None
         if ranked is not None:
-            allowed = {*ranked[: self.network.candidates], hint}
+            allowed = set(ranked[: self.network.candidates])
+            if hint not in allowed:
+                return hint  # advice its own ranking does not back (a discard at random, to end a stalemate)
             legal = tuple(a for a in legal if a in allowed)
         observation = self.encoder.observation(view)[None, :]
         mask = np.zeros((1, self.network.num_actions), np.bool_)

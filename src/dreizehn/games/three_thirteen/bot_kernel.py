@@ -42,9 +42,9 @@ def playout(s: npt.NDArray[np.int16], key: Keys, policy: int) -> None:  # pragma
 def narrow_to_best(states: npt.NDArray[np.int16], hints: npt.NDArray[np.int64], best: int,
                    legal: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
     """Narrow ``legal`` where the seat to move is to discard and cannot go out to the heuristic's ``best`` discards
-    (in the order of :func:`.heuristic.rank`: its scores, ties by the lower action) and its own action ``hints``,
-    and where it can go out to the heuristic's way out (``hints``, as the learned bot plays it); the draws are left
-    as they are."""
+    (in the order of :func:`.heuristic.rank`: its scores, ties by the lower action) where its action ``hints`` is
+    one of them, else to that action alone (a discard at random, to end a stalemate), and where it can go out to
+    the heuristic's way out, as the learned bot plays them; the draws are left as they are."""
     scores = np.empty(KINDS, np.float64)
     for i in range(len(states)):
         s = states[i]
@@ -65,8 +65,11 @@ def narrow_to_best(states: npt.NDArray[np.int16], hints: npt.NDArray[np.int64], 
                     top = k
             if top >= 0:
                 keep[top] = True
+        if not DISCARD <= hints[i] < OUT or not keep[hints[i] - DISCARD]:
+            keep[:] = False  # advice the ranking does not back (a discard at random, to end a stalemate): alone
+            keep[hints[i] - DISCARD] = True
         for k in range(KINDS):
-            legal[i, DISCARD + k] = legal[i, DISCARD + k] and (keep[k] or DISCARD + k == hints[i])
+            legal[i, DISCARD + k] = legal[i, DISCARD + k] and keep[k]
 
 
 BATCHES = batch_functions("three-thirteen-bot", new_game=new_game, apply=apply, legal_into=legal_into,
