@@ -121,6 +121,7 @@ from dreizehn.bots.search_options import search_default as search_default
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
 from dreizehn.core.kernel import load_kernel
+from dreizehn.words import Word
 
 CompiledSearch = Callable[[View, int, float, float, int, "float | None"],
                           "tuple[list[tuple[int, int, int, float]], int]"]
@@ -254,7 +255,10 @@ class IsmctsBot(Bot):
         if self.settings.infer and not self._infers():
             raise BotSpecError("bot.option_infer", rule="B4", game=gid)
         if self.settings.value.startswith("learned-bot"):
-            fitted_network(game, self.settings.value)  # refuses a game without the learned bot's network there
+            if not self._reads_network():
+                raise BotSpecError("bot.option_value_network", rule="B4", bot="ismcts", key="value",
+                                   value=self.settings.value, game=Word(f"{gid}.title"))
+            fitted_network(game, self.settings.value)  # refuses a player count or options it was not fitted at
         if self.settings.value != "points" and self._compiled_search(frozenset()) is None:
             raise BotSpecError("bot.option_value", rule="B4", key="value", value=self.settings.value, game=gid)
         if self.settings.standing and self._compiled_search(frozenset()) is None:
@@ -449,6 +453,17 @@ class IsmctsBot(Bot):
         if extra:
             return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout, **extra)
         return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout)
+
+    def _reads_network(self) -> bool:
+        """Whether the game's compiled search can value its leaves by the ``learned`` bot's network (its
+        ``search_options`` list ``learned-bot``: 13's and Holzwurm's)."""
+        if not self.game.kernel:
+            return False
+        if self._kernel is None:
+            self._kernel = load_kernel(self.game)
+        supported: Mapping[str, object] | None = getattr(self._kernel, "search_options", None)
+        values = supported.get("value", ()) if supported else ()
+        return values is True or (isinstance(values, Container) and "learned-bot" in values)
 
     def _infers(self) -> bool:
         """Whether this bot's search runs in the game's kernel (:meth:`_compiled_search`) and that search weighs its
