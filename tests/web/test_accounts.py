@@ -338,8 +338,8 @@ def test_a_friend_invited_by_user_name(browser: Browser, contexts: list[BrowserC
                                        watched: list[Watched]) -> None:
     """A signed-in person may invite a friend to a seat by user name: the name is asked for (the page says so when
     it is missing); the table's invitation names the friend, not the seat ("Einladung für Gus_friend", not "… Platz
-    2"), the one seat nobody is named for yet is "the invitation", never a number; the friend finds the table on their home and takes the seat by
-    their session."""
+    2"), the one seat nobody is named for yet is "the invitation", never a number; the friend finds the table on
+    their home and takes the seat by their session."""
     words = _words(server, "en")
     httpx2.post(f"{server.url}/api/accounts", json={"name": "Gus_friend", "password": PASSWORD})
     fay = _person(browser, contexts, server, watched, "Fay_host")
