@@ -10,6 +10,7 @@ import pytest
 
 import dreizehn
 from dreizehn.bots.base import make_bot
+from dreizehn.bots.learned import fits, shipped
 from dreizehn.bots.levels import LEVEL_NAMES, OWN_LEVELS, game_levels, level_name, level_spec
 from dreizehn.bots.offered import offered_levels
 from dreizehn.core.errors import BotError, GameOverError
@@ -140,9 +141,13 @@ def test_levels_name_a_bot_for_every_game() -> None:
             game = dreizehn.load_game(game_id, players)
             for level in LEVEL_NAMES:
                 seats = tuple(Seat(level, bot=level) for _ in range(players))
-                if level in OWN_LEVELS and level not in levels:  # no other level in its place: the bot's refusal
+                if level in OWN_LEVELS and level not in levels:  # no other level in its place: the bot itself
                     assert level_name(level, game_id, players) is None and level not in offered_levels(game)
-                    with pytest.raises(BotError):
+                    network = shipped(game_id)
+                    if network is not None and fits(network, game):  # a network, not a level (Three Thirteen's)
+                        assert Table(game, seats, 0, game.new_state(0))._bots[0].spec == level
+                        continue
+                    with pytest.raises(BotError):  # no network here: the bot's refusal
                         Table(game, seats, 0, game.new_state(0))
                     continue
                 table = Table(game, seats, 0, game.new_state(0))
