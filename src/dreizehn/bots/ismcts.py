@@ -210,6 +210,12 @@ class RootStat:
     mean: float
 
 
+def _lists(options: Mapping[str, object], name: str, value: str) -> bool:
+    """Whether a kernel's ``search_options`` take ``value`` for the option ``name`` (all values, or those listed)."""
+    values = options.get(name, ())
+    return values is True or (isinstance(values, Container) and value in values)
+
+
 @register_bot
 class IsmctsBot(Bot):
     """``ismcts``: single-observer ISMCTS (see the module docstring).
@@ -429,9 +435,7 @@ class IsmctsBot(Bot):
             return None
         if (keep and not options["prune"]) or (self.settings.potential and not options.get("potential")):
             return None
-        values = options.get("value", ())
-        if self.settings.value != "points" and not (values is True or (
-                isinstance(values, Container) and self.settings.value in values)):
+        if self.settings.value != "points" and not _lists(options, "value", self.settings.value):
             return None
         if self.settings.standing and not options.get("standing"):
             return None
@@ -462,8 +466,7 @@ class IsmctsBot(Bot):
         if self._kernel is None:
             self._kernel = load_kernel(self.game)
         supported: Mapping[str, object] | None = getattr(self._kernel, "search_options", None)
-        values = supported.get("value", ()) if supported else ()
-        return values is True or (isinstance(values, Container) and "learned-bot" in values)
+        return bool(supported) and _lists(supported or {}, "value", "learned-bot")
 
     def _infers(self) -> bool:
         """Whether this bot's search runs in the game's kernel (:meth:`_compiled_search`) and that search weighs its
