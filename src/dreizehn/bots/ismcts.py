@@ -40,6 +40,11 @@ The algorithm (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS" with availability 
   the other playouts, each leaf played out by the heuristic (``master`` in 13 and Holzwurm, compiled there);
   ``tree=off`` keeps any playout's search flat at the root; ``tree=auto``, the default, is off with
   ``playout=heuristic`` and on otherwise.
+  With ``playout=learned-bot`` every seat plays as the ``learned`` bot (:mod:`~dreizehn.bots.learned`: the
+  heuristic's advice unless its network rates another action higher by its threshold), as ``playout=heuristic``
+  plays the heuristic; only where that network was fitted (the game's player count and options, B4 naming
+  ``playout`` elsewhere); Three Thirteen's kernel plays it compiled
+  (:func:`~dreizehn.games.three_thirteen.bot_kernel.learned_action`), the other games in Python.
 * **Pruning** (``prune=K``): where the game's heuristic ranks the root decision
   (its heuristic's ``rank``: Three Thirteen's discards), only its ``K`` best actions are searched,
   so each gets more of the budget and none the heuristic thinks poor is played; with ``K = 1`` the heuristic's
@@ -114,9 +119,10 @@ from typing import ClassVar, TypeVar
 
 from dreizehn.bots.advice import Estimate, Heuristic, Policy, Ranking, estimator, heuristic, playout_policy, ranking
 from dreizehn.bots.base import Bot, register_bot
+from dreizehn.bots.learned import LearnedBot
 from dreizehn.bots.learned_kernel import fitted_network
 from dreizehn.bots.search_options import GENERAL as GENERAL  # re-exported: dreizehn.bots.ismcts.GENERAL
-from dreizehn.bots.search_options import SearchOptions
+from dreizehn.bots.search_options import ROLLOUTS, SearchOptions
 from dreizehn.bots.search_options import search_default as search_default
 from dreizehn.core.errors import BotError, BotSpecError
 from dreizehn.core.game import Game, State, View
@@ -250,6 +256,8 @@ class IsmctsBot(Bot):
         gid = game.id
         self.estimate: Estimate | None = estimator(gid)
         self.eager = game.eager_actions
+        if self.settings.playout == "learned-bot":
+            fitted_network(game, "learned-bot", key="playout")  # refuses a game or player count it was not fitted at
         self.policy: Policy | None = self._policy()
         self.own: Heuristic | None = heuristic(gid)
         self.ranking: Ranking | None = ranking(gid)
@@ -275,6 +283,8 @@ class IsmctsBot(Bot):
         chosen = self.settings.playout
         if chosen == "greedy":
             return playout_policy(self.game.id)
+        if chosen == "learned-bot":
+            return _heuristic_policy(LearnedBot(self.game).act)
         act = heuristic(self.game.id) if chosen == "heuristic" else None
         if chosen == "heuristic" and act is None:  # pragma: no cover - every game has a heuristic
             raise BotSpecError("bot.option_choice", rule="B4", bot=self.name, key="playout",
@@ -439,7 +449,7 @@ class IsmctsBot(Bot):
             return None
         if self.settings.standing and not options.get("standing"):
             return None
-        if not options.get("tree") and self.settings.tree != (playout != "heuristic"):
+        if not options.get("tree") and self.settings.tree != (playout not in ROLLOUTS):
             return None
         if supported is None:
             return found

@@ -1,8 +1,8 @@
 """The ``learned`` bot's network (:mod:`dreizehn.bots.learned`) in compiled code, for the ``ismcts`` search's
-``value=learned-bot`` (docs/learned.md, "In the search"): the same weights the NumPy bot loads, the same forward pass
-(the observation divided by its bounds and the heuristic's action one-hot, two hidden layers of ReLU, one rating per
-action) and the same choice (the heuristic's action unless another legal one is rated higher by more than the
-network's threshold), rating only the actions asked for.
+``value=learned-bot`` and ``playout=learned-bot`` (docs/learned.md, "In the search"): the same weights the NumPy bot
+loads, the same forward pass (the observation divided by its bounds and the heuristic's action one-hot, two hidden
+layers of ReLU, one rating per action) and the same choice (the heuristic's action unless another legal one is rated
+higher by more than the network's threshold), rating only the actions asked for.
 
 The first layer adds the rows of the observation's values that are not 0 (most are: card counts and flags) and the
 heuristic action's row; the second skips the hidden units that are 0 after the ReLU; the last rates the legal
@@ -77,10 +77,10 @@ def shipped_compiled(game_id: str) -> CompiledNetwork | None:
     return None if network is None else compile_network(network)
 
 
-def fitted_network(game: Game, value: str = "learned-bot") -> CompiledNetwork:
+def fitted_network(game: Game, value: str = "learned-bot", key: str = "value") -> CompiledNetwork:
     """The compiled network of the ``learned`` bot for ``game``, what ``ismcts:value=learned-bot`` (or ``value``,
-    ``learned-bot-mix``) values leaves by; a game without one, or at a player count or with options it was not
-    fitted at, is refused (B4, naming the option ``value``).
+    ``learned-bot-mix``) values leaves by and ``playout=learned-bot`` plays by; a game without one, or at a player
+    count or with options it was not fitted at, is refused (B4, naming the option ``key``).
 
     >>> import dreizehn
     >>> fitted_network(dreizehn.load_game("knizia13", 4)).threshold
@@ -93,10 +93,10 @@ def fitted_network(game: Game, value: str = "learned-bot") -> CompiledNetwork:
     """
     network = shipped(game.id)
     if network is None:
-        raise BotSpecError("bot.option_value_network", rule="B4", bot="ismcts", key="value", value=value,
+        raise BotSpecError("bot.option_value_network", rule="B4", bot="ismcts", key=key, value=value,
                            game=Word(f"{game.id}.title"))
     if not fits(network, game):
-        raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="value", value=value,
+        raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key=key, value=value,
                            game=Word(f"{game.id}.title"), players=network.players)
     compiled = shipped_compiled(game.id)
     assert compiled is not None

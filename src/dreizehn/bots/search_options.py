@@ -63,11 +63,14 @@ def search_default(game: Game, name: str) -> object:
 
 Horizon = Literal["stage", "game"]
 Reward = Literal["margin", "win"]
-Playout = Literal["greedy", "random", "heuristic"]
+Playout = Literal["greedy", "random", "heuristic", "learned-bot"]
 Switch = Literal["auto", "on", "off"]
 Root = Literal["auto", "ucb", "paired"]
 Value = Literal["points", "learned", "learned-large", "learned-bot", "learned-bot-mix"]
 
+
+ROLLOUTS = ("heuristic", "learned-bot")
+"""The playouts by a bot, from the root action on: no tree below the root unless ``tree=on``."""
 
 MIX = 0.5
 """``mix``'s default: the network and the playout weigh alike (as AlphaGo mixed its value network and rollouts)."""
@@ -93,9 +96,10 @@ class SearchOptions:
     cutoff: int = 4
     """Playout actions before a Three Thirteen round is scored by its hands; 0: never."""
     playout: Playout = "greedy"
-    """Who plays the playouts: the game's ``greedy`` player, ``random`` actions, or its ``heuristic``."""
+    """Who plays the playouts: the game's ``greedy`` player, ``random`` actions, its ``heuristic``, or the
+    ``learned`` bot (``learned-bot``, where its network was fitted: compiled in Three Thirteen)."""
     tree: Switch = "auto"
-    """Whether the tree grows below the root; ``auto``: not with ``playout=heuristic``."""
+    """Whether the tree grows below the root; ``auto``: not with ``playout=heuristic`` or ``learned-bot``."""
     root: Root = "auto"
     """How the root is searched: ``ucb``, or ``paired`` (every root action on each sampled world)."""
     prune: int | Literal["auto"] = "auto"
@@ -120,7 +124,8 @@ class SearchOptions:
     left, so that it stands for the chance to win the game rather than the stage (compiled Three Thirteen)."""
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "horizon": ("stage", "game"), "reward": ("margin", "win"), "playout": ("greedy", "random", "heuristic"),
+        "horizon": ("stage", "game"), "reward": ("margin", "win"),
+        "playout": ("greedy", "random", "heuristic", "learned-bot"),
         "tree": ("auto", "on", "off"), "root": ("auto", "ucb", "paired"), "infer": ("auto", "on", "off"),
         "value": ("points", "learned", "learned-large", "learned-bot", "learned-bot-mix"), "standing": ("off", "on"),
     }
@@ -209,7 +214,7 @@ class SearchOptions:
             c=self.c, horizon=self.horizon, reward=self.reward,
             scale=_number("scale", search_default(game, "scale") if self.scale is None else self.scale),
             cutoff=self.cutoff if estimator(game.id) else 0, playout=self.playout,
-            tree=self.playout != "heuristic" if self.tree == "auto" else self.tree == "on",
+            tree=self.playout not in ROLLOUTS if self.tree == "auto" else self.tree == "on",
             root=given("root", self.root), prune=_whole("prune", given("prune", self.prune)),
             infer=given("infer", self.infer) == "on", potential=self.potential, value=self.value, lead=self.lead,
             mix=self.mix, standing=self.standing == "on")

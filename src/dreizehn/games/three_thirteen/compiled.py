@@ -13,7 +13,7 @@ import numpy.typing as npt
 from dreizehn.core.game import View
 from dreizehn.games.three_thirteen.kernel import ThreeThirteenKernel
 from dreizehn.games.three_thirteen.rules import ThreeThirteenRules, ThreeThirteenView
-from dreizehn.games.three_thirteen.search import Stats, rate, search
+from dreizehn.games.three_thirteen.search import Stats, learned_network, rate, search
 
 CUTOFFS = range(0, 2**31)
 """Every ``cutoff`` the compiled search takes (0: never)."""
@@ -23,7 +23,7 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     """Three Thirteen's kernel for one game's player count and options, with the ``ismcts`` bot's search."""
 
     search_options: ClassVar[Mapping[str, object]] = {
-        "root": ("paired",), "playout": ("greedy", "random", "heuristic"), "cutoff": CUTOFFS,
+        "root": ("paired",), "playout": ("greedy", "random", "heuristic", "learned-bot"), "cutoff": CUTOFFS,
         "prune": True, "potential": True, "infer": True,
         "value": ("learned", "learned-large"), "standing": True,
     }
@@ -34,7 +34,7 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     (:func:`.search.standing`)."""
 
     compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = (
-        {"playout": "greedy"}, {"playout": "random"}, {"playout": "heuristic"})
+        {"playout": "greedy"}, {"playout": "random"}, {"playout": "heuristic"}, {"playout": "learned-bot"})
     """The options of :meth:`search` that each compile a variant of it (what :func:`~dreizehn.core.kernel.warm_up`
     compiles ahead): one a playout; a network's values and the others are data to the same compiled search."""
 
@@ -47,11 +47,14 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
         of a playout cut off counting ``potential`` points less per unit of meld potential, the determinizations
         weighted by inference with ``infer``, cut-off hands valued by ``value`` (``points``: as they stand;
         ``learned``, ``learned-large``: by that network of :mod:`.value`), the reward counting the game's totals so
-        far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`)."""
+        far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`); ``learned-bot``
+        rollouts only where the game's observation is the network's (2 players: the bot refuses the rest first)."""
         assert isinstance(view, ThreeThirteenView)
+        if playout == "learned-bot" and learned_network()[0][6].shape[0] != self.obs_size:
+            raise ValueError(f"playout=learned-bot reads observations of {learned_network()[0][6].shape[0]} values, "
+                             f"not {self.obs_size} (the learned bot's network plays 2 players)")
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
-                      greedy=playout == "greedy", rollout=playout == "heuristic", weight=potential, infer=infer,
-                      value=value, standing_on=standing)
+                      playout=playout, weight=potential, infer=infer, value=value, standing_on=standing)
 
     def rate(self, view: View, actions: list[int], worlds: int, seed: int,
              infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

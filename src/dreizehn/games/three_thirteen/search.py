@@ -7,8 +7,10 @@ same algorithm as :mod:`dreizehn.bots.ismcts` with Three Thirteen's defaults, at
 * Eager actions: where going out is legal, only the ways out are searched (at every node, the root included).
 * The root may be narrowed to the actions in ``keep`` (the bot's ``prune``: the heuristic's best discards, ranked in
   Python by :func:`.heuristic.rank`).
-* Playouts by the greedy player (:func:`.kernel.heuristic_action`, ``playout=greedy``) or at random
-  (:func:`.kernel.random_action`, ``playout=random``), to the end of the round; with ``cutoff`` > 0, after that many
+* Playouts by the greedy player (:func:`.kernel.heuristic_action`, ``playout=greedy``), at random
+  (:func:`.kernel.random_action`, ``playout=random``), or with no tree below the root by the ``heuristic`` bot
+  (:mod:`.kernel_heuristic`, ``playout=heuristic``) or the ``learned`` bot (:func:`.bot_kernel.learned_action`,
+  ``playout=learned-bot``), to the end of the round; with ``cutoff`` > 0, after that many
   playout actions, at the next turn boundary (no card drawn), the round is scored as if it ended there: each hand at
   its fewest penalty points (:func:`.kernel.penalty`, the meld solver), 0 for a seat that went out.
 * ``horizon=stage`` (the round), ``reward=margin``.
@@ -32,10 +34,13 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.bots.learned import shipped
+from dreizehn.bots.learned_kernel import shipped_compiled
 from dreizehn.bots.tree import TREE_BYTES, backup, descent, grown, margin_rewards, new_tree, rating_loop
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
 from dreizehn.core.scaffold import specialise, unbound
+from dreizehn.games.three_thirteen.bot_kernel import Network, Scratch, learned_action, new_scratch
 from dreizehn.games.three_thirteen.inference import SWEEPS, log_weights
 from dreizehn.games.three_thirteen.kernel import (
     ACES_HIGH,
@@ -84,6 +89,14 @@ Stats = list[tuple[int, int, int, float]]
 ROLLOUT = 2
 """The playout policy of ``playout=heuristic``: every seat plays as the ``heuristic`` bot does
 (:mod:`.kernel_heuristic`), from the root action on (no tree below the root)."""
+LEARNED = 3
+"""The playout policy of ``playout=learned-bot``: every seat plays as the ``learned`` bot does
+(:func:`.bot_kernel.learned_action`: the heuristic's advice unless its network rates another candidate higher by
+its threshold), from the root action on (no tree below the root)."""
+NO_NETWORK: Network = (np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32),
+                       np.zeros(0, np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
+                       np.zeros(0, np.float32), 0.0)
+"""The network argument of the policies that read none."""
 
 
 def row_of_view(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.NDArray[np.int16]:
@@ -322,12 +335,15 @@ def _playout_template(variant: str, policy: int) -> Callable[..., None]:
     a playout carries neither a test of the policy nor the other policies' code."""
 
     def playout_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, key: Keys,
-                       points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64]
-                       ) -> None:  # pragma: no cover - compiled
-        """Play the round of ``stage`` on from ``s`` (every seat by the variant's ``policy``) and write its penalty
-        points per seat into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand is valued
-        (:func:`leaf_points`: by the network ``net``, or as it stands with ``weight`` per unit of meld potential) at
-        the first turn boundary after ``cutoff`` actions."""
+                       points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64],
+                       bot: Network, candidates: int, scratch: Scratch,
+                       bounded: bool) -> None:  # pragma: no cover - compiled
+        """Play the round of ``stage`` on from ``s`` (every seat by the variant's ``policy``; ``LEARNED``: by the
+        network ``bot``, among the heuristic's best ``candidates`` discards, ``scratch`` its scratch, the turn limit
+        hidden from it where ``bounded``: :func:`.bot_kernel.learned_action`) and write its
+        penalty points per seat into ``points``: as scored at its end (T11), or, with ``cutoff`` > 0, as each hand
+        is valued (:func:`leaf_points`: by the network ``net``, or as it stands with ``weight`` per unit of meld
+        potential) at the first turn boundary after ``cutoff`` actions."""
         variant  # noqa: B018 - the closure's value keys numba's cache (dreizehn.core.scaffold.specialise)
         n = s[PLAYERS]
         steps = 0
@@ -336,7 +352,9 @@ def _playout_template(variant: str, policy: int) -> Callable[..., None]:
                 for seat in range(n):
                     points[seat] = leaf_points(s, seat, weight, net)
                 return
-            if policy == ROLLOUT:
+            if policy == LEARNED:
+                action = learned_action(s, key, bot, candidates, scratch, bounded)
+            elif policy == ROLLOUT:
                 action = heuristic_rollout_action(s, key)
             elif policy == HEURISTIC:
                 action = heuristic_action(s, key)
@@ -357,16 +375,18 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                scale: float, cutoff: int, key: Keys, child: npt.NDArray[np.int32],
                visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
                size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
-               sweeps: int, net: npt.NDArray[np.float64],
-               base: npt.NDArray[np.float64]) -> int:  # pragma: no cover - compiled
+               sweeps: int, net: npt.NDArray[np.float64], base: npt.NDArray[np.float64], bot: Network,
+               candidates: int, bounded: bool) -> int:  # pragma: no cover - compiled
         """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made
         by :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
-        tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number
-        of iterations run. With the variant's ``policy`` ``ROLLOUT`` each root action is followed by the policy alone
-        (no tree below the root); ``weight`` counts meld potential in the hands of a playout cut off, or ``net``
-        values them where not empty (:func:`leaf_points`). With ``sweeps`` > 0 each determinization is weighted by
-        ``weights`` (:func:`reweigh`); the playouts by ``round_points`` (the variant's ``playout_points``), each seat's
-        points counted with its ``base`` (0, or the game's totals so far: :func:`standing`) in the margin reward."""
+        tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
+        iterations run. With the variant's ``policy`` ``ROLLOUT`` or ``LEARNED`` (the network ``bot``, among the
+        heuristic's best ``candidates`` discards, the row's turn limit hidden from it where ``bounded``) each root
+        action is followed by the policy alone (no tree below the root); ``weight`` counts meld potential in the hands
+        of a playout cut off, or ``net`` values them where not empty (:func:`leaf_points`). With ``sweeps`` > 0 each
+        determinization is weighted by ``weights`` (:func:`reweigh`); the playouts by ``round_points`` (the variant's
+        ``playout_points``), each seat's points counted with its ``base`` (0, or the game's totals so far:
+        :func:`standing`) in the margin reward."""
         variant  # noqa: B018
         n = root[PLAYERS]
         stage = root[ROUND]
@@ -381,6 +401,7 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
         world = root.copy()
         s = root.copy()
         stream = np.empty(1, np.uint64)
+        scratch = new_scratch(bot)
         done = 0
         while done < iterations:
             world[:] = root
@@ -409,10 +430,11 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                 path[0] = k
                 movers[0] = seat
                 depth = 1
-                if policy != ROLLOUT:
+                if policy != ROLLOUT and policy != LEARNED:
                     depth = descend(s, stage, k, 1, stream, child, visits, avail, total, size, c, mask, buffer,
                                     path, movers)
-                round_points(s, stage, cutoff, stream, points, weight, net)
+                round_points(s, stage, cutoff, stream, points, weight, net, bot, candidates, scratch,
+                             bounded)
                 for other in range(n):
                     points[other] += base[other]
                 margin_rewards(points, n, scale, False, rewards)
@@ -429,8 +451,21 @@ def _compiled(policy: int) -> Any:
                                                                       "descend": DESCEND}, policy=policy)
 
 
-ISMCTS = {policy: _compiled(policy) for policy in (RANDOM, HEURISTIC, ROLLOUT)}
+ISMCTS = {policy: _compiled(policy) for policy in (RANDOM, HEURISTIC, ROLLOUT, LEARNED)}
 """The search's compiled iterations by playout policy."""
+
+
+POLICIES = {"random": RANDOM, "greedy": HEURISTIC, "heuristic": ROLLOUT, "learned-bot": LEARNED}
+"""The playout policy of each value of the ``ismcts`` bot's option ``playout``."""
+
+
+def learned_network() -> tuple[Network, int]:
+    """The shipped ``learned`` bot's network (:func:`dreizehn.bots.learned_kernel.shipped_compiled`) as
+    ``playout=learned-bot`` plays it: its arrays and how many of the heuristic's best discards it chooses among."""
+    compiled = shipped_compiled("three-thirteen")
+    network = shipped("three-thirteen")
+    assert compiled is not None and network is not None  # Three Thirteen ships one
+    return compiled.arrays(), network.candidates
 
 
 PLAYOUT_TURNS = 200
@@ -478,9 +513,17 @@ def bounded_row(empty: npt.NDArray[np.int16], view: ThreeThirteenView) -> npt.ND
     after :data:`PLAYOUT_TURNS` turns as that limit would end them (T10), so that a playout to a round's end ends
     (:data:`RATE_WORLDS` says why it might not)."""
     row = row_of_view(empty, view)
-    if _get2(row, LIMIT) == 0:
-        _set2(row, LIMIT, _get2(row, PLAYED) + PLAYOUT_TURNS)
+    bound(row)
     return row
+
+
+def bound(row: npt.NDArray[np.int16]) -> bool:
+    """Where the game of ``row`` sets no ``turn_limit``, end its round after :data:`PLAYOUT_TURNS` more turns
+    (:func:`bounded_row`), and say whether it did: the limit is then the search's, not the game's."""
+    if _get2(row, LIMIT):
+        return False
+    _set2(row, LIMIT, _get2(row, PLAYED) + PLAYOUT_TURNS)
+    return True
 
 
 def inferred(view: ThreeThirteenView, infer: bool = True) -> tuple[npt.NDArray[np.float64], int]:
@@ -513,33 +556,35 @@ def standing(view: ThreeThirteenView, scale: float) -> tuple[npt.NDArray[np.floa
 
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
-           greedy: bool = True, rollout: bool = False, weight: float = 0.0,
-           infer: bool = False, value: str = "points", standing_on: bool = False) -> tuple[Stats, int]:
+           playout: str = "greedy", weight: float = 0.0, infer: bool = False, value: str = "points",
+           standing_on: bool = False) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
     after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
-    greedy player (``greedy``), at random, or (``rollout``) by the heuristic from the root action on, cut off hands
-    counting ``weight`` points per unit of meld potential; with ``infer``, the determinizations weighted by what the
-    seat saw (:mod:`.inference`); cut-off hands valued by ``value``: ``points``, as they stand, else by the network of
-    :mod:`.value` of that name (``learned``, ``learned-large``); with ``standing_on``, the reward counts the game's
-    totals so far at a narrower scale (:func:`standing`)."""
+    ``playout`` policy (:data:`POLICIES`: the greedy player, at random, or from the root action on by the heuristic
+    or the ``learned`` bot), cut off hands counting ``weight`` points per unit of meld potential; with ``infer``,
+    the determinizations weighted by what the seat saw (:mod:`.inference`); cut-off hands valued by ``value``:
+    ``points``, as they stand, else by the network of :mod:`.value` of that name (``learned``, ``learned-large``);
+    with ``standing_on``, the reward counts the game's totals so far at a narrower scale (:func:`standing`)."""
     if standing_on:
         base, scale = standing(view, scale)
     else:
         base = np.zeros(MAX_SEATS, np.float64)
     net = np.empty(0, np.float64) if value == "points" else network(value)
-    row = bounded_row(empty, view)  # playouts to the round's end (cutoff 0) end, as the hints' do
+    row = row_of_view(empty, view)
+    bounded = bound(row)  # playouts to the round's end (cutoff 0) end, as the hints' do
     weights, sweeps = inferred(view, infer)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
     size = np.ones(1, np.int64)
-    policy = ROLLOUT if rollout else HEURISTIC if greedy else RANDOM
+    policy = POLICIES[playout]
+    bot, candidates = learned_network() if policy == LEARNED else (NO_NETWORK, 0)
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
         done = int(ISMCTS[policy](row, view.seat, mask, iterations, c, scale, cutoff, key, *tree, size, weight,
-                                  weights, sweeps, net, base))
+                                  weights, sweeps, net, base, bot, candidates, bounded))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -552,7 +597,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
             done += int(ISMCTS[policy](row, view.seat, mask, chunk, c, scale, cutoff, key, *tree, size, weight,
-                                       weights, sweeps, net, base))
+                                       weights, sweeps, net, base, bot, candidates, bounded))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]
