@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from kernel_walk import walk
 
 import dreizehn
 from dreizehn.bots.base import make_bot
@@ -23,7 +24,7 @@ from dreizehn.bots.learned_kernel import choice, compile_network, fitted_network
 from dreizehn.bots.levels import level_spec
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game, View
-from dreizehn.core.kernel import HEURISTIC, load_kernel
+from dreizehn.core.kernel import HEURISTIC
 from dreizehn.play.table import Seat, Table
 
 GAMES = ("knizia13", "holzwurm")
@@ -39,25 +40,14 @@ def _network(game_id: str) -> tuple[dreizehn.Game, Network]:
 def _positions(game: dreizehn.Game, games: int, steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Observations of the seat to move, legal masks and the heuristic's actions of ``games`` games on the kernel,
     at each of ``steps`` moves (random ones, so that the positions spread), finished games left out."""
-    kernel = load_kernel(game)
-    states = kernel.new(games)
-    keys = np.arange(1, games + 1, dtype=np.uint64)
-    kernel.reset(states, keys)
-    rng = np.random.default_rng(0)
-    status = np.zeros(games, np.int8)
     found: tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]] = ([], [], [])
-    for _ in range(steps):
-        live = kernel.current(states) >= 0
+    for kernel, states, keys, live, legal in walk(game, games, steps):
         obs = np.zeros((games, kernel.obs_size), np.float32)
         kernel.observe(states, np.maximum(kernel.current(states), 0), obs)
-        legal = np.zeros((games, kernel.num_actions), np.bool_)
-        kernel.legal(states, legal)
         hint = kernel.choose(states, keys, HEURISTIC)
         found[0].append(obs[live])
-        found[1].append(legal[live])
+        found[1].append(legal[live].copy())
         found[2].append(hint[live])
-        random_legal = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in legal])
-        kernel.step(states, keys, random_legal, status)
     obs_all, legal_all, hint_all = (np.concatenate(part) for part in found)
     return obs_all, legal_all, hint_all
 

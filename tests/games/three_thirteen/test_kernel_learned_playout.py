@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from kernel_walk import walk
 
 import dreizehn
 from dreizehn.bots.base import make_bot
@@ -22,7 +23,7 @@ from dreizehn.bots.learned import shipped
 from dreizehn.bots.learned_kernel import compile_network
 from dreizehn.bots.search_options import SearchOptions
 from dreizehn.core.errors import BotSpecError
-from dreizehn.core.kernel import HEURISTIC, load_kernel
+from dreizehn.core.kernel import load_kernel
 from dreizehn.games.three_thirteen.bot_kernel import learned_action, narrow_to_best, new_scratch
 from dreizehn.games.three_thirteen.kernel_heuristic import action as heuristic_action
 from dreizehn.games.three_thirteen.rules import OUT
@@ -36,23 +37,9 @@ LEARNED = EXPERT.replace("playout=heuristic", "playout=learned-bot")
 def _states(games: int, steps: int) -> list[np.ndarray]:
     """Rows of the seat to move in 2-player games on the kernel: each move the greedy player's, one in five at
     random (so that the positions spread), finished games left out."""
-    game = dreizehn.load_game("three-thirteen", 2)
-    kernel = load_kernel(game)
-    states = kernel.new(games)
-    keys = np.arange(1, games + 1, dtype=np.uint64)
-    kernel.reset(states, keys)
-    rng = np.random.default_rng(0)
-    status = np.zeros(games, np.int8)
     found: list[np.ndarray] = []
-    legal = np.zeros((games, kernel.num_actions), np.bool_)
-    for _ in range(steps):
-        live = kernel.current(states) >= 0
+    for _, states, _, live, _ in walk(dreizehn.load_game("three-thirteen", 2), games, steps, random_share=0.2):
         found.extend(states[live].copy())
-        kernel.legal(states, legal)
-        advice = kernel.choose(states, keys, HEURISTIC)
-        moves = np.array([rng.choice(np.flatnonzero(row)) if row.any() and rng.random() < 0.2 else a
-                          for row, a in zip(legal, advice, strict=True)])
-        kernel.step(states, keys, moves, status)
     return found
 
 
