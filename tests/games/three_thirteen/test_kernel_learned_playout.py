@@ -141,9 +141,13 @@ def test_the_option_reads_back_and_grows_no_tree_unless_asked() -> None:
 
 def test_the_kernel_refuses_observations_the_network_does_not_read() -> None:
     """Below the bot's refusal, the compiled search itself refuses the network where the game's observation is
-    another size (3 players): its forward pass would read and write past the arrays."""
+    another size (3 players): its forward pass would read and write past the arrays. The options the network was
+    fitted at are the bot's to check (above): the kernel's warm-up compiles this search on the research adapters'
+    game, whose turn limit changes the observation's values, not its size."""
     game = dreizehn.load_game("three-thirteen", 3)
     kernel = load_kernel(game)
     state = game.new_state(seed=1)
-    with pytest.raises(ValueError, match="observations of 454 values, not 563"):
+    with pytest.raises(BotSpecError) as refused:
         kernel.search(state.view(state.current_player), 4, 0.7, 25.0, 0, playout="learned-bot")  # type: ignore[attr-defined]
+    assert (refused.value.code, refused.value.params["key"], refused.value.params["players"]) == (
+        "bot.option_value_fitted", "playout", 2)

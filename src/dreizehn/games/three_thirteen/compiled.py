@@ -10,10 +10,12 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import View
 from dreizehn.games.three_thirteen.kernel import ThreeThirteenKernel
 from dreizehn.games.three_thirteen.rules import ThreeThirteenRules, ThreeThirteenView
 from dreizehn.games.three_thirteen.search import Stats, learned_network, rate, search
+from dreizehn.words import Word
 
 CUTOFFS = range(0, 2**31)
 """Every ``cutoff`` the compiled search takes (0: never)."""
@@ -51,8 +53,8 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
         rollouts only where the game's observation is the network's (2 players: the bot refuses the rest first)."""
         assert isinstance(view, ThreeThirteenView)
         if playout == "learned-bot" and learned_network()[0][6].shape[0] != self.obs_size:
-            raise ValueError(f"playout=learned-bot reads observations of {learned_network()[0][6].shape[0]} values, "
-                             f"not {self.obs_size} (the learned bot's network plays 2 players)")
+            raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="playout", value=playout,
+                               game=Word(f"{self.game.id}.title"), players=2)  # its observations are another size
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
                       playout=playout, weight=potential, infer=infer, value=value, standing_on=standing)
 
