@@ -431,11 +431,9 @@ class IsmctsBot(Bot):
         ``search_options`` searches as :data:`COMPILED_OPTIONS` says."""
         if not self.game.kernel or self.settings.horizon != "stage" or self.settings.reward != "margin":
             return None
-        if self._kernel is None:
-            self._kernel = load_kernel(self.game)  # once per bot, not once a move
-        kernel = self._kernel
-        found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(kernel, "search", None)
-        supported: Mapping[str, object] | None = getattr(kernel, "search_options", None)
+        found: Callable[..., tuple[list[tuple[int, int, int, float]], int]] | None = getattr(
+            self._loaded_kernel(), "search", None)
+        supported = self._search_options()
         options = COMPILED_OPTIONS if supported is None else supported
         playout = self.settings.playout if self.policy is not None else "random"
         roots, playouts, cutoffs = options["root"], options["playout"], options["cutoff"]
@@ -468,23 +466,26 @@ class IsmctsBot(Bot):
             return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout, **extra)
         return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout)
 
+    def _loaded_kernel(self) -> object:
+        """The game's kernel (the game has one), loaded once per bot, not once a move."""
+        if self._kernel is None:
+            self._kernel = load_kernel(self.game)
+        return self._kernel
+
+    def _search_options(self) -> Mapping[str, object] | None:
+        """What the game kernel's search lists that it does (its ``search_options``), or ``None``: the game has no
+        kernel, or its kernel lists none."""
+        return getattr(self._loaded_kernel(), "search_options", None) if self.game.kernel else None
+
     def _reads_network(self) -> bool:
         """Whether the game's compiled search can value its leaves by the ``learned`` bot's network (its
         ``search_options`` list ``learned-bot``: 13's and Holzwurm's)."""
-        if not self.game.kernel:
-            return False
-        if self._kernel is None:
-            self._kernel = load_kernel(self.game)
-        supported: Mapping[str, object] | None = getattr(self._kernel, "search_options", None)
-        return bool(supported) and _lists(supported or {}, "value", "learned-bot")
+        return _lists(self._search_options() or {}, "value", "learned-bot")
 
     def _infers(self) -> bool:
         """Whether this bot's search runs in the game's kernel (:meth:`_compiled_search`) and that search weighs its
         determinizations by inference (its ``search_options`` say ``infer``)."""
-        if self._compiled_search(frozenset()) is None:
-            return False
-        supported: Mapping[str, object] | None = getattr(self._kernel, "search_options", None)
-        return bool(supported and supported.get("infer"))
+        return self._compiled_search(frozenset()) is not None and bool((self._search_options() or {}).get("infer"))
 
     def _kept(self, view: View) -> frozenset[int]:
         """The root actions left by ``prune``: the heuristic's best ``prune`` where it ranks the decision and there

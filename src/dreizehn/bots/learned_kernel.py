@@ -26,12 +26,14 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.learned import Network, fits, shipped
+from dreizehn.bots.learned import Floats, Network, fits, shipped
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import Game
 from dreizehn.words import Word
 
-Floats = npt.NDArray[np.float32]
+NetworkArrays = tuple[Floats, Floats, Floats, Floats, Floats, Floats, Floats, float]
+"""A network's arrays as the compiled pass reads them (:meth:`CompiledNetwork.arrays`): the weights and biases of
+the three layers, the divisors and the threshold."""
 
 
 class CompiledNetwork(NamedTuple):
@@ -51,7 +53,7 @@ class CompiledNetwork(NamedTuple):
     threshold: float
     """The points by which another action must be rated above the heuristic's to be chosen."""
 
-    def arrays(self) -> tuple[Floats, Floats, Floats, Floats, Floats, Floats, Floats, float]:
+    def arrays(self) -> NetworkArrays:
         """The arguments the compiled search takes after its tree (:func:`dreizehn.bots.tree.run`)."""
         return self.w0, self.b0, self.w1, self.b1, self.w2, self.b2, self.divisors, self.threshold
 

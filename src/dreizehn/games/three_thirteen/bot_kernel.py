@@ -16,7 +16,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.learned_kernel import choice, rate_into
+from dreizehn.bots.learned import Floats
+from dreizehn.bots.learned_kernel import NetworkArrays, choice, rate_into
 from dreizehn.core.kernel import HEURISTIC, Keys
 from dreizehn.core.scaffold import batch_functions
 from dreizehn.games.three_thirteen.kernel import (
@@ -36,9 +37,6 @@ from dreizehn.games.three_thirteen.kernel import (
 from dreizehn.games.three_thirteen.kernel_heuristic import action, discard_scores
 from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, ThreeThirteenRules
 
-Floats = npt.NDArray[np.float32]
-Network = tuple[Floats, Floats, Floats, Floats, Floats, Floats, Floats, float]
-"""A network's arrays as the compiled pass reads them (:meth:`~dreizehn.bots.learned_kernel.CompiledNetwork.arrays`)."""
 Scratch = tuple[Floats, Floats, Floats, npt.NDArray[np.bool_], npt.NDArray[np.float64]]
 """The scratch arrays of :func:`learned_action` (:func:`new_scratch`)."""
 
@@ -90,7 +88,7 @@ def narrow_to_best(states: npt.NDArray[np.int16], hints: npt.NDArray[np.int64], 
 
 
 @nb.njit(cache=True)
-def learned_action(s: npt.NDArray[np.int16], key: Keys, network: Network, candidates: int, scratch: Scratch,
+def learned_action(s: npt.NDArray[np.int16], key: Keys, network: NetworkArrays, candidates: int, scratch: Scratch,
                    bounded: bool) -> int:  # pragma: no cover - compiled
     """The ``learned`` bot's action in ``s`` (:meth:`LearnedBot.act <dreizehn.bots.learned.LearnedBot.act>`), its
     heuristic's advice by :func:`.kernel_heuristic.action` (ties drawn from ``key``): that advice where the seat has
@@ -117,7 +115,7 @@ def learned_action(s: npt.NDArray[np.int16], key: Keys, network: Network, candid
 
 
 @nb.njit(cache=True)
-def new_scratch(network: Network) -> Scratch:  # pragma: no cover - compiled
+def new_scratch(network: NetworkArrays) -> Scratch:  # pragma: no cover - compiled
     """The scratch arrays of :func:`learned_action` for ``network``: the observation, the hidden layers, the
     ratings, a legal mask and the discards' scores."""
     b0, divisors = network[1], network[6]

@@ -10,11 +10,12 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from dreizehn.bots.learned import shipped
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.game import View
 from dreizehn.games.three_thirteen.kernel import ThreeThirteenKernel
 from dreizehn.games.three_thirteen.rules import ThreeThirteenRules, ThreeThirteenView
-from dreizehn.games.three_thirteen.search import Stats, learned_network, rate, search
+from dreizehn.games.three_thirteen.search import Stats, rate, search
 from dreizehn.words import Word
 
 CUTOFFS = range(0, 2**31)
@@ -52,9 +53,10 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
         far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`); ``learned-bot``
         rollouts only where the game's observation is the network's (2 players: the bot refuses the rest first)."""
         assert isinstance(view, ThreeThirteenView)
-        if playout == "learned-bot" and learned_network()[0][6].shape[0] != self.obs_size:
+        network = shipped(self.game.id)
+        if playout == "learned-bot" and (network is None or network.obs_size != self.obs_size):
             raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="playout", value=playout,
-                               game=Word(f"{self.game.id}.title"), players=2)  # its observations are another size
+                               game=Word(f"{self.game.id}.title"), players=network.players if network else 2)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
                       playout=playout, weight=potential, infer=infer, value=value, standing_on=standing)
 

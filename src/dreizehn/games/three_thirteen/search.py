@@ -35,12 +35,12 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.learned import shipped
-from dreizehn.bots.learned_kernel import shipped_compiled
+from dreizehn.bots.learned_kernel import NetworkArrays, shipped_compiled
 from dreizehn.bots.tree import TREE_BYTES, backup, descent, grown, margin_rewards, new_tree, rating_loop
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
 from dreizehn.core.scaffold import specialise, unbound
-from dreizehn.games.three_thirteen.bot_kernel import Network, Scratch, learned_action, new_scratch
+from dreizehn.games.three_thirteen.bot_kernel import Scratch, learned_action, new_scratch
 from dreizehn.games.three_thirteen.inference import SWEEPS, log_weights
 from dreizehn.games.three_thirteen.kernel import (
     ACES_HIGH,
@@ -93,7 +93,7 @@ LEARNED = 3
 """The playout policy of ``playout=learned-bot``: every seat plays as the ``learned`` bot does
 (:func:`.bot_kernel.learned_action`: the heuristic's advice unless its network rates another candidate higher by
 its threshold), from the root action on (no tree below the root)."""
-NO_NETWORK: Network = (np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32),
+NO_NETWORK: NetworkArrays = (np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32),
                        np.zeros(0, np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
                        np.zeros(0, np.float32), 0.0)
 """The network argument of the policies that read none."""
@@ -336,7 +336,7 @@ def _playout_template(variant: str, policy: int) -> Callable[..., None]:
 
     def playout_points(s: npt.NDArray[np.int16], stage: int, cutoff: int, key: Keys,
                        points: npt.NDArray[np.float64], weight: float, net: npt.NDArray[np.float64],
-                       bot: Network, candidates: int, scratch: Scratch,
+                       bot: NetworkArrays, candidates: int, scratch: Scratch,
                        bounded: bool) -> None:  # pragma: no cover - compiled
         """Play the round of ``stage`` on from ``s`` (every seat by the variant's ``policy``; ``LEARNED``: by the
         network ``bot``, among the heuristic's best ``candidates`` discards, ``scratch`` its scratch, the turn limit
@@ -375,7 +375,7 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                scale: float, cutoff: int, key: Keys, child: npt.NDArray[np.int32],
                visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
                size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
-               sweeps: int, net: npt.NDArray[np.float64], base: npt.NDArray[np.float64], bot: Network,
+               sweeps: int, net: npt.NDArray[np.float64], base: npt.NDArray[np.float64], bot: NetworkArrays,
                candidates: int, bounded: bool) -> int:  # pragma: no cover - compiled
         """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made
         by :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
@@ -459,7 +459,7 @@ POLICIES = {"random": RANDOM, "greedy": HEURISTIC, "heuristic": ROLLOUT, "learne
 """The playout policy of each value of the ``ismcts`` bot's option ``playout``."""
 
 
-def learned_network() -> tuple[Network, int]:
+def learned_network() -> tuple[NetworkArrays, int]:
     """The shipped ``learned`` bot's network (:func:`dreizehn.bots.learned_kernel.shipped_compiled`) as
     ``playout=learned-bot`` plays it: its arrays and how many of the heuristic's best discards it chooses among."""
     compiled = shipped_compiled("three-thirteen")
