@@ -152,6 +152,15 @@ def test_a_bot_is_named_by_the_level_it_plays(tmp_path: Path) -> None:
                                   said("tui.bot_name", name="Clara", bot=said("tui.level.easy"))]
 
 
+@pytest.mark.parametrize(("lang", "label"), [("en", "Bruno (trained)"), ("de", "Bruno (trainiert)"),
+                                             ("nl", "Bruno (getraind)")])
+def test_a_bot_no_level_offers_is_named_by_the_levels_word(lang: str, label: str, tmp_path: Path) -> None:
+    """Three Thirteen offers no ``learned`` level, but at 2 players the bot of that name plays: its seat says so in
+    the reader's words, as the level's seats do, not as the name was typed."""
+    session = Session.create("three-thirteen", ["Ada"], ["learned"], 2, 1, lang=lang, path=tmp_path / "g.json")
+    assert session.labels[1] == label
+
+
 @pytest.mark.parametrize(("lang", "words_of_the_bots"), [
     ("en", ["Clara (easy)", "Emil (random)", "Frida (heuristic)", "Gustav (ismcts:iterations=50)"]),
     ("de", ["Clara (leicht)", "Emil (zufällig)", "Frida (heuristisch)", "Gustav (ismcts:iterations=50)"]),

@@ -191,9 +191,12 @@ class Session:
 
     def bot_word(self, spec: str) -> str:
         """What a bot plays, in the reader's language: the level it plays here (``master`` where the game's strongest
-        is ``expert``), a kind of bot's word (``random``: "zufällig"), or a search's specification as it was typed
-        (``ismcts:iterations=50``)."""
+        is ``expert``), a level's name that no level offers here but its bot plays ("trainiert": the ``learned`` bot
+        in Three Thirteen at 2 players), a kind of bot's word (``random``: "zufällig"), or a search's specification
+        as it was typed (``ismcts:iterations=50``)."""
         level = level_name(spec, self.game.id, self.game.players)
+        if level is None and spec.strip().lower() in LEVEL_NAMES:
+            level = spec.strip().lower()  # no level here, so the bot of that name plays: the word is the same
         if level is not None:
             return self.words(f"tui.level.{level}")
         kind = f"tui.bot.{spec.strip().lower()}"
