@@ -57,8 +57,15 @@ def specialise(template: Callable[..., Any], name: str, namespace: Mapping[str, 
                **choices: object) -> Any:
     """``template`` compiled (lazily, on first call, and cached on disk) for the game ``name``: its code over its own
     module's globals overlaid by ``namespace``, its closure's ``choices`` (every free variable of the template but
-    ``variant``) fixed, and ``variant`` the game's name with the digest of what it calls (:func:`digest`)."""
+    ``variant``) fixed, and ``variant`` the game's name with the digest of what it calls (:func:`digest`).
+
+    Each of the ``choices`` must be a free variable of the template: numba's cache tells specialisations apart by their
+    code and closure only, so a choice the code does not read (one that only picks the functions in ``namespace``)
+    would let every specialisation load the machine code of whichever was compiled first."""
     code = template.__code__
+    unread = sorted(set(choices) - set(code.co_freevars))
+    if unread:
+        raise AssertionError(f"{template.__qualname__} does not read its choices {unread}: name each in its body")
     names = {**template.__globals__, **namespace}
     cells = {**choices, "variant": f"{name}:{digest(names)}"}
     closure = tuple(types.CellType(cells[var]) for var in code.co_freevars)

@@ -20,10 +20,12 @@ from dreizehn.bots.base import make_bot
 from dreizehn.bots.ismcts import IsmctsBot
 from dreizehn.bots.levels import level_spec
 from dreizehn.bots.random_bot import random_action
+from dreizehn.bots.tree import new_tree
 from dreizehn.core.encoding import encoder_of
 from dreizehn.core.errors import BotSpecError
 from dreizehn.core.kernel import Kernel, load_kernel
 from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
+from dreizehn.games.three_thirteen import search as search_module
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
 from dreizehn.games.three_thirteen.kernel import ACTIONS, DECKS, HANDS, KNOWN, LAID, PILE_N, STOCK, STOCK_N
 from dreizehn.games.three_thirteen.rules import KINDS, OUT
@@ -205,7 +207,8 @@ def test_the_bot_searches_in_the_kernel_with_the_default_options() -> None:
 
 
 def test_the_bot_hands_its_options_to_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kept root actions, the cutoff and the playout policy reach the kernel's search."""
+    """The kept root actions, the cutoff, the playout policy and whether a tree grows below the root reach the
+    kernel's search (``tree=auto``: below the greedy player's and random playouts, not below the heuristic's)."""
     game = dreizehn.load_game("three-thirteen", 2)
     seen: list[dict[str, object]] = []
 
@@ -216,14 +219,16 @@ def test_the_bot_hands_its_options_to_the_kernel(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(ThreeThirteenSearchKernel, "search", spy)
     specs: tuple[tuple[dict[str, object], frozenset[int]], ...] = (
         ({}, frozenset({2, 5})), ({"playout": "random", "cutoff": 0}, frozenset()),
-        ({"playout": "heuristic", "potential": 1.5}, frozenset({3})))
+        ({"playout": "heuristic", "potential": 1.5}, frozenset({3})), ({"playout": "heuristic", "tree": "on"},
+                                                                       frozenset()))
     for spec, keep in specs:
         found = IsmctsBot(game, **spec)._compiled_search(keep)
         assert found is not None
         found(views(2, range(1))[0], 10, 0.7, 25.0, 0, None)
-    assert seen == [{"keep": frozenset({2, 5}), "cutoff": 4, "playout": "greedy"},
-                    {"keep": frozenset(), "cutoff": 0, "playout": "random"},
-                    {"keep": frozenset({3}), "cutoff": 4, "playout": "heuristic", "potential": 1.5}]
+    assert seen == [{"keep": frozenset({2, 5}), "cutoff": 4, "playout": "greedy", "tree": True},
+                    {"keep": frozenset(), "cutoff": 0, "playout": "random", "tree": True},
+                    {"keep": frozenset({3}), "cutoff": 4, "playout": "heuristic", "tree": False, "potential": 1.5},
+                    {"keep": frozenset(), "cutoff": 4, "playout": "heuristic", "tree": True}]
 
 
 def test_heuristic_rollouts_agree_with_the_python_search() -> None:
@@ -247,6 +252,38 @@ def test_heuristic_rollouts_agree_with_the_python_search() -> None:
         differences.extend(abs(mean - reference[a]) for a, _, _, mean in stats)
     assert len(differences) >= 10
     assert sum(differences) / len(differences) < 0.02
+
+
+def test_a_tree_grows_below_the_root_above_the_heuristics_rollouts_where_asked() -> None:
+    """``playout=heuristic:tree=on``: the tree grows below the root (its nodes outnumber the root's children), the
+    heuristic plays on from its leaves, and the root is judged as by the rollouts alone within noise; without
+    ``tree`` the search is flat, as ``tree=off`` and the default say alike."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    search = partial(load_kernel(game).search, iterations=600, c=0.7, scale=25.0, seed=7,  # type: ignore[attr-defined]
+                     playout="heuristic")
+    positions = [v for v in views(2, range(500, 506)) if len(v.legal_actions) > 1]
+    differences: list[float] = []
+    for view in positions:
+        flat, done = search(view)
+        assert search(view, tree=False) == (flat, done)
+        deep, deep_done = search(view, tree=True)
+        assert [a for a, *_ in deep] == [a for a, *_ in flat] and deep_done == done
+        assert deep != flat  # the same random numbers, other playouts below the root's children
+        differences.extend(abs(d[3] - f[3]) for d, f in zip(deep, flat, strict=True))
+    assert len(positions) >= 4 and sum(differences) / len(differences) < 0.05
+    made: list[tuple[Any, ...]] = []
+
+    def kept(size: int, actions: int) -> tuple[Any, ...]:
+        made.append(new_tree(size, actions))
+        return made[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_module, "new_tree", kept)
+        for grow in (False, True):
+            search(positions[0], tree=grow)
+    used = [int((visits > 0).sum()) for _, visits, _, _ in made]
+    roots = len(positions[0].legal_actions)
+    assert used[0] <= roots + 1 < used[1]  # the root and its children, then nodes below them
 
 
 def test_a_lead_keeps_the_heuristics_move_unless_beaten_by_it() -> None:
@@ -296,7 +333,7 @@ def test_the_expert_level_rolls_the_heuristic_out_and_values_the_hands_it_stops_
     ranked = heuristic.rank(discard)
     assert ranked is not None
     assert bot.act(discard, random.Random(0)) in ranked[:2]
-    kind = {"cutoff": 8, "playout": "heuristic", "infer": True, "value": "learned"}
+    kind = {"cutoff": 8, "playout": "heuristic", "tree": False, "infer": True, "value": "learned"}
     assert seen == [{"keep": frozenset(), **kind}, {"keep": frozenset(ranked[:2]), **kind}]
 
 

@@ -27,7 +27,7 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
 
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("paired",), "playout": ("greedy", "random", "heuristic", "learned-bot"), "cutoff": CUTOFFS,
-        "prune": True, "potential": True, "infer": True,
+        "prune": True, "potential": True, "infer": True, "tree": True,
         "value": ("learned", "learned-large"), "standing": True,
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
@@ -44,7 +44,7 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
                playout: str = "greedy", potential: float = 0.0, infer: bool = False,
-               value: str = "points", standing: bool = False) -> tuple[Stats, int]:
+               value: str = "points", standing: bool = False, tree: bool | None = None) -> tuple[Stats, int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
         to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the hands
         of a playout cut off counting ``potential`` points less per unit of meld potential, the determinizations
@@ -58,7 +58,7 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
             raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="playout", value=playout,
                                game=Word(f"{self.game.id}.title"), players=network.players if network else 2)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
-                      playout=playout, weight=potential, infer=infer, value=value, standing_on=standing)
+                      playout=playout, weight=potential, infer=infer, value=value, standing_on=standing, grow=tree)
 
     def rate(self, view: View, actions: list[int], worlds: int, seed: int,
              infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

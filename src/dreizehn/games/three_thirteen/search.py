@@ -376,18 +376,20 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
                size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
                sweeps: int, net: npt.NDArray[np.float64], base: npt.NDArray[np.float64], bot: NetworkArrays,
-               candidates: int, bounded: bool) -> int:  # pragma: no cover - compiled
+               candidates: int, bounded: bool, grow: bool) -> int:  # pragma: no cover - compiled
         """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made
         by :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
         tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
-        iterations run. With the variant's ``policy`` ``ROLLOUT`` or ``LEARNED`` (the network ``bot``, among the
-        heuristic's best ``candidates`` discards, the row's turn limit hidden from it where ``bounded``) each root
-        action is followed by the policy alone (no tree below the root); ``weight`` counts meld potential in the hands
+        iterations run. The tree grows below the root where ``grow``, as far as one new node an iteration, and the
+        variant's ``policy`` plays on from there (``LEARNED``: the network ``bot``, among the heuristic's best
+        ``candidates`` discards, the row's turn limit hidden from it where ``bounded``); else each root action is
+        followed by the policy alone; ``weight`` counts meld potential in the hands
         of a playout cut off, or ``net`` values them where not empty (:func:`leaf_points`). With ``sweeps`` > 0 each
         determinization is weighted by ``weights`` (:func:`reweigh`); the playouts by ``round_points`` (the variant's
         ``playout_points``), each seat's points counted with its ``base`` (0, or the game's totals so far:
         :func:`standing`) in the margin reward."""
         variant  # noqa: B018
+        policy  # noqa: B018 - keys the cache: ``round_points`` (bound by specialise) holds it
         n = root[PLAYERS]
         stage = root[ROUND]
         narrowed = keep.any()
@@ -430,7 +432,7 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                 path[0] = k
                 movers[0] = seat
                 depth = 1
-                if policy != ROLLOUT and policy != LEARNED:
+                if grow:
                     depth = descend(s, stage, k, 1, stream, child, visits, avail, total, size, c, mask, buffer,
                                     path, movers)
                 round_points(s, stage, cutoff, stream, points, weight, net, bot, candidates, scratch,
@@ -557,7 +559,7 @@ def standing(view: ThreeThirteenView, scale: float) -> tuple[npt.NDArray[np.floa
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
            playout: str = "greedy", weight: float = 0.0, infer: bool = False, value: str = "points",
-           standing_on: bool = False) -> tuple[Stats, int]:
+           standing_on: bool = False, grow: bool | None = None) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
     after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
@@ -565,7 +567,9 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     or the ``learned`` bot), cut off hands counting ``weight`` points per unit of meld potential; with ``infer``,
     the determinizations weighted by what the seat saw (:mod:`.inference`); cut-off hands valued by ``value``:
     ``points``, as they stand, else by the network of :mod:`.value` of that name (``learned``, ``learned-large``);
-    with ``standing_on``, the reward counts the game's totals so far at a narrower scale (:func:`standing`)."""
+    with ``standing_on``, the reward counts the game's totals so far at a narrower scale (:func:`standing`); a tree
+    grown below the root where ``grow`` says so (``None``: only below the greedy player's and random playouts, not
+    below those of a bot, which play from the root action on)."""
     if standing_on:
         base, scale = standing(view, scale)
     else:
@@ -579,12 +583,14 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
     size = np.ones(1, np.int64)
     policy = POLICIES[playout]
+    if grow is None:
+        grow = policy not in (ROLLOUT, LEARNED)
     bot, candidates = learned_network() if policy == LEARNED else (NO_NETWORK, 0)
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
         done = int(ISMCTS[policy](row, view.seat, mask, iterations, c, scale, cutoff, key, *tree, size, weight,
-                                  weights, sweeps, net, base, bot, candidates, bounded))
+                                  weights, sweeps, net, base, bot, candidates, bounded, grow))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -597,7 +603,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
             done += int(ISMCTS[policy](row, view.seat, mask, chunk, c, scale, cutoff, key, *tree, size, weight,
-                                       weights, sweeps, net, base, bot, candidates, bounded))
+                                       weights, sweeps, net, base, bot, candidates, bounded, grow))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]
