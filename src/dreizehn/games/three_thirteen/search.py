@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from dreizehn.bots.learned import shipped
 from dreizehn.bots.learned_kernel import NetworkArrays, shipped_compiled
+from dreizehn.bots.search_options import ROLLOUTS
 from dreizehn.bots.tree import TREE_BYTES, backup, descent, grown, margin_rewards, new_tree, rating_loop
 from dreizehn.bots.tree import rate as tree_rate
 from dreizehn.core.kernel import HEURISTIC, RANDOM, Keys, below, next_u64, shuffle
@@ -88,11 +89,11 @@ from dreizehn.games.three_thirteen.value import FEATURES, features, network, pre
 Stats = list[tuple[int, int, int, float]]
 ROLLOUT = 2
 """The playout policy of ``playout=heuristic``: every seat plays as the ``heuristic`` bot does
-(:mod:`.kernel_heuristic`), from the root action on (no tree below the root)."""
+(:mod:`.kernel_heuristic`), from the root action on (no tree below the root unless asked)."""
 LEARNED = 3
 """The playout policy of ``playout=learned-bot``: every seat plays as the ``learned`` bot does
 (:func:`.bot_kernel.learned_action`: the heuristic's advice unless its network rates another candidate higher by
-its threshold), from the root action on (no tree below the root)."""
+its threshold), from the root action on (no tree below the root unless asked)."""
 NO_NETWORK: NetworkArrays = (np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32),
                        np.zeros(0, np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
                        np.zeros(0, np.float32), 0.0)
@@ -584,7 +585,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     size = np.ones(1, np.int64)
     policy = POLICIES[playout]
     if grow is None:
-        grow = policy not in (ROLLOUT, LEARNED)
+        grow = playout not in ROLLOUTS  # tree=auto, as the bot's options resolve it
     bot, candidates = learned_network() if policy == LEARNED else (NO_NETWORK, 0)
     room = 2 * ACTIONS + 1  # the root's children and a determinization's overrun
     if seconds is None:
