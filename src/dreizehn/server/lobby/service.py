@@ -4,7 +4,6 @@ checks, and the tables made of the groups the matcher finds, made as ``POST /api
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 import secrets
@@ -21,6 +20,7 @@ from dreizehn.server.refusals import ServerError
 from dreizehn.server.rooms import Hub
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import SeatRow, TableRow, hash_token, new_token, now
+from dreizehn.server.waiting import woken
 
 log = logging.getLogger("dreizehn.server.lobby")
 MAKING_AT_ONCE = 4
@@ -94,8 +94,7 @@ class Lobby:
     async def keep_matching(self, interval: float) -> None:
         """A round every ``interval`` seconds, or sooner when nudged, until cancelled."""
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._nudged.wait(), interval)
+            await woken(self._nudged, interval)
             self._nudged.clear()
             try:
                 await self.step()

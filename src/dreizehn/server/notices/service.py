@@ -9,7 +9,6 @@ loop; a failure is logged, never raised into the game."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import email
 import email.policy
@@ -30,6 +29,7 @@ from dreizehn.server.notices.store import NoticeStore, Push, Recipient, Waiting,
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import now
 from dreizehn.server.turns.hooks import TurnClock
+from dreizehn.server.waiting import woken
 from dreizehn.words import words
 
 log = logging.getLogger("dreizehn.server.notices")
@@ -274,8 +274,7 @@ class Notices:
                 raise
             except Exception:
                 log.exception("the outbox of notices failed; trying again")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=self.settings.notice_poll)
+            await woken(self.wake, self.settings.notice_poll)
             self.wake.clear()
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -7,7 +7,6 @@ process sweeps at start, then every ``interval`` seconds (``DREIZEHN_RATING_INTE
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 import time
@@ -20,6 +19,7 @@ from dreizehn.server.ratings.store import Outcome, RatingStore, Standing
 from dreizehn.server.rooms.state import build_table
 from dreizehn.server.storage import Tables, now
 from dreizehn.server.storage.rows import left_to_bots
+from dreizehn.server.waiting import woken
 
 log = logging.getLogger("dreizehn.server.ratings")
 BOARD_SECONDS = 5.0
@@ -103,5 +103,4 @@ class Ratings:
                 await asyncio.to_thread(self.sweep)
             except Exception:  # the database may be away: the next sweep tries again, nothing is lost
                 log.warning("updating the ratings failed; trying again later", exc_info=True)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), interval)
+            await woken(self.wake, interval)

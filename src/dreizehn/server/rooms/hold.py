@@ -4,10 +4,10 @@ connected here to a seat has closed its scoring (``ready``), at most ``DREIZEHN_
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 
 from dreizehn.play.table import Update
+from dreizehn.server.waiting import woken
 
 
 class Hold:
@@ -65,6 +65,5 @@ class Hold:
         if self._at is None:
             return
         if version == self._at and left > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._all_ready.wait(), left)
+            await woken(self._all_ready, left)
         self._at = None
