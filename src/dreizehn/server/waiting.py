@@ -1,11 +1,12 @@
-"""Waiting in the server's background loops: for an event, at most so long, and never past a cancellation.
+"""Waiting in the server's background work: for an event, at most so long, and never past a cancellation; for the
+tasks still running as a server stops, at most so long, then no longer.
 
-``with suppress(TimeoutError): await asyncio.wait_for(event.wait(), seconds)`` loses a cancellation in Python 3.11
-when it arrives as the timeout falls: ``wait_for`` answers ``TimeoutError``, the loop waits again, and the task that
-was cancelled (the lobby's rounds, as a server stops) never ends. ``asyncio.timeout`` tells its own cancellation from
-another's, so :func:`woken` uses it.
+``await asyncio.wait_for(event.wait(), seconds)`` drops a cancellation in Python 3.11 when the event is set in the
+same turn of the event loop: ``wait_for`` answers the event's result, the loop goes round and waits again, and the
+task that was cancelled (the lobby's rounds, as a server stops) never ends (tests/server/test_waiting.py).
+``asyncio.timeout`` waits on the event itself and tells its own cancellation from another's, so :func:`woken` uses
+it.
 
->>> import asyncio
 >>> async def main() -> tuple[bool, bool]:
 ...     event = asyncio.Event()
 ...     first = await woken(event, 0.01)
@@ -18,6 +19,7 @@ another's, so :func:`woken` uses it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 
 async def woken(event: asyncio.Event, seconds: float) -> bool:
@@ -29,3 +31,15 @@ async def woken(event: asyncio.Event, seconds: float) -> bool:
     except TimeoutError:
         return False
     return True
+
+
+async def wait_then_cancel(pending: set[asyncio.Task[None]], timeout: float) -> None:
+    """Wait at most ``timeout`` seconds for the tasks of ``pending`` (mails or notices being handed over, as a server
+    stops), then cancel the rest."""
+    if not pending:
+        return
+    _, late = await asyncio.wait(set(pending), timeout=timeout)
+    for task in late:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

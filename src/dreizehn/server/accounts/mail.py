@@ -12,7 +12,6 @@ on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from email.errors import MessageError
 from email.message import EmailMessage
@@ -21,6 +20,7 @@ from email.utils import formatdate, make_msgid
 import aiosmtplib
 
 from dreizehn.server.settings import Settings
+from dreizehn.server.waiting import wait_then_cancel
 from dreizehn.words import LANGUAGES, words
 
 log = logging.getLogger("dreizehn.server.mail")
@@ -102,14 +102,3 @@ class Mailer:
         """Wait (at most ``timeout`` seconds) for the mails being handed over, then give up on the rest."""
         await wait_then_cancel(self.pending, timeout)
 
-
-async def wait_then_cancel(pending: set[asyncio.Task[None]], timeout: float) -> None:
-    """Wait at most ``timeout`` seconds for the tasks of ``pending`` (mails being handed over, as a server stops),
-    then cancel the rest."""
-    if not pending:
-        return
-    _, late = await asyncio.wait(set(pending), timeout=timeout)
-    for task in late:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

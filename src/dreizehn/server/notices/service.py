@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import aiosmtplib
 from sqlalchemy.engine import Engine
 
-from dreizehn.server.accounts.mail import mail_language, wait_then_cancel
+from dreizehn.server.accounts.mail import mail_language
 from dreizehn.server.accounts.seats import seat_path
 from dreizehn.server.notices import wording
 from dreizehn.server.notices.push import GONE, TTL, Pusher, try_again
@@ -29,7 +29,7 @@ from dreizehn.server.notices.store import NoticeStore, Push, Recipient, Waiting,
 from dreizehn.server.settings import Settings
 from dreizehn.server.storage import now
 from dreizehn.server.turns.hooks import TurnClock
-from dreizehn.server.waiting import woken
+from dreizehn.server.waiting import wait_then_cancel, woken
 from dreizehn.words import words
 
 log = logging.getLogger("dreizehn.server.notices")
