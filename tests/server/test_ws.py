@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ import dreizehn
 from dreizehn.core.events import Event
 from dreizehn.core.wire import from_wire
 from dreizehn.play.say import say_event
+from dreizehn.server import waiting
 from dreizehn.server.protocol import PROTOCOL
 from dreizehn.server.rooms import build_table
 from dreizehn.server.rooms import hold as hold_module
@@ -315,23 +315,22 @@ def _to_a_stage_end_before_a_bot(peer: TestPeer) -> dict[str, Any]:
 
 
 class HoldSpy:
-    """In place of ``asyncio.wait_for`` in the stage hold's module: notes each wait
-    of the hold (its timeout) and each end; with ``run_out``, the hold runs out at once, as if its seconds had
-    passed (the test's time, not the machine's)."""
+    """In place of :func:`dreizehn.server.waiting.woken` in the stage hold's module: notes each wait of the hold
+    (its seconds) and each end; with ``run_out``, the hold runs out at once, as if its seconds had passed (the
+    test's time, not the machine's)."""
 
     def __init__(self, run_out: bool) -> None:
         self.run_out = run_out
         self.waits: list[float] = []
         self.ended: list[str] = []
 
-    async def wait_for(self, awaitable: Any, timeout: float) -> Any:
-        self.waits.append(timeout)
+    async def woken(self, event: asyncio.Event, seconds: float) -> bool:
+        self.waits.append(seconds)
         if self.run_out:
-            awaitable.close()
             self.ended.append("ran out")
-            raise TimeoutError
-        result = await asyncio.wait_for(awaitable, timeout)
-        self.ended.append("ready")
+            return False
+        result = await waiting.woken(event, seconds)
+        self.ended.append("ready" if result else "ran out")
         return result
 
 
@@ -344,7 +343,7 @@ def test_the_bots_wait_for_the_people_to_read_a_stages_scoring(
     seen from inside (:class:`HoldSpy`): the bot waits in it, and plays only once it ends."""
     hold = 30.0
     spy = HoldSpy(run_out)
-    monkeypatch.setattr(hold_module, "asyncio", SimpleNamespace(**{**vars(asyncio), "wait_for": spy.wait_for}))
+    monkeypatch.setattr(hold_module, "woken", spy.woken)
     client = serve(settings.model_copy(update={"stage_hold": hold, "bot_pause": 0.0}))
     created = create_table(client, "knizia13", ["person", "medium", "medium"])
     with connect(client, token=tokens(created)[0]) as anna, \
