@@ -49,8 +49,7 @@ def _game(game_id: str) -> dreizehn.Game:
 def test_plays_legal_moves_in_whole_games(game_id: str, scale: Callable[[int, int], int]) -> None:
     """Whole games with the bot in every seat (and with random seats beside it): every move legal, every game over."""
     game = _game(game_id)
-    bot = make_bot("learned", game)
-    assert isinstance(bot, LearnedBot)
+    bot = LearnedBot(game)  # by name in Holzwurm at 4 players, ``learned`` is the level: the ``policy`` bot
     rng = random.Random(0)
     for seed in range(scale(10, 100)):
         state = game.new_state(seed)
@@ -66,7 +65,7 @@ def test_plays_legal_moves_in_whole_games(game_id: str, scale: Callable[[int, in
 @pytest.mark.parametrize("game_id", GAMES)
 def test_same_view_and_rng_give_the_same_action(game_id: str) -> None:
     game = _game(game_id)
-    bot = make_bot("learned", game)
+    bot = LearnedBot(game)
     rng = random.Random(1)
     state = game.new_state(3)
     for _ in range(30):

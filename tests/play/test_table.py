@@ -177,10 +177,13 @@ def test_master_is_offered_where_a_game_declares_it_and_else_plays_the_expert() 
 
 def test_the_learned_level_is_offered_where_its_network_plays_only() -> None:
     """``learned`` is a level in 13 and Holzwurm at 4 players with the usual options, between ``medium`` and
-    ``hard``; at other counts and options it is not offered and plays nothing in its place (the bot refuses, B5)."""
+    ``hard`` in 13 (the ``learned`` bot) and between ``hard`` and ``expert`` in Holzwurm (the ``policy`` bot), as
+    measured; at other counts and options it is not offered and plays nothing in its place (the bot refuses, B5)."""
+    assert offered_levels(dreizehn.load_game("knizia13", 4)) == LEVEL_NAMES
+    assert offered_levels(dreizehn.load_game("holzwurm", 4)) == ("easy", "medium", "hard", "learned", "expert",
+                                                                 "master")
+    assert level_spec("learned", "knizia13", 4) == "learned" and level_spec("learned", "holzwurm", 4) == "policy"
     for game_id in ("knizia13", "holzwurm"):
-        assert offered_levels(dreizehn.load_game(game_id, 4)) == LEVEL_NAMES
-        assert level_spec("learned", game_id, 4) == "learned"
         for players in (3, 5):
             assert "learned" not in offered_levels(dreizehn.load_game(game_id, players))
     assert "learned" not in offered_levels(dreizehn.load_game("knizia13", 4, {"open_piles": True}))

@@ -123,7 +123,7 @@ def test_the_example_agents_play(monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
     monkeypatch.chdir(Path(__file__).resolve().parent.parent)
-    for agent, faults in [("lowest", 0), ("FirstLegal", 0), ("Broken", 2)]:
+    for agent, faults in [("lowest", 0), ("FirstLegal", 0), ("Broken", 2), ("DeepMonteCarlo", 0)]:
         result = play_arena("knizia13", 4, f"examples.arena_agent:{agent}", levels=["easy"], games=2)
         assert len(result.faults) == faults and result.rows[0].games == 2
 

@@ -99,7 +99,7 @@ def bot_names() -> tuple[str, ...]:
     return tuple(sorted(_BOTS, key=lambda name: order.get(name, len(order))))
 
 
-_BUILTIN = ("random_bot", "heuristic", "ismcts", "learned")
+_BUILTIN = ("random_bot", "heuristic", "ismcts", "learned", "policy")
 
 
 def _load_builtin() -> None:

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import ClassVar
+from typing import ClassVar, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -128,20 +128,52 @@ def from_arrays(arrays: Mapping[str, npt.NDArray[np.generic]]) -> Network:
 @cache
 def shipped(game_id: str) -> Network | None:
     """The network shipped with ``game_id``'s package, or ``None`` where the game has none."""
+    arrays = shipped_arrays(game_id, MODEL_FILE)
+    return None if arrays is None else from_arrays(arrays)
+
+
+def shipped_arrays(game_id: str, file_name: str) -> dict[str, npt.NDArray[np.generic]] | None:
+    """The arrays of the ``.npz`` data file ``file_name`` in ``game_id``'s package, or ``None`` where it has none."""
     from dreizehn.core.registry import game_class
 
     package = game_class(game_id).__module__.rpartition(".")[0]
-    path = resources.files(package) / MODEL_FILE
+    path = resources.files(package) / file_name
     if not path.is_file():
         return None
     with path.open("rb") as handle, np.load(handle) as saved:
-        return from_arrays({name: saved[name] for name in saved.files})
+        return {name: saved[name] for name in saved.files}
 
 
-def fits(network: Network, game: Game) -> bool:
+class Fitted(Protocol):
+    """What a network says it was fitted for (:class:`Network`, :class:`~dreizehn.bots.policy.PolicyNetwork`)."""
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def options(self) -> Mapping[str, object]: ...
+
+
+F = TypeVar("F", bound=Fitted)
+
+
+def fits(network: Fitted, game: Game) -> bool:
     """Whether ``network`` was fitted for ``game``'s player count and options."""
     return (network.game_id == game.id and network.players == game.players
             and all(game.options.get(k) == v for k, v in network.options.items()))
+
+
+def fitted(bot: str, network: F | None, game: Game) -> F:
+    """``network``, for the bot named ``bot`` to play ``game`` with; refused (B5) where the game has none, or one
+    fitted for another player count or other options."""
+    if network is None:
+        raise BotError("bot.game", rule="B5", bot=bot, game=game.id)
+    if not fits(network, game):
+        raise BotError("bot.fitted", rule="B5", bot=bot, game=Word(f"{game.id}.title"), players=network.players)
+    return network
 
 
 @register_bot
@@ -154,13 +186,7 @@ class LearnedBot(Bot):
 
     def __init__(self, game: Game, **options: object) -> None:
         super().__init__(game, **options)
-        network = shipped(game.id)
-        if network is None:
-            raise BotError("bot.game", rule="B5", bot=self.name, game=game.id)
-        if not fits(network, game):
-            raise BotError("bot.fitted", rule="B5", bot=self.name, game=Word(f"{game.id}.title"),
-                           players=network.players)
-        self.network = network
+        self.network = fitted(self.name, shipped(game.id), game)
         self.ranking = ranking(game.id)
         from dreizehn.core.encoding import encoder_of
 

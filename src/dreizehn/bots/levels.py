@@ -30,8 +30,9 @@ from collections.abc import Mapping
 from dreizehn.core.game import Game
 
 LEVEL_NAMES = ("easy", "medium", "learned", "hard", "expert", "master")
-"""Every level's name, weakest first (``learned``: above ``medium`` and below ``hard`` in 13 and Holzwurm at 4
-players, docs/learned.md)."""
+"""Every level's name, weakest first (``learned``: above ``medium`` and below ``hard`` in 13; a game whose levels
+measure otherwise orders them itself, :func:`level_order`: Holzwurm's ``learned`` is above its ``hard``,
+docs/learned.md)."""
 
 OWN_LEVELS = frozenset({"learned"})
 """Levels offered only where a game declares them (at a player count, :attr:`~dreizehn.core.game.Game.levels_at`)
@@ -73,7 +74,21 @@ def level_name(name: str, game_id: str | None = None, players: int | None = None
     levels = LEVELS if not game_id else _levels(game_id, players)
     if key in levels:
         return key
-    return None if key in OWN_LEVELS else [level for level in LEVEL_NAMES if level in levels][-1]
+    return None if key in OWN_LEVELS else [level for level in level_order(game_id) if level in levels][-1]
+
+
+def level_order(game_id: str | None = None) -> tuple[str, ...]:
+    """Every level's name in ``game_id``, weakest first: :data:`LEVEL_NAMES`, or the game's own order where
+    measured strength orders them otherwise (:attr:`~dreizehn.core.game.Game.level_order`).
+
+    >>> level_order("knizia13") == LEVEL_NAMES, level_order("holzwurm")
+    (True, ('easy', 'medium', 'hard', 'learned', 'expert', 'master'))
+    """
+    if not game_id:
+        return LEVEL_NAMES
+    from dreizehn.core.registry import game_class
+
+    return game_class(game_id).level_order or LEVEL_NAMES
 
 
 LEVELS_ABOUT = ("learned",)
@@ -110,7 +125,7 @@ def game_levels(game_id: str) -> tuple[str, ...]:
 
     cls = game_class(game_id)
     offered = set(cls.levels).union(*cls.levels_at.values())
-    return tuple(level for level in LEVEL_NAMES if level in offered)
+    return tuple(level for level in level_order(game_id) if level in offered)
 
 
 def _levels(game_id: str, players: int | None = None, options: Mapping[str, object] | None = None) -> Mapping[str, str]:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dreizehn.bots.base import make_bot
-from dreizehn.bots.levels import LEVEL_NAMES, OWN_LEVELS
+from dreizehn.bots.levels import OWN_LEVELS, level_order
 from dreizehn.core.errors import BotError
 from dreizehn.core.game import Game
 
@@ -25,7 +25,7 @@ def offered_levels(game: Game) -> tuple[str, ...]:
     """
     levels = {**game.levels, **game.levels_at.get(game.players, {})}
     out = []
-    for level in LEVEL_NAMES:
+    for level in level_order(game.id):
         if level not in levels:
             continue
         if level in OWN_LEVELS:

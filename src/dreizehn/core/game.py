@@ -250,6 +250,9 @@ class Game(ABC):
     levels_at_options: ClassVar[Mapping[str, object]] = {}
     """The options with which :attr:`levels_at` holds (its levels but ``learned``): with others, :attr:`levels`
     plays (Holzwurm's ``expert`` at 4 players reads the ``learned`` bot's network, fitted for a match of 3 games)."""
+    level_order: ClassVar[tuple[str, ...]] = ()
+    """The order of the game's levels, weakest first, where measured strength orders them otherwise than
+    :data:`~dreizehn.bots.levels.LEVEL_NAMES` (Holzwurm's ``learned`` above its ``hard``); none: that order."""
     search: ClassVar[Mapping[str, object]] = {}
     """The ``ismcts`` bot's defaults in this game where they differ from its general ones: ``iterations``,
     ``scale``, ``root``, ``prune`` (:mod:`dreizehn.bots.ismcts`)."""

@@ -32,6 +32,8 @@ import numpy.typing as npt
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
+from dreizehn.bots.policy import PolicyNetwork
+from dreizehn.core.errors import VectorError
 from dreizehn.envs.gymnasium_vector import DreizehnVectorEnv
 
 Step = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], list[dict[str, Any]]]
@@ -127,3 +129,34 @@ class DreizehnVecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return list(indices) if isinstance(indices, Sequence) else indices
+
+
+def export_policy(model: Any, steps: int | None = None) -> PolicyNetwork:
+    """The actor of a MaskablePPO ``model`` trained on a :class:`DreizehnVecEnv` (Stable-Baselines3's
+    ``MlpPolicy``: its ``policy_net`` of linear layers and ``tanh``, then ``action_net``) as a NumPy
+    :class:`~dreizehn.bots.policy.PolicyNetwork`, which plays as ``model.predict(..., deterministic=True)`` does with
+    neither torch nor Stable-Baselines3; it notes the game's options but those that name a seat (Holzwurm's
+    ``starter``: the observation gives seats as seen from the player's own). Another kind of model or policy is
+    refused (:class:`~dreizehn.core.errors.VectorError`, V4)."""
+    import torch
+
+    env = model.get_env()
+    if not isinstance(env, DreizehnVecEnv):
+        raise VectorError("vector.policy_env", rule="V4")
+    layers = [*model.policy.mlp_extractor.policy_net, model.policy.action_net]
+    for i, layer in enumerate(layers):
+        if not isinstance(layer, torch.nn.Tanh if i % 2 else torch.nn.Linear):
+            raise VectorError("vector.policy_layers", rule="V4", layer=type(layer).__name__)
+    linear = layers[::2]
+    game = env.env.vector.game
+    return PolicyNetwork(
+        weights=tuple(layer.weight.detach().cpu().numpy().T.astype(np.float32).copy() for layer in linear),
+        biases=tuple(layer.bias.detach().cpu().numpy().astype(np.float32).copy() for layer in linear),
+        game_id=game.id, players=game.players, num_actions=game.num_actions,
+        options={spec.name: game.options[spec.name] for spec in game.option_specs if spec.kind != "seat"},
+        steps=int(trained_steps(model) if steps is None else steps))
+
+
+def trained_steps(model: Any) -> int:
+    """The learner steps whose rollouts ``model`` has learned from: a rollout cut short (a time limit) is not."""
+    return int(model._n_updates // model.n_epochs * model.n_steps * model.n_envs)

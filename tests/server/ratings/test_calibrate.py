@@ -68,8 +68,9 @@ def test_g5_the_learned_level_is_calibrated_where_it_plays() -> None:
     from dreizehn.core.errors import SimulationError
     from dreizehn.server.ratings.calibrate import chosen_levels
 
+    assert chosen_levels("knizia13", 4, None) == ["easy", "medium", "learned", "hard", "expert"]
+    assert chosen_levels("holzwurm", 4, None) == ["easy", "medium", "hard", "learned", "expert"]  # as measured
     for game_id in ("knizia13", "holzwurm"):
-        assert chosen_levels(game_id, 4, None) == ["easy", "medium", "learned", "hard", "expert"]
         assert chosen_levels(game_id, 3, None) == ["easy", "medium", "hard", "expert"]
         with pytest.raises(SimulationError) as refused:
             chosen_levels(game_id, 3, ["easy", "learned", "hard"])

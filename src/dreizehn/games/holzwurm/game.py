@@ -29,11 +29,13 @@ class Holzwurm(HolzwurmWords, HolzwurmRules):
         "master": "ismcts:iterations=30000:playout=heuristic:tree=on",
     }
     levels_at: ClassVar[Mapping[int, Mapping[str, str]]] = {
-        # the network fitted at 4 players with the usual options (docs/learned.md): above medium, below hard; and
-        # `expert`'s search with its leaves' playouts mixed with that network's value, at expert's processor time a
-        # move, ahead of `expert` in the same seat (docs/learned.md, "In the search")
-        4: {"learned": "learned", "expert": "ismcts:iterations=4400:value=learned-bot-mix"},
+        # MaskablePPO's policy learned at 4 players with the usual options (docs/learned.md, "A policy in
+        # Holzwurm"): above hard; and `expert`'s search with its leaves' playouts mixed with the value of the
+        # `learned` bot's network (Deep Monte-Carlo), at expert's processor time a move, ahead of `expert` in the
+        # same seat (docs/learned.md, "In the search")
+        4: {"learned": "policy", "expert": "ismcts:iterations=4400:value=learned-bot-mix"},
     }
+    level_order: ClassVar[tuple[str, ...]] = ("easy", "medium", "hard", "learned", "expert", "master")
     levels_at_options: ClassVar[Mapping[str, object]] = {"games": 3}  # where the network was fitted
     hint_level: ClassVar[str] = "master"  # 0.44 s a move of CPU on average, 0.84 s at worst
     search: ClassVar[Mapping[str, object]] = {"iterations": 800, "scale": 30.0}
