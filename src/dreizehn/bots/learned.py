@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -72,12 +72,7 @@ class Network:
     def values(self, observations: Floats, heuristic: npt.NDArray[np.int64]) -> Floats:
         """The rating of every action, ``(B, num_actions)``, for ``B`` observations and their heuristic's actions."""
         x = network_input(observations, heuristic, self.scale, self.num_actions)
-        last = len(self.weights) - 1
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            x = x @ w + b
-            if i < last:
-                np.maximum(x, 0.0, out=x)
-        return x
+        return forward(x, self.weights, self.biases, relu)
 
     def choose(self, observations: Floats, legal: npt.NDArray[np.bool_],
                heuristic: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -96,11 +91,40 @@ class Network:
         meta = {"game": self.game_id, "players": self.players, "options": dict(self.options),
                 "num_actions": self.num_actions, "target_scale": self.target_scale, "layers": len(self.weights),
                 "threshold": self.threshold, "candidates": self.candidates}
-        arrays: dict[str, npt.NDArray[np.generic]] = {"meta": np.array(json.dumps(meta, sort_keys=True)),
-                                                      "scale": self.scale}
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        return arrays
+        return {"meta": np.array(json.dumps(meta, sort_keys=True)), "scale": self.scale,
+                **layer_arrays(self.weights, self.biases)}
+
+
+Layers = tuple[tuple[Floats, ...], tuple[Floats, ...]]
+
+
+def relu(x: Floats) -> None:
+    np.maximum(x, 0.0, out=x)
+
+
+def forward(x: Floats, weights: tuple[Floats, ...], biases: tuple[Floats, ...],
+            activation: Callable[[Floats], None]) -> Floats:
+    """``x`` through the layers (``x @ w + b``), ``activation`` in place between them, none after the last."""
+    last = len(weights) - 1
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        x = x @ w + b
+        if i < last:
+            activation(x)
+    return x
+
+
+def layer_arrays(weights: tuple[Floats, ...], biases: tuple[Floats, ...]) -> dict[str, npt.NDArray[np.generic]]:
+    """The layers as saved (``w0``, ``b0``, ...); :func:`read_layers` reads them back."""
+    arrays: dict[str, npt.NDArray[np.generic]] = {}
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+    return arrays
+
+
+def read_layers(arrays: Mapping[str, npt.NDArray[np.generic]], count: int) -> Layers:
+    """The weights and biases of ``count`` layers saved by :func:`layer_arrays`."""
+    return (tuple(np.asarray(arrays[f"w{i}"], np.float32) for i in range(count)),
+            tuple(np.asarray(arrays[f"b{i}"], np.float32) for i in range(count)))
 
 
 def network_input(observations: Floats, heuristic: npt.NDArray[np.int64], scale: Floats, num_actions: int) -> Floats:
@@ -115,10 +139,9 @@ def network_input(observations: Floats, heuristic: npt.NDArray[np.int64], scale:
 def from_arrays(arrays: Mapping[str, npt.NDArray[np.generic]]) -> Network:
     """The network saved by :meth:`Network.to_arrays`."""
     meta = json.loads(str(arrays["meta"]))
-    layers = int(meta["layers"])
+    weights, biases = read_layers(arrays, int(meta["layers"]))
     return Network(
-        weights=tuple(np.asarray(arrays[f"w{i}"], np.float32) for i in range(layers)),
-        biases=tuple(np.asarray(arrays[f"b{i}"], np.float32) for i in range(layers)),
+        weights=weights, biases=biases,
         scale=np.asarray(arrays["scale"], np.float32), target_scale=float(meta["target_scale"]),
         game_id=str(meta["game"]), players=int(meta["players"]), options=dict(meta["options"]),
         num_actions=int(meta["num_actions"]), threshold=float(meta.get("threshold", 0.0)),

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dreizehn.bots.base import Bot, register_bot
-from dreizehn.bots.learned import fitted, shipped_arrays
+from dreizehn.bots.learned import fitted, forward, layer_arrays, read_layers, shipped_arrays
 from dreizehn.core.errors import BotError, VectorError
 from dreizehn.core.game import Game, View
 
@@ -38,6 +38,10 @@ POLICY_FILE = "policy_model.npz"
 """The data file of a game's policy network, in the game's package."""
 
 Floats = npt.NDArray[np.float32]
+
+
+def tanh(x: Floats) -> None:
+    np.tanh(x, out=x)
 
 
 @dataclass(frozen=True)
@@ -60,13 +64,7 @@ class PolicyNetwork:
 
     def logits(self, observations: Floats) -> Floats:
         """The logit of every action, ``(B, num_actions)``, for ``B`` observations (the research layout)."""
-        x = np.asarray(observations, np.float32)
-        last = len(self.weights) - 1
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            x = x @ w + b
-            if i < last:
-                np.tanh(x, out=x)
-        return x
+        return forward(np.asarray(observations, np.float32), self.weights, self.biases, tanh)
 
     def choose(self, observations: Floats, legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """The legal action of the highest logit in each of ``B`` positions (ties: the lowest number)."""
@@ -80,10 +78,7 @@ class PolicyNetwork:
         meta = {"kind": "policy", "game": self.game_id, "players": self.players, "options": dict(self.options),
                 "num_actions": self.num_actions, "layers": len(self.weights), "activation": "tanh",
                 "steps": self.steps}
-        arrays: dict[str, npt.NDArray[np.generic]] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        return arrays
+        return {"meta": np.array(json.dumps(meta, sort_keys=True)), **layer_arrays(self.weights, self.biases)}
 
     def save(self, path: str | Path) -> None:
         """Into ``path`` (``.npz``, compressed)."""
@@ -96,12 +91,10 @@ def policy_from_arrays(arrays: Mapping[str, npt.NDArray[np.generic]], path: str 
     meta = json.loads(str(arrays["meta"]))
     if meta.get("kind") != "policy" or meta.get("activation") != "tanh":
         raise VectorError("vector.policy_file", rule="V4", path=path, kind=str(meta.get("kind", "value")))
-    layers = int(meta["layers"])
+    weights, biases = read_layers(arrays, int(meta["layers"]))
     return PolicyNetwork(
-        weights=tuple(np.asarray(arrays[f"w{i}"], np.float32) for i in range(layers)),
-        biases=tuple(np.asarray(arrays[f"b{i}"], np.float32) for i in range(layers)),
-        game_id=str(meta["game"]), players=int(meta["players"]), options=dict(meta["options"]),
-        num_actions=int(meta["num_actions"]), steps=int(meta.get("steps", 0)))
+        weights=weights, biases=biases, game_id=str(meta["game"]), players=int(meta["players"]),
+        options=dict(meta["options"]), num_actions=int(meta["num_actions"]), steps=int(meta.get("steps", 0)))
 
 
 def load_policy(path: str | Path) -> PolicyNetwork:
