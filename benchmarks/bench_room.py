@@ -61,6 +61,9 @@ class _Hub:
     def game_over(self, table_id: str) -> None:
         return None
 
+    def doubt_home(self, room: Any) -> None:
+        return None
+
 
 def _room(hub: HubLike, game_id: str, players: int, seed: int) -> Room:
     row = TableRow(id=f"bench{seed}", game_id=game_id, players=players, options={}, seed=seed,

@@ -27,6 +27,7 @@ from .kit import (
     ServerProcess,
     connect,
     create_table,
+    eventually,
     free_port,
     hub,
     make_settings,
@@ -192,6 +193,72 @@ def test_a_home_lost_past_the_lease_stops_the_room_and_closes_its_connections(pg
                 anna.until(lambda m: False, timeout=30)
             room.after_change()
             assert room.bots.task is None or room.bots.task.done()
+
+
+def _actions(database: str, table_id: str) -> list[tuple[int, str]]:
+    engine = make_engine(database)
+    try:
+        with engine.connect() as c:
+            return [(r.seq, r.by) for r in c.execute(sa.text(
+                'SELECT seq, "by" FROM actions WHERE table_id = :t ORDER BY seq'), {"t": table_id})]
+    finally:
+        engine.dispose()
+
+
+def _take_home(the_hub: Any, table_id: str) -> None:
+    """As if this process had been silent past the lease and another had claimed the table meanwhile."""
+    with the_hub.store.engine.begin() as c:
+        c.execute(homes.update().values(renewed_at=sa.text("now() - interval '1 hour'")))
+    assert Homes(the_hub.store.engine, "other", "127.0.0.1:2", lease=60).claim(table_id) is True
+
+
+def test_a_room_whose_home_another_process_claimed_stores_no_bots_move_and_stops(pg_database: str,
+                                                                               tmp_path: Path) -> None:
+    """Between the claim of its home by another process and this process's next renewal (here not before the test
+    ends), a room still in memory cannot store a move (the writer stores only where no other process holds the
+    home): its next bot's move is refused, and that stops the room at once, so that no two rooms play one table."""
+    settings = make_settings(tmp_path / "data", pg_database, address="127.0.0.1:1", presence_interval=3600,
+                             bot_pause=0.02)
+    with TestClient(create_app(settings)) as client:
+        table_id = create_table(client, "holzwurm", ["medium", "medium"], {"games": 3})["table"]["id"]
+        the_hub, portal = hub(client), client.portal
+        assert portal is not None
+        room = portal.call(the_hub.room, table_id)
+        assert room is not None
+        eventually(lambda: len(_actions(pg_database, table_id)) >= 3, "the bots play")
+        _take_home(the_hub, table_id)
+        claimed = len(_actions(pg_database, table_id))
+        eventually(lambda: room.stopped, "the room stops")
+        assert table_id not in the_hub.rooms and not room.table.is_over
+        eventually(lambda: room.bots.task is None or room.bots.task.done(), "its bots stop")
+        stored = _actions(pg_database, table_id)
+        assert len(stored) <= claimed + 1  # at most a group under way when the home was claimed
+        assert [seq for seq, _ in stored] == list(range(len(stored)))
+
+
+def test_a_persons_move_where_another_process_claimed_the_home_is_not_stored(pg_database: str,
+                                                                            tmp_path: Path) -> None:
+    """A person's move reaching a room whose home another process claimed is not stored (not told as played), and
+    their connection is closed so that they come back through the table's new home."""
+    settings = make_settings(tmp_path / "data", pg_database, address="127.0.0.1:1", presence_interval=3600,
+                             grace_period=600)
+    with TestClient(create_app(settings)) as client:
+        created = create_table(client, "holzwurm", ["person", "medium"], {"starter": 0})
+        table_id = created["table"]["id"]
+        the_hub = hub(client)
+        with connect(client, token=tokens(created)[0]) as anna:
+            assert anna.view is not None and anna.view["current_player"] == 0  # Anna begins: no bot moves first
+            before = _actions(pg_database, table_id)
+            room = the_hub.rooms[table_id]
+            _take_home(the_hub, table_id)
+            anna.act(anna.view["legal_actions"][0]["index"])
+            told = []
+            with pytest.raises(Closed):
+                while True:
+                    told.append(anna.recv(timeout=30))
+            assert not any(m["type"] == "update" for m in told)
+        assert _actions(pg_database, table_id) == before
+        assert room.stopped and table_id not in the_hub.rooms
 
 
 def test_a_home_released_late_is_claimed_again_by_its_room(pg_database: str, tmp_path: Path) -> None:

@@ -193,10 +193,10 @@ def test_a_database_that_fails_fails_every_caller_of_the_group_and_the_next_grou
     real = store.actions.append_many
     failures = [RuntimeError("disk full")]
 
-    def flaky(rows: list[Append]) -> list[bool]:
+    def flaky(rows: list[Append], process: str | None = None) -> list[bool]:
         if failures:
             raise failures.pop()
-        return real(rows)
+        return real(rows, process)
 
     monkeypatch.setattr(store.actions, "append_many", flaky)
 

@@ -72,11 +72,12 @@ class Pace(Protocol):
 class Acting:
     """A room's actions: applied, stored, told. ``load`` reads a table as stored
     (:meth:`~dreizehn.server.storage.Tables.load`), ``stand_in`` says the seats this process's stand-in plays (kept
-    when the table is rebuilt), ``level`` the stand-in's bot."""
+    when the table is rebuilt), ``level`` the stand-in's bot; ``conflicted`` is called when an action was not stored
+    for a conflict (another process took the turn, or serves the table now: its home is to be checked)."""
 
     def __init__(self, state: TableState, lock: asyncio.Lock, writer: Writes, log: Log,
                  load: Callable[[str], Stored | None], tells: Tells, pace: Pace, stand_in: Callable[[], Iterable[int]],
-                 level: str) -> None:
+                 level: str, conflicted: Callable[[], None] = lambda: None) -> None:
         self._state = state
         self._lock = lock
         self._writer = writer
@@ -86,6 +87,7 @@ class Acting:
         self._pace = pace
         self._stand_in = stand_in
         self._level = level
+        self._conflicted = conflicted
 
     async def act(self, conn: Conn, version: int, action: int | str) -> None:
         """A person's action from ``conn``: applied, stored, told; or refused with the current view (an action the
@@ -115,6 +117,7 @@ class Acting:
             await self._writer.append(Append(state.id, update.version - 1, update.seat, update.action, by,
                                             state.table.is_over))
         except Conflict:
+            self._conflicted()
             await self._reload()
             return False
         except Exception:  # the database failed: the action is not stored, so it never happened

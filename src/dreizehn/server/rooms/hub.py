@@ -4,7 +4,9 @@ database tell each other, and the homes of their tables, is its :class:`~.peers.
 
 With PostgreSQL a process holds a room only for the tables whose home it holds (:mod:`dreizehn.server.homes`): it
 claims the home before it loads the room. :meth:`Hub.room` raises :class:`~dreizehn.server.homes.Elsewhere` for a
-table another process serves."""
+table another process serves. A room whose home was lost (its process silent past the lease) may stay in memory until
+the next renewal, but it can store nothing more: the writer stores only the actions of tables whose home no other
+process holds, and the first action refused so stops the room."""
 
 from __future__ import annotations
 
@@ -44,7 +46,6 @@ class Hub:
     def __init__(self, settings: Settings, store: Store, executor: Executor | None) -> None:
         self.settings = settings
         self.store = store
-        self.writer = Writer(store)
         self.game_over_hooks: list[Callable[[str], None]] = []
         """Told the id of each table whose game ends in this process (:meth:`game_over`)."""
         self.clocks = Clocks(store.engine)
@@ -55,6 +56,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.peers = Peers(store, self, settings.address or "", settings.presence_interval)
+        self.writer = Writer(store, self.peers.process if store.postgres else None)
+        """Stores the rooms' actions; with PostgreSQL only those of tables whose home no other process holds."""
         metrics.watch(self)
 
     async def room(self, table_id: str) -> Room | None:
@@ -119,6 +122,11 @@ class Hub:
         ratings sweep at once)."""
         for hook in self.game_over_hooks:
             hook(table_id)
+
+    def doubt_home(self, room: Room) -> None:
+        """An action of ``room`` was not stored for a conflict: with PostgreSQL another process may serve its table
+        now (this one was silent past the lease), and then the room stops at once (:meth:`Peers.doubt`)."""
+        self.peers.doubt(room.id, room)
 
     async def blocks_changed(self, *account_ids: str) -> None:
         """A block between these accounts was made or ended (rule U8): the rooms loaded here where one of them

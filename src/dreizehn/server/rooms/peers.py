@@ -124,6 +124,12 @@ class Peers:
         if expired:
             await self._rooms.resume(expired)
 
+    def doubt(self, table_id: str, room: Room) -> None:
+        """PostgreSQL: an action of ``room`` was not stored for a conflict, which another process's claim of the home
+        also gives (the writer's fence): the home is checked now, not at the next renewal (:meth:`_home_lost`)."""
+        if self.homes is not None:
+            self.spawn(self._home_lost(table_id, room), f"checking the home of table {table_id}")
+
     async def _home_lost(self, table_id: str, room: Room) -> None:
         """A room whose home was not renewed: claimed again (its release, when an earlier room of the table was
         dropped, may have come after this room's claim), or, where another process holds it now, the room stops

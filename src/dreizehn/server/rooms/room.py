@@ -55,6 +55,8 @@ class HubLike(Protocol):
 
     def game_over(self, table_id: str) -> None: ...
 
+    def doubt_home(self, room: Any) -> None: ...
+
     clocks: Clocks
     turn_hooks: list[TurnHooks]
 
@@ -81,7 +83,8 @@ class Room:
                          self._store_and_tell, self._stand_in, settings.bot_pause, settings.stage_hold)
         store = hub.store
         self.acting = Acting(self.state, self.lock, hub.writer, store.actions, store.tables.load, self.telling,
-                             self._pace(), self.presence.stand_in_here, settings.stand_in)
+                             self._pace(), self.presence.stand_in_here, settings.stand_in,
+                             lambda: hub.doubt_home(self))
         self._chat_lock = asyncio.Lock()
         """Lines heard from other processes are told in the order heard (each after the blocks are read again)."""
         self._heard: set[asyncio.Task[None]] = set()

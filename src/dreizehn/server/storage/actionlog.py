@@ -48,7 +48,9 @@ class _Prepared(NamedTuple):
 _PG_APPEND = """
 WITH stored AS (
     INSERT INTO actions (table_id, seq, seat, action, "by", at)
-    SELECT * FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::varchar[], %s::varchar[], %s::timestamptz[])
+    SELECT given.* FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::varchar[], %s::varchar[], %s::timestamptz[])
+        AS given(table_id, seq, seat, action, "by", at)
+    WHERE NOT EXISTS (SELECT 1 FROM homes WHERE homes.table_id = given.table_id AND homes.process <> %s)
     ON CONFLICT DO NOTHING
     RETURNING table_id, seq
 ), changed AS (
@@ -63,7 +65,8 @@ WITH stored AS (
 )
 SELECT table_id, seq, pg_notify(%s, table_id || ':' || seq) FROM stored
 """
-"""A group of actions stored on PostgreSQL in one statement: the rows whose (table, seq) is free, the status of the
+"""A group of actions stored on PostgreSQL in one statement: the rows whose (table, seq) is free and whose table's
+home no other process holds (the fence: a process that lost a home stores nothing more there), the status of the
 tables whose first or last action is among them (a table's latest stored action decides), and a ``NOTIFY`` (payload
 ``table:seq``) for each row stored; it answers the keys stored."""
 
@@ -118,17 +121,18 @@ class Actions:
                              .order_by(taken_back.c.undo, taken_back.c.seq))
             return [TakenBack(r.undo, r.seq, r.seat, r.action, r.by, r.undo_seat) for r in rows]
 
-    def append_many(self, rows: Sequence[Append]) -> list[bool]:
+    def append_many(self, rows: Sequence[Append], process: str | None = None) -> list[bool]:
         """Add several actions in one transaction (a group commit); each answer says whether its row was stored
-        (``False``: its sequence number was taken). A busy server stores hundreds of actions a second, so each
-        database has its fastest way, on a connection kept for storing: on PostgreSQL one statement a group (the
-        keys it returns are the rows stored), on SQLite statements compiled once, one execution of the driver a
-        row."""
+        (``False``: its sequence number was taken, or, on PostgreSQL, another process than ``process`` holds its
+        table's home, :mod:`dreizehn.server.homes`; ``None`` stores whoever holds it). A busy server stores
+        hundreds of actions a second, so each database has its fastest way, on a connection kept for storing: on
+        PostgreSQL one statement a group (the keys it returns are the rows stored), on SQLite statements compiled
+        once, one execution of the driver a row."""
         if not self.postgres:
             return self._sqlite_append_many(rows)
-        return self._postgres_append_many(rows)
+        return self._postgres_append_many(rows, process)
 
-    def _postgres_append_many(self, rows: Sequence[Append]) -> list[bool]:
+    def _postgres_append_many(self, rows: Sequence[Append], process: str | None) -> list[bool]:
         """PostgreSQL: the whole group in one statement (:data:`_PG_APPEND`) on a connection kept for storing, in
         autocommit: the rows, the tables' status and the notices are one transaction and one round trip. Each round
         trip is a wait of the storing thread for the interpreter lock, which the event loop holds most of the time
@@ -141,7 +145,7 @@ class Actions:
                    for status in [_status_after(row, stamp)] if status is not None]
         params = (
             [row.table_id for row in rows], [row.seq for row in rows], [row.seat for row in rows],
-            [row.action for row in rows], [row.by for row in rows], [stamp] * len(rows),
+            [row.action for row in rows], [row.by for row in rows], [stamp] * len(rows), process,
             [row.table_id for row, _ in changes], [row.seq for row, _ in changes],
             [status["status"] for _, status in changes], [status["finished_at"] for _, status in changes],
             NOTIFY_CHANNEL,

@@ -22,10 +22,12 @@ class Writer:
     must wait for the interpreter lock while the loop works (5 ms a wait, several waits a group: most of an action's
     time under load). The write-ahead log is copied into the database file (a checkpoint, which does ``fsync``) by a
     thread instead, every :data:`CHECKPOINT_EVERY` commits. On PostgreSQL, where a commit is a round trip, a thread
-    stores the groups."""
+    stores the groups, each fenced by ``process``: a row of a table whose home another process holds is not stored
+    (:meth:`~dreizehn.server.storage.Actions.append_many`), and its caller hears :class:`Conflict`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, process: str | None = None) -> None:
         self.store = store
+        self.process = process
         self.inline = not store.postgres
         self._pending: list[tuple[Append, asyncio.Future[bool]]] = []
         self._commits = 0
@@ -38,7 +40,8 @@ class Writer:
             self._thread.start()
 
     async def append(self, row: Append) -> None:
-        """Store ``row``; raises :class:`Conflict` if its sequence number is taken."""
+        """Store ``row``; raises :class:`Conflict` if its sequence number is taken (or another process holds its
+        table's home)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bool] = loop.create_future()
         if self.inline:
@@ -58,7 +61,7 @@ class Writer:
     def _store(self, rows: list[Append]) -> list[bool | BaseException]:
         """Each row's answer: stored or not, or the error of a database that failed (every caller hears of it)."""
         try:
-            return list(self.store.actions.append_many(rows))
+            return list(self.store.actions.append_many(rows, self.process))
         except Exception as err:
             return [err] * len(rows)
 
@@ -110,4 +113,4 @@ def _settle(settled: list[tuple[asyncio.Future[bool], bool | BaseException]]) ->
 
 
 class Conflict(Exception):
-    """An action whose sequence number another action took first."""
+    """An action whose sequence number another action took first, or of a table another process serves now."""
