@@ -2,19 +2,15 @@
 ``dreizehn arena knizia13 --agent examples.arena_agent:lowest``.
 
 ``lowest`` decides from the view (``act(view)``); ``FirstLegal`` from the observation tensor and the mask of legal
-actions (``act(observation, mask)``); ``Broken`` shows how the arena scores an agent that raises;
-``DeepMonteCarlo`` is the ``learned`` bot where its name seats another bot's level (Holzwurm at 4 players).
+actions (``act(observation, mask)``); ``Broken`` shows how the arena scores an agent that raises.
 """
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import numpy.typing as npt
 
-from dreizehn.bots.learned import LearnedBot
-from dreizehn.core.game import Game, View
+from dreizehn.core.game import View
 
 
 def lowest(view: View) -> int:
@@ -40,16 +36,3 @@ class Broken:
         if self.moves % 3 == 0:
             raise RuntimeError("a deliberate failure")
         return view.legal_actions[0]
-
-
-class DeepMonteCarlo:
-    """The ``learned`` bot itself (the heuristic corrected by its Deep Monte-Carlo network, docs/learned.md), made
-    with the game: where the level ``learned`` is played by another bot (Holzwurm at 4 players: ``policy``), the name
-    ``learned`` seats the level, and this seats the bot."""
-
-    def __init__(self, game: Game) -> None:
-        self.bot = LearnedBot(game)
-        self.rng = random.Random(0)
-
-    def act(self, view: View) -> int:
-        return self.bot.act(view, self.rng)

@@ -3,6 +3,7 @@ the same games, and an agent's faults scored as documented while the run goes on
 
 from __future__ import annotations
 
+import random
 import sys
 import threading
 import types
@@ -13,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 import dreizehn
+from dreizehn.bots.base import make_bot
 from dreizehn.cli.main import app
 from dreizehn.core.errors import UsageError
 from dreizehn.core.game import View
@@ -123,9 +125,28 @@ def test_the_example_agents_play(monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
     monkeypatch.chdir(Path(__file__).resolve().parent.parent)
-    for agent, faults in [("lowest", 0), ("FirstLegal", 0), ("Broken", 2), ("DeepMonteCarlo", 0)]:
+    for agent, faults in [("lowest", 0), ("FirstLegal", 0), ("Broken", 2)]:
         result = play_arena("knizia13", 4, f"examples.arena_agent:{agent}", levels=["easy"], games=2)
         assert len(result.faults) == faults and result.rows[0].games == 2
+
+
+def test_a_bot_is_named_over_a_level_of_its_name_by_a_trailing_colon() -> None:
+    """In Holzwurm at 4 players the level ``learned`` is played by the ``policy`` bot; ``learned:`` seats the
+    ``learned`` bot itself, in the arena as everywhere a bot is named (docs/bots.md, B1)."""
+    game = dreizehn.load_game("holzwurm", 4)
+    assert load_agent("learned", game).name == "learned" and load_agent("learned:", game).name == "learned:"
+    chosen = {}
+    for name in ("learned", "learned:"):
+        state = game.new_state(seed=5)
+        chosen[name] = load_agent(name, game).decide(state, state.current_player, random.Random(0))
+    level, itself = make_bot("learned", game), make_bot("learned:", game)
+    assert (level.name, itself.name) == ("policy", "learned")
+    state = game.new_state(seed=5)
+    view = state.view(state.current_player)
+    assert chosen["learned"] == level.act(view, random.Random(0)) != itself.act(view, random.Random(0))
+    assert chosen["learned:"] == itself.act(view, random.Random(0))
+    result = play_arena("holzwurm", 4, "learned:", levels=["heuristic"], games=2)
+    assert not result.faults and result.rows[0].games == 2
 
 
 def test_the_first_move_may_take_longer(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -112,16 +112,22 @@ def _load_builtin() -> None:
 def make_bot(spec: str, game: Game) -> Bot:
     """The bot written ``spec`` (``name`` or ``name:key=value:...``, or a level's name: that level's bot in ``game``
     at its player count, :func:`~dreizehn.bots.levels.level_spec`) for ``game``; a bad spec raises a
-    :class:`~dreizehn.core.errors.BotSpecError` naming the rule (B1 to B4, docs/bots.md).
+    :class:`~dreizehn.core.errors.BotSpecError` naming the rule (B1 to B4, docs/bots.md). A trailing colon
+    (``learned:``) names the bot itself, never the level of that name.
 
     >>> import dreizehn
     >>> make_bot("expert", dreizehn.load_game("three-thirteen", 2)).spec == make_bot(
     ...     "ismcts:playout=heuristic:prune=2:cutoff=8:iterations=600:infer=on:value=learned",
     ...     dreizehn.load_game("three-thirteen", 2)).spec
     True
+    >>> holzwurm = dreizehn.load_game("holzwurm", 4)
+    >>> make_bot("learned", holzwurm).name, make_bot("learned:", holzwurm).name
+    ('policy', 'learned')
     """
     _load_builtin()
-    spec = level_spec(str(spec), game.id, game.players, game.options)
+    text = str(spec).strip()
+    # a trailing colon: the bot of that name, not a level
+    spec = text[:-1] if text.endswith(":") else level_spec(text, game.id, game.players, game.options)
     name, *parts = [p.strip() for p in spec.split(":")]
     if name not in _BOTS:
         raise BotSpecError("bot.unknown", rule="B2", name=name, bots=", ".join(bot_names()))
