@@ -11,7 +11,7 @@ time and in the process's CPU time (``time.process_time``: on a machine busy wit
 others' turns too); the ratios are the figures to read. ``--split`` adds, per side, the CPU seconds a learner step
 spends stepping the games (the adapter with the kernel or the engine), in the rest of collecting (the network choosing
 the actions, the rollout buffer) and in the update (the same network and settings on both sides); ``--game`` runs
-one game's row.
+one game's row, ``--device cuda`` puts the network on a GPU.
 """
 
 from __future__ import annotations
@@ -43,14 +43,15 @@ class Rate:
     update: float
 
 
-def learner_rate(env: Any, n_steps: int, rollouts: int) -> Rate:
-    """Learner steps a second of MaskablePPO on ``env`` (``n_steps`` per game per rollout), after a warm-up; the
-    CPU time of ``env.step_wait``, of collecting and of the update measured alike on both sides."""
+def learner_rate(env: Any, n_steps: int, rollouts: int, device: str = "cpu") -> Rate:
+    """Learner steps a second of MaskablePPO on ``env`` (``n_steps`` per game per rollout, the network on torch's
+    ``device``), after a warm-up; the CPU time of ``env.step_wait``, of collecting and of the update measured alike
+    on both sides."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import Logger
 
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=512, n_epochs=4, seed=0, verbose=0,
-                        device="cpu")
+                        device=device)
     model.set_logger(Logger(folder=None, output_formats=[]))  # no log folder in /tmp for each run
     model.learn(ROLLOUT)
     spent = {"step_wait": 0.0, "collect_rollouts": 0.0, "train": 0.0}
@@ -78,10 +79,10 @@ def _timed(owner: Any, name: str, spent: dict[str, float]) -> None:
     setattr(owner, name, wrapped)
 
 
-def learn_rows(rollouts: int, games: Sequence[str] | None = None,
-               threads: int = 1) -> list[tuple[str, int, Rate, Rate]]:
+def learn_rows(rollouts: int, games: Sequence[str] | None = None, threads: int = 1,
+               device: str = "cpu") -> list[tuple[str, int, Rate, Rate]]:
     """Per game (``games``: those only): the single-game adapter's rate and the batched one's, torch on ``threads``
-    threads on both sides."""
+    threads and the network on ``device`` on both sides."""
     import torch
 
     from dreizehn.envs.gymnasium import DreizehnEnv
@@ -93,15 +94,15 @@ def learn_rows(rollouts: int, games: Sequence[str] | None = None,
         if games and game_id not in games:
             continue
         single = learner_rate(DreizehnEnv(game_id, players=players, opponents="heuristic", reward="score"),
-                              ROLLOUT, rollouts)
+                              ROLLOUT, rollouts, device)
         batched = learner_rate(DreizehnVecEnv(game_id, GAMES, players, opponents="heuristic", reward="score"),
-                               ROLLOUT // GAMES, rollouts)
+                               ROLLOUT // GAMES, rollouts, device)
         rows.append((game_id, players, single, batched))
     return rows
 
 
 def print_learn_table(rollouts: int = 2, games: Sequence[str] | None = None, split: bool = False,
-                      threads: int = 1) -> None:
+                      threads: int = 1, device: str = "cpu") -> None:
     """The table of :func:`learn_rows`, or a line saying why it is left out."""
     try:
         import sb3_contrib  # noqa: F401
@@ -109,10 +110,11 @@ def print_learn_table(rollouts: int = 2, games: Sequence[str] | None = None, spl
         print("MaskablePPO learner steps: left out (needs the learn extra: pip install 'dreizehn[learn]')")
         return
     print(f"MaskablePPO learner steps a second ({rollouts} rollouts of {ROLLOUT:,} steps a row, heuristic "
-          f"opponents, torch on {threads} thread{'s' if threads > 1 else ''} on both sides; wall-clock, then CPU time)")
+          f"opponents, torch on {threads} thread{'s' if threads > 1 else ''} and the network on {device} on both "
+          f"sides; wall-clock, then CPU time)")
     print(f"{'game':<16}{'players':>8}{'DreizehnEnv':>14}{'DreizehnVecEnv':>16}{'ratio':>8}"
           f"{'CPU: single':>13}{'batched':>9}{'ratio':>8}")
-    rows = learn_rows(rollouts, games, threads)
+    rows = learn_rows(rollouts, games, threads, device)
     for game_id, players, single, batched in rows:
         print(f"{game_id:<16}{players:>8}{single.wall:>14,.0f}{batched.wall:>16,.0f}{batched.wall / single.wall:>7.1f}×"
               f"{single.cpu:>13,.0f}{batched.cpu:>9,.0f}{batched.cpu / single.cpu:>7.1f}×")
@@ -132,8 +134,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1,
                         help="torch's threads on both sides (default 1: on a machine shared with other work, more "
                              "threads fight for the cores; on an idle machine the update may use them all)")
+    parser.add_argument("--device", default="cpu",
+                        help="torch's device for the network on both sides (default cpu; cuda where a GPU is)")
     args = parser.parse_args()
-    print_learn_table(args.rollouts, args.game, args.split, args.threads)
+    print_learn_table(args.rollouts, args.game, args.split, args.threads, args.device)
 
 
 if __name__ == "__main__":
