@@ -417,7 +417,8 @@ def tournament_command(
 def arena(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     agent: Annotated[str, typer.Option("--agent", "-a", help="module:function, or module:Class with act(view) or "
-                                       "act(observation, mask); or a bot specification or level.")],
+                                       "act(observation, mask); or a bot specification or level (a trailing "
+                                       "colon, learned:, names the bot, not the level).")],
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game (default: the "
                                                 "game's smallest number).")] = None,
     levels: Annotated[str | None, typer.Option("--levels", "-l", help="The levels (or bot specifications) met, "
