@@ -77,6 +77,7 @@ def test_text_and_values_make_the_same_options() -> None:
         ("playout=clever", "bot.option_choice", "playout"),
         ("tree=maybe", "bot.option_choice", "tree"),
         ("infer=yes", "bot.option_choice", "infer"),
+        ("replay=yes", "bot.option_choice", "replay"),
         ("value=guess", "bot.option_choice", "value"),
         ("standing=yes", "bot.option_choice", "standing"),
     ],

@@ -96,7 +96,9 @@ proportion to how likely it is given what the seat saw, only where the game's co
 Thirteen's, :mod:`dreizehn.games.three_thirteen.inference`; ``off`` deals uniformly), ``standing=off`` (``on``: the
 margin reward counts the game's totals so far and its logistic narrows to the spread of the stages left, so that it
 stands for the chance to win the game; compiled Three Thirteen only,
-:func:`dreizehn.games.three_thirteen.search.standing`).
+:func:`dreizehn.games.three_thirteen.search.standing`), ``replay=off`` (``on``: each determinization dealt again,
+up to 16 times, until the other seat's hand in it replays that seat's latest turn as the heuristic plays; compiled
+Three Thirteen at 2 players, :func:`dreizehn.games.three_thirteen.search.replays`).
 
 >>> import random, dreizehn
 >>> from dreizehn.bots.base import make_bot
@@ -277,6 +279,8 @@ class IsmctsBot(Bot):
             raise BotSpecError("bot.option_value", rule="B4", key="value", value=self.settings.value, game=gid)
         if self.settings.standing and self._compiled_search(frozenset()) is None:
             raise BotSpecError("bot.option_standing", rule="B4", game=gid)
+        if self.settings.replay and self._compiled_search(frozenset()) is None:
+            raise BotSpecError("bot.option_replay", rule="B4", game=gid)
 
     def _policy(self) -> Policy | None:
         """The playout policy of ``playout``: the game's greedy playout, its heuristic, or none (random actions)."""
@@ -447,6 +451,8 @@ class IsmctsBot(Bot):
             return None
         if self.settings.standing and not options.get("standing"):
             return None
+        if self.settings.replay and not options.get("replay"):
+            return None
         if not options.get("tree") and self.settings.tree != (playout not in ROLLOUTS):
             return None
         if supported is None:
@@ -462,6 +468,8 @@ class IsmctsBot(Bot):
             extra["mix"] = self.settings.mix
         if self.settings.standing:
             extra["standing"] = True
+        if self.settings.replay:
+            extra["replay"] = True
         if extra:
             return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout, **extra)
         return partial(found, keep=keep, cutoff=self.settings.cutoff, playout=playout)

@@ -122,12 +122,16 @@ class SearchOptions:
     standing: Literal["off", "on"] = "off"
     """``on``: the margin reward counts the game's totals so far and its logistic narrows to the spread of the stages
     left, so that it stands for the chance to win the game rather than the stage (compiled Three Thirteen)."""
+    replay: Literal["off", "on"] = "off"
+    """``on``: a determinization is dealt again until the other seat's hand in it replays that seat's latest turn as
+    the heuristic plays (compiled Three Thirteen at 2 players: :func:`dreizehn.games.three_thirteen.search.replays`)."""
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "horizon": ("stage", "game"), "reward": ("margin", "win"),
         "playout": ("greedy", "random", "heuristic", "learned-bot"),
         "tree": ("auto", "on", "off"), "root": ("auto", "ucb", "paired"), "infer": ("auto", "on", "off"),
         "value": ("points", "learned", "learned-large", "learned-bot", "learned-bot-mix"), "standing": ("off", "on"),
+        "replay": ("off", "on"),
     }
     """The options that take one of a few words, and their words."""
     WHOLE: ClassVar[tuple[str, ...]] = ("iterations", "cutoff")
@@ -217,7 +221,7 @@ class SearchOptions:
             tree=self.playout not in ROLLOUTS if self.tree == "auto" else self.tree == "on",
             root=given("root", self.root), prune=_whole("prune", given("prune", self.prune)),
             infer=given("infer", self.infer) == "on", potential=self.potential, value=self.value, lead=self.lead,
-            mix=self.mix, standing=self.standing == "on")
+            mix=self.mix, standing=self.standing == "on", replay=self.replay == "on")
 
 
 @dataclass(frozen=True)
@@ -248,6 +252,8 @@ class SearchSettings:
     """The network's share of the searching seat's reward with ``value=learned-bot-mix``."""
     standing: bool
     """Whether the margin reward counts the game's totals so far, its logistic narrowed to the stages left."""
+    replay: bool = False
+    """Whether a determinization is dealt again until its other hand replays that seat's latest turn."""
 
 
 def _whole(key: str, value: object) -> int:

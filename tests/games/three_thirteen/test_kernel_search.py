@@ -28,8 +28,16 @@ from dreizehn.games.three_thirteen import ThreeThirteenView, heuristic
 from dreizehn.games.three_thirteen import search as search_module
 from dreizehn.games.three_thirteen.compiled import ThreeThirteenSearchKernel
 from dreizehn.games.three_thirteen.kernel import ACTIONS, DECKS, HANDS, KNOWN, LAID, PILE_N, STOCK, STOCK_N
-from dreizehn.games.three_thirteen.rules import KINDS, OUT
-from dreizehn.games.three_thirteen.search import determinize, row_of_view, standing
+from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, TAKE
+from dreizehn.games.three_thirteen.search import (
+    determinize,
+    inferred,
+    replayed,
+    replays,
+    reweigh,
+    row_of_view,
+    standing,
+)
 
 
 def views(players: int, seeds: range, most: int = 300, stay: bool = False) -> list[ThreeThirteenView]:
@@ -371,3 +379,91 @@ def test_the_bot_hands_standing_to_the_kernel_and_a_game_without_it_refuses_it()
     with pytest.raises(BotSpecError) as refused:
         IsmctsBot(dreizehn.load_game("holzwurm", 2), standing="on")
     assert (refused.value.code, refused.value.rule) == ("bot.option_standing", "B4")
+
+
+def _replay_positions(seeds: range) -> list[tuple[Any, ThreeThirteenView]]:
+    """Heuristic games at 2 players: each decision where the other seat's latest turn can be replayed, with its
+    state."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    bot = make_bot("heuristic", game)
+    found = []
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            view = state.view(state.current_player)
+            assert isinstance(view, ThreeThirteenView)
+            if replayed(view)[0] >= 0:
+                found.append((state.copy(), view))
+            state.apply(bot.act(view, rng))
+    return found
+
+
+def test_the_other_seats_latest_turn_is_read_from_the_view_where_it_can_be_replayed() -> None:
+    """``replay`` (:func:`.search.replayed`): at 2 players, the card the other seat let go (on top of the pile, the
+    seat to move not yet drawn or drawn from the stock) and the card it took before (-1 where it drew blind); none
+    before that seat's first discard of the round, after the seat to move took from the pile, or once someone went
+    out."""
+    positions = _replay_positions(range(600, 604))
+    assert len(positions) > 100
+    for _, view in positions:
+        let_go, taken = replayed(view)
+        assert int(view.discard_pile[-1]) == let_go and view.turns_left < 0 and view.turns_played > 0
+        at = len(view.history) - (2 if view.drawn else 1)
+        assert view.history[at] == (1 - view.seat, DISCARD + let_go)
+        assert (taken >= 0) == (view.history[at - 1][1] == TAKE and at >= 2
+                                 and DISCARD <= view.history[at - 2][1] < OUT)
+    assert any(taken >= 0 for _, view in positions for taken in [replayed(view)[1]])
+    first = dreizehn.load_game("three-thirteen", 2).new_state(600).view(1)
+    three = dreizehn.load_game("three-thirteen", 3).new_state(1).view(0)
+    assert isinstance(first, ThreeThirteenView) and isinstance(three, ThreeThirteenView)
+    assert replayed(first) == replayed(three) == (-1, -1)  # the round's first turn, and 3 players: none
+
+
+def test_the_true_hand_replays_the_other_seats_turn_and_most_inferred_deals_do_not() -> None:
+    """:func:`.search.replays`: the other seat's true hand (played by the heuristic) replays its latest turn in
+    nearly every position (the heuristic's ties are kept, the seat's own hand is not read); of the determinizations
+    ``infer=on`` deals, fewer than half do, so ``replay=on`` deals most of them again."""
+    kernel = load_kernel(dreizehn.load_game("three-thirteen", 2))
+    empty = kernel.new(1)[0]
+    mask = np.zeros(ACTIONS, np.bool_)
+    key = np.array([11], np.uint64)
+    true = dealt = kept = 0
+    positions = _replay_positions(range(600, 606))
+    for state, view in positions:
+        let_go, taken = replayed(view)
+        seat = view.seat
+        known = list(view.known)
+        known[1 - seat] = state.view(1 - seat).hand
+        world = row_of_view(empty, replace(view, known=tuple(known)))  # the other hand as it is
+        determinize(world, seat, key)
+        true += replays(world, seat, let_go, taken, world.copy(), mask)
+        row = row_of_view(empty, view)
+        weights, sweeps = inferred(view)
+        for _ in range(10):
+            world = row.copy()
+            determinize(world, seat, key)
+            reweigh(world, seat, weights, sweeps, key)
+            dealt += 1
+            kept += replays(world, seat, let_go, taken, world.copy(), mask)
+    assert true >= 0.98 * len(positions)
+    assert 0.1 * dealt < kept < 0.6 * dealt
+
+
+def test_replay_changes_some_moves_and_a_game_without_it_refuses_it() -> None:
+    """``replay=on`` reaches the kernel and changes the search's choice at some decisions (the same iterations and
+    random numbers otherwise); a game whose search cannot replay refuses it (B4)."""
+    game = dreizehn.load_game("three-thirteen", 2)
+    found = IsmctsBot(game, playout="heuristic", replay="on")._compiled_search(frozenset())
+    assert isinstance(found, partial) and found.keywords["replay"] is True
+    kernel = load_kernel(game)
+    changed = 0
+    views_seen = [view for _, view in _replay_positions(range(600, 602)) if len(view.legal_actions) > 1][:40]
+    for view in views_seen:
+        stats = [kernel.search(view, 60, 0.7, 25.0, 5, playout="heuristic", cutoff=8,  # type: ignore[attr-defined]
+                               infer=True, replay=on)[0] for on in (False, True)]
+        changed += stats[0] != stats[1]
+    assert changed > len(views_seen) // 2
+    with pytest.raises(BotSpecError) as refused:
+        IsmctsBot(dreizehn.load_game("holzwurm", 2), replay="on")
+    assert (refused.value.code, refused.value.rule) == ("bot.option_replay", "B4")

@@ -28,13 +28,14 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     search_options: ClassVar[Mapping[str, object]] = {
         "root": ("paired",), "playout": ("greedy", "random", "heuristic", "learned-bot"), "cutoff": CUTOFFS,
         "prune": True, "potential": True, "infer": True, "tree": True,
-        "value": ("learned", "learned-large"), "standing": True,
+        "value": ("learned", "learned-large"), "standing": True, "replay": True,
     }
     """The option values of the ``ismcts`` bot that :meth:`search` implements (``horizon=stage`` and
     ``reward=margin`` always): ``prune`` true, it takes the kept root actions (:meth:`IsmctsBot._compiled_search
     <dreizehn.bots.ismcts.IsmctsBot._compiled_search>`); ``infer`` true, it weighs its determinizations by what the
     seat saw (:mod:`.inference`); ``standing`` true, its reward may count the game's totals
-    (:func:`.search.standing`)."""
+    (:func:`.search.standing`); ``replay`` true, it may keep only the determinizations whose other hand replays that
+    seat's latest turn (:func:`.search.replays`)."""
 
     compiled_searches: ClassVar[tuple[Mapping[str, object], ...]] = (
         {"playout": "greedy"}, {"playout": "random"}, {"playout": "heuristic"}, {"playout": "learned-bot"})
@@ -44,13 +45,15 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
     def search(self, view: View, iterations: int, c: float, scale: float, seed: int, seconds: float | None = None,
                *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
                playout: str = "greedy", potential: float = 0.0, infer: bool = False,
-               value: str = "points", standing: bool = False, tree: bool | None = None) -> tuple[Stats, int]:
+               value: str = "points", standing: bool = False, tree: bool | None = None,
+               replay: bool = False) -> tuple[Stats, int]:
         """The ``ismcts`` bot's search from ``view``, compiled (:mod:`.search`): ``root=paired``, the root narrowed
         to ``keep`` where not empty, playouts by ``playout`` cut off after ``cutoff`` actions (0: never), the hands
         of a playout cut off counting ``potential`` points less per unit of meld potential, the determinizations
         weighted by inference with ``infer``, cut-off hands valued by ``value`` (``points``: as they stand;
         ``learned``, ``learned-large``: by that network of :mod:`.value`), the reward counting the game's totals so
-        far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`); ``learned-bot``
+        far at a scale narrowed to the rounds left with ``standing`` (:func:`.search.standing`), the determinizations
+        dealt again until the other hand replays that seat's latest turn with ``replay``; ``learned-bot``
         rollouts only where the game's observation is the network's (2 players: the bot refuses the rest first)."""
         assert isinstance(view, ThreeThirteenView)
         network = shipped(self.game.id)
@@ -58,7 +61,8 @@ class ThreeThirteenSearchKernel(ThreeThirteenKernel):
             raise BotSpecError("bot.option_value_fitted", rule="B4", bot="ismcts", key="playout", value=playout,
                                game=Word(f"{self.game.id}.title"), players=network.players if network else 2)
         return search(self.new(1)[0], view, iterations, c, scale, seed, seconds, keep=keep, cutoff=cutoff,
-                      playout=playout, weight=potential, infer=infer, value=value, standing_on=standing, grow=tree)
+                      playout=playout, weight=potential, infer=infer, value=value, standing_on=standing, grow=tree,
+                      replay=replay)
 
     def rate(self, view: View, actions: list[int], worlds: int, seed: int,
              infer: bool = False) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:

@@ -82,8 +82,8 @@ from dreizehn.games.three_thirteen.kernel import (
     random_action,
 )
 from dreizehn.games.three_thirteen.kernel_heuristic import action as heuristic_rollout_action
-from dreizehn.games.three_thirteen.kernel_heuristic import potential
-from dreizehn.games.three_thirteen.rules import DISCARD, KINDS, OUT, TAKE, ThreeThirteenView
+from dreizehn.games.three_thirteen.kernel_heuristic import choices, potential, takes
+from dreizehn.games.three_thirteen.rules import DISCARD, DRAW, KINDS, OUT, TAKE, ThreeThirteenView
 from dreizehn.games.three_thirteen.value import FEATURES, features, network, predict_flat
 
 Stats = list[tuple[int, int, int, float]]
@@ -278,6 +278,43 @@ def reweigh(s: npt.NDArray[np.int16], seat: int, weights: npt.NDArray[np.float64
         s[STOCK + j] = kinds[hand_cards + j]
 
 
+REPLAY_TRIES = 16
+"""With ``replay``: the deals a determinization may take to find one whose other hand replays that seat's latest
+move (:func:`replays`); the last is kept either way."""
+
+
+@nb.njit(cache=True)
+def replays(s: npt.NDArray[np.int16], seat: int, let_go: int, taken: int,
+            then: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> bool:  # pragma: no cover - compiled
+    """Whether the heuristic, holding the other seat's hand in the determinization ``s`` (2 players), would have made
+    that seat's latest turn as the seat to move ``seat`` saw it: discarded the kind ``let_go`` (on top of the pile
+    now; among its best discards, and not gone out instead), and where ``taken`` >= 0, taken that kind from the pile
+    before (:func:`.kernel_heuristic.takes`). ``then`` is scratch for the row of that moment: the other hand with
+    ``let_go`` back in it (and ``taken`` back on the pile), the rest as ``s``, which the heuristic's choice does not
+    read (the seat's own hand) or which that turn did not change."""
+    other = 1 - seat
+    then[:] = s
+    pile = STOCK + KINDS * int(s[DECKS])
+    then[HANDS + other * KINDS + let_go] += 1
+    then[PILE_N] -= 1
+    then[TURN] = other
+    then[DRAWN] = 1
+    then[TAKEN] = taken
+    then[OUTS_OK] = 0
+    choices(then, mask)
+    if not mask[DISCARD + let_go]:
+        return False
+    if taken < 0:
+        return True
+    then[HANDS + other * KINDS + taken] -= 1
+    then[pile + then[PILE_N]] = taken
+    then[PILE_N] += 1
+    then[DRAWN] = 0
+    then[TAKEN] = -1
+    then[OUTS_OK] = 0
+    return takes(then)
+
+
 @nb.njit(cache=True)
 def searched_into(s: npt.NDArray[np.int16], mask: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - compiled
     """The actions searched in ``s`` into ``mask``: the ways out where one is legal (the game's eager actions),
@@ -377,7 +414,7 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
                visits: npt.NDArray[np.int32], avail: npt.NDArray[np.int32], total: npt.NDArray[np.float64],
                size: npt.NDArray[np.int64], weight: float, weights: npt.NDArray[np.float64],
                sweeps: int, net: npt.NDArray[np.float64], base: npt.NDArray[np.float64], bot: NetworkArrays,
-               candidates: int, bounded: bool, grow: bool) -> int:  # pragma: no cover - compiled
+               candidates: int, bounded: bool, grow: bool, let_go: int, taken: int) -> int:  # pragma: no cover
         """At least ``iterations`` more iterations (whole determinizations, ``root=paired``) from ``root`` (a row made
         by :func:`row_of_view` for ``seat``, who is to move), the root narrowed to ``keep`` where any is set, into the
         tree's arrays (``size[0]`` nodes in use; room for one more an iteration and the root's children); the number of
@@ -388,7 +425,9 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
         of a playout cut off, or ``net`` values them where not empty (:func:`leaf_points`). With ``sweeps`` > 0 each
         determinization is weighted by ``weights`` (:func:`reweigh`); the playouts by ``round_points`` (the variant's
         ``playout_points``), each seat's points counted with its ``base`` (0, or the game's totals so far:
-        :func:`standing`) in the margin reward."""
+        :func:`standing`) in the margin reward. Where ``let_go`` >= 0 (``replay``, 2 players), a determinization is
+        dealt again, up to :data:`REPLAY_TRIES` deals, until the other hand replays that seat's latest turn
+        (:func:`replays`: it let ``let_go`` go, having taken ``taken`` where >= 0)."""
         variant  # noqa: B018
         policy  # noqa: B018 - keys the cache: ``round_points`` (bound by specialise) holds it
         n = root[PLAYERS]
@@ -407,10 +446,13 @@ def _ismcts_template(variant: str, policy: int) -> Callable[..., int]:
         scratch = new_scratch(bot)
         done = 0
         while done < iterations:
-            world[:] = root
-            determinize(world, seat, key)
-            if sweeps:
-                reweigh(world, seat, weights, sweeps, key)
+            for _ in range(REPLAY_TRIES if let_go >= 0 else 1):
+                world[:] = root
+                determinize(world, seat, key)
+                if sweeps:
+                    reweigh(world, seat, weights, sweeps, key)
+                if let_go < 0 or replays(world, seat, let_go, taken, s, mask):
+                    break
             searched_into(world, roots)
             if narrowed:
                 for action in range(ACTIONS):
@@ -545,6 +587,31 @@ over 600 games (seeds 90000 on; their totals' spread 43.0, the rounds' variances
 still to play may move the game's totals (:func:`standing`)."""
 
 
+def replayed(view: ThreeThirteenView) -> tuple[int, int]:
+    """The other seat's latest turn as :func:`replays` checks it, at 2 players: the kind it let go (on top of the
+    pile still: the seat to move has not drawn, or drew from the stock) and the kind it took from the pile before
+    (-1: it drew from the stock, or took the round's first card, which no discard showed); (-1, -1) where there is
+    no such turn to replay (its latest action was no discard, or in another round, after a reshuffle, or once
+    someone went out)."""
+    if view.players != 2 or view.turns_played == 0 or view.turns_left >= 0 or view.reshuffled is not None:
+        return -1, -1
+    history = view.history
+    at = len(history) - 1
+    if view.drawn:
+        if at < 0 or history[at] != (view.seat, DRAW):
+            return -1, -1
+        at -= 1
+    if at < 1 or history[at][0] == view.seat or not DISCARD <= history[at][1] < OUT:
+        return -1, -1
+    let_go = history[at][1] - DISCARD
+    if not view.discard_pile or int(view.discard_pile[-1]) != let_go:
+        return -1, -1
+    drew = history[at - 1]
+    if drew[0] == view.seat or drew[1] != TAKE or at < 2 or not DISCARD <= history[at - 2][1] < OUT:
+        return let_go, -1
+    return let_go, history[at - 2][1] - DISCARD
+
+
 def standing(view: ThreeThirteenView, scale: float) -> tuple[npt.NDArray[np.float64], float]:
     """The margin reward's base and scale with ``standing=on``: each seat's points so far this game, and ``scale``
     narrowed by the share of the game's spread left in the rounds from this one on (:data:`STAGE_SPREAD`, their
@@ -560,7 +627,7 @@ def standing(view: ThreeThirteenView, scale: float) -> tuple[npt.NDArray[np.floa
 def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: int, c: float, scale: float, seed: int,
            seconds: float | None = None, *, keep: frozenset[int] = frozenset(), cutoff: int = 4,
            playout: str = "greedy", weight: float = 0.0, infer: bool = False, value: str = "points",
-           standing_on: bool = False, grow: bool | None = None) -> tuple[Stats, int]:
+           standing_on: bool = False, grow: bool | None = None, replay: bool = False) -> tuple[Stats, int]:
     """The root statistics of a search from ``view`` (per action searched: visits, availability, mean reward) and
     the iterations run: at least ``iterations`` (whole determinizations), or as many as ``seconds`` allow (checked
     after 1, 2, 4, … and then every 256 iterations); the root narrowed to ``keep`` where not empty; playouts by the
@@ -570,7 +637,9 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     ``points``, as they stand, else by the network of :mod:`.value` of that name (``learned``, ``learned-large``);
     with ``standing_on``, the reward counts the game's totals so far at a narrower scale (:func:`standing`); a tree
     grown below the root where ``grow`` says so (``None``: only below the greedy player's and random playouts, not
-    below those of a bot, which play from the root action on)."""
+    below those of a bot, which play from the root action on); with ``replay``, each determinization dealt again
+    until its other hand replays that seat's latest turn as the heuristic would have played it (:func:`replays`,
+    2 players)."""
     if standing_on:
         base, scale = standing(view, scale)
     else:
@@ -579,6 +648,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     row = row_of_view(empty, view)
     bounded = bound(row)  # playouts to the round's end (cutoff 0) end, as the hints' do
     weights, sweeps = inferred(view, infer)
+    let_go, taken = replayed(view) if replay else (-1, -1)
     mask = np.zeros(ACTIONS, np.bool_)
     mask[sorted(keep)] = True
     key = np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
@@ -591,7 +661,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
     if seconds is None:
         tree = new_tree(iterations + room, ACTIONS)
         done = int(ISMCTS[policy](row, view.seat, mask, iterations, c, scale, cutoff, key, *tree, size, weight,
-                                  weights, sweeps, net, base, bot, candidates, bounded, grow))
+                                  weights, sweeps, net, base, bot, candidates, bounded, grow, let_go, taken))
     else:
         deadline = time.perf_counter() + seconds
         tree = new_tree(4096 + room, ACTIONS)
@@ -604,7 +674,7 @@ def search(empty: npt.NDArray[np.int16], view: ThreeThirteenView, iterations: in
             if size[0] + chunk + room > len(tree[1]):
                 break  # the tree is as large as a search by time may make it
             done += int(ISMCTS[policy](row, view.seat, mask, chunk, c, scale, cutoff, key, *tree, size, weight,
-                                       weights, sweeps, net, base, bot, candidates, bounded, grow))
+                                       weights, sweeps, net, base, bot, candidates, bounded, grow, let_go, taken))
     child, visits, avail, total = tree
     stats = [(a, int(visits[k]), int(avail[k]), float(total[k] / visits[k]) if visits[k] else 0.0)
              for a, k in enumerate(child[0]) if k >= 0]
