@@ -24,6 +24,7 @@ from collections import defaultdict
 
 import dreizehn
 from dreizehn.bots.base import make_bot
+from dreizehn.study.stats import Z95, mean_sd
 
 KINDS = ("open", "expert")
 SEED = 910000
@@ -54,10 +55,9 @@ def play(task: tuple[str, int]) -> tuple[str, int, int, float, int, float]:
 
 
 def _mean_interval(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    return mean, 1.96 * spread / math.sqrt(n)
+    """The mean of ``values`` and half its 95% interval."""
+    mean, spread = mean_sd(values)
+    return mean, Z95 * spread / math.sqrt(len(values))
 
 
 def summary(path: str) -> None:
